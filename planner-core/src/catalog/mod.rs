@@ -1,0 +1,64 @@
+//! Catalogs as data: models, accelerators, links, CXL devices and prices.
+//!
+//! Every entry names its source and how sure we are of it ([`Provenance`]),
+//! so the report can say where a number came from. Entries are `static`
+//! data; a plan refers to them by id (an enum, so an unknown id is a parse
+//! error that names the field) or describes a custom part in full.
+
+mod cxl;
+mod gpus;
+mod links;
+mod models;
+mod prices;
+
+pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
+pub use gpus::{GpuEntry, GpuId, GPUS};
+pub use links::{LinkEntry, LinkId, LINKS};
+pub use models::{ModelEntry, ModelId, MODELS};
+pub use prices::{PriceEntry, PriceKind, PricedItem, PRICES};
+
+use serde::{Deserialize, Serialize};
+
+/// How a catalog figure was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    /// Checked against the primary source (paper, datasheet, config file).
+    Verified,
+    /// Checked against a faithful copy of the primary source.
+    VerifiedCopy,
+    /// Computed from primary figures (e.g. per-GPU from a rack total).
+    Computed,
+    /// Secondary material only (press, blogs); indicative.
+    Secondary,
+    /// Recalled vendor figure, not re-checked; treat as uncertain.
+    Recalled,
+}
+
+/// Looks up a model entry by id.
+pub fn model(id: ModelId) -> &'static ModelEntry {
+    // Every id has exactly one entry; a unit test checks the table is total.
+    MODELS
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or(&MODELS[0])
+}
+
+/// Looks up a GPU entry by id.
+pub fn gpu(id: GpuId) -> &'static GpuEntry {
+    GPUS.iter().find(|e| e.id == id).unwrap_or(&GPUS[0])
+}
+
+/// Looks up a link entry by id.
+pub fn link(id: LinkId) -> &'static LinkEntry {
+    LINKS.iter().find(|e| e.id == id).unwrap_or(&LINKS[0])
+}
+
+/// Looks up a CXL device entry by id.
+pub fn cxl_device(id: CxlId) -> &'static CxlEntry {
+    CXL_DEVICES
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or(&CXL_DEVICES[0])
+}

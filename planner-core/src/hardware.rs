@@ -1,0 +1,219 @@
+//! What a plan runs on: accelerators, links, memory devices, and how many.
+
+use crate::catalog::{CxlId, GpuId, LinkId};
+use crate::units::{ByteRate, Bytes, FlopRate, Seconds, Watts};
+use serde::{Deserialize, Serialize};
+
+/// Accelerator micro-architecture; decides things like whether FP8 needs a
+/// transposed weight copy (Hopper/Ada) or not (Blackwell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum GpuArch {
+    /// NVIDIA Volta (V100).
+    Volta,
+    /// NVIDIA Ampere (A100).
+    Ampere,
+    /// NVIDIA Ada Lovelace (L40S, RTX 4090).
+    Ada,
+    /// NVIDIA Hopper (H100, H200, GH200).
+    Hopper,
+    /// NVIDIA Blackwell (B200, GB200, B300).
+    Blackwell,
+    /// AMD CDNA 2 (MI250X).
+    Cdna2,
+    /// AMD CDNA 3 (MI300X, MI325X).
+    Cdna3,
+    /// AMD CDNA 4 (MI355X).
+    Cdna4,
+    /// Intel Gaudi 2/3.
+    Gaudi,
+    /// Anything else (a user-defined part).
+    Other,
+}
+
+/// The device memory technology.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryTech {
+    /// HBM2.
+    Hbm2,
+    /// HBM2e.
+    Hbm2e,
+    /// HBM3.
+    Hbm3,
+    /// HBM3e.
+    Hbm3e,
+    /// HBM4.
+    Hbm4,
+    /// GDDR6 / GDDR6X.
+    Gddr6,
+    /// GDDR7.
+    Gddr7,
+}
+
+/// One accelerator's datasheet, the figures the model uses.
+///
+/// Compute rates are dense (no 2:4 sparsity). `usable` is the total that
+/// `nvidia-smi` reports (MiB), where it is known; otherwise the marketed
+/// capacity is used and the report says so.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct GpuSpec {
+    /// Micro-architecture.
+    pub arch: GpuArch,
+    /// Memory technology.
+    pub memory: MemoryTech,
+    /// Marketed device memory (decimal GB in datasheets).
+    pub capacity: Bytes,
+    /// Memory the driver reports as the device total, if known.
+    #[serde(default)]
+    pub usable: Option<Bytes>,
+    /// Peak device-memory bandwidth.
+    pub memory_bandwidth: ByteRate,
+    /// Dense BF16 tensor rate (0 where BF16 is unsupported).
+    pub bf16: FlopRate,
+    /// Dense FP16 tensor rate.
+    pub fp16: FlopRate,
+    /// Dense FP8 tensor rate, if supported.
+    #[serde(default)]
+    pub fp8: Option<FlopRate>,
+    /// Dense FP4 tensor rate, if supported.
+    #[serde(default)]
+    pub fp4: Option<FlopRate>,
+    /// Board power (TDP).
+    pub tdp: Watts,
+    /// Scale-up link (NVLink, Infinity Fabric), if any.
+    #[serde(default)]
+    pub scale_up: Option<LinkId>,
+    /// Link to the host (PCIe generation or NVLink-C2C).
+    pub host_link: LinkId,
+    /// Multi-Instance GPU slices the part supports (0 if none).
+    #[serde(default)]
+    pub mig_slices: u32,
+}
+
+impl GpuSpec {
+    /// The device memory a process can address: the driver-reported total
+    /// where known, else the marketed capacity.
+    pub fn device_memory(&self) -> Bytes {
+        self.usable.unwrap_or(self.capacity)
+    }
+}
+
+/// A GPU given by catalog id or described in full.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum GpuChoice {
+    /// A catalog entry.
+    Preset(GpuId),
+    /// A user-defined part (a future HBM4 GPU, say).
+    Custom(CustomGpu),
+}
+
+/// A user-defined accelerator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CustomGpu {
+    /// Display name.
+    pub name: String,
+    /// Its datasheet.
+    pub spec: GpuSpec,
+}
+
+/// A memory device attached over CXL (Type 3 expander).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CxlSpec {
+    /// Capacity of one device.
+    pub capacity: Bytes,
+    /// Sustained bandwidth of one device (mixed read/write).
+    pub bandwidth: ByteRate,
+    /// Load-to-use latency.
+    pub latency: Seconds,
+}
+
+/// A CXL device given by catalog id or described in full.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum CxlChoice {
+    /// A catalog entry.
+    Preset(CxlId),
+    /// A user-defined device.
+    Custom(CxlSpec),
+}
+
+/// CXL expanders in each node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CxlExpansion {
+    /// Devices per node.
+    pub devices_per_node: u32,
+    /// Which device.
+    pub device: CxlChoice,
+}
+
+/// Memory pooled behind a CXL switch and shared by a group of GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemoryPool {
+    /// Pool capacity.
+    pub capacity: Bytes,
+    /// GPUs that share the pool (its capacity is split evenly among them).
+    pub shared_by_gpus: u32,
+    /// Bandwidth available to one GPU.
+    pub bandwidth: ByteRate,
+    /// Load-to-use latency (switched pools: 300–600 ns).
+    pub latency: Seconds,
+}
+
+/// The hardware side of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Hardware {
+    /// The accelerator.
+    pub gpu: GpuChoice,
+    /// Total accelerators.
+    pub gpus: u32,
+    /// Accelerators per node (server).
+    #[serde(default = "default_gpus_per_node")]
+    pub gpus_per_node: u32,
+    /// Accelerators in one scale-up (NVLink) domain; 0 means one node.
+    #[serde(default)]
+    pub scale_up_domain: u32,
+    /// Host DRAM per node.
+    #[serde(default = "default_host_dram")]
+    pub host_dram_per_node: Bytes,
+    /// NVMe capacity per node usable for offload.
+    #[serde(default)]
+    pub nvme_per_node: Bytes,
+    /// CXL expanders, if any.
+    #[serde(default)]
+    pub cxl: Option<CxlExpansion>,
+    /// A pooled memory tier, if any.
+    #[serde(default)]
+    pub pool: Option<MemoryPool>,
+}
+
+fn default_gpus_per_node() -> u32 {
+    8
+}
+
+/// 2 TiB per 8-GPU node, as in a DGX A100/H100 (both ship 2 TB of DRAM).
+fn default_host_dram() -> Bytes {
+    Bytes::from_tb(2.0)
+}
+
+impl Hardware {
+    /// Scale-up domain size with the default (one node) resolved.
+    pub fn scale_up_gpus(&self) -> u32 {
+        if self.scale_up_domain == 0 {
+            self.gpus_per_node
+        } else {
+            self.scale_up_domain
+        }
+    }
+}

@@ -1,0 +1,478 @@
+//! What a model is: its architecture, and the parameter counts derived from it.
+//!
+//! Parameter counts are never typed in: they follow from the shapes, matrix by
+//! matrix, so that TP sharding, LoRA targets and factored optimizer states can
+//! all be computed from the same list.
+
+use serde::{Deserialize, Serialize};
+
+/// Feed-forward activation; gated variants have three matrices instead of two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum FfnActivation {
+    /// GELU, two matrices (GPT-2, GPT-3, BERT, OPT uses ReLU: same shape).
+    Gelu,
+    /// ReLU, two matrices (OPT).
+    Relu,
+    /// SwiGLU, three matrices (Llama, Qwen, Mistral, DeepSeek).
+    SwiGlu,
+    /// GeGLU, three matrices (Gemma, T5 v1.1).
+    GeGlu,
+}
+
+impl FfnActivation {
+    /// True for the gated (three-matrix) variants.
+    pub fn is_gated(self) -> bool {
+        matches!(self, FfnActivation::SwiGlu | FfnActivation::GeGlu)
+    }
+}
+
+/// Whether the output projection shares the input embedding matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Embeddings {
+    /// One V×h matrix serves both ends (GPT-2, BERT, OPT, Megatron GPT).
+    Tied,
+    /// A separate V×h output layer (Llama, Qwen2.5-7B+, DeepSeek-V3).
+    Untied,
+}
+
+/// How positions enter the model; only learned tables cost parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Positions {
+    /// Rotary embeddings: no parameters.
+    Rotary,
+    /// ALiBi: no parameters.
+    Alibi,
+    /// A learned table of `max_positions`×h (GPT-2, BERT, OPT, GPT-3).
+    Learned {
+        /// Rows of the table.
+        max_positions: u32,
+    },
+}
+
+/// Normalisation layers: LayerNorm has a weight and a bias, RMSNorm a weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Norm {
+    /// LayerNorm, 2h parameters.
+    LayerNorm,
+    /// RMSNorm, h parameters.
+    RmsNorm,
+}
+
+/// Which linear layers carry a bias vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Bias {
+    /// No linear biases (Llama, Mistral, DeepSeek).
+    None,
+    /// Biases on the Q, K, V projections only (Qwen2/2.5).
+    QkvOnly,
+    /// Biases on every linear layer (GPT-2, GPT-3, BERT, OPT).
+    All,
+}
+
+/// Whether dropout is active in training; its masks cost 1 byte per element
+/// (Korthikanti et al. 2022 §4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Dropout {
+    /// Dropout after attention scores, attention output and MLP output.
+    On,
+    /// No dropout (modern LLM pre-training).
+    Off,
+}
+
+/// Multi-head latent attention (DeepSeek-V2/V3): K and V are compressed into
+/// a shared latent that is what the KV cache stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MlaSpec {
+    /// Rank of the query compression; 0 means queries are not compressed.
+    pub q_lora_rank: u32,
+    /// Rank of the KV latent (512 in DeepSeek-V3).
+    pub kv_lora_rank: u32,
+    /// Per-head query/key dimension without rotary part (128 in V3).
+    pub qk_nope_head_dim: u32,
+    /// Rotary part of the query/key head, shared across heads for keys (64).
+    pub qk_rope_head_dim: u32,
+    /// Per-head value dimension (128).
+    pub v_head_dim: u32,
+}
+
+/// The attention variant; MHA, GQA and MQA are all `Standard` with
+/// `kv_heads` = heads, < heads, or 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionKind {
+    /// Separate K and V heads of `head_dim` (MHA / GQA / MQA).
+    Standard,
+    /// Multi-head latent attention.
+    Mla(MlaSpec),
+}
+
+/// Mixture-of-experts feed-forward layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MoeSpec {
+    /// Routed experts per MoE layer.
+    pub experts: u32,
+    /// Experts each token is routed to.
+    pub top_k: u32,
+    /// Intermediate size of one routed expert.
+    pub expert_ffn: u32,
+    /// Summed intermediate size of the always-on shared experts (0 if none).
+    #[serde(default)]
+    pub shared_ffn: u32,
+    /// The first `dense_layers` layers use a dense FFN of `ffn` instead.
+    #[serde(default)]
+    pub dense_layers: u32,
+}
+
+/// A transformer's architecture. Everything memwall needs about a model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ModelSpec {
+    /// Transformer layers.
+    pub layers: u32,
+    /// Model (residual) width h.
+    pub hidden: u32,
+    /// Query heads a.
+    pub heads: u32,
+    /// Key/value heads (= heads for MHA, fewer for GQA, 1 for MQA).
+    pub kv_heads: u32,
+    /// Per-head dimension (usually hidden / heads).
+    pub head_dim: u32,
+    /// FFN intermediate size (of dense layers).
+    pub ffn: u32,
+    /// FFN activation.
+    pub activation: FfnActivation,
+    /// Vocabulary size.
+    pub vocab: u32,
+    /// Tied or untied output embedding.
+    pub embeddings: Embeddings,
+    /// Position encoding.
+    pub positions: Positions,
+    /// Normalisation layers.
+    pub norm: Norm,
+    /// Linear biases.
+    pub bias: Bias,
+    /// Dropout in training.
+    pub dropout: Dropout,
+    /// Attention variant.
+    #[serde(default = "standard_attention")]
+    pub attention: AttentionKind,
+    /// Sliding-window attention span in tokens, applied to every layer
+    /// (Mistral 7B v0.1: 4096). Limits the KV cache a sequence holds.
+    #[serde(default)]
+    pub sliding_window: Option<u32>,
+    /// Mixture of experts, if any.
+    #[serde(default)]
+    pub moe: Option<MoeSpec>,
+    /// Rows of a token-type table (BERT: 2), 0 for decoders.
+    #[serde(default)]
+    pub token_types: u32,
+    /// Longest context the model was trained for.
+    pub max_context: u32,
+}
+
+fn standard_attention() -> AttentionKind {
+    AttentionKind::Standard
+}
+
+/// The shapes one attention block works with, after MLA decompression.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AttentionShape {
+    /// Width of all query heads (a × q head dim).
+    pub q_width: f64,
+    /// Width of all key heads as materialised for the score GEMM.
+    pub k_width: f64,
+    /// Width of all value heads.
+    pub v_width: f64,
+    /// Width of the attention output entering the output projection.
+    pub o_width: f64,
+    /// Elements per token per layer the KV cache stores.
+    pub kv_cache_elems: f64,
+    /// Heads that are sharded across TP ranks for K/V (kv heads, or a for MLA).
+    pub kv_heads_sharded: u32,
+}
+
+/// Parameter counts of one layer, split the way memory and sharding need.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LayerParams {
+    /// Attention projections (sharded by TP).
+    pub attention: f64,
+    /// Dense FFN matrices (sharded by TP); 0 on MoE layers.
+    pub dense_mlp: f64,
+    /// Routed experts, all of them (sharded by EP and TP); 0 on dense layers.
+    pub experts: f64,
+    /// One routed expert.
+    pub one_expert: f64,
+    /// Shared experts and router (sharded by TP; router replicated but tiny).
+    pub shared: f64,
+    /// Norms and biases (replicated across TP).
+    pub small: f64,
+    /// Σ (rows + cols) over the layer's weight matrices, all experts included;
+    /// what a factored optimizer (Adafactor) stores.
+    pub matrix_dims: f64,
+}
+
+impl LayerParams {
+    /// All parameters of the layer.
+    pub fn total(&self) -> f64 {
+        self.attention + self.dense_mlp + self.experts + self.shared + self.small
+    }
+}
+
+/// The parameter counts of a whole model.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ParamCounts {
+    /// One dense layer (all layers when the model has no MoE).
+    pub dense_layer: LayerParams,
+    /// One MoE layer (zeroes when the model has no MoE).
+    pub moe_layer: LayerParams,
+    /// Number of dense layers.
+    pub dense_layers: u32,
+    /// Number of MoE layers.
+    pub moe_layers: u32,
+    /// Input embedding (V×h) plus learned position and token-type tables.
+    pub embedding: f64,
+    /// Output layer (V×h) if untied, else 0.
+    pub lm_head: f64,
+    /// Final norm.
+    pub final_norm: f64,
+}
+
+impl ParamCounts {
+    /// Every parameter of the model.
+    pub fn total(&self) -> f64 {
+        self.dense_layer.total() * f64::from(self.dense_layers)
+            + self.moe_layer.total() * f64::from(self.moe_layers)
+            + self.embedding
+            + self.lm_head
+            + self.final_norm
+    }
+
+    /// Parameters in transformer layers only.
+    pub fn transformer(&self) -> f64 {
+        self.dense_layer.total() * f64::from(self.dense_layers)
+            + self.moe_layer.total() * f64::from(self.moe_layers)
+    }
+
+    /// Parameters a token passes through (MoE: only `top_k` routed experts);
+    /// embeddings excluded, since a lookup is not a matmul.
+    pub fn active_non_embedding(&self, spec: &ModelSpec) -> f64 {
+        let moe_active = match spec.moe {
+            Some(m) => {
+                let l = &self.moe_layer;
+                l.attention + l.shared + l.small + l.one_expert * f64::from(m.top_k)
+            }
+            None => 0.0,
+        };
+        self.dense_layer.total() * f64::from(self.dense_layers)
+            + moe_active * f64::from(self.moe_layers)
+            // The logits GEMM runs whether or not the matrix is tied.
+            + f64::from(spec.vocab) * f64::from(spec.hidden)
+    }
+}
+
+impl ModelSpec {
+    /// Attention widths after decompression, and what the KV cache stores.
+    pub fn attention_shape(&self) -> AttentionShape {
+        let a = f64::from(self.heads);
+        match self.attention {
+            AttentionKind::Standard => {
+                let d = f64::from(self.head_dim);
+                let k = f64::from(self.kv_heads);
+                AttentionShape {
+                    q_width: a * d,
+                    k_width: k * d,
+                    v_width: k * d,
+                    o_width: a * d,
+                    kv_cache_elems: 2.0 * k * d,
+                    kv_heads_sharded: self.kv_heads,
+                }
+            }
+            AttentionKind::Mla(m) => {
+                let dq = f64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+                let dv = f64::from(m.v_head_dim);
+                AttentionShape {
+                    q_width: a * dq,
+                    k_width: a * dq,
+                    v_width: a * dv,
+                    o_width: a * dv,
+                    // The cache holds the compressed latent and the shared
+                    // rotary key: DeepSeek-V2 paper §2.1.2, (d_c + d_h^R) per token.
+                    kv_cache_elems: f64::from(m.kv_lora_rank + m.qk_rope_head_dim),
+                    kv_heads_sharded: self.heads,
+                }
+            }
+        }
+    }
+
+    fn norm_params(&self, width: f64) -> f64 {
+        match self.norm {
+            Norm::LayerNorm => 2.0 * width,
+            Norm::RmsNorm => width,
+        }
+    }
+
+    /// Attention parameters of one layer, and Σ(rows+cols) of its matrices.
+    fn attention_params(&self) -> (f64, f64, f64) {
+        let h = f64::from(self.hidden);
+        let a = f64::from(self.heads);
+        match self.attention {
+            AttentionKind::Standard => {
+                let s = self.attention_shape();
+                let mats = h * (s.q_width + s.k_width + s.v_width) + s.o_width * h;
+                let bias = match self.bias {
+                    Bias::None => 0.0,
+                    Bias::QkvOnly => s.q_width + s.k_width + s.v_width,
+                    Bias::All => s.q_width + s.k_width + s.v_width + h,
+                };
+                let dims = (h + s.q_width) + 2.0 * (h + s.k_width) + (s.o_width + h);
+                (mats, bias, dims)
+            }
+            AttentionKind::Mla(m) => {
+                let dq = f64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+                let q_out = a * dq;
+                let (q, q_norm, q_dims) = if m.q_lora_rank == 0 {
+                    (h * q_out, 0.0, h + q_out)
+                } else {
+                    let r = f64::from(m.q_lora_rank);
+                    (h * r + r * q_out, self.norm_params(r), (h + r) + (r + q_out))
+                };
+                let c = f64::from(m.kv_lora_rank);
+                let rope = f64::from(m.qk_rope_head_dim);
+                let kv_up = a * f64::from(m.qk_nope_head_dim + m.v_head_dim);
+                let kv = h * (c + rope) + c * kv_up;
+                let o = a * f64::from(m.v_head_dim) * h;
+                let dims = q_dims + (h + c + rope) + (c + kv_up) + (a * f64::from(m.v_head_dim) + h);
+                (q + kv + o, q_norm + self.norm_params(c), dims)
+            }
+        }
+    }
+
+    /// Parameters of a feed-forward block of intermediate size `f`, and
+    /// Σ(rows+cols) of its matrices.
+    fn mlp_params(&self, f: f64) -> (f64, f64, f64) {
+        let h = f64::from(self.hidden);
+        let (n, bias) = if self.activation.is_gated() {
+            (3.0, 0.0)
+        } else {
+            (2.0, if self.bias == Bias::All { f + h } else { 0.0 })
+        };
+        (n * h * f, bias, n * (h + f))
+    }
+
+    /// Parameter counts derived from the shapes.
+    ///
+    /// For GPT-style models this reproduces Narayanan et al. 2021 Eq. 2,
+    /// P = 12lh²(1 + 13/(12h) + (V+s)/(12lh)).
+    pub fn params(&self) -> ParamCounts {
+        let h = f64::from(self.hidden);
+        let (attn, attn_small, attn_dims) = self.attention_params();
+        let norms = 2.0 * self.norm_params(h);
+        let (mlp, mlp_bias, mlp_dims) = self.mlp_params(f64::from(self.ffn));
+        let dense_layer = LayerParams {
+            attention: attn,
+            dense_mlp: mlp,
+            experts: 0.0,
+            one_expert: 0.0,
+            shared: 0.0,
+            small: attn_small + norms + mlp_bias,
+            matrix_dims: attn_dims + mlp_dims,
+        };
+        let (moe_layer, dense_layers, moe_layers) = match self.moe {
+            None => (LayerParams::default(), self.layers, 0),
+            Some(m) => {
+                let (one, one_bias, one_dims) = self.mlp_params(f64::from(m.expert_ffn));
+                let e = f64::from(m.experts);
+                let (shared, shared_bias, shared_dims) = if m.shared_ffn > 0 {
+                    self.mlp_params(f64::from(m.shared_ffn))
+                } else {
+                    (0.0, 0.0, 0.0)
+                };
+                let router = h * e;
+                let layer = LayerParams {
+                    attention: attn,
+                    dense_mlp: 0.0,
+                    experts: e * (one + one_bias),
+                    one_expert: one + one_bias,
+                    shared: shared + shared_bias + router,
+                    small: attn_small + norms,
+                    matrix_dims: attn_dims + e * one_dims + shared_dims + (h + e),
+                };
+                let dense = m.dense_layers.min(self.layers);
+                (layer, dense, self.layers - dense)
+            }
+        };
+        let positions = match self.positions {
+            Positions::Learned { max_positions } => f64::from(max_positions) * h,
+            Positions::Rotary | Positions::Alibi => 0.0,
+        };
+        let embedding = f64::from(self.vocab) * h + positions + f64::from(self.token_types) * h;
+        let lm_head = match self.embeddings {
+            Embeddings::Tied => 0.0,
+            Embeddings::Untied => f64::from(self.vocab) * h,
+        };
+        ParamCounts {
+            dense_layer,
+            moe_layer,
+            dense_layers,
+            moe_layers,
+            embedding,
+            lm_head,
+            final_norm: self.norm_params(h),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gpt(l: u32, h: u32, a: u32, v: u32, s: u32) -> ModelSpec {
+        ModelSpec {
+            layers: l,
+            hidden: h,
+            heads: a,
+            kv_heads: a,
+            head_dim: h / a,
+            ffn: 4 * h,
+            activation: FfnActivation::Gelu,
+            vocab: v,
+            embeddings: Embeddings::Tied,
+            positions: Positions::Learned { max_positions: s },
+            norm: Norm::LayerNorm,
+            bias: Bias::All,
+            dropout: Dropout::On,
+            attention: AttentionKind::Standard,
+            sliding_window: None,
+            moe: None,
+            token_types: 0,
+            max_context: s,
+        }
+    }
+
+    #[test]
+    fn narayanan_eq2_layer_params() {
+        // Eq. 2 per layer: 12h² + 13h.
+        let m = gpt(96, 12288, 96, 51200, 2048);
+        let p = m.params();
+        let h = 12288.0_f64;
+        assert_eq!(p.dense_layer.total(), 12.0 * h * h + 13.0 * h);
+        // Whole model: Eq. 2 adds (V + s)h for the tables; we also count the final norm (2h).
+        let eq2 = 12.0 * 96.0 * h * h * (1.0 + 13.0 / (12.0 * h) + (51200.0 + 2048.0) / (12.0 * 96.0 * h));
+        assert_eq!(p.total(), eq2 + 2.0 * h);
+    }
+}

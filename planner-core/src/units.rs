@@ -1,0 +1,339 @@
+//! Typed physical quantities.
+//!
+//! Every quantity is stored in its base unit (bytes, seconds, FLOPs, …) as an
+//! `f64`, built and read through named constructors so a call site always says
+//! which unit it means. GB (10^9) and GiB (2^30) are different units and the
+//! constructors say which one they take.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, Sub};
+
+const KIB: f64 = 1024.0;
+const MIB: f64 = 1024.0 * 1024.0;
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+const TIB: f64 = 1024.0 * 1024.0 * 1024.0 * 1024.0;
+
+macro_rules! quantity {
+    ($(#[$doc:meta])* $name:ident, $unit:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(transparent)]
+        pub struct $name(f64);
+
+        impl $name {
+            /// Zero of this quantity.
+            pub const ZERO: Self = Self(0.0);
+
+            /// The raw value in the base unit (
+            #[doc = $unit]
+            /// ).
+            #[inline]
+            pub const fn base(self) -> f64 {
+                self.0
+            }
+
+            /// Builds the quantity from a value in the base unit (
+            #[doc = $unit]
+            /// ).
+            #[inline]
+            pub const fn from_base(v: f64) -> Self {
+                Self(v)
+            }
+
+            /// The larger of two values.
+            #[inline]
+            pub fn max(self, other: Self) -> Self {
+                Self(self.0.max(other.0))
+            }
+
+            /// The smaller of two values.
+            #[inline]
+            pub fn min(self, other: Self) -> Self {
+                Self(self.0.min(other.0))
+            }
+
+            /// True when the value is finite (not NaN or infinite).
+            #[inline]
+            pub fn is_finite(self) -> bool {
+                self.0.is_finite()
+            }
+        }
+
+        impl Add for $name {
+            type Output = Self;
+            #[inline]
+            fn add(self, o: Self) -> Self {
+                Self(self.0 + o.0)
+            }
+        }
+        impl AddAssign for $name {
+            #[inline]
+            fn add_assign(&mut self, o: Self) {
+                self.0 += o.0;
+            }
+        }
+        impl Sub for $name {
+            type Output = Self;
+            #[inline]
+            fn sub(self, o: Self) -> Self {
+                Self(self.0 - o.0)
+            }
+        }
+        impl Mul<f64> for $name {
+            type Output = Self;
+            #[inline]
+            fn mul(self, k: f64) -> Self {
+                Self(self.0 * k)
+            }
+        }
+        impl Div<f64> for $name {
+            type Output = Self;
+            #[inline]
+            fn div(self, k: f64) -> Self {
+                Self(self.0 / k)
+            }
+        }
+        /// The ratio of two values of the same quantity is a plain number.
+        impl Div for $name {
+            type Output = f64;
+            #[inline]
+            fn div(self, o: Self) -> f64 {
+                self.0 / o.0
+            }
+        }
+        impl std::iter::Sum for $name {
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                Self(iter.map(|q| q.0).sum())
+            }
+        }
+    };
+}
+
+quantity!(
+    /// An amount of memory, in bytes.
+    Bytes,
+    "bytes"
+);
+quantity!(
+    /// A duration, in seconds.
+    Seconds,
+    "seconds"
+);
+quantity!(
+    /// A number of floating-point operations.
+    Flops,
+    "FLOPs"
+);
+quantity!(
+    /// A compute rate, in FLOP per second.
+    FlopRate,
+    "FLOP/s"
+);
+quantity!(
+    /// A transfer rate, in bytes per second.
+    ByteRate,
+    "bytes/s"
+);
+quantity!(
+    /// An amount of money, in US dollars.
+    Usd,
+    "US dollars"
+);
+quantity!(
+    /// A power draw, in watts.
+    Watts,
+    "watts"
+);
+
+impl Bytes {
+    /// Bytes from a count of bytes.
+    pub const fn new(b: f64) -> Self {
+        Self(b)
+    }
+    /// Bytes from KiB (2^10).
+    pub const fn from_kib(v: f64) -> Self {
+        Self(v * KIB)
+    }
+    /// Bytes from MiB (2^20), the unit `nvidia-smi` prints.
+    pub const fn from_mib(v: f64) -> Self {
+        Self(v * MIB)
+    }
+    /// Bytes from GiB (2^30).
+    pub const fn from_gib(v: f64) -> Self {
+        Self(v * GIB)
+    }
+    /// Bytes from TiB (2^40).
+    pub const fn from_tib(v: f64) -> Self {
+        Self(v * TIB)
+    }
+    /// Bytes from decimal GB (10^9), the unit of vendor datasheets.
+    pub const fn from_gb(v: f64) -> Self {
+        Self(v * 1e9)
+    }
+    /// Bytes from decimal TB (10^12).
+    pub const fn from_tb(v: f64) -> Self {
+        Self(v * 1e12)
+    }
+    /// The value in bytes.
+    pub fn as_bytes(self) -> f64 {
+        self.0
+    }
+    /// The value in MiB (2^20).
+    pub fn as_mib(self) -> f64 {
+        self.0 / MIB
+    }
+    /// The value in GiB (2^30).
+    pub fn as_gib(self) -> f64 {
+        self.0 / GIB
+    }
+    /// The value in decimal GB (10^9).
+    pub fn as_gb(self) -> f64 {
+        self.0 / 1e9
+    }
+}
+
+impl fmt::Display for Bytes {
+    /// Binary units, three significant decimals: `12.400 GiB`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        let a = v.abs();
+        if a >= TIB {
+            write!(f, "{:.3} TiB", v / TIB)
+        } else if a >= GIB {
+            write!(f, "{:.3} GiB", v / GIB)
+        } else if a >= MIB {
+            write!(f, "{:.1} MiB", v / MIB)
+        } else if a >= KIB {
+            write!(f, "{:.1} KiB", v / KIB)
+        } else {
+            write!(f, "{v:.0} B")
+        }
+    }
+}
+
+impl Seconds {
+    /// Seconds from seconds.
+    pub const fn from_secs(v: f64) -> Self {
+        Self(v)
+    }
+    /// Seconds from milliseconds.
+    pub const fn from_millis(v: f64) -> Self {
+        Self(v / 1e3)
+    }
+    /// Seconds from nanoseconds.
+    pub const fn from_nanos(v: f64) -> Self {
+        Self(v / 1e9)
+    }
+    /// The value in seconds.
+    pub fn as_secs(self) -> f64 {
+        self.0
+    }
+    /// The value in milliseconds.
+    pub fn as_millis(self) -> f64 {
+        self.0 * 1e3
+    }
+    /// The value in nanoseconds.
+    pub fn as_nanos(self) -> f64 {
+        self.0 * 1e9
+    }
+}
+
+impl Flops {
+    /// A FLOP count.
+    pub const fn new(v: f64) -> Self {
+        Self(v)
+    }
+}
+
+impl FlopRate {
+    /// FLOP/s from TFLOP/s (10^12), the unit of datasheets.
+    pub const fn from_tflops(v: f64) -> Self {
+        Self(v * 1e12)
+    }
+    /// The value in TFLOP/s.
+    pub fn as_tflops(self) -> f64 {
+        self.0 / 1e12
+    }
+}
+
+impl ByteRate {
+    /// Bytes/s from decimal GB/s (10^9 bytes per second).
+    pub const fn from_gb_per_s(v: f64) -> Self {
+        Self(v * 1e9)
+    }
+    /// Bytes/s from decimal TB/s.
+    pub const fn from_tb_per_s(v: f64) -> Self {
+        Self(v * 1e12)
+    }
+    /// The value in decimal GB/s.
+    pub fn as_gb_per_s(self) -> f64 {
+        self.0 / 1e9
+    }
+}
+
+impl Usd {
+    /// Dollars.
+    pub const fn new(v: f64) -> Self {
+        Self(v)
+    }
+    /// The value in dollars.
+    pub fn as_usd(self) -> f64 {
+        self.0
+    }
+}
+
+impl Watts {
+    /// Watts.
+    pub const fn new(v: f64) -> Self {
+        Self(v)
+    }
+    /// The value in watts.
+    pub fn as_watts(self) -> f64 {
+        self.0
+    }
+}
+
+/// Moving `Bytes` at a `ByteRate` takes `Seconds`.
+impl Div<ByteRate> for Bytes {
+    type Output = Seconds;
+    fn div(self, r: ByteRate) -> Seconds {
+        Seconds(self.0 / r.0)
+    }
+}
+
+/// Doing `Flops` at a `FlopRate` takes `Seconds`.
+impl Div<FlopRate> for Flops {
+    type Output = Seconds;
+    fn div(self, r: FlopRate) -> Seconds {
+        Seconds(self.0 / r.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gb_and_gib_differ() {
+        assert_eq!(Bytes::from_gb(1.0).as_bytes(), 1e9);
+        assert_eq!(Bytes::from_gib(1.0).as_bytes(), 1_073_741_824.0);
+        assert!((Bytes::from_gb(80.0).as_gib() - 74.505_805_969).abs() < 1e-6);
+    }
+
+    #[test]
+    fn dimensional_division() {
+        let t = Bytes::from_gb(64.0) / ByteRate::from_gb_per_s(32.0);
+        assert_eq!(t.as_secs(), 2.0);
+        let t = Flops::new(312e12) / FlopRate::from_tflops(312.0);
+        assert_eq!(t.as_secs(), 1.0);
+    }
+
+    #[test]
+    fn display_uses_binary_units() {
+        assert_eq!(Bytes::from_gib(12.4).to_string(), "12.400 GiB");
+        assert_eq!(Bytes::from_mib(300.0).to_string(), "300.0 MiB");
+        assert_eq!(Bytes::new(12.0).to_string(), "12 B");
+    }
+}
