@@ -5,9 +5,28 @@
 //! tier, whether it fits, and why not. Pure Rust: no I/O, no clocks, no
 //! randomness, no web dependency; it builds for the host and for
 //! `wasm32-unknown-unknown`.
+//!
+//! ```
+//! use planner_core::{evaluate, example_plan, Verdict};
+//! let report = evaluate(&example_plan());
+//! assert_ne!(report.verdict, Verdict::Invalid);
+//! ```
 
 pub mod catalog;
+pub mod diagnostics;
+mod evaluate;
+mod examples;
 pub mod hardware;
+mod memory;
 pub mod model;
+pub mod plan;
 pub mod precision;
+pub mod report;
+mod resolve;
 pub mod units;
+
+pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
+pub use evaluate::evaluate;
+pub use examples::example_plan;
+pub use plan::{Plan, PlanParseError};
+pub use report::{Report, Verdict};

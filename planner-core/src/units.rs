@@ -16,8 +16,14 @@ const TIB: f64 = 1024.0 * 1024.0 * 1024.0 * 1024.0;
 
 macro_rules! quantity {
     ($(#[$doc:meta])* $name:ident, $unit:literal) => {
+        quantity!(@def $(#[$doc])* $name, $unit, Deserialize);
+    };
+    ($(#[$doc:meta])* $name:ident, $unit:literal, parsed) => {
+        quantity!(@def $(#[$doc])* $name, $unit, );
+    };
+    (@def $(#[$doc:meta])* $name:ident, $unit:literal, $($de:ident)?) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize $(, $de)?)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(transparent)]
         pub struct $name(f64);
@@ -112,9 +118,11 @@ macro_rules! quantity {
 }
 
 quantity!(
-    /// An amount of memory, in bytes.
+    /// An amount of memory, in bytes. In JSON: a number of bytes, or a
+    /// string with a unit (`"80 GB"`, `"512 GiB"`, `"64 MiB"`).
     Bytes,
-    "bytes"
+    "bytes",
+    parsed
 );
 quantity!(
     /// A duration, in seconds.
@@ -132,9 +140,11 @@ quantity!(
     "FLOP/s"
 );
 quantity!(
-    /// A transfer rate, in bytes per second.
+    /// A transfer rate, in bytes per second. In JSON: a number of bytes/s,
+    /// or a string with a unit (`"25 GB/s"`, `"3.35 TB/s"`).
     ByteRate,
-    "bytes/s"
+    "bytes/s",
+    parsed
 );
 quantity!(
     /// An amount of money, in US dollars.
@@ -295,6 +305,71 @@ impl Watts {
     }
 }
 
+/// Parses `"<number> <unit>"` with one of the given (suffix, factor) units.
+fn parse_with_units(s: &str, units: &[(&str, f64)]) -> Option<f64> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == 'e'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let v: f64 = num.trim().parse().ok()?;
+    let unit = unit.trim();
+    units
+        .iter()
+        .find(|(u, _)| u.eq_ignore_ascii_case(unit))
+        .map(|(_, f)| v * f)
+}
+
+const BYTE_UNITS: &[(&str, f64)] = &[
+    ("", 1.0),
+    ("B", 1.0),
+    ("KiB", KIB),
+    ("MiB", MIB),
+    ("GiB", GIB),
+    ("TiB", TIB),
+    ("KB", 1e3),
+    ("MB", 1e6),
+    ("GB", 1e9),
+    ("TB", 1e12),
+];
+
+const RATE_UNITS: &[(&str, f64)] = &[
+    ("", 1.0),
+    ("B/s", 1.0),
+    ("MB/s", 1e6),
+    ("GB/s", 1e9),
+    ("TB/s", 1e12),
+    ("MiB/s", MIB),
+    ("GiB/s", GIB),
+];
+
+macro_rules! parsed_quantity {
+    ($name:ident, $units:expr, $what:literal) => {
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(Deserialize)]
+                #[serde(untagged)]
+                enum Raw {
+                    Num(f64),
+                    Text(String),
+                }
+                match Raw::deserialize(d)? {
+                    Raw::Num(v) => Ok($name(v)),
+                    Raw::Text(t) => parse_with_units(&t, $units).map($name).ok_or_else(|| {
+                        serde::de::Error::custom(format!(
+                            concat!("cannot read {:?} as ", $what),
+                            t
+                        ))
+                    }),
+                }
+            }
+        }
+    };
+}
+
+parsed_quantity!(Bytes, BYTE_UNITS, "an amount of memory (e.g. 80 GB, 512 GiB)");
+parsed_quantity!(ByteRate, RATE_UNITS, "a bandwidth (e.g. 25 GB/s)");
+
 /// Moving `Bytes` at a `ByteRate` takes `Seconds`.
 impl Div<ByteRate> for Bytes {
     type Output = Seconds;
@@ -328,6 +403,19 @@ mod tests {
         assert_eq!(t.as_secs(), 2.0);
         let t = Flops::new(312e12) / FlopRate::from_tflops(312.0);
         assert_eq!(t.as_secs(), 1.0);
+    }
+
+    #[test]
+    fn bytes_parse_numbers_and_units() {
+        let b: Bytes = serde_json::from_str("\"80 GB\"").unwrap_or_default();
+        assert_eq!(b.as_bytes(), 80e9);
+        let b: Bytes = serde_json::from_str("\"1.5GiB\"").unwrap_or_default();
+        assert_eq!(b.as_gib(), 1.5);
+        let b: Bytes = serde_json::from_str("1024").unwrap_or_default();
+        assert_eq!(b.as_bytes(), 1024.0);
+        assert!(serde_json::from_str::<Bytes>("\"80 parsecs\"").is_err());
+        let r: ByteRate = serde_json::from_str("\"25 GB/s\"").unwrap_or_default();
+        assert_eq!(r.as_gb_per_s(), 25.0);
     }
 
     #[test]

@@ -1,0 +1,357 @@
+//! Plain-language problems with a plan. A diagnostic is data: a structured
+//! kind (so the app can translate it) plus an English message.
+
+use crate::plan::Tier;
+use crate::report::DeviceRole;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing is wrong.
+    Info,
+    /// Runs, but slowly, wastefully or riskily.
+    Warning,
+    /// Cannot run as specified.
+    Error,
+}
+
+/// What the problem is, with the numbers that make it one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum DiagnosticKind {
+    /// A numeric input is zero, negative, NaN or out of range.
+    InvalidValue {
+        /// Dotted path of the field.
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// TP does not divide the attention heads.
+    TpHeads {
+        /// TP degree.
+        tp: u32,
+        /// Heads.
+        heads: u32,
+    },
+    /// TP and the KV heads neither divide each other.
+    TpKvHeads {
+        /// TP degree.
+        tp: u32,
+        /// KV heads.
+        kv_heads: u32,
+    },
+    /// KV heads fewer than TP ranks are replicated.
+    KvHeadsReplicated {
+        /// TP degree.
+        tp: u32,
+        /// KV heads.
+        kv_heads: u32,
+    },
+    /// TP does not divide the FFN width.
+    TpFfn {
+        /// TP degree.
+        tp: u32,
+        /// FFN width.
+        ffn: u32,
+    },
+    /// PP does not divide the layers; stages are uneven.
+    PpLayers {
+        /// PP degree.
+        pp: u32,
+        /// Layers.
+        layers: u32,
+    },
+    /// More stages than layers.
+    PpTooDeep {
+        /// PP degree.
+        pp: u32,
+        /// Layers.
+        layers: u32,
+    },
+    /// Interleaving needs layers divisible by pp × chunks.
+    InterleaveLayers {
+        /// PP degree.
+        pp: u32,
+        /// Chunks per device.
+        chunks: u32,
+        /// Layers.
+        layers: u32,
+    },
+    /// Interleaving needs micro-batches divisible by pp (Megatron-LM).
+    InterleaveMicroBatches {
+        /// PP degree.
+        pp: u32,
+        /// Micro-batches per step.
+        micro_batches: u32,
+    },
+    /// Fewer micro-batches than stages: the pipeline never fills.
+    PipelineUnderfilled {
+        /// PP degree.
+        pp: u32,
+        /// Micro-batches per step.
+        micro_batches: u32,
+    },
+    /// tp·pp·cp·dp differs from the GPU count.
+    DegreesProduct {
+        /// tp·pp·cp·dp.
+        product: u32,
+        /// GPUs in the hardware.
+        gpus: u32,
+    },
+    /// Global batch not divisible by micro-batch × DP.
+    BatchSplit {
+        /// Global batch.
+        global_batch: u32,
+        /// Micro-batch.
+        micro_batch: u32,
+        /// DP degree.
+        dp: u32,
+    },
+    /// CP does not divide the sequence.
+    CpSequence {
+        /// CP degree.
+        cp: u32,
+        /// Sequence length.
+        seq_len: u32,
+    },
+    /// EP set on a model without experts.
+    EpWithoutMoe {
+        /// EP degree.
+        ep: u32,
+    },
+    /// EP does not divide the experts.
+    EpExperts {
+        /// EP degree.
+        ep: u32,
+        /// Experts.
+        experts: u32,
+    },
+    /// EP does not divide the data-parallel × context-parallel ranks.
+    EpRanks {
+        /// EP degree.
+        ep: u32,
+        /// dp·cp.
+        ranks: u32,
+    },
+    /// The shard group does not divide the data-parallel group.
+    ShardGroup {
+        /// Shard group size.
+        group: u32,
+        /// dp·cp.
+        ranks: u32,
+    },
+    /// TP spans more GPUs than one scale-up domain.
+    TpBeyondScaleUp {
+        /// TP degree.
+        tp: u32,
+        /// GPUs per scale-up domain.
+        domain: u32,
+    },
+    /// Sequence parallelism asked for without TP.
+    SequenceParallelWithoutTp,
+    /// A sharding level with one data-parallel rank does nothing.
+    ShardingWithoutDp,
+    /// GPUs not a multiple of GPUs per node.
+    PartialNode {
+        /// GPUs.
+        gpus: u32,
+        /// GPUs per node.
+        per_node: u32,
+    },
+    /// The GPU has no native format for a compute precision.
+    UnsupportedCompute {
+        /// The format.
+        precision: String,
+        /// The GPU.
+        gpu: String,
+    },
+    /// Context longer than the model was trained for.
+    ContextBeyondModel {
+        /// Requested tokens.
+        tokens: u32,
+        /// Model maximum.
+        max_context: u32,
+    },
+    /// Offload to a tier the hardware lacks.
+    MissingTier {
+        /// The tier.
+        tier: Tier,
+    },
+    /// A tier is over capacity on a device.
+    OverCapacity {
+        /// The device.
+        role: DeviceRole,
+        /// The tier.
+        tier: Tier,
+        /// How much over.
+        over: Bytes,
+        /// Capacity.
+        capacity: Bytes,
+        /// The largest item there.
+        largest: String,
+    },
+    /// HBM almost full.
+    TightFit {
+        /// The device.
+        role: DeviceRole,
+        /// Margin left.
+        margin: Bytes,
+    },
+    /// Levers that only apply to training, set on inference (or vice versa).
+    LeverIgnored {
+        /// Which lever.
+        lever: String,
+    },
+}
+
+/// One problem with a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Diagnostic {
+    /// How bad.
+    pub severity: Severity,
+    /// What, structured.
+    pub detail: DiagnosticKind,
+    /// What, in English.
+    pub message: String,
+}
+
+fn role_name(r: DeviceRole) -> &'static str {
+    match r {
+        DeviceRole::OnlyStage => "the device",
+        DeviceRole::FirstStage => "stage 0",
+        DeviceRole::LastStage => "the last stage",
+    }
+}
+
+fn tier_name(t: Tier) -> &'static str {
+    match t {
+        Tier::Hbm => "HBM",
+        Tier::Cxl => "CXL memory",
+        Tier::HostDram => "host DRAM",
+        Tier::Nvme => "NVMe",
+    }
+}
+
+impl Diagnostic {
+    /// Builds a diagnostic and writes its English message.
+    pub fn new(severity: Severity, detail: DiagnosticKind) -> Self {
+        let message = message(&detail);
+        Self {
+            severity,
+            detail,
+            message,
+        }
+    }
+
+    /// An error.
+    pub fn error(detail: DiagnosticKind) -> Self {
+        Self::new(Severity::Error, detail)
+    }
+
+    /// A warning.
+    pub fn warning(detail: DiagnosticKind) -> Self {
+        Self::new(Severity::Warning, detail)
+    }
+
+    /// An informational note.
+    pub fn info(detail: DiagnosticKind) -> Self {
+        Self::new(Severity::Info, detail)
+    }
+}
+
+fn message(d: &DiagnosticKind) -> String {
+    use DiagnosticKind as K;
+    match d {
+        K::InvalidValue { field, problem } => format!("{field}: {problem}"),
+        K::TpHeads { tp, heads } => format!("TP={tp} does not divide {heads} attention heads"),
+        K::TpKvHeads { tp, kv_heads } => {
+            format!("TP={tp} and {kv_heads} KV heads do not divide each other")
+        }
+        K::KvHeadsReplicated { tp, kv_heads } => format!(
+            "{kv_heads} KV heads over TP={tp}: each rank keeps a replica of a KV head, so the KV cache shrinks less than 1/TP"
+        ),
+        K::TpFfn { tp, ffn } => format!("TP={tp} does not divide the FFN width {ffn}"),
+        K::PpLayers { pp, layers } => format!(
+            "PP={pp} does not divide {layers} layers; stage 0 takes {} layers",
+            layers.div_ceil((*pp).max(1))
+        ),
+        K::PpTooDeep { pp, layers } => format!("PP={pp} is more stages than {layers} layers"),
+        K::InterleaveLayers { pp, chunks, layers } => format!(
+            "interleaving needs layers divisible by PP×chunks: {layers} layers, PP={pp}, {chunks} chunks"
+        ),
+        K::InterleaveMicroBatches { pp, micro_batches } => format!(
+            "the interleaved schedule needs micro-batches divisible by PP={pp}; got {micro_batches}"
+        ),
+        K::PipelineUnderfilled { pp, micro_batches } => format!(
+            "{micro_batches} micro-batches for PP={pp}: the pipeline never fills and the bubble dominates"
+        ),
+        K::DegreesProduct { product, gpus } => format!(
+            "TP×PP×CP×DP = {product} but the hardware has {gpus} GPUs"
+        ),
+        K::BatchSplit {
+            global_batch,
+            micro_batch,
+            dp,
+        } => format!(
+            "global batch {global_batch} is not a multiple of micro-batch {micro_batch} × DP {dp}"
+        ),
+        K::CpSequence { cp, seq_len } => {
+            format!("CP={cp} does not divide the sequence length {seq_len}")
+        }
+        K::EpWithoutMoe { ep } => format!("EP={ep} set on a model without experts"),
+        K::EpExperts { ep, experts } => format!("EP={ep} does not divide {experts} experts"),
+        K::EpRanks { ep, ranks } => {
+            format!("EP={ep} does not divide the {ranks} data-parallel × context-parallel ranks")
+        }
+        K::ShardGroup { group, ranks } => format!(
+            "shard group {group} does not divide the {ranks} data-parallel × context-parallel ranks"
+        ),
+        K::TpBeyondScaleUp { tp, domain } => format!(
+            "TP={tp} spans more than one {domain}-GPU scale-up domain: its all-reduces cross the slower scale-out network"
+        ),
+        K::SequenceParallelWithoutTp => {
+            "sequence parallelism needs TP > 1; it has no effect here".to_string()
+        }
+        K::ShardingWithoutDp => {
+            "ZeRO/FSDP sharding with one data-parallel rank shards nothing".to_string()
+        }
+        K::PartialNode { gpus, per_node } => {
+            format!("{gpus} GPUs is not a whole number of {per_node}-GPU nodes")
+        }
+        K::UnsupportedCompute { precision, gpu } => {
+            format!("{gpu} has no {precision} tensor cores")
+        }
+        K::ContextBeyondModel {
+            tokens,
+            max_context,
+        } => format!(
+            "{tokens} tokens per sequence exceeds the model's trained context of {max_context}"
+        ),
+        K::MissingTier { tier } => format!(
+            "offload to {} but the hardware has none",
+            tier_name(*tier)
+        ),
+        K::OverCapacity {
+            role,
+            tier,
+            over,
+            capacity,
+            largest,
+        } => format!(
+            "{} over by {over} on {} (capacity {capacity}; largest item: {largest})",
+            tier_name(*tier),
+            role_name(*role)
+        ),
+        K::TightFit { role, margin } => format!(
+            "only {margin} of HBM left on {}: allocator spikes may still OOM",
+            role_name(*role)
+        ),
+        K::LeverIgnored { lever } => format!("{lever} does not apply to this workload; ignored"),
+    }
+}

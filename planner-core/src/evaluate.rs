@@ -1,0 +1,221 @@
+//! `evaluate(&Plan) -> Report`: the one entry point of the memory model.
+
+use crate::diagnostics::{Diagnostic, DiagnosticKind, Severity};
+use crate::memory;
+use crate::plan::{Plan, Tier, TrainingKind, SCHEMA_VERSION};
+use crate::report::{
+    DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
+};
+use crate::resolve::{resolve, Resolved, Work};
+use crate::units::Bytes;
+
+/// Evaluates a plan. Pure and total: any plan, however wrong, yields a
+/// report, with what is wrong listed in `diagnostics`.
+pub fn evaluate(plan: &Plan) -> Report {
+    let (r, names, mut diagnostics) = resolve(plan);
+    let devices = memory::devices(&r);
+    let binding = binding_device(&devices);
+
+    for d in &devices {
+        for t in &d.tiers {
+            if !t.fits() {
+                let largest = d
+                    .items
+                    .iter()
+                    .filter(|i| i.tier == t.tier)
+                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
+                    .map(|i| format!("{} {}", i.kind.label(), i.bytes))
+                    .unwrap_or_default();
+                diagnostics.push(Diagnostic::error(DiagnosticKind::OverCapacity {
+                    role: d.role,
+                    tier: t.tier,
+                    over: t.used - t.capacity,
+                    capacity: t.capacity,
+                    largest,
+                }));
+            } else if t.tier == Tier::Hbm && t.margin().base() < 0.03 * t.capacity.base() {
+                diagnostics.push(Diagnostic::warning(DiagnosticKind::TightFit {
+                    role: d.role,
+                    margin: t.margin(),
+                }));
+            }
+        }
+    }
+
+    let invalid = diagnostics.iter().any(|d| {
+        d.severity == Severity::Error && !matches!(d.detail, DiagnosticKind::OverCapacity { .. })
+    });
+    let all_fit = devices.iter().all(|d| d.tiers.iter().all(|t| t.fits()));
+    let verdict = if invalid {
+        Verdict::Invalid
+    } else if all_fit {
+        Verdict::Fits
+    } else {
+        Verdict::DoesNotFit
+    };
+    let hbm_margin = devices
+        .get(binding)
+        .map_or(Bytes::ZERO, |d| r.capacity(Tier::Hbm) - d.hbm_used());
+
+    let (inference, training) = match r.work {
+        Work::Infer { .. } => (Some(inference_limits(&r, &devices, binding)), None),
+        Work::Train { micro_batches, .. } => (None, Some(training_limits(&r, micro_batches))),
+    };
+
+    Report {
+        version: SCHEMA_VERSION,
+        plan: plan.name.clone(),
+        model: names.model,
+        gpu: names.gpu,
+        params: param_summary(&r),
+        devices,
+        binding,
+        verdict,
+        hbm_margin,
+        inference,
+        training,
+        diagnostics,
+    }
+}
+
+/// The device with the least HBM margin (ties: the first).
+fn binding_device(devices: &[DeviceMemory]) -> usize {
+    let mut best = 0;
+    let mut worst_margin = f64::INFINITY;
+    for (i, d) in devices.iter().enumerate() {
+        let m = d
+            .tiers
+            .iter()
+            .find(|t| t.tier == Tier::Hbm)
+            .map_or(0.0, |t| t.margin().base());
+        if m < worst_margin {
+            worst_margin = m;
+            best = i;
+        }
+    }
+    best
+}
+
+fn param_summary(r: &Resolved) -> ParamSummary {
+    let p = &r.params;
+    let total = p.total();
+    let trainable = match r.work {
+        Work::Train {
+            kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
+            ..
+        } => memory::stages(r)
+            .iter()
+            .map(|s| memory::stage_params(r, s).adapters * f64::from(r.tp))
+            .fold(0.0, f64::max)
+            * f64::from(r.pp),
+        Work::Train { .. } => total,
+        Work::Infer { .. } => 0.0,
+    };
+    ParamSummary {
+        total,
+        active: p.active_non_embedding(&r.spec),
+        trainable,
+    }
+}
+
+fn fits(r: &Resolved) -> bool {
+    memory::devices(r)
+        .iter()
+        .all(|d| d.tiers.iter().all(|t| t.fits()))
+}
+
+/// Largest `x` in `1..=limit` with `ok(x)`, assuming `ok` is monotone
+/// (true up to some point, false after); 0 if even 1 fails.
+fn largest(limit: u32, ok: impl Fn(u32) -> bool) -> u32 {
+    if !ok(1) {
+        return 0;
+    }
+    let mut lo = 1u32;
+    let mut hi = 2u32;
+    while hi <= limit && ok(hi) {
+        lo = hi;
+        hi = hi.saturating_mul(2);
+    }
+    let mut hi = hi.min(limit.saturating_add(1));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+const MAX_BATCH: u32 = 1 << 20;
+const MAX_TOKENS: u32 = 1 << 24;
+
+fn inference_limits(r: &Resolved, devices: &[DeviceMemory], binding: usize) -> InferenceLimits {
+    let (prompt, output, batch, logits) = match r.work {
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => (prompt, output, batch, logits),
+        Work::Train { .. } => (1, 0, 1, Default::default()),
+    };
+    let with = |prompt: u32, batch: u32| {
+        let mut x = *r;
+        x.work = Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        };
+        x
+    };
+    let kv_budget = devices.get(binding).map_or(Bytes::ZERO, |d| {
+        let kv_hbm: Bytes = d
+            .items
+            .iter()
+            .filter(|i| {
+                i.tier == Tier::Hbm && matches!(i.kind, ItemKind::KvCache | ItemKind::KvCacheWaste)
+            })
+            .map(|i| i.bytes)
+            .sum();
+        (r.capacity(Tier::Hbm) - (d.hbm_used() - kv_hbm)).max(Bytes::ZERO)
+    });
+    let max_batch = largest(MAX_BATCH, |b| fits(&with(prompt, b)));
+    let max_context = largest(MAX_TOKENS, |ctx| {
+        ctx > output && fits(&with(ctx - output, batch))
+    });
+    InferenceLimits {
+        kv_bytes_per_token: Bytes::new(memory::kv_bytes_per_token(r)),
+        kv_budget,
+        max_batch,
+        max_context,
+    }
+}
+
+fn training_limits(r: &Resolved, micro_batches: u32) -> TrainingLimits {
+    let (kind, seq) = match r.work {
+        Work::Train { kind, seq, .. } => (kind, seq),
+        Work::Infer { .. } => (TrainingKind::PreTraining, 1),
+    };
+    let with = |seq: u32, mb: u32| {
+        let mut x = *r;
+        x.levers.parallel.micro_batch = mb;
+        x.work = Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        };
+        x
+    };
+    let mb = r.levers.parallel.micro_batch;
+    let cp = r.cp;
+    TrainingLimits {
+        micro_batches,
+        in_flight: memory::training_in_flight(r, 0, micro_batches),
+        max_micro_batch: largest(1 << 16, |b| fits(&with(seq, b))),
+        // Sequence lengths stay multiples of CP.
+        max_seq_len: largest(MAX_TOKENS / cp, |s| fits(&with(s * cp, mb))) * cp,
+    }
+}

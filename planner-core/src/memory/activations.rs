@@ -1,0 +1,181 @@
+//! Activation memory of one transformer layer, after Korthikanti et al.,
+//! "Reducing Activation Recomputation in Large Transformer Models"
+//! (MLSys 2023, arXiv:2205.05198), §4.1 and Table 2, generalised to GQA/MLA
+//! widths, gated FFNs, MoE, FlashAttention, FP8 GEMM inputs and no dropout.
+//!
+//! With 16-bit activations, dropout, MHA (a·d = h) and a 4h GeLU FFN the
+//! terms below add up to the paper's sbh(34 + 5as/h) per layer:
+//! replicated 10sbh (two LayerNorm inputs 4, QKV and MLP inputs 4, two
+//! dropout masks 2), TP-sharded 24sbh (Q, K, V, projection input 8; FFN
+//! 16), attention scores 5as²b (softmax 2, its dropout mask 1 and output 2).
+
+use crate::model::ModelSpec;
+use crate::plan::AttentionKernel;
+
+/// Shapes and formats of one micro-batch through one layer on one rank.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ActContext {
+    /// Tokens of the local sequence slice (s / cp).
+    pub seq: f64,
+    /// Keys each query attends to (s; the whole sequence under CP).
+    pub keys: f64,
+    /// Sequences in the micro-batch.
+    pub batch: f64,
+    /// TP degree.
+    pub tp: f64,
+    /// Sequence parallelism on (replicated terms split by TP).
+    pub sp: bool,
+    /// Bytes of a saved activation (2 for BF16).
+    pub act_bytes: f64,
+    /// Bytes of a saved GEMM input (1 with FP8 compute, else `act_bytes`).
+    pub gemm_bytes: f64,
+    /// Dropout masks present.
+    pub dropout: bool,
+    /// Attention kernel.
+    pub kernel: AttentionKernel,
+}
+
+/// Bytes one layer keeps for backward, split by how they shard.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct LayerActs {
+    /// Terms replicated across TP ranks (already divided by t under SP).
+    pub replicated: f64,
+    /// Terms split across TP ranks (already divided by t).
+    pub sharded: f64,
+    /// Attention-score terms (eager kernel; divided by t). FlashAttention
+    /// keeps only its FP32 log-sum-exp here.
+    pub scores: f64,
+    /// The layer's input, all a fully recomputed layer keeps.
+    pub input: f64,
+}
+
+impl LayerActs {
+    /// Everything stored, no recomputation.
+    pub fn full(&self) -> f64 {
+        self.replicated + self.sharded + self.scores
+    }
+
+    /// Selective recomputation drops the score terms (§4.2.2); with
+    /// FlashAttention there is nothing left to drop but the log-sum-exp,
+    /// which the kernel needs anyway.
+    pub fn selective(&self, kernel: AttentionKernel) -> f64 {
+        match kernel {
+            AttentionKernel::Eager => self.replicated + self.sharded,
+            AttentionKernel::Flash => self.full(),
+        }
+    }
+}
+
+/// The kind of FFN in a layer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Ffn {
+    Dense,
+    Moe,
+}
+
+/// Activation bytes of one layer for one micro-batch on one rank.
+pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
+    let sb = c.seq * c.batch;
+    let h = f64::from(spec.hidden);
+    let sbh = sb * h;
+    let t = c.tp;
+    let rep_div = if c.sp { t } else { 1.0 };
+    let shape = spec.attention_shape();
+    // K/V heads fewer than TP ranks are replicated: each rank keeps ≥ 1 head.
+    let kv_per_rank = (1.0 / t).max(1.0 / f64::from(shape.kv_heads_sharded.max(1)));
+    let (a, ab, gb) = (f64::from(spec.heads), c.act_bytes, c.gemm_bytes);
+    let masks = if c.dropout { 1.0 } else { 0.0 };
+
+    // LayerNorm inputs (2), QKV and MLP GEMM inputs, attention and MLP
+    // output dropout masks.
+    let mut replicated = 2.0 * ab * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
+
+    let attention = ab * sb * shape.q_width / t
+        + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
+        + gb * sb * shape.o_width / t;
+
+    let gated = spec.activation.is_gated();
+    // Non-gated: activation input (ab) and output = fc2 input (gb) per f.
+    // Gated: gate and up outputs (2·ab) and their product (gb) per f.
+    let per_f = if gated { 2.0 * ab + gb } else { ab + gb };
+    let mlp = match (ffn, spec.moe) {
+        (Ffn::Moe, Some(m)) => {
+            let k = f64::from(m.top_k);
+            // Router probabilities in FP32 and the permuted token copies
+            // each routed expert receives (Megatron-Core MoE token dispatcher).
+            replicated += 4.0 * sb * f64::from(m.experts) + k * gb * sbh;
+            k * per_f * sb * f64::from(m.expert_ffn) / t
+                + per_f * sb * f64::from(m.shared_ffn) / t
+        }
+        _ => per_f * sb * f64::from(spec.ffn) / t,
+    };
+
+    let scores = match c.kernel {
+        // Softmax output (ab), and with dropout its mask (1) and output (ab).
+        AttentionKernel::Eager => {
+            a * sb * c.keys * (ab + masks * (1.0 + ab)) / t
+        }
+        // FlashAttention keeps the FP32 log-sum-exp per query and head.
+        AttentionKernel::Flash => 4.0 * a * sb / t,
+    };
+
+    LayerActs {
+        replicated: replicated / rep_div,
+        sharded: attention + mlp,
+        scores,
+        input: ab * sbh / rep_div,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{self, ModelId};
+
+    fn ctx(t: f64, sp: bool, kernel: AttentionKernel) -> ActContext {
+        ActContext {
+            seq: 2048.0,
+            keys: 2048.0,
+            batch: 1.0,
+            tp: t,
+            sp,
+            act_bytes: 2.0,
+            gemm_bytes: 2.0,
+            dropout: true,
+            kernel,
+        }
+    }
+
+    /// Korthikanti et al. Table 2, all five rows, for GPT-3 175B at t = 8.
+    #[test]
+    fn table2_rows() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let (s, b, h, a, t) = (2048.0, 1.0, 12288.0, 96.0, 8.0);
+        let sbh = s * b * h;
+        let eq1 = sbh * (34.0 + 5.0 * a * s / h);
+        let l = layer(&spec, Ffn::Dense, &ctx(1.0, false, AttentionKernel::Eager));
+        assert!((l.full() / eq1 - 1.0).abs() < 1e-12);
+
+        let eq2 = sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+        let l = layer(&spec, Ffn::Dense, &ctx(t, false, AttentionKernel::Eager));
+        assert!((l.full() / eq2 - 1.0).abs() < 1e-12);
+        let sel = sbh * (10.0 + 24.0 / t);
+        assert!((l.selective(AttentionKernel::Eager) / sel - 1.0).abs() < 1e-12);
+        assert_eq!(l.input, 2.0 * sbh);
+
+        let eq4 = sbh / t * (34.0 + 5.0 * a * s / h);
+        let l = layer(&spec, Ffn::Dense, &ctx(t, true, AttentionKernel::Eager));
+        assert!((l.full() / eq4 - 1.0).abs() < 1e-12);
+        let eq6 = sbh * 34.0 / t;
+        assert!((l.selective(AttentionKernel::Eager) / eq6 - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn flash_drops_quadratic_term() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let e = layer(&spec, Ffn::Dense, &ctx(8.0, true, AttentionKernel::Eager));
+        let f = layer(&spec, Ffn::Dense, &ctx(8.0, true, AttentionKernel::Flash));
+        assert!(f.full() < e.full());
+        assert_eq!(f.replicated + f.sharded, e.replicated + e.sharded);
+    }
+}

@@ -1,0 +1,163 @@
+//! Serving memory of one device: weights by quantization, the KV cache with
+//! its allocation slack, the prefill working set, overheads.
+
+use super::{stage_params, weight_bytes, Items, Stage};
+use crate::model::AttentionKind;
+use crate::plan::{AttentionKernel, KvCacheLayout, LogitsScope};
+use crate::report::{DeviceMemory, ItemKind};
+use crate::resolve::{Resolved, Work};
+
+/// KV cache bytes per token per layer on one TP rank.
+///
+/// Standard attention stores K and V: 2 × kv_heads × head_dim elements
+/// (vLLM paper §3, Kwon et al. 2023: 800 KB per token for OPT-13B), split
+/// over TP ranks, with at least one head per rank. MLA stores its latent
+/// and rotary key, d_c + d_R elements (DeepSeek-V2, arXiv:2405.04434
+/// §2.1.2), replicated on every TP rank as vLLM does.
+fn kv_per_token_layer_rank(r: &Resolved) -> f64 {
+    let shape = r.spec.attention_shape();
+    let b = r.levers.precision.kv_cache.bytes_per_element();
+    match r.spec.attention {
+        AttentionKind::Standard => {
+            let k = f64::from(r.spec.kv_heads);
+            let per_rank = (k / f64::from(r.tp)).max(1.0);
+            per_rank / k * shape.kv_cache_elems * b
+        }
+        AttentionKind::Mla(_) => shape.kv_cache_elems * b,
+    }
+}
+
+/// KV cache bytes per token of one model replica, all layers and TP ranks.
+pub(crate) fn kv_bytes_per_token(r: &Resolved) -> f64 {
+    kv_per_token_layer_rank(r) * f64::from(r.tp) * f64::from(r.spec.layers)
+}
+
+/// Tokens a sequence holds in the cache, and tokens allocated for it.
+fn kv_tokens(r: &Resolved, context: u32) -> (f64, f64) {
+    let held = match r.spec.sliding_window {
+        Some(w) => context.min(w),
+        None => context,
+    };
+    let alloc = match r.levers.kv_cache {
+        KvCacheLayout::Paged { block_tokens } => held.div_ceil(block_tokens.max(1)) * block_tokens,
+        KvCacheLayout::Contiguous { reserve_tokens } => {
+            let reserve = if reserve_tokens == 0 {
+                context
+            } else {
+                reserve_tokens
+            };
+            let reserve = match r.spec.sliding_window {
+                Some(w) => reserve.min(w),
+                None => reserve,
+            };
+            reserve.max(held)
+        }
+    };
+    (f64::from(held), f64::from(alloc))
+}
+
+/// Transient bytes of the prefill pass on one device: the widest point of
+/// one layer's forward (nothing is kept for backward), plus logits on the
+/// last stage.
+fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScope) -> f64 {
+    let spec = &r.spec;
+    let t = f64::from(r.tp);
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let all = f64::from(prompt) * f64::from(batch);
+    let tokens = r
+        .levers
+        .prefill_chunk
+        .map_or(all, |c| all.min(f64::from(c)));
+    let h = f64::from(spec.hidden);
+    let shape = spec.attention_shape();
+    // Residual stream and its normalised copy.
+    let base = 2.0 * ab * tokens * h;
+    let qkv = ab * tokens * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t;
+    let scores = match r.levers.attention {
+        // Scores and softmax output of every head for the pass's queries
+        // against the prompt's keys.
+        AttentionKernel::Eager => 2.0 * ab * f64::from(spec.heads) * tokens * f64::from(prompt) / t,
+        AttentionKernel::Flash => 0.0,
+    };
+    let per_f = if spec.activation.is_gated() { 3.0 } else { 2.0 };
+    let mlp = match spec.moe {
+        Some(m) if st.moe_layers > 0 => {
+            let k = f64::from(m.top_k);
+            ab * tokens * (k * h + per_f * (k * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)) / t)
+        }
+        _ => ab * per_f * tokens * f64::from(spec.ffn) / t,
+    };
+    let layer = base + (qkv + scores).max(mlp);
+    let head = if st.head {
+        let rows = match logits {
+            LogitsScope::LastToken => (tokens / f64::from(prompt)).ceil().max(1.0),
+            LogitsScope::AllTokens => tokens,
+        };
+        // Logits in the compute format and their FP32 upcast for sampling.
+        rows * f64::from(spec.vocab) * (ab + 4.0) / t
+    } else {
+        0.0
+    };
+    layer + head
+}
+
+pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
+    let (prompt, output, batch, logits) = match r.work {
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => (prompt, output, batch, logits),
+        Work::Train { .. } => (1, 0, 1, LogitsScope::LastToken),
+    };
+    let mut items = Items::new();
+    let sp = stage_params(r, st);
+    let (w_lin, w_other) = weight_bytes(r);
+    items.place(
+        ItemKind::Weights,
+        (sp.linear + sp.experts) * w_lin + sp.other * w_other,
+        r.levers.offload.parameters,
+        format!(
+            "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
+            sp.linear + sp.experts,
+            w_lin,
+            sp.other,
+            w_other
+        ),
+    );
+
+    let context = prompt.saturating_add(output);
+    let (held, alloc) = kv_tokens(r, context);
+    let per_token = kv_per_token_layer_rank(r) * f64::from(st.layers());
+    let seqs = f64::from(batch);
+    items.place(
+        ItemKind::KvCache,
+        seqs * held * per_token,
+        r.levers.offload.kv_cache,
+        format!(
+            "{batch} sequences × {held} tokens × {:.1} KiB/token on this device",
+            per_token / 1024.0
+        ),
+    );
+    items.place(
+        ItemKind::KvCacheWaste,
+        seqs * (alloc - held) * per_token,
+        r.levers.offload.kv_cache,
+        match r.levers.kv_cache {
+            KvCacheLayout::Paged { block_tokens } => {
+                format!("last partly filled {block_tokens}-token block of each sequence")
+            }
+            KvCacheLayout::Contiguous { .. } => {
+                "contiguous reservation beyond the tokens held".to_string()
+            }
+        },
+    );
+    items.hbm(
+        ItemKind::PrefillActivations,
+        prefill(r, st, prompt, batch, logits),
+        "widest transient tensors of one layer's prefill + logits",
+    );
+    items.overheads(r, super::process_groups(r));
+    items.into_device(r, st)
+}

@@ -1,0 +1,360 @@
+//! The memory model: per-device breakdowns by item and tier.
+//!
+//! `training` and `inference` each turn a resolved plan into a list of
+//! [`MemoryItem`]s per distinct device; this module holds what they share:
+//! which layers a pipeline stage holds, parameter shards, offload splits and
+//! runtime overheads.
+
+pub(crate) mod activations;
+mod inference;
+mod training;
+
+use crate::model::LayerParams;
+use crate::plan::{OffloadTarget, Pruning, Tier, TrainingKind};
+use crate::precision::{DoubleQuant, Precision};
+use crate::report::{DeviceMemory, DeviceRole, ItemKind, MemoryItem, TierUse};
+use crate::resolve::{Resolved, Work};
+use crate::units::Bytes;
+
+pub(crate) use inference::kv_bytes_per_token;
+pub(crate) use training::in_flight as training_in_flight;
+
+/// Which layers and ends of the model one pipeline stage holds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stage {
+    pub role: DeviceRole,
+    /// Pipeline rank (0 or p−1).
+    pub rank: u32,
+    pub dense_layers: u32,
+    pub moe_layers: u32,
+    pub embedding: bool,
+    pub head: bool,
+}
+
+impl Stage {
+    pub fn layers(&self) -> u32 {
+        self.dense_layers + self.moe_layers
+    }
+}
+
+/// The distinct stages worth reporting: the only one, or the first and
+/// last. Layers are dealt as Megatron-LM does with uneven splits: the first
+/// L mod p stages take one extra layer.
+pub(crate) fn stages(r: &Resolved) -> Vec<Stage> {
+    let l = r.spec.layers;
+    let p = r.pp.min(l).max(1);
+    let dense_total = r.params.dense_layers;
+    if p == 1 {
+        return vec![Stage {
+            role: DeviceRole::OnlyStage,
+            rank: 0,
+            dense_layers: dense_total,
+            moe_layers: r.params.moe_layers,
+            embedding: true,
+            head: true,
+        }];
+    }
+    let base = l / p;
+    let first = base + u32::from(l % p > 0);
+    let last = base;
+    let first_dense = dense_total.min(first);
+    // The last stage holds layers [l - last, l); dense layers come first.
+    let last_dense = dense_total.saturating_sub(l - last).min(last);
+    vec![
+        Stage {
+            role: DeviceRole::FirstStage,
+            rank: 0,
+            dense_layers: first_dense,
+            moe_layers: first - first_dense,
+            embedding: true,
+            head: false,
+        },
+        Stage {
+            role: DeviceRole::LastStage,
+            rank: p - 1,
+            dense_layers: last_dense,
+            moe_layers: last - last_dense,
+            embedding: false,
+            head: true,
+        },
+    ]
+}
+
+/// Parameter elements one device holds for a stage, after TP and EP and
+/// before any ZeRO sharding.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct StageParams {
+    /// Linear-layer weights outside the routed experts (attention, dense
+    /// FFN, shared experts, router).
+    pub linear: f64,
+    /// Routed-expert weights on this EP rank.
+    pub experts: f64,
+    /// Norms, biases, embeddings and output layer (kept in 16 bits when the
+    /// linear layers are quantized).
+    pub other: f64,
+    /// The largest layer on the device (ZeRO-3 gather unit).
+    pub largest_layer: f64,
+    /// Σ (rows + cols) of the weight matrices (Adafactor's factored state).
+    pub matrix_dims: f64,
+    /// LoRA adapter parameters.
+    pub adapters: f64,
+}
+
+fn layer_on_device(l: &LayerParams, t: f64, ep: f64) -> (f64, f64, f64) {
+    let linear = (l.attention + l.dense_mlp + l.shared) / t;
+    let experts = l.experts / (ep * t);
+    (linear, experts, l.small)
+}
+
+/// LoRA adapter parameters of one layer: r·(d_in + d_out) per adapted matrix.
+fn lora_params(r: &Resolved, moe: bool) -> f64 {
+    let (rank, targets) = match r.work {
+        Work::Train {
+            kind: TrainingKind::Lora(l) | TrainingKind::Qlora(l),
+            ..
+        } => (f64::from(l.rank), l.targets),
+        _ => return 0.0,
+    };
+    let spec = &r.spec;
+    let h = f64::from(spec.hidden);
+    let s = spec.attention_shape();
+    use crate::plan::LoraTargets as T;
+    let qv = (h + s.q_width) + (h + s.v_width);
+    let attn = qv + (h + s.k_width) + (s.o_width + h);
+    let n = if spec.activation.is_gated() { 3.0 } else { 2.0 };
+    let mlp = match (moe, spec.moe) {
+        (true, Some(m)) => {
+            n * (h + f64::from(m.expert_ffn)) * f64::from(m.experts)
+                + if m.shared_ffn > 0 {
+                    n * (h + f64::from(m.shared_ffn))
+                } else {
+                    0.0
+                }
+        }
+        _ => n * (h + f64::from(spec.ffn)),
+    };
+    rank * match targets {
+        T::QueryValue => qv,
+        T::Attention => attn,
+        T::AllLinear => attn + mlp,
+    }
+}
+
+pub(crate) fn stage_params(r: &Resolved, st: &Stage) -> StageParams {
+    let t = f64::from(r.tp);
+    let ep = f64::from(r.ep);
+    let p = &r.params;
+    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep);
+    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep);
+    let nd = f64::from(st.dense_layers);
+    let nm = f64::from(st.moe_layers);
+    let mut other = nd * ds + nm * ms;
+    if st.embedding {
+        other += p.embedding / t;
+    }
+    if st.head {
+        // An untied head is its own matrix; a tied one is still copied onto
+        // the last stage when PP > 1 (Megatron-LM keeps both ends in sync).
+        let head = if p.lm_head > 0.0 {
+            p.lm_head
+        } else if !st.embedding {
+            f64::from(r.spec.vocab) * f64::from(r.spec.hidden)
+        } else {
+            0.0
+        };
+        other += head / t + p.final_norm;
+    }
+    let mut largest: f64 = 0.0;
+    if st.dense_layers > 0 {
+        largest = largest.max(dl + de + ds);
+    }
+    if st.moe_layers > 0 {
+        largest = largest.max(ml + me + ms);
+    }
+    StageParams {
+        linear: nd * dl + nm * ml,
+        experts: nm * me,
+        other,
+        largest_layer: largest,
+        matrix_dims: (nd * p.dense_layer.matrix_dims + nm * p.moe_layer.matrix_dims) / t,
+        adapters: (nd * lora_params(r, false) + nm * lora_params(r, true)) / t,
+    }
+}
+
+/// Bytes per linear-layer weight and per other weight.
+pub(crate) fn weight_bytes(r: &Resolved) -> (f64, f64) {
+    let w = match r.work {
+        Work::Train {
+            kind: TrainingKind::Qlora(_),
+            ..
+        } => Precision::Nf4 {
+            double_quant: DoubleQuant::On,
+        },
+        _ => r.levers.precision.weights,
+    };
+    let mut lin = w.bytes_per_element();
+    if r.levers.pruning == Pruning::Sparse24 {
+        // 2:4: half the values kept, 2 bits of position per kept value
+        // (NVIDIA Ampere architecture whitepaper, "Fine-grained structured
+        // sparsity"; cuSPARSELt compressed format).
+        lin = 0.5 * lin + 0.5 * 2.0 / 8.0;
+    }
+    let other = if w.is_float() {
+        w.bytes_per_element()
+    } else {
+        Precision::Bf16.bytes_per_element()
+    };
+    (lin, other)
+}
+
+/// Collects the items of one device.
+pub(crate) struct Items {
+    pub items: Vec<MemoryItem>,
+}
+
+impl Items {
+    pub fn new() -> Self {
+        Self {
+            items: Vec::with_capacity(20),
+        }
+    }
+
+    /// Adds an item in HBM.
+    pub fn hbm(&mut self, kind: ItemKind, bytes: f64, basis: impl Into<String>) {
+        self.place(kind, bytes, None, basis);
+    }
+
+    /// Adds an item, moving the offloaded fraction to its tier.
+    pub fn place(
+        &mut self,
+        kind: ItemKind,
+        bytes: f64,
+        offload: Option<OffloadTarget>,
+        basis: impl Into<String>,
+    ) {
+        if !(bytes > 0.0) {
+            return;
+        }
+        let basis = basis.into();
+        match offload {
+            Some(o) if o.tier != Tier::Hbm && o.fraction > 0.0 => {
+                let moved = bytes * o.fraction;
+                if moved < bytes {
+                    self.items.push(MemoryItem {
+                        kind,
+                        tier: Tier::Hbm,
+                        bytes: Bytes::new(bytes - moved),
+                        basis: basis.clone(),
+                    });
+                }
+                self.items.push(MemoryItem {
+                    kind,
+                    tier: o.tier,
+                    bytes: Bytes::new(moved),
+                    basis,
+                });
+            }
+            _ => self.items.push(MemoryItem {
+                kind,
+                tier: Tier::Hbm,
+                bytes: Bytes::new(bytes),
+                basis,
+            }),
+        }
+    }
+
+    /// HBM bytes of the given kinds.
+    pub fn hbm_of(&self, kinds: &[ItemKind]) -> f64 {
+        self.items
+            .iter()
+            .filter(|i| i.tier == Tier::Hbm && kinds.contains(&i.kind))
+            .map(|i| i.bytes.base())
+            .sum()
+    }
+
+    /// Adds context, workspaces, NCCL buffers and fragmentation.
+    pub fn overheads(&mut self, r: &Resolved, groups: u32) {
+        let o = &r.overheads;
+        self.hbm(
+            ItemKind::CudaContext,
+            o.cuda_context.base(),
+            "CUDA context with lazy module loading (overheads.cuda_context)",
+        );
+        self.hbm(
+            ItemKind::Workspace,
+            o.workspace.base(),
+            "cuBLAS/cuDNN workspaces (overheads.workspace)",
+        );
+        self.hbm(
+            ItemKind::NcclBuffers,
+            o.nccl_per_group.base() * f64::from(groups),
+            format!("{groups} process group(s) of size > 1 × overheads.nccl_per_group"),
+        );
+        let transient = self.hbm_of(&[
+            ItemKind::Activations,
+            ItemKind::RecomputeWorkingSet,
+            ItemKind::Logits,
+            ItemKind::GatherBuffers,
+            ItemKind::PrefillActivations,
+        ]);
+        self.hbm(
+            ItemKind::Fragmentation,
+            transient * o.fragmentation,
+            format!(
+                "{:.0}% of transient allocations (overheads.fragmentation)",
+                o.fragmentation * 100.0
+            ),
+        );
+    }
+
+    /// Finishes a device: sums per tier against capacity.
+    pub fn into_device(self, r: &Resolved, st: &Stage) -> DeviceMemory {
+        let mut tiers = Vec::with_capacity(4);
+        for tier in Tier::ALL {
+            let used: Bytes = self
+                .items
+                .iter()
+                .filter(|i| i.tier == tier)
+                .map(|i| i.bytes)
+                .sum();
+            let capacity = r.capacity(tier);
+            if tier == Tier::Hbm || used.base() > 0.0 || capacity.base() > 0.0 {
+                tiers.push(TierUse {
+                    tier,
+                    used,
+                    capacity,
+                });
+            }
+        }
+        DeviceMemory {
+            role: st.role,
+            layers: st.layers(),
+            items: self.items,
+            tiers,
+        }
+    }
+}
+
+/// Process groups of size > 1 a rank belongs to (each holds NCCL buffers).
+pub(crate) fn process_groups(r: &Resolved) -> u32 {
+    let data = match r.work {
+        Work::Train { .. } => r.dp * r.cp > 1,
+        Work::Infer { .. } => false,
+    };
+    u32::from(r.tp > 1)
+        + u32::from(r.pp > 1)
+        + u32::from(data)
+        + u32::from(r.cp > 1)
+        + u32::from(r.ep > 1)
+}
+
+/// The breakdown of every distinct device of the plan.
+pub(crate) fn devices(r: &Resolved) -> Vec<DeviceMemory> {
+    stages(r)
+        .iter()
+        .map(|st| match r.work {
+            Work::Train { .. } => training::device(r, st),
+            Work::Infer { .. } => inference::device(r, st),
+        })
+        .collect()
+}

@@ -1,0 +1,309 @@
+//! Training memory of one device: model states sharded as ZeRO/FSDP, TP,
+//! PP and EP dictate; activations of the in-flight micro-batches; logits;
+//! gather buffers; overheads.
+//!
+//! Model states follow Rajbhandari et al., "ZeRO" (SC'20, arXiv:1910.02054)
+//! §5: with N data-parallel ranks, stage 1 divides optimizer states (and the
+//! master copy) by N, stage 2 also gradients, stage 3 also parameters. The
+//! bytes per parameter are those of the chosen precisions, so Megatron-LM's
+//! 18 B/param (BF16 weights, FP32 main grads, FP32 master and Adam;
+//! `theoretical_memory_usage.py`) and ZeRO's 16 B/param (FP16 grads) are
+//! both special cases.
+
+use super::activations::{self, ActContext, Ffn, LayerActs};
+use super::{stage_params, weight_bytes, Items, Stage};
+use crate::hardware::GpuArch;
+use crate::plan::{Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, TrainingKind};
+use crate::precision::Precision;
+use crate::report::{DeviceMemory, ItemKind};
+use crate::resolve::{Resolved, Work};
+
+/// Optimizer bytes per trainable parameter (moments only; Adafactor's
+/// factored statistics are added per matrix).
+fn optimizer_bytes(r: &Resolved) -> f64 {
+    let state = r.levers.precision.optimizer.bytes_per_element();
+    match r.levers.optimizer {
+        Optimizer::AdamW => 2.0 * state,
+        // Dettmers et al. 2021, "8-bit Optimizers via Block-wise
+        // Quantization": two INT8 moments, FP32 absmax per 2048-block.
+        Optimizer::Adam8bit => 2.0 * Precision::Int8.bytes_per_element(),
+        Optimizer::Adafactor { momentum } | Optimizer::Sgd { momentum } => match momentum {
+            Momentum::On => state,
+            Momentum::Off => 0.0,
+        },
+    }
+}
+
+/// Micro-batches (in units of "all of this stage's layers, one micro-batch")
+/// whose activations are alive at the peak on pipeline rank `rank`.
+///
+/// 1F1B: rank i runs p − i warm-up forwards before its first backward, so
+/// stage 0 holds p micro-batches (Narayanan et al. 2021 §2.2.1; Korthikanti
+/// et al. §4.2.3). Interleaved with v chunks: Megatron-LM's warm-up count
+/// (p − i − 1)·2 + (v − 1)·p chunk-forwards plus the current one, each of
+/// L/(pv) layers; on stage 0 this is Korthikanti's factor p·(1 + (p−1)/(pv)).
+/// GPipe keeps all m micro-batches.
+pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
+    let p = r.pp;
+    let m = f64::from(micro_batches);
+    if p <= 1 {
+        return 1.0;
+    }
+    match r.levers.parallel.schedule {
+        PipelineSchedule::OneFOneB => f64::from(p - rank).min(m),
+        PipelineSchedule::Interleaved { .. } if r.chunks > 1 => {
+            let v = f64::from(r.chunks);
+            let warmup = f64::from(p - rank - 1) * 2.0 + (v - 1.0) * f64::from(p);
+            (warmup + 1.0).min(m * v) / v
+        }
+        PipelineSchedule::Interleaved { .. } => f64::from(p - rank).min(m),
+        PipelineSchedule::Gpipe => m,
+    }
+}
+
+fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
+    let prec = &r.levers.precision;
+    let act_bytes = prec.activations.bytes_per_element();
+    ActContext {
+        seq: f64::from(seq) / f64::from(r.cp),
+        keys: f64::from(seq),
+        batch: f64::from(micro_batch),
+        tp: f64::from(r.tp),
+        sp: r.sp(),
+        act_bytes,
+        gemm_bytes: if prec.compute == Precision::Fp8 {
+            1.0
+        } else {
+            act_bytes
+        },
+        dropout: r.spec.dropout == crate::model::Dropout::On,
+        kernel: r.levers.attention,
+    }
+}
+
+/// Stored activations of one micro-batch across the stage's layers, and the
+/// working set one recomputed group materialises during its backward.
+fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, String) {
+    let layers: Vec<&LayerActs> = std::iter::repeat_n(dense, st.dense_layers as usize)
+        .chain(std::iter::repeat_n(moe, st.moe_layers as usize))
+        .collect();
+    let n = layers.len();
+    let full = |l: &LayerActs| l.full();
+    let kernel = r.levers.attention;
+    let biggest = layers.iter().map(|l| full(l)).fold(0.0, f64::max);
+    match r.levers.checkpointing {
+        Checkpointing::None => (
+            layers.iter().map(|l| full(l)).sum(),
+            0.0,
+            "every activation kept (Korthikanti Eq. 1/2/4)".into(),
+        ),
+        Checkpointing::Selective => (
+            layers.iter().map(|l| l.selective(kernel)).sum(),
+            0.0,
+            "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into(),
+        ),
+        Checkpointing::Full => (
+            layers.iter().map(|l| l.input).sum(),
+            biggest,
+            "one layer input per layer (Korthikanti Table 2, full recompute)".into(),
+        ),
+        Checkpointing::Uniform { group } => {
+            let g = (group as usize).max(1);
+            let kept: f64 = layers.iter().step_by(g).map(|l| l.input).sum();
+            (
+                kept,
+                biggest * g.min(n) as f64,
+                format!("one input per group of {g} layers; one group recomputed at a time"),
+            )
+        }
+        Checkpointing::Block { layers: k } => {
+            let k = (k as usize).min(n);
+            let kept: f64 = layers[..k].iter().map(|l| l.input).sum::<f64>()
+                + layers[k..].iter().map(|l| full(l)).sum::<f64>();
+            (
+                kept,
+                if k > 0 { biggest } else { 0.0 },
+                format!("first {k} layers of the stage recomputed, the rest kept"),
+            )
+        }
+    }
+}
+
+pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
+    let (kind, seq, m) = match r.work {
+        Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        } => (kind, seq, micro_batches),
+        Work::Infer { .. } => unreachable_default(),
+    };
+    let mut items = Items::new();
+    let sp = stage_params(r, st);
+    let prec = &r.levers.precision;
+    let off = &r.levers.offload;
+    let (w_lin, w_other) = weight_bytes(r);
+
+    // Sharding groups: dense states over dp·cp (or the hybrid shard group),
+    // expert states over the expert-data-parallel group dp·cp/ep.
+    let dp_group = f64::from(r.dp * r.cp);
+    let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
+    let ne = (n / f64::from(r.ep)).max(1.0);
+    let sharding = r.levers.sharding;
+    let (shard_opt, shard_grad, shard_param) = match sharding {
+        Sharding::None => (false, false, false),
+        Sharding::Zero1 => (true, false, false),
+        Sharding::Zero2 | Sharding::FsdpShardGradOp => (true, true, false),
+        Sharding::Zero3 | Sharding::FsdpFullShard => (true, true, true),
+    };
+    let div = |on: bool, group: f64| if on { group } else { 1.0 };
+
+    // Working weights.
+    let weights = (sp.linear * w_lin + sp.other * w_other) / div(shard_param, n)
+        + sp.experts * w_lin / div(shard_param, ne);
+    items.place(
+        ItemKind::Weights,
+        weights,
+        off.parameters,
+        format!(
+            "{:.3e} params × {:.3} B{}",
+            sp.linear + sp.experts + sp.other,
+            w_lin,
+            if shard_param { " / shard group" } else { "" }
+        ),
+    );
+
+    let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
+    if full_training {
+        let dense = sp.linear + sp.other;
+        let g = prec.gradients.bytes_per_element();
+        items.place(
+            ItemKind::Gradients,
+            g * (dense / div(shard_grad, n) + sp.experts / div(shard_grad, ne)),
+            off.gradients,
+            format!("{} B/param{}", g, if shard_grad { " / shard group" } else { "" }),
+        );
+        if let Some(master) = prec.master {
+            let mb = master.bytes_per_element();
+            items.place(
+                ItemKind::MasterWeights,
+                mb * (dense / div(shard_opt, n) + sp.experts / div(shard_opt, ne)),
+                off.optimizer,
+                format!("{mb} B/param{}", if shard_opt { " / shard group" } else { "" }),
+            );
+        }
+        let ob = optimizer_bytes(r);
+        let factored = match r.levers.optimizer {
+            // Shazeer & Stern 2018, "Adafactor": row and column statistics
+            // per matrix instead of a full second moment, in FP32.
+            Optimizer::Adafactor { .. } => 4.0 * sp.matrix_dims,
+            _ => 0.0,
+        };
+        items.place(
+            ItemKind::OptimizerStates,
+            ob * (dense / div(shard_opt, n) + sp.experts / div(shard_opt, ne))
+                + factored / div(shard_opt, n),
+            off.optimizer,
+            format!("{ob} B/param{}", if shard_opt { " / shard group" } else { "" }),
+        );
+    } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
+        // Adapters: weights and gradients in the adapter precision plus the
+        // optimizer's moments; small enough that nobody shards them.
+        let ab = l.adapter_precision.bytes_per_element();
+        let per = 2.0 * ab + optimizer_bytes(r);
+        items.hbm(
+            ItemKind::Adapters,
+            sp.adapters * per,
+            format!(
+                "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
+                sp.adapters, l.rank
+            ),
+        );
+    }
+
+    // FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
+    // and Ada need a transposed copy too (Transformer Engine docs,
+    // "Performance considerations", memory section).
+    if prec.compute == Precision::Fp8 && prec.weights != Precision::Fp8 {
+        let copies = match r.gpu.arch {
+            GpuArch::Blackwell => 1.0,
+            _ => 2.0,
+        };
+        items.hbm(
+            ItemKind::Fp8WeightCopies,
+            copies * (sp.linear / div(shard_param, n) + sp.experts / div(shard_param, ne)),
+            format!("{copies} FP8 byte(s) per linear weight"),
+        );
+    }
+
+    // ZeRO-3 / FSDP gather the current and the prefetched layer and hold the
+    // unsharded gradient of one layer before its reduce-scatter (Zhao et
+    // al., "PyTorch FSDP", VLDB 2023 §3; DeepSpeed's estimator counts 4·LL
+    // bytes for the parameter part). Parameter offload stages two layers.
+    let unit = sp.largest_layer;
+    if shard_param && matches!(sharding, Sharding::Zero3 | Sharding::FsdpFullShard) {
+        let g = if full_training {
+            prec.gradients.bytes_per_element()
+        } else {
+            0.0
+        };
+        items.hbm(
+            ItemKind::GatherBuffers,
+            unit * (2.0 * w_lin + g),
+            "current + prefetched layer gathered, one layer's full gradient",
+        );
+    } else if off.parameters.is_some_and(|o| o.fraction > 0.0) {
+        items.hbm(
+            ItemKind::GatherBuffers,
+            2.0 * unit * w_lin,
+            "two layers staged in HBM for parameter offload",
+        );
+    }
+
+    // Activations.
+    let mb = r.levers.parallel.micro_batch;
+    let ctx = act_context(r, seq, mb);
+    let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
+    let moe = activations::layer(&r.spec, Ffn::Moe, &ctx);
+    let (per_mb, working, how) = stored(r, st, &dense, &moe);
+    let flight = in_flight(r, st.rank, m);
+    let rep_div = if ctx.sp { ctx.tp } else { 1.0 };
+    let sb = ctx.seq * ctx.batch;
+    let h = f64::from(r.spec.hidden);
+    let mut extra = 0.0;
+    if st.embedding {
+        // Token ids (int64) and the embedding-dropout mask (Korthikanti §4.3).
+        extra += 8.0 * sb + if ctx.dropout { sb * h / rep_div } else { 0.0 };
+    }
+    items.place(
+        ItemKind::Activations,
+        (per_mb + extra) * flight,
+        off.activations,
+        format!("{how}; {flight:.3} micro-batch(es) of {mb} in flight"),
+    );
+    items.hbm(
+        ItemKind::RecomputeWorkingSet,
+        working,
+        "activations of one recomputed group during its backward",
+    );
+    if st.head {
+        // Final-norm input, output-layer input and FP32 logits:
+        // 4sbh/t·(1 + v/h) in Korthikanti §4.3.
+        let v = f64::from(r.spec.vocab);
+        let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + 4.0 * sb * v / ctx.tp;
+        items.hbm(
+            ItemKind::Logits,
+            logits * in_flight(r, st.rank, m),
+            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)",
+        );
+    }
+
+    items.overheads(r, super::process_groups(r));
+    items.into_device(r, st)
+}
+
+/// Training devices are only built for training plans; this keeps the
+/// match total without a panic path.
+fn unreachable_default() -> (TrainingKind, u32, u32) {
+    (TrainingKind::PreTraining, 1, 1)
+}

@@ -1,0 +1,652 @@
+//! The input: one serializable [`Plan`] = model + workload + levers +
+//! hardware + overheads. Every field that may be left out has a documented
+//! default, so old and hand-written plans keep parsing.
+
+use crate::catalog::ModelId;
+use crate::hardware::Hardware;
+use crate::model::ModelSpec;
+use crate::precision::Precision;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// Version of the plan schema; bump when a field changes meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+fn schema_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+/// A complete scenario: what runs, how, on what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Plan {
+    /// Schema version the plan was written for.
+    #[serde(default = "schema_version")]
+    pub version: u32,
+    /// Free-text name shown in reports.
+    #[serde(default)]
+    pub name: String,
+    /// The model.
+    pub model: ModelChoice,
+    /// What is run: training or inference.
+    pub workload: Workload,
+    /// The software levers.
+    #[serde(default)]
+    pub levers: Levers,
+    /// The hardware.
+    pub hardware: Hardware,
+    /// Runtime overheads (CUDA context, NCCL, allocator).
+    #[serde(default)]
+    pub overheads: Overheads,
+}
+
+/// A model given by catalog id or described in full.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ModelChoice {
+    /// A catalog entry.
+    Preset(ModelId),
+    /// A user-defined architecture.
+    Custom(CustomModel),
+}
+
+/// A user-defined model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CustomModel {
+    /// Display name.
+    #[serde(default)]
+    pub name: String,
+    /// The architecture.
+    pub spec: ModelSpec,
+}
+
+/// Training or inference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Workload {
+    /// A training or fine-tuning run.
+    Training(Training),
+    /// Serving: prefill and decode.
+    Inference(Inference),
+}
+
+/// What kind of training.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TrainingKind {
+    /// Pre-training from scratch: every weight trains.
+    PreTraining,
+    /// Full fine-tuning: every weight trains.
+    FullFineTune,
+    /// LoRA: the base is frozen, low-rank adapters train.
+    Lora(LoraSpec),
+    /// QLoRA: LoRA over a base whose linear layers are stored in NF4 with
+    /// double quantization (Dettmers et al. 2023).
+    Qlora(LoraSpec),
+}
+
+/// Which linear layers get adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LoraTargets {
+    /// Query and value projections (the LoRA paper's choice).
+    QueryValue,
+    /// All four attention projections.
+    Attention,
+    /// Every linear layer in the blocks (QLoRA's choice).
+    AllLinear,
+}
+
+/// A LoRA configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct LoraSpec {
+    /// Adapter rank r.
+    pub rank: u32,
+    /// Adapted layers.
+    pub targets: LoraTargets,
+    /// Storage of adapter weights and their gradients (PEFT keeps them in
+    /// FP32 by default).
+    #[serde(default = "fp32")]
+    pub adapter_precision: Precision,
+}
+
+fn fp32() -> Precision {
+    Precision::Fp32
+}
+
+/// A training workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Training {
+    /// Pre-training, fine-tuning, LoRA, QLoRA.
+    pub kind: TrainingKind,
+    /// Sequence length in tokens.
+    pub seq_len: u32,
+    /// Global batch in sequences per optimizer step.
+    pub global_batch: u32,
+    /// Tokens to train on (for time and cost; 0 if not given).
+    #[serde(default)]
+    pub tokens: f64,
+}
+
+/// Which positions produce logits during prefill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LogitsScope {
+    /// Only the last position of each sequence (vLLM, TensorRT-LLM).
+    #[default]
+    LastToken,
+    /// Every position (a plain `model(input_ids)` forward).
+    AllTokens,
+}
+
+/// A serving workload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Inference {
+    /// Prompt length in tokens.
+    pub prompt_tokens: u32,
+    /// Generated tokens per request.
+    pub output_tokens: u32,
+    /// Concurrent sequences per model replica.
+    pub batch: u32,
+    /// Logits scope at prefill.
+    #[serde(default)]
+    pub logits: LogitsScope,
+}
+
+/// Activation checkpointing (recomputation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Checkpointing {
+    /// Store every activation.
+    #[default]
+    None,
+    /// Recompute the attention core (Korthikanti et al. 2022 §4.2.2).
+    Selective,
+    /// Store only each layer's input; recompute the layer in backward.
+    Full,
+    /// Store the input of every group of `group` layers, recompute the
+    /// group (Megatron `--recompute-method uniform`).
+    Uniform {
+        /// Layers per group.
+        group: u32,
+    },
+    /// Recompute the first `layers` layers of each stage, store the rest
+    /// (Megatron `--recompute-method block`).
+    Block {
+        /// Recomputed layers per stage.
+        layers: u32,
+    },
+}
+
+/// The attention kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionKernel {
+    /// FlashAttention / memory-efficient SDPA: no s×s score matrix is kept.
+    #[default]
+    Flash,
+    /// Materialised scores and softmax (the Korthikanti et al. baseline).
+    Eager,
+}
+
+/// Data-parallel sharding of model states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Sharding {
+    /// Plain data parallelism: every rank holds everything.
+    #[default]
+    None,
+    /// ZeRO-1: optimizer states and master weights sharded (also Megatron's
+    /// distributed optimizer).
+    Zero1,
+    /// ZeRO-2: plus gradients.
+    Zero2,
+    /// ZeRO-3: plus parameters, gathered layer by layer.
+    Zero3,
+    /// PyTorch FSDP FULL_SHARD (same states as ZeRO-3).
+    FsdpFullShard,
+    /// PyTorch FSDP SHARD_GRAD_OP: parameters stay gathered from forward to
+    /// backward (the setting of the Llama 3 405B run).
+    FsdpShardGradOp,
+}
+
+/// Pipeline schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PipelineSchedule {
+    /// 1F1B (PipeDream-Flush): at most p micro-batches in flight.
+    #[default]
+    OneFOneB,
+    /// Interleaved 1F1B with `chunks` model chunks per device.
+    Interleaved {
+        /// Model chunks (virtual stages) per device.
+        chunks: u32,
+    },
+    /// GPipe: all micro-batches in flight.
+    Gpipe,
+}
+
+/// Megatron-style sequence parallelism alongside TP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SequenceParallel {
+    /// LayerNorm/dropout activations replicated across TP ranks.
+    #[default]
+    Off,
+    /// LayerNorm/dropout activations split along the sequence (Korthikanti §4.2.2).
+    On,
+}
+
+/// Parallel degrees and batch split.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Parallelism {
+    /// Tensor-parallel degree.
+    #[serde(default = "one")]
+    pub tp: u32,
+    /// Pipeline-parallel degree.
+    #[serde(default = "one")]
+    pub pp: u32,
+    /// Data-parallel degree (for inference: model replicas).
+    #[serde(default = "one")]
+    pub dp: u32,
+    /// Context-parallel degree (sequence split across ranks).
+    #[serde(default = "one")]
+    pub cp: u32,
+    /// Expert-parallel degree (MoE experts split across data-parallel ranks).
+    #[serde(default = "one")]
+    pub ep: u32,
+    /// Sequence parallelism within the TP group.
+    #[serde(default)]
+    pub sequence_parallel: SequenceParallel,
+    /// Pipeline schedule.
+    #[serde(default)]
+    pub schedule: PipelineSchedule,
+    /// Sequences per micro-batch (training).
+    #[serde(default = "one")]
+    pub micro_batch: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for Parallelism {
+    fn default() -> Self {
+        Self {
+            tp: 1,
+            pp: 1,
+            dp: 1,
+            cp: 1,
+            ep: 1,
+            sequence_parallel: SequenceParallel::Off,
+            schedule: PipelineSchedule::OneFOneB,
+            micro_batch: 1,
+        }
+    }
+}
+
+/// Number formats of each kind of tensor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Precisions {
+    /// Working weights (what the GEMMs read). Quantized formats apply to the
+    /// linear layers of the blocks; embeddings and norms stay in 16 bits.
+    #[serde(default = "bf16")]
+    pub weights: Precision,
+    /// Master copy the optimizer updates; `None` updates the weights in place.
+    #[serde(default = "some_fp32")]
+    pub master: Option<Precision>,
+    /// Gradients as accumulated (Megatron keeps FP32 main grads).
+    #[serde(default = "fp32")]
+    pub gradients: Precision,
+    /// Optimizer moments.
+    #[serde(default = "fp32")]
+    pub optimizer: Precision,
+    /// Activations saved for backward.
+    #[serde(default = "bf16")]
+    pub activations: Precision,
+    /// KV cache.
+    #[serde(default = "bf16")]
+    pub kv_cache: Precision,
+    /// GEMM compute format; FP8 adds quantized weight copies (Transformer Engine).
+    #[serde(default = "bf16")]
+    pub compute: Precision,
+}
+
+fn bf16() -> Precision {
+    Precision::Bf16
+}
+
+fn some_fp32() -> Option<Precision> {
+    Some(Precision::Fp32)
+}
+
+impl Default for Precisions {
+    /// Megatron-LM mixed precision: BF16 weights and activations, FP32 main
+    /// gradients, FP32 master weights and Adam moments (18 bytes/parameter,
+    /// `theoretical_memory_usage.py`).
+    fn default() -> Self {
+        Self {
+            weights: Precision::Bf16,
+            master: Some(Precision::Fp32),
+            gradients: Precision::Fp32,
+            optimizer: Precision::Fp32,
+            activations: Precision::Bf16,
+            kv_cache: Precision::Bf16,
+            compute: Precision::Bf16,
+        }
+    }
+}
+
+/// Optimizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Optimizer {
+    /// Adam/AdamW: two moments per parameter.
+    #[default]
+    AdamW,
+    /// bitsandbytes 8-bit Adam: two INT8 moments in blocks of 2048.
+    Adam8bit,
+    /// Adafactor: factored second moment (rows + columns per matrix).
+    Adafactor {
+        /// Whether a first moment is kept (β1 > 0).
+        momentum: Momentum,
+    },
+    /// SGD.
+    Sgd {
+        /// Whether a momentum buffer is kept.
+        momentum: Momentum,
+    },
+}
+
+/// Whether an optimizer keeps a first-moment buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Momentum {
+    /// A momentum buffer per parameter.
+    On,
+    /// None.
+    Off,
+}
+
+/// A memory tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Device memory (HBM or GDDR).
+    #[default]
+    Hbm,
+    /// CXL-attached memory (expanders and pools).
+    Cxl,
+    /// Host DRAM (also Grace memory over NVLink-C2C).
+    HostDram,
+    /// NVMe.
+    Nvme,
+}
+
+impl Tier {
+    /// All tiers, hottest first.
+    pub const ALL: [Tier; 4] = [Tier::Hbm, Tier::Cxl, Tier::HostDram, Tier::Nvme];
+}
+
+/// Where one kind of state lives, and how much of it moves there.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct OffloadTarget {
+    /// The tier the state moves to.
+    pub tier: Tier,
+    /// Fraction moved, 0..=1 (the rest stays in HBM).
+    #[serde(default = "full_fraction")]
+    pub fraction: f64,
+}
+
+fn full_fraction() -> f64 {
+    1.0
+}
+
+/// Offload levers; `None` keeps a state in HBM.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Offload {
+    /// Optimizer moments and master weights (ZeRO-Offload).
+    #[serde(default)]
+    pub optimizer: Option<OffloadTarget>,
+    /// Working weights (ZeRO-Infinity parameter offload); a two-layer
+    /// staging buffer stays in HBM.
+    #[serde(default)]
+    pub parameters: Option<OffloadTarget>,
+    /// Gradients.
+    #[serde(default)]
+    pub gradients: Option<OffloadTarget>,
+    /// Saved activations / checkpoints.
+    #[serde(default)]
+    pub activations: Option<OffloadTarget>,
+    /// KV cache.
+    #[serde(default)]
+    pub kv_cache: Option<OffloadTarget>,
+}
+
+/// How the KV cache is allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum KvCacheLayout {
+    /// PagedAttention blocks of `block_tokens` tokens; waste under one block
+    /// per sequence (Kwon et al. 2023).
+    Paged {
+        /// Tokens per block (vLLM default 16).
+        block_tokens: u32,
+    },
+    /// One contiguous buffer per sequence reserved for `reserve_tokens`
+    /// (0 = prompt + output).
+    Contiguous {
+        /// Tokens reserved per sequence.
+        reserve_tokens: u32,
+    },
+}
+
+impl Default for KvCacheLayout {
+    fn default() -> Self {
+        KvCacheLayout::Paged { block_tokens: 16 }
+    }
+}
+
+/// Pruning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Pruning {
+    /// Dense.
+    #[default]
+    None,
+    /// 2:4 structured sparsity of the linear layers, stored compressed:
+    /// half the values plus 2 bits of index per kept value.
+    Sparse24,
+    /// A smaller pruned shape (Minitron-style width/depth pruning); unset
+    /// fields keep the original value.
+    Shape(PrunedShape),
+}
+
+/// Dimensions a pruned model keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PrunedShape {
+    /// Layers kept.
+    #[serde(default)]
+    pub layers: Option<u32>,
+    /// Hidden width kept.
+    #[serde(default)]
+    pub hidden: Option<u32>,
+    /// Attention heads kept.
+    #[serde(default)]
+    pub heads: Option<u32>,
+    /// KV heads kept.
+    #[serde(default)]
+    pub kv_heads: Option<u32>,
+    /// FFN width kept.
+    #[serde(default)]
+    pub ffn: Option<u32>,
+}
+
+/// All software levers of a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Levers {
+    /// Number formats.
+    #[serde(default)]
+    pub precision: Precisions,
+    /// Optimizer.
+    #[serde(default)]
+    pub optimizer: Optimizer,
+    /// Activation checkpointing.
+    #[serde(default)]
+    pub checkpointing: Checkpointing,
+    /// Attention kernel.
+    #[serde(default)]
+    pub attention: AttentionKernel,
+    /// ZeRO / FSDP sharding.
+    #[serde(default)]
+    pub sharding: Sharding,
+    /// Size of the sharding group, if smaller than the data-parallel group
+    /// (hybrid sharding, HSDP / ZeRO++ hpZ); must divide it.
+    #[serde(default)]
+    pub shard_group: Option<u32>,
+    /// Parallel degrees and micro-batch.
+    #[serde(default)]
+    pub parallel: Parallelism,
+    /// Offload to slower tiers.
+    #[serde(default)]
+    pub offload: Offload,
+    /// KV cache allocation.
+    #[serde(default)]
+    pub kv_cache: KvCacheLayout,
+    /// Largest number of tokens in one prefill pass (chunked prefill; vLLM
+    /// `max_num_batched_tokens`); `None` prefills the whole batch at once.
+    #[serde(default)]
+    pub prefill_chunk: Option<u32>,
+    /// Pruning.
+    #[serde(default)]
+    pub pruning: Pruning,
+    /// Per-process cap on device memory as a fraction of it, 0..=1
+    /// (`torch.cuda.set_per_process_memory_fraction`, vLLM
+    /// `gpu_memory_utilization`).
+    #[serde(default)]
+    pub memory_cap: Option<f64>,
+}
+
+/// Runtime overheads outside the model's tensors, each overridable.
+///
+/// Defaults and where they come from:
+/// - `cuda_context` 0.5 GiB: the CUDA context with lazy module loading
+///   measured 287 MB for a small op (PyTorch PR #86509) and "around 400MB"
+///   in typical use (ptrblck, pytorch#109888); a training process loads
+///   more kernels, so we take 0.5 GiB. A guess within measured bounds.
+/// - `workspace` 64 MiB: cuBLAS/cuBLASLt workspaces (PyTorch allocates up to
+///   32 MiB per handle on Hopper) plus cuDNN/attention scratch. A guess.
+/// - `nccl_per_group` 256 MiB per process group of size > 1: NCCL's channel
+///   buffers (NCCL_BUFFSIZE 4 MiB per channel and peer) are "a few hundred
+///   MiB per communicator" in practice. A guess, to be calibrated.
+/// - `fragmentation` 0.10 of transient allocations (activations, logits,
+///   gather buffers): the caching allocator's reserved-minus-allocated gap;
+///   Megatron-LM adds 5 % for temporaries, ZeRO reports >30 % in extreme
+///   cases. A guess, to be calibrated by the GPU harness.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Overheads {
+    /// CUDA context and loaded kernels.
+    #[serde(default = "default_context")]
+    pub cuda_context: Bytes,
+    /// Library workspaces (cuBLAS, cuDNN).
+    #[serde(default = "default_workspace")]
+    pub workspace: Bytes,
+    /// NCCL buffers per process group of size > 1.
+    #[serde(default = "default_nccl")]
+    pub nccl_per_group: Bytes,
+    /// Allocator fragmentation as a fraction of transient allocations, 0..=1.
+    #[serde(default = "default_fragmentation")]
+    pub fragmentation: f64,
+}
+
+fn default_context() -> Bytes {
+    Bytes::from_gib(0.5)
+}
+fn default_workspace() -> Bytes {
+    Bytes::from_mib(64.0)
+}
+fn default_nccl() -> Bytes {
+    Bytes::from_mib(256.0)
+}
+fn default_fragmentation() -> f64 {
+    0.10
+}
+
+impl Default for Overheads {
+    fn default() -> Self {
+        Self {
+            cuda_context: default_context(),
+            workspace: default_workspace(),
+            nccl_per_group: default_nccl(),
+            fragmentation: default_fragmentation(),
+        }
+    }
+}
+
+impl Plan {
+    /// Parses a plan from JSON; the error names the field that failed
+    /// (`levers.parallel.tp: invalid type: …`).
+    pub fn from_json(json: &str) -> Result<Plan, PlanParseError> {
+        let de = &mut serde_json::Deserializer::from_str(json);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            PlanParseError {
+                path: if path == "." { String::new() } else { path },
+                message: inner.to_string(),
+            }
+        })
+    }
+
+    /// The plan as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// A plan that could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanParseError {
+    /// Dotted path of the failing field (empty at the top level).
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for PlanParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for PlanParseError {}

@@ -1,0 +1,304 @@
+//! The output: one serializable [`Report`] per plan.
+
+use crate::diagnostics::Diagnostic;
+use crate::plan::Tier;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// What a memory item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    /// Working weights (what the GEMMs read).
+    Weights,
+    /// FP8 quantized weight copies (Transformer Engine).
+    Fp8WeightCopies,
+    /// Master weights the optimizer updates.
+    MasterWeights,
+    /// Gradients.
+    Gradients,
+    /// Optimizer moments.
+    OptimizerStates,
+    /// LoRA adapters: weights, gradients and optimizer states.
+    Adapters,
+    /// Activations saved for backward (or layer checkpoints).
+    Activations,
+    /// One recomputed group's activations, live during its backward.
+    RecomputeWorkingSet,
+    /// Output-layer input and FP32 logits.
+    Logits,
+    /// ZeRO-3/FSDP gathered parameters and unsharded gradients of the
+    /// current and prefetched layer; parameter-offload staging buffers.
+    GatherBuffers,
+    /// KV cache holding tokens.
+    KvCache,
+    /// KV cache allocated but holding no token (block or reservation slack).
+    KvCacheWaste,
+    /// Prefill working set (one layer's transient tensors and logits).
+    PrefillActivations,
+    /// CUDA context and loaded kernels.
+    CudaContext,
+    /// cuBLAS/cuDNN workspaces.
+    Workspace,
+    /// NCCL communicator buffers.
+    NcclBuffers,
+    /// Caching-allocator fragmentation.
+    Fragmentation,
+}
+
+/// Whether PyTorch counts an item in `memory_allocated`, only in
+/// `memory_reserved`, or only in what the driver sees as used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Accounting {
+    /// A tensor: counted by `torch.cuda.max_memory_allocated`.
+    Tensor,
+    /// Reserved by the caching allocator but not allocated.
+    Allocator,
+    /// Outside the allocator (context, workspaces, NCCL).
+    Runtime,
+}
+
+impl ItemKind {
+    /// How PyTorch's counters see the item.
+    pub fn accounting(self) -> Accounting {
+        match self {
+            ItemKind::Fragmentation => Accounting::Allocator,
+            ItemKind::CudaContext | ItemKind::Workspace | ItemKind::NcclBuffers => {
+                Accounting::Runtime
+            }
+            _ => Accounting::Tensor,
+        }
+    }
+
+    /// A short English label.
+    pub fn label(self) -> &'static str {
+        match self {
+            ItemKind::Weights => "weights",
+            ItemKind::Fp8WeightCopies => "FP8 weight copies",
+            ItemKind::MasterWeights => "master weights",
+            ItemKind::Gradients => "gradients",
+            ItemKind::OptimizerStates => "optimizer states",
+            ItemKind::Adapters => "LoRA adapters",
+            ItemKind::Activations => "activations",
+            ItemKind::RecomputeWorkingSet => "recompute working set",
+            ItemKind::Logits => "logits",
+            ItemKind::GatherBuffers => "gather buffers",
+            ItemKind::KvCache => "KV cache",
+            ItemKind::KvCacheWaste => "KV cache waste",
+            ItemKind::PrefillActivations => "prefill activations",
+            ItemKind::CudaContext => "CUDA context",
+            ItemKind::Workspace => "workspaces",
+            ItemKind::NcclBuffers => "NCCL buffers",
+            ItemKind::Fragmentation => "fragmentation",
+        }
+    }
+}
+
+/// One line of a memory breakdown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemoryItem {
+    /// What it is.
+    pub kind: ItemKind,
+    /// Where it lives.
+    pub tier: Tier,
+    /// How much.
+    pub bytes: Bytes,
+    /// How it was computed, in one line.
+    pub basis: String,
+}
+
+/// Which device of the plan a breakdown is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceRole {
+    /// The only pipeline stage (PP = 1).
+    OnlyStage,
+    /// First pipeline stage: most in-flight micro-batches, the embedding.
+    FirstStage,
+    /// Last pipeline stage: the output layer and logits.
+    LastStage,
+}
+
+/// Use and capacity of one tier on one device.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TierUse {
+    /// The tier.
+    pub tier: Tier,
+    /// Bytes placed there (per GPU).
+    pub used: Bytes,
+    /// Capacity per GPU (host, CXL and NVMe are the node's share per GPU).
+    pub capacity: Bytes,
+}
+
+impl TierUse {
+    /// Capacity minus use; negative when over.
+    pub fn margin(&self) -> Bytes {
+        self.capacity - self.used
+    }
+
+    /// Whether the use fits the capacity.
+    pub fn fits(&self) -> bool {
+        self.used.base() <= self.capacity.base()
+    }
+}
+
+/// The breakdown of one device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DeviceMemory {
+    /// Which device.
+    pub role: DeviceRole,
+    /// Transformer layers it holds.
+    pub layers: u32,
+    /// Every item.
+    pub items: Vec<MemoryItem>,
+    /// Use per tier.
+    pub tiers: Vec<TierUse>,
+}
+
+impl DeviceMemory {
+    /// Bytes in one tier.
+    pub fn in_tier(&self, tier: Tier) -> Bytes {
+        self.items
+            .iter()
+            .filter(|i| i.tier == tier)
+            .map(|i| i.bytes)
+            .sum()
+    }
+
+    /// Bytes of one kind, all tiers.
+    pub fn of_kind(&self, kind: ItemKind) -> Bytes {
+        self.items
+            .iter()
+            .filter(|i| i.kind == kind)
+            .map(|i| i.bytes)
+            .sum()
+    }
+
+    /// HBM bytes PyTorch would report as peak allocated (tensors only).
+    pub fn hbm_allocated(&self) -> Bytes {
+        self.hbm_where(|a| a == Accounting::Tensor)
+    }
+
+    /// HBM bytes PyTorch would report as peak reserved.
+    pub fn hbm_reserved(&self) -> Bytes {
+        self.hbm_where(|a| a != Accounting::Runtime)
+    }
+
+    /// HBM bytes the driver sees as used (`nvidia-smi`).
+    pub fn hbm_used(&self) -> Bytes {
+        self.in_tier(Tier::Hbm)
+    }
+
+    fn hbm_where(&self, keep: impl Fn(Accounting) -> bool) -> Bytes {
+        self.items
+            .iter()
+            .filter(|i| i.tier == Tier::Hbm && keep(i.kind.accounting()))
+            .map(|i| i.bytes)
+            .sum()
+    }
+}
+
+/// The verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every tier of every device fits.
+    Fits,
+    /// Valid plan, but some tier is over capacity.
+    DoesNotFit,
+    /// The plan cannot run as specified (see diagnostics); the numbers are
+    /// computed anyway where possible.
+    Invalid,
+}
+
+/// Parameter counts of the model as planned (after pruning).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ParamSummary {
+    /// All parameters.
+    pub total: f64,
+    /// Parameters a token passes through (excluding the embedding lookup).
+    pub active: f64,
+    /// Parameters that receive gradients.
+    pub trainable: f64,
+}
+
+/// Inverse answers for serving.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct InferenceLimits {
+    /// KV cache per token per replica (all layers, all TP ranks).
+    pub kv_bytes_per_token: Bytes,
+    /// HBM left for KV cache on the binding device at this plan's other
+    /// settings.
+    pub kv_budget: Bytes,
+    /// Largest number of concurrent sequences of this prompt+output length
+    /// that fit.
+    pub max_batch: u32,
+    /// Longest context (prompt+output) per sequence that fits at this batch.
+    pub max_context: u32,
+}
+
+/// Inverse answers for training.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TrainingLimits {
+    /// Micro-batches per step per data-parallel rank.
+    pub micro_batches: u32,
+    /// Micro-batches in flight on the binding device.
+    pub in_flight: f64,
+    /// Largest micro-batch that fits.
+    pub max_micro_batch: u32,
+    /// Longest sequence that fits at this micro-batch.
+    pub max_seq_len: u32,
+}
+
+/// The result of evaluating a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Report {
+    /// Schema version of the plan it answers.
+    pub version: u32,
+    /// Plan name.
+    pub plan: String,
+    /// Model name.
+    pub model: String,
+    /// GPU name.
+    pub gpu: String,
+    /// Parameter counts.
+    pub params: ParamSummary,
+    /// Breakdown of each distinct device (one, or first and last stage).
+    pub devices: Vec<DeviceMemory>,
+    /// Index into `devices` of the most loaded one (least HBM margin).
+    pub binding: usize,
+    /// Fits, does not fit, or invalid.
+    pub verdict: Verdict,
+    /// HBM capacity minus use on the binding device; negative when over.
+    pub hbm_margin: Bytes,
+    /// Serving limits, for inference plans.
+    pub inference: Option<InferenceLimits>,
+    /// Training limits, for training plans.
+    pub training: Option<TrainingLimits>,
+    /// Problems and warnings in plain language.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// The most loaded device.
+    pub fn binding_device(&self) -> Option<&DeviceMemory> {
+        self.devices.get(self.binding)
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,523 @@
+//! From a [`Plan`] as written to the numbers the model works with: catalog
+//! ids looked up, pruning applied, every input checked. Bad values become
+//! diagnostics and are replaced by safe ones, so evaluation never panics.
+
+use crate::catalog;
+use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
+use crate::hardware::{CxlChoice, GpuChoice, GpuSpec};
+use crate::model::{ModelSpec, ParamCounts};
+use crate::plan::{
+    Checkpointing, Inference, Levers, LogitsScope, ModelChoice, Overheads, PipelineSchedule, Plan,
+    Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
+};
+use crate::precision::Precision;
+use crate::units::Bytes;
+
+/// The workload, resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Work {
+    Train {
+        kind: TrainingKind,
+        seq: u32,
+        /// Micro-batches per step per data-parallel rank.
+        micro_batches: u32,
+    },
+    Infer {
+        prompt: u32,
+        output: u32,
+        batch: u32,
+        logits: LogitsScope,
+    },
+}
+
+/// Everything evaluation needs, checked and defaulted.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Resolved {
+    pub spec: ModelSpec,
+    pub params: ParamCounts,
+    pub gpu: GpuSpec,
+    pub levers: Levers,
+    pub overheads: Overheads,
+    pub work: Work,
+    pub tp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    pub cp: u32,
+    pub ep: u32,
+    /// Model chunks per device (1 unless interleaved).
+    pub chunks: u32,
+    /// Capacity per GPU of each tier, in `Tier::ALL` order.
+    pub capacity: [Bytes; 4],
+}
+
+impl Resolved {
+    pub fn sp(&self) -> bool {
+        self.levers.parallel.sequence_parallel == SequenceParallel::On && self.tp > 1
+    }
+
+    pub fn capacity(&self, tier: Tier) -> Bytes {
+        self.capacity[tier_index(tier)]
+    }
+}
+
+pub(crate) fn tier_index(t: Tier) -> usize {
+    match t {
+        Tier::Hbm => 0,
+        Tier::Cxl => 1,
+        Tier::HostDram => 2,
+        Tier::Nvme => 3,
+    }
+}
+
+/// Names of the model and GPU, for the report.
+pub(crate) struct Names {
+    pub model: String,
+    pub gpu: String,
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+}
+
+impl Checker {
+    /// A count that must be ≥ 1; returns 1 when it is not.
+    fn count(&mut self, field: &str, v: u32) -> u32 {
+        if v == 0 {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: "must be at least 1".into(),
+            }));
+            1
+        } else {
+            v
+        }
+    }
+
+    /// A byte amount that must be finite and ≥ 0 (or > 0 when `positive`).
+    fn bytes(&mut self, field: &str, v: Bytes, positive: bool) -> Bytes {
+        let b = v.base();
+        let bad = !b.is_finite() || b < 0.0 || (positive && b == 0.0);
+        if bad {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!(
+                    "must be a finite {} amount of memory, got {b}",
+                    if positive { "positive" } else { "non-negative" }
+                ),
+            }));
+            Bytes::ZERO
+        } else {
+            v
+        }
+    }
+
+    /// A fraction in 0..=1.
+    fn fraction(&mut self, field: &str, v: f64, fallback: f64) -> f64 {
+        if v.is_finite() && (0.0..=1.0).contains(&v) {
+            v
+        } else {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!("must be a fraction between 0 and 1, got {v}"),
+            }));
+            fallback
+        }
+    }
+
+    fn rate(&mut self, field: &str, v: f64) {
+        if !v.is_finite() || v < 0.0 {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!("must be finite and non-negative, got {v}"),
+            }));
+        }
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+}
+
+fn check_spec(c: &mut Checker, s: &mut ModelSpec) {
+    s.layers = c.count("model.layers", s.layers);
+    s.hidden = c.count("model.hidden", s.hidden);
+    s.heads = c.count("model.heads", s.heads);
+    s.kv_heads = c.count("model.kv_heads", s.kv_heads);
+    s.head_dim = c.count("model.head_dim", s.head_dim);
+    s.ffn = c.count("model.ffn", s.ffn);
+    s.vocab = c.count("model.vocab", s.vocab);
+    s.max_context = c.count("model.max_context", s.max_context);
+    if s.kv_heads > s.heads {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "model.kv_heads".into(),
+            problem: format!("{} KV heads exceed {} query heads", s.kv_heads, s.heads),
+        }));
+        s.kv_heads = s.heads;
+    }
+    if let Some(w) = s.sliding_window {
+        if w == 0 {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "model.sliding_window".into(),
+                problem: "must be at least 1 token".into(),
+            }));
+            s.sliding_window = None;
+        }
+    }
+    if let Some(m) = s.moe.as_mut() {
+        m.experts = c.count("model.moe.experts", m.experts);
+        m.top_k = c.count("model.moe.top_k", m.top_k);
+        m.expert_ffn = c.count("model.moe.expert_ffn", m.expert_ffn);
+        if m.top_k > m.experts {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "model.moe.top_k".into(),
+                problem: format!("top-{} of {} experts", m.top_k, m.experts),
+            }));
+            m.top_k = m.experts;
+        }
+    }
+    if let crate::model::AttentionKind::Mla(m) = &mut s.attention {
+        m.kv_lora_rank = c.count("model.attention.mla.kv_lora_rank", m.kv_lora_rank);
+        m.qk_nope_head_dim = c.count("model.attention.mla.qk_nope_head_dim", m.qk_nope_head_dim);
+        m.v_head_dim = c.count("model.attention.mla.v_head_dim", m.v_head_dim);
+    }
+}
+
+fn apply_pruning(c: &mut Checker, s: &mut ModelSpec, p: Pruning) {
+    if let Pruning::Shape(shape) = p {
+        let keep = |c: &mut Checker, field: &str, orig: u32, new: Option<u32>| match new {
+            Some(v) if v == 0 || v > orig => {
+                c.push(Diagnostic::error(K::InvalidValue {
+                    field: field.to_string(),
+                    problem: format!("a pruned size must be between 1 and the original {orig}"),
+                }));
+                orig
+            }
+            Some(v) => v,
+            None => orig,
+        };
+        s.layers = keep(c, "levers.pruning.shape.layers", s.layers, shape.layers);
+        s.hidden = keep(c, "levers.pruning.shape.hidden", s.hidden, shape.hidden);
+        s.heads = keep(c, "levers.pruning.shape.heads", s.heads, shape.heads);
+        s.kv_heads = keep(c, "levers.pruning.shape.kv_heads", s.kv_heads, shape.kv_heads)
+            .min(s.heads);
+        s.ffn = keep(c, "levers.pruning.shape.ffn", s.ffn, shape.ffn);
+    }
+}
+
+/// Resolves and checks a plan.
+pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
+    let mut c = Checker { diags: Vec::new() };
+
+    let (mut spec, model_name) = match &plan.model {
+        ModelChoice::Preset(id) => {
+            let e = catalog::model(*id);
+            (e.spec, e.name.to_string())
+        }
+        ModelChoice::Custom(m) => (
+            m.spec,
+            if m.name.is_empty() {
+                "custom model".to_string()
+            } else {
+                m.name.clone()
+            },
+        ),
+    };
+    check_spec(&mut c, &mut spec);
+    let mut levers = plan.levers;
+    apply_pruning(&mut c, &mut spec, levers.pruning);
+    let params = spec.params();
+
+    let (mut gpu, gpu_name) = match &plan.hardware.gpu {
+        GpuChoice::Preset(id) => {
+            let e = catalog::gpu(*id);
+            (e.spec, e.name.to_string())
+        }
+        GpuChoice::Custom(g) => (g.spec, g.name.clone()),
+    };
+    gpu.capacity = c.bytes("hardware.gpu.capacity", gpu.capacity, true);
+    if let Some(u) = gpu.usable {
+        gpu.usable = Some(c.bytes("hardware.gpu.usable", u, true));
+    }
+    c.rate("hardware.gpu.memory_bandwidth", gpu.memory_bandwidth.base());
+    c.rate("hardware.gpu.bf16", gpu.bf16.base());
+    c.rate("hardware.gpu.fp16", gpu.fp16.base());
+
+    let hw = &plan.hardware;
+    let gpus = c.count("hardware.gpus", hw.gpus);
+    let per_node = c.count("hardware.gpus_per_node", hw.gpus_per_node);
+    if gpus > per_node && gpus % per_node != 0 {
+        c.push(Diagnostic::warning(K::PartialNode { gpus, per_node }));
+    }
+    let node_share = f64::from(per_node.min(gpus));
+    let host = c.bytes("hardware.host_dram_per_node", hw.host_dram_per_node, false);
+    let nvme = c.bytes("hardware.nvme_per_node", hw.nvme_per_node, false);
+    let mut cxl = Bytes::ZERO;
+    if let Some(x) = hw.cxl {
+        let dev = match x.device {
+            CxlChoice::Preset(id) => catalog::cxl_device(id).spec,
+            CxlChoice::Custom(s) => s,
+        };
+        let cap = c.bytes("hardware.cxl.device.capacity", dev.capacity, true);
+        cxl += cap * f64::from(x.devices_per_node) / node_share;
+    }
+    if let Some(p) = hw.pool {
+        let cap = c.bytes("hardware.pool.capacity", p.capacity, false);
+        let n = c.count("hardware.pool.shared_by_gpus", p.shared_by_gpus);
+        cxl += cap / f64::from(n);
+    }
+
+    let mut hbm = gpu.device_memory();
+    if let Some(cap) = levers.memory_cap {
+        let f = c.fraction("levers.memory_cap", cap, 1.0);
+        levers.memory_cap = Some(f);
+        hbm = hbm * f;
+    }
+    let mut overheads = plan.overheads;
+    overheads.cuda_context = c.bytes("overheads.cuda_context", overheads.cuda_context, false);
+    overheads.workspace = c.bytes("overheads.workspace", overheads.workspace, false);
+    overheads.nccl_per_group = c.bytes("overheads.nccl_per_group", overheads.nccl_per_group, false);
+    overheads.fragmentation = c.fraction("overheads.fragmentation", overheads.fragmentation, 0.1);
+
+    let par = &mut levers.parallel;
+    let tp = c.count("levers.parallel.tp", par.tp);
+    let pp = c.count("levers.parallel.pp", par.pp);
+    let dp = c.count("levers.parallel.dp", par.dp);
+    let cp = c.count("levers.parallel.cp", par.cp);
+    let ep = c.count("levers.parallel.ep", par.ep);
+    par.micro_batch = c.count("levers.parallel.micro_batch", par.micro_batch);
+    let chunks = match par.schedule {
+        PipelineSchedule::Interleaved { chunks } => {
+            let v = c.count("levers.parallel.schedule.interleaved.chunks", chunks);
+            par.schedule = PipelineSchedule::Interleaved { chunks: v };
+            if pp == 1 { 1 } else { v }
+        }
+        _ => 1,
+    };
+
+    let product = tp.saturating_mul(pp).saturating_mul(dp).saturating_mul(cp);
+    if product != gpus {
+        c.push(Diagnostic::error(K::DegreesProduct { product, gpus }));
+    }
+    if spec.heads % tp != 0 {
+        c.push(Diagnostic::error(K::TpHeads {
+            tp,
+            heads: spec.heads,
+        }));
+    }
+    if matches!(spec.attention, crate::model::AttentionKind::Standard) {
+        let k = spec.kv_heads;
+        if k % tp != 0 && tp % k != 0 {
+            c.push(Diagnostic::error(K::TpKvHeads { tp, kv_heads: k }));
+        } else if k < tp {
+            c.push(Diagnostic::info(K::KvHeadsReplicated { tp, kv_heads: k }));
+        }
+    }
+    if spec.ffn % tp != 0 {
+        c.push(Diagnostic::error(K::TpFfn { tp, ffn: spec.ffn }));
+    }
+    if pp > spec.layers {
+        c.push(Diagnostic::error(K::PpTooDeep {
+            pp,
+            layers: spec.layers,
+        }));
+    } else if chunks > 1 && spec.layers % (pp * chunks) != 0 {
+        c.push(Diagnostic::error(K::InterleaveLayers {
+            pp,
+            chunks,
+            layers: spec.layers,
+        }));
+    } else if spec.layers % pp != 0 {
+        c.push(Diagnostic::warning(K::PpLayers {
+            pp,
+            layers: spec.layers,
+        }));
+    }
+    let domain = hw.scale_up_gpus().max(1);
+    if tp > domain {
+        c.push(Diagnostic::warning(K::TpBeyondScaleUp { tp, domain }));
+    }
+    if par.sequence_parallel == SequenceParallel::On && tp == 1 {
+        c.push(Diagnostic::info(K::SequenceParallelWithoutTp));
+    }
+    match spec.moe {
+        None if ep > 1 => c.push(Diagnostic::error(K::EpWithoutMoe { ep })),
+        Some(m) => {
+            if m.experts % ep != 0 {
+                c.push(Diagnostic::error(K::EpExperts {
+                    ep,
+                    experts: m.experts,
+                }));
+            }
+            if (dp * cp) % ep != 0 {
+                c.push(Diagnostic::error(K::EpRanks {
+                    ep,
+                    ranks: dp * cp,
+                }));
+            }
+        }
+        None => {}
+    }
+
+    let work = match &plan.workload {
+        Workload::Training(t) => {
+            let seq = c.count("workload.training.seq_len", t.seq_len);
+            let gb = c.count("workload.training.global_batch", t.global_batch);
+            c.rate("workload.training.tokens", t.tokens);
+            if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = t.kind {
+                c.count("workload.training.kind.rank", l.rank);
+            }
+            if seq > spec.max_context {
+                c.push(Diagnostic::warning(K::ContextBeyondModel {
+                    tokens: seq,
+                    max_context: spec.max_context,
+                }));
+            }
+            if seq % cp != 0 {
+                c.push(Diagnostic::error(K::CpSequence { cp, seq_len: seq }));
+            }
+            let per_step = par.micro_batch.saturating_mul(dp);
+            if gb % per_step != 0 {
+                c.push(Diagnostic::error(K::BatchSplit {
+                    global_batch: gb,
+                    micro_batch: par.micro_batch,
+                    dp,
+                }));
+            }
+            let m = (gb / per_step).max(1);
+            if chunks > 1 && m % pp != 0 {
+                c.push(Diagnostic::error(K::InterleaveMicroBatches {
+                    pp,
+                    micro_batches: m,
+                }));
+            }
+            if pp > 1 && m < pp {
+                c.push(Diagnostic::warning(K::PipelineUnderfilled {
+                    pp,
+                    micro_batches: m,
+                }));
+            }
+            if levers.sharding != Sharding::None && dp * cp == 1 {
+                c.push(Diagnostic::info(K::ShardingWithoutDp));
+            }
+            if let Some(g) = levers.shard_group {
+                let g = c.count("levers.shard_group", g);
+                if (dp * cp) % g != 0 {
+                    c.push(Diagnostic::error(K::ShardGroup {
+                        group: g,
+                        ranks: dp * cp,
+                    }));
+                }
+            }
+            if levers.offload.kv_cache.is_some() {
+                c.push(Diagnostic::info(K::LeverIgnored {
+                    lever: "KV-cache offload".into(),
+                }));
+            }
+            Work::Train {
+                kind: t.kind,
+                seq,
+                micro_batches: m,
+            }
+        }
+        Workload::Inference(i) => resolve_inference(&mut c, i, &spec, &levers),
+    };
+
+    // Offload targets must exist and be fractions.
+    let caps = [hbm, cxl, host / node_share, nvme / node_share];
+    let off = &mut levers.offload;
+    for (name, slot) in [
+        ("optimizer", &mut off.optimizer),
+        ("parameters", &mut off.parameters),
+        ("gradients", &mut off.gradients),
+        ("activations", &mut off.activations),
+        ("kv_cache", &mut off.kv_cache),
+    ] {
+        if let Some(t) = slot.as_mut() {
+            t.fraction = c.fraction(&format!("levers.offload.{name}.fraction"), t.fraction, 1.0);
+            if t.tier != Tier::Hbm && caps[tier_index(t.tier)].base() <= 0.0 {
+                c.push(Diagnostic::error(K::MissingTier { tier: t.tier }));
+            }
+        }
+    }
+    if levers.precision.compute == Precision::Fp8 && gpu.fp8.is_none() {
+        c.push(Diagnostic::warning(K::UnsupportedCompute {
+            precision: "FP8".into(),
+            gpu: gpu_name.clone(),
+        }));
+    }
+    if let Checkpointing::Uniform { group } = levers.checkpointing {
+        let g = c.count("levers.checkpointing.uniform.group", group);
+        levers.checkpointing = Checkpointing::Uniform { group: g };
+    }
+    if let Some(ch) = levers.prefill_chunk {
+        levers.prefill_chunk = Some(c.count("levers.prefill_chunk", ch));
+    }
+    match &mut levers.kv_cache {
+        crate::plan::KvCacheLayout::Paged { block_tokens } => {
+            *block_tokens = c.count("levers.kv_cache.paged.block_tokens", *block_tokens);
+        }
+        crate::plan::KvCacheLayout::Contiguous { .. } => {}
+    }
+    if let Precision::Int4 { group_size } = levers.precision.weights {
+        c.count("levers.precision.weights.int4.group_size", group_size);
+    }
+
+    let resolved = Resolved {
+        spec,
+        params,
+        gpu,
+        levers,
+        overheads,
+        work,
+        tp,
+        pp,
+        dp,
+        cp,
+        ep,
+        chunks,
+        capacity: caps,
+    };
+    (
+        resolved,
+        Names {
+            model: model_name,
+            gpu: gpu_name,
+        },
+        c.diags,
+    )
+}
+
+fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &Levers) -> Work {
+    let prompt = c.count("workload.inference.prompt_tokens", i.prompt_tokens);
+    let batch = c.count("workload.inference.batch", i.batch);
+    let ctx = prompt.saturating_add(i.output_tokens);
+    if ctx > spec.max_context {
+        c.push(Diagnostic::warning(K::ContextBeyondModel {
+            tokens: ctx,
+            max_context: spec.max_context,
+        }));
+    }
+    let training_only = [
+        (levers.offload.optimizer.is_some(), "optimizer offload"),
+        (levers.offload.gradients.is_some(), "gradient offload"),
+        (levers.offload.activations.is_some(), "activation offload"),
+        (levers.sharding != Sharding::None, "ZeRO/FSDP sharding"),
+        (
+            levers.checkpointing != Checkpointing::None,
+            "activation checkpointing",
+        ),
+    ];
+    for (set, lever) in training_only {
+        if set {
+            c.push(Diagnostic::info(K::LeverIgnored {
+                lever: lever.into(),
+            }));
+        }
+    }
+    Work::Infer {
+        prompt,
+        output: i.output_tokens,
+        batch,
+        logits: i.logits,
+    }
+}
