@@ -34,6 +34,9 @@ pub enum Provenance {
     Secondary,
     /// Recalled vendor figure, not re-checked; treat as uncertain.
     Recalled,
+    /// A scenario default we chose, with no public figure behind it; the
+    /// `source` says how it was set. Override it with your own value.
+    Assumed,
 }
 
 /// Looks up a model entry by id.
