@@ -15,7 +15,7 @@ pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};
 pub use models::{ModelEntry, ModelId, MODELS};
-pub use prices::{PriceEntry, PriceKind, PricedItem, PRICES};
+pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 
 use serde::{Deserialize, Serialize};
 
