@@ -1,5 +1,12 @@
-//! Accelerators. Compute rates are dense (no 2:4 sparsity); `usable` is the
-//! device total `nvidia-smi` prints, where known.
+//! Accelerators. Compute rates are dense (no 2:4 sparsity; vendor figures
+//! quoted "with sparsity" are halved); `usable` is the device total
+//! `nvidia-smi` prints, where known.
+//!
+//! Multi-die packages: an AMD MI250X OAM module holds two graphics compute
+//! dies (GCDs), and the runtime exposes each as its own device with 64 GB.
+//! A rank can only address one GCD's memory, so the catalog models the
+//! MI250X per GCD ([`GpuId::Mi250xGcd`]): half the package's capacity,
+//! bandwidth, compute and power. A node of four OAM modules is eight devices.
 
 use super::{LinkId, Provenance};
 use crate::hardware::{GpuArch, GpuSpec, MemoryTech};
@@ -10,12 +17,108 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum GpuId {
+    /// NVIDIA V100 SXM2 16GB.
+    #[serde(rename = "v100-sxm2-16gb")]
+    V100Sxm2_16,
+    /// NVIDIA V100 SXM2 32GB.
+    #[serde(rename = "v100-sxm2-32gb")]
+    V100Sxm2_32,
+    /// NVIDIA V100 PCIe 32GB.
+    #[serde(rename = "v100-pcie-32gb")]
+    V100Pcie32,
+    /// NVIDIA A100 SXM4 40GB.
+    #[serde(rename = "a100-sxm-40gb")]
+    A100Sxm40,
     /// NVIDIA A100 SXM4 80GB.
     #[serde(rename = "a100-sxm-80gb")]
     A100Sxm80,
+    /// NVIDIA A100 PCIe 80GB.
+    #[serde(rename = "a100-pcie-80gb")]
+    A100Pcie80,
     /// NVIDIA H100 SXM5 80GB.
     #[serde(rename = "h100-sxm")]
     H100Sxm,
+    /// NVIDIA H100 PCIe 80GB.
+    #[serde(rename = "h100-pcie")]
+    H100Pcie,
+    /// NVIDIA H100 NVL 94GB (one GPU of the bridged pair).
+    #[serde(rename = "h100-nvl")]
+    H100Nvl,
+    /// NVIDIA GH200 Grace Hopper, 96GB HBM3 (the Hopper GPU).
+    #[serde(rename = "gh200-96gb")]
+    Gh200_96,
+    /// NVIDIA GH200 Grace Hopper, 144GB HBM3e (the Hopper GPU).
+    #[serde(rename = "gh200-144gb")]
+    Gh200_144,
+    /// NVIDIA H200 SXM 141GB.
+    #[serde(rename = "h200-sxm")]
+    H200Sxm,
+    /// NVIDIA H200 NVL 141GB (PCIe card).
+    #[serde(rename = "h200-nvl")]
+    H200Nvl,
+    /// NVIDIA B200 (HGX/DGX B200).
+    #[serde(rename = "b200")]
+    B200,
+    /// NVIDIA GB200, one Blackwell GPU of the superchip (NVL72).
+    #[serde(rename = "gb200")]
+    Gb200,
+    /// NVIDIA B300 / GB300 (Blackwell Ultra), one GPU.
+    #[serde(rename = "b300")]
+    B300,
+    /// AMD Instinct MI250X, one GCD (an OAM package is two of these).
+    #[serde(rename = "mi250x-gcd")]
+    Mi250xGcd,
+    /// AMD Instinct MI300X.
+    #[serde(rename = "mi300x")]
+    Mi300x,
+    /// AMD Instinct MI325X.
+    #[serde(rename = "mi325x")]
+    Mi325x,
+    /// AMD Instinct MI355X.
+    #[serde(rename = "mi355x")]
+    Mi355x,
+    /// Intel Gaudi 2 (OAM).
+    #[serde(rename = "gaudi2")]
+    Gaudi2,
+    /// Intel Gaudi 3 (OAM, HL-325L).
+    #[serde(rename = "gaudi3")]
+    Gaudi3,
+    /// NVIDIA L40S.
+    #[serde(rename = "l40s")]
+    L40s,
+    /// NVIDIA GeForce RTX 4090.
+    #[serde(rename = "rtx-4090")]
+    Rtx4090,
+}
+
+impl GpuId {
+    /// Every accelerator id, in catalog order.
+    pub const ALL: &'static [GpuId] = &[
+        GpuId::V100Sxm2_16,
+        GpuId::V100Sxm2_32,
+        GpuId::V100Pcie32,
+        GpuId::A100Sxm40,
+        GpuId::A100Sxm80,
+        GpuId::A100Pcie80,
+        GpuId::H100Sxm,
+        GpuId::H100Pcie,
+        GpuId::H100Nvl,
+        GpuId::Gh200_96,
+        GpuId::Gh200_144,
+        GpuId::H200Sxm,
+        GpuId::H200Nvl,
+        GpuId::B200,
+        GpuId::Gb200,
+        GpuId::B300,
+        GpuId::Mi250xGcd,
+        GpuId::Mi300x,
+        GpuId::Mi325x,
+        GpuId::Mi355x,
+        GpuId::Gaudi2,
+        GpuId::Gaudi3,
+        GpuId::L40s,
+        GpuId::Rtx4090,
+    ];
 }
 
 /// One accelerator in the catalog.
@@ -29,52 +132,350 @@ pub struct GpuEntry {
     pub spec: GpuSpec,
     /// Where they come from.
     pub source: &'static str,
-    /// How they were checked.
+    /// How they were checked (the weakest of the figures that matter).
     pub provenance: Provenance,
 }
 
+/// Builds a spec; keeps the table below one line per figure.
+#[allow(clippy::too_many_arguments)]
+const fn spec(
+    arch: GpuArch,
+    memory: MemoryTech,
+    capacity_gb: f64,
+    usable_mib: Option<f64>,
+    bandwidth_tb_s: f64,
+    bf16_tf: f64,
+    fp16_tf: f64,
+    fp8_tf: Option<f64>,
+    fp4_tf: Option<f64>,
+    tdp_w: f64,
+    scale_up: Option<LinkId>,
+    host_link: LinkId,
+    mig_slices: u32,
+) -> GpuSpec {
+    GpuSpec {
+        arch,
+        memory,
+        capacity: Bytes::from_gb(capacity_gb),
+        usable: match usable_mib {
+            Some(m) => Some(Bytes::from_mib(m)),
+            None => None,
+        },
+        memory_bandwidth: ByteRate::from_tb_per_s(bandwidth_tb_s),
+        bf16: FlopRate::from_tflops(bf16_tf),
+        fp16: FlopRate::from_tflops(fp16_tf),
+        fp8: match fp8_tf {
+            Some(t) => Some(FlopRate::from_tflops(t)),
+            None => None,
+        },
+        fp4: match fp4_tf {
+            Some(t) => Some(FlopRate::from_tflops(t)),
+            None => None,
+        },
+        tdp: Watts::new(tdp_w),
+        scale_up,
+        host_link,
+        mig_slices,
+    }
+}
+
+use GpuArch as A;
+use LinkId as L;
+use MemoryTech as M;
+
 /// The accelerator catalog.
+#[rustfmt::skip]
 pub static GPUS: &[GpuEntry] = &[
+    GpuEntry {
+        id: GpuId::V100Sxm2_16,
+        name: "NVIDIA V100 SXM2 16GB",
+        spec: spec(A::Volta, M::Hbm2, 16.0, None, 0.9, 0.0, 125.0, None, None, 300.0,
+            Some(L::NvLink2), L::Pcie3x16, 0),
+        source: "NVIDIA Tesla V100 datasheet: 4-stack HBM2 at 900 GB/s, 125 TFLOPS FP16 tensor (no BF16, no FP8), 300 W, NVLink 2 at 300 GB/s over 6 links; Volta has no MIG",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::V100Sxm2_32,
+        name: "NVIDIA V100 SXM2 32GB",
+        spec: spec(A::Volta, M::Hbm2, 32.0, Some(32510.0), 0.9, 0.0, 125.0, None, None, 300.0,
+            Some(L::NvLink2), L::Pcie3x16, 0),
+        source: "NVIDIA Tesla V100 datasheet (as for the 16GB SXM2 part); 32,510 MiB total seen in several public nvidia-smi logs of V100-SXM2-32GB (one NVML dump on driver 418 read 32,480 MiB)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::V100Pcie32,
+        name: "NVIDIA V100 PCIe 32GB",
+        spec: spec(A::Volta, M::Hbm2, 32.0, Some(32510.0), 0.9, 0.0, 112.0, None, None, 250.0,
+            None, L::Pcie3x16, 0),
+        source: "NVIDIA Tesla V100 datasheet: PCIe card, 112 TFLOPS FP16 tensor, 250 W, no NVLink; 32,510 MiB total seen in public nvidia-smi logs of V100-PCIE-32GB",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::A100Sxm40,
+        name: "NVIDIA A100 SXM4 40GB",
+        spec: spec(A::Ampere, M::Hbm2, 40.0, Some(40960.0), 1.555, 312.0, 312.0, None, None, 400.0,
+            Some(L::NvLink3), L::Pcie4x16, 7),
+        source: "NVIDIA A100 Tensor Core GPU datasheet: 40GB HBM2 (5 stacks) at 1,555 GB/s, 312 TFLOPS BF16/FP16 dense, 400 W, NVLink 3 at 600 GB/s, MIG up to 7; nvidia-smi total 40,960 MiB (older drivers 40,536), seen in public logs",
+        provenance: Provenance::Recalled,
+    },
     GpuEntry {
         id: GpuId::A100Sxm80,
         name: "NVIDIA A100 SXM4 80GB",
-        spec: GpuSpec {
-            arch: GpuArch::Ampere,
-            memory: MemoryTech::Hbm2e,
-            capacity: Bytes::from_gb(80.0),
-            usable: Some(Bytes::from_mib(81920.0)),
-            memory_bandwidth: ByteRate::from_tb_per_s(2.039),
-            bf16: FlopRate::from_tflops(312.0),
-            fp16: FlopRate::from_tflops(312.0),
-            fp8: None,
-            fp4: None,
-            tdp: Watts::new(400.0),
-            scale_up: Some(LinkId::NvLink3),
-            host_link: LinkId::Pcie4x16,
-            mig_slices: 7,
-        },
-        source: "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS BF16 dense, 400 W, NVLink 600 GB/s); nvidia-smi total 81920 MiB",
+        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81920.0), 2.039, 312.0, 312.0, None, None, 400.0,
+            Some(L::NvLink3), L::Pcie4x16, 7),
+        source: "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS BF16 dense, 400 W, NVLink 600 GB/s); nvidia-smi total 81,920 MiB",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::A100Pcie80,
+        name: "NVIDIA A100 PCIe 80GB",
+        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81920.0), 1.935, 312.0, 312.0, None, None, 300.0,
+            Some(L::NvLink3), L::Pcie4x16, 7),
+        source: "NVIDIA A100 Tensor Core GPU datasheet: 80GB PCIe at 1,935 GB/s, 312 TFLOPS BF16 dense, 300 W; NVLink bridge joins pairs at 600 GB/s; nvidia-smi total 81,920 MiB seen in public logs of A100 80GB PCIe",
         provenance: Provenance::Recalled,
     },
     GpuEntry {
         id: GpuId::H100Sxm,
         name: "NVIDIA H100 SXM5 80GB",
-        spec: GpuSpec {
-            arch: GpuArch::Hopper,
-            memory: MemoryTech::Hbm3,
-            capacity: Bytes::from_gb(80.0),
-            usable: Some(Bytes::from_mib(81559.0)),
-            memory_bandwidth: ByteRate::from_tb_per_s(3.35),
-            bf16: FlopRate::from_tflops(989.4),
-            fp16: FlopRate::from_tflops(989.4),
-            fp8: Some(FlopRate::from_tflops(1978.9)),
-            fp4: None,
-            tdp: Watts::new(700.0),
-            scale_up: Some(LinkId::NvLink4),
-            host_link: LinkId::Pcie5x16,
-            mig_slices: 7,
-        },
-        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 3.35 TB/s, 989.4 TFLOPS BF16 dense, 1,978.9 FP8 dense, 700 W, NVLink 900 GB/s); nvidia-smi total ≈81559 MiB",
+        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81559.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
+            Some(L::NvLink4), L::Pcie5x16, 7),
+        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 3.35 TB/s, 989.4 TFLOPS BF16 dense, 1,978.9 FP8 dense, 700 W, NVLink 900 GB/s); nvidia-smi total 81,559 MiB",
+        provenance: Provenance::VerifiedCopy,
+    },
+    GpuEntry {
+        id: GpuId::H100Pcie,
+        name: "NVIDIA H100 PCIe 80GB",
+        spec: spec(A::Hopper, M::Hbm2e, 80.0, Some(81559.0), 2.0, 756.0, 756.0, Some(1513.0), None, 350.0,
+            Some(L::NvLink4Bridge), L::Pcie5x16, 7),
+        source: "NVIDIA H100 PCIe product brief: 80GB HBM2e at 2.0 TB/s, 756 TFLOPS BF16 and 1,513 FP8 dense, 300–350 W (350 used), NVLink bridge 600 GB/s; nvidia-smi total 81,559 MiB at a 350 W cap, seen in public logs",
+        provenance: Provenance::VerifiedCopy,
+    },
+    GpuEntry {
+        id: GpuId::H100Nvl,
+        name: "NVIDIA H100 NVL 94GB",
+        spec: spec(A::Hopper, M::Hbm3, 94.0, None, 3.9, 835.0, 835.0, Some(1671.0), None, 400.0,
+            Some(L::NvLink4Bridge), L::Pcie5x16, 7),
+        source: "NVIDIA H100 NVL datasheet: 94GB HBM3 at 3.9 TB/s per GPU, 1,671 TFLOPS FP8 dense (3,341 sparse), BF16 half that, 350–400 W (400 used), NVLink bridge 600 GB/s",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::Gh200_96,
+        name: "NVIDIA GH200 Grace Hopper 96GB (GPU)",
+        spec: spec(A::Hopper, M::Hbm3, 96.0, None, 4.0, 989.4, 989.4, Some(1978.9), None, 1000.0,
+            Some(L::NvLink4), L::NvLinkC2c, 7),
+        source: "NVIDIA GH200 Grace Hopper Superchip datasheet: 96GB HBM3 at 4 TB/s, Hopper compute as H100 SXM, NVLink-C2C to Grace at 900 GB/s (Grace: up to 480 GB LPDDR5X), module power 450–1000 W configurable (1000 used; covers CPU and GPU)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::Gh200_144,
+        name: "NVIDIA GH200 Grace Hopper 144GB HBM3e (GPU)",
+        spec: spec(A::Hopper, M::Hbm3e, 144.0, None, 4.9, 989.4, 989.4, Some(1978.9), None, 1000.0,
+            Some(L::NvLink4), L::NvLinkC2c, 7),
+        source: "NVIDIA GH200 Grace Hopper Superchip datasheet (HBM3e version): 144GB at 4.9 TB/s, otherwise as the 96GB part; module power 450–1000 W (1000 used)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::H200Sxm,
+        name: "NVIDIA H200 SXM 141GB",
+        spec: spec(A::Hopper, M::Hbm3e, 141.0, Some(143771.0), 4.8, 989.4, 989.4, Some(1978.9), None, 700.0,
+            Some(L::NvLink4), L::Pcie5x16, 7),
+        source: "NVIDIA H200 Tensor Core GPU product page: 141GB HBM3e (6 stacks) at 4.8 TB/s, same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 sparse), up to 700 W, NVLink 900 GB/s; nvidia-smi total 143,771 MiB seen in public logs of 700 W parts",
+        provenance: Provenance::VerifiedCopy,
+    },
+    GpuEntry {
+        id: GpuId::H200Nvl,
+        name: "NVIDIA H200 NVL 141GB",
+        spec: spec(A::Hopper, M::Hbm3e, 141.0, None, 4.8, 835.0, 835.0, Some(1671.0), None, 600.0,
+            Some(L::NvLink4), L::Pcie5x16, 7),
+        source: "NVIDIA H200 NVL product page: 141GB HBM3e at 4.8 TB/s, 1,671 TFLOPS FP8 dense, up to 600 W, 2- or 4-way NVLink bridge at 900 GB/s; not re-checked, partly from secondary pages",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::B200,
+        name: "NVIDIA B200",
+        spec: spec(A::Blackwell, M::Hbm3e, 180.0, None, 8.0, 2250.0, 2250.0, Some(4500.0), Some(9000.0), 1000.0,
+            Some(L::NvLink5), L::Pcie5x16, 7),
+        source: "NVIDIA DGX B200 system page: 1,440 GB HBM3e, 64 TB/s and 72 PFLOPS FP8 sparse per 8 GPUs, so 180 GB (192 GB physical), 8 TB/s, 4.5 PF FP8 dense and 2.25 PF BF16 dense per GPU; NVLink 5 at 1.8 TB/s; ≈1,000 W from press; host link taken as PCIe 5.0 (Gen6 uncertain)",
+        provenance: Provenance::Computed,
+    },
+    GpuEntry {
+        id: GpuId::Gb200,
+        name: "NVIDIA GB200 (one Blackwell GPU, NVL72)",
+        spec: spec(A::Blackwell, M::Hbm3e, 186.0, None, 8.0, 2500.0, 2500.0, Some(5000.0), Some(10000.0), 1200.0,
+            Some(L::NvLink5), L::NvLinkC2c, 7),
+        source: "NVIDIA GB200 NVL72 page: rack totals divided by 72 GPUs (≈13.4 TB HBM3e ⇒ ≈186 GB, 8 TB/s, 2.5 PF BF16 / 5 PF FP8 / 10 PF FP4 dense each), NVLink 5 at 1.8 TB/s, NVLink-C2C to Grace at 900 GB/s; ≈1,200 W per GPU",
+        provenance: Provenance::Computed,
+    },
+    GpuEntry {
+        id: GpuId::B300,
+        name: "NVIDIA B300 / GB300 (Blackwell Ultra)",
+        spec: spec(A::Blackwell, M::Hbm3e, 288.0, None, 8.0, 2500.0, 2500.0, Some(5000.0), Some(15000.0), 1100.0,
+            Some(L::NvLink5), L::Pcie6x16, 7),
+        source: "Secondary only (The Register, Tom's Hardware, 2025): 288GB HBM3e 12-high (8 stacks) at 8 TB/s, 15 PF dense FP4, BF16/FP8 about as GB200, 1,100–1,400 W (1,100 used), NVLink 5 at 1.8 TB/s, ConnectX-8 with PCIe 6.0; NVIDIA datasheet not checked",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::Mi250xGcd,
+        name: "AMD Instinct MI250X, one GCD (half an OAM package)",
+        spec: spec(A::Cdna2, M::Hbm2e, 64.0, None, 1.6384, 191.5, 191.5, None, None, 280.0,
+            Some(L::InfinityFabricMi250x), L::Pcie4x16, 0),
+        source: "AMD Instinct MI250X datasheet, per package: 128 GB HBM2e (8 stacks) at 3.2768 TB/s, 383 TFLOPS FP16/BF16 matrix, 500–560 W; halved here because the two GCDs show up as two 64 GB devices (560 W max used). No MIG",
+        provenance: Provenance::Computed,
+    },
+    GpuEntry {
+        id: GpuId::Mi300x,
+        name: "AMD Instinct MI300X",
+        spec: spec(A::Cdna3, M::Hbm3, 192.0, None, 5.3, 1307.4, 1307.4, Some(2614.9), None, 750.0,
+            Some(L::InfinityFabricMi300), L::Pcie5x16, 0),
+        source: "AMD Instinct MI300X datasheet: 192 GB HBM3 (8 stacks) at 5.3 TB/s, 1,307.4 TFLOPS BF16/FP16 and 2,614.9 FP8 dense (sparse is twice), 750 W, 7 Infinity Fabric links, PCIe 5.0 x16; has compute partitioning but no MIG; figures agree with several secondary spec pages",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::Mi325x,
+        name: "AMD Instinct MI325X",
+        spec: spec(A::Cdna3, M::Hbm3e, 256.0, None, 6.0, 1307.4, 1307.4, Some(2614.9), None, 1000.0,
+            Some(L::InfinityFabricMi300), L::Pcie5x16, 0),
+        source: "AMD Instinct MI325X datasheet: 256 GB HBM3E at 6 TB/s, MI300X compute (1,307.4 BF16 / 2,614.9 FP8 dense), 1,000 W; figures agree with secondary spec pages",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::Mi355x,
+        name: "AMD Instinct MI355X",
+        spec: spec(A::Cdna4, M::Hbm3e, 288.0, None, 8.0, 2500.0, 2500.0, Some(5000.0), Some(10000.0), 1400.0,
+            Some(L::InfinityFabricMi300), L::Pcie5x16, 0),
+        source: "Secondary only (Tom's Hardware Jun 2025; The Register 2025-06-12; ISSCC 2026 report): 288 GB HBM3E (8 × 36 GB; reports of ten stacks conflict with 288 GB) at 8 TB/s, ≈2.5 PF BF16, ≈5 PF FP8, ≈10 PF FP4 dense (sparse/dense wording ambiguous), 1,400 W (MI350X: 1,000 W); Infinity Fabric gen 4 taken at MI300X-class bandwidth (conservative)",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::Gaudi2,
+        name: "Intel Gaudi 2",
+        spec: spec(A::Gaudi, M::Hbm2e, 96.0, None, 2.45, 432.0, 432.0, Some(865.0), None, 600.0,
+            Some(L::Gaudi2Roce), L::Pcie4x16, 0),
+        source: "Secondary only (Intel/Habana launch material as reported): 96 GB HBM2e (6 stacks) at 2.45 TB/s, 432 TFLOPS BF16 and 865 FP8 matrix, 600 W, 24 × 100 GbE RoCE on die (21 inside the node); one press page gives 835 FP8",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::Gaudi3,
+        name: "Intel Gaudi 3 (OAM HL-325L)",
+        spec: spec(A::Gaudi, M::Hbm2e, 128.0, None, 3.7, 1835.0, 1835.0, Some(1835.0), None, 900.0,
+            Some(L::Gaudi3Roce), L::Pcie5x16, 0),
+        source: "Secondary only (Intel Gaudi 3 white paper as reported by press): 128 GB HBM2e (8 stacks) at 3.7 TB/s, 1,835 TFLOPS BF16 and FP8 matrix (the MME runs both at the same peak), 900 W air-cooled OAM, 24 × 200 GbE RoCE on die",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::L40s,
+        name: "NVIDIA L40S",
+        spec: spec(A::Ada, M::Gddr6, 48.0, None, 0.864, 362.05, 362.05, Some(733.0), None, 350.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA L40S datasheet: 48 GB GDDR6 ECC at 864 GB/s, 362.05 TFLOPS BF16 dense (733 sparse), 733 FP8 dense (1,466 sparse), 350 W, no NVLink, no MIG",
+        provenance: Provenance::VerifiedCopy,
+    },
+    GpuEntry {
+        id: GpuId::Rtx4090,
+        name: "NVIDIA GeForce RTX 4090",
+        spec: spec(A::Ada, M::Gddr6, 24.0, None, 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink",
         provenance: Provenance::VerifiedCopy,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::gpu;
+
+    /// Fails to compile when a variant is added; add it to `GpuId::ALL` too.
+    fn listed(id: GpuId) -> bool {
+        match id {
+            GpuId::V100Sxm2_16
+            | GpuId::V100Sxm2_32
+            | GpuId::V100Pcie32
+            | GpuId::A100Sxm40
+            | GpuId::A100Sxm80
+            | GpuId::A100Pcie80
+            | GpuId::H100Sxm
+            | GpuId::H100Pcie
+            | GpuId::H100Nvl
+            | GpuId::Gh200_96
+            | GpuId::Gh200_144
+            | GpuId::H200Sxm
+            | GpuId::H200Nvl
+            | GpuId::B200
+            | GpuId::Gb200
+            | GpuId::B300
+            | GpuId::Mi250xGcd
+            | GpuId::Mi300x
+            | GpuId::Mi325x
+            | GpuId::Mi355x
+            | GpuId::Gaudi2
+            | GpuId::Gaudi3
+            | GpuId::L40s
+            | GpuId::Rtx4090 => GpuId::ALL.contains(&id),
+        }
+    }
+
+    #[test]
+    fn every_id_has_exactly_one_entry() {
+        assert_eq!(GPUS.len(), GpuId::ALL.len());
+        for &id in GpuId::ALL {
+            assert!(listed(id));
+            let n = GPUS.iter().filter(|e| e.id == id).count();
+            assert_eq!(n, 1, "{id:?} has {n} entries");
+            assert_eq!(gpu(id).id, id);
+        }
+    }
+
+    #[test]
+    fn figures_are_positive_and_finite() {
+        for e in GPUS {
+            let s = &e.spec;
+            let pos = |v: f64| v.is_finite() && v > 0.0;
+            assert!(pos(s.capacity.as_bytes()), "{}", e.name);
+            assert!(pos(s.memory_bandwidth.as_gb_per_s()), "{}", e.name);
+            assert!(pos(s.fp16.as_tflops()), "{}", e.name);
+            assert!(pos(s.tdp.as_watts()), "{}", e.name);
+            // BF16 is 0 only where the part lacks it (Volta).
+            if s.arch == GpuArch::Volta {
+                assert_eq!(s.bf16.as_tflops(), 0.0, "{}", e.name);
+            } else {
+                assert!(pos(s.bf16.as_tflops()), "{}", e.name);
+            }
+            for r in [s.fp8, s.fp4].into_iter().flatten() {
+                assert!(pos(r.as_tflops()), "{}", e.name);
+            }
+            if let Some(u) = s.usable {
+                assert!(pos(u.as_bytes()), "{}", e.name);
+                // Usable is MiB of a part marketed in GB.
+                assert!(u.as_bytes() <= s.capacity.as_bytes() * 1.1, "{}", e.name);
+            }
+            assert!(!e.source.is_empty(), "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn low_precision_is_never_slower() {
+        for e in GPUS {
+            let s = &e.spec;
+            if let Some(fp8) = s.fp8 {
+                assert!(fp8.as_tflops() >= s.bf16.as_tflops(), "{}", e.name);
+            }
+            if let (Some(fp4), Some(fp8)) = (s.fp4, s.fp8) {
+                assert!(fp4.as_tflops() >= fp8.as_tflops(), "{}", e.name);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_round_trip_through_serde() {
+        for &id in GpuId::ALL {
+            let s = serde_json::to_string(&id).expect("serialize");
+            let back: GpuId = serde_json::from_str(&s).expect("parse");
+            assert_eq!(back, id);
+            let name = s.trim_matches('"');
+            assert!(name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+        }
+    }
+}

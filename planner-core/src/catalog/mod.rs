@@ -15,7 +15,7 @@ pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};
 pub use models::{ModelEntry, ModelId, MODELS};
-pub use prices::{PriceEntry, PriceKind, PricedItem, PRICES};
+pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 
 use serde::{Deserialize, Serialize};
 
@@ -34,15 +34,15 @@ pub enum Provenance {
     Secondary,
     /// Recalled vendor figure, not re-checked; treat as uncertain.
     Recalled,
+    /// A scenario default we chose, with no public figure behind it; the
+    /// `source` says how it was set. Override it with your own value.
+    Assumed,
 }
 
 /// Looks up a model entry by id.
 pub fn model(id: ModelId) -> &'static ModelEntry {
     // Every id has exactly one entry; a unit test checks the table is total.
-    MODELS
-        .iter()
-        .find(|e| e.id == id)
-        .unwrap_or(&MODELS[0])
+    MODELS.iter().find(|e| e.id == id).unwrap_or(&MODELS[0])
 }
 
 /// Looks up a GPU entry by id.

@@ -38,7 +38,8 @@ pub struct PriceEntry {
     pub kind: PriceKind,
     /// The price (midpoint of the quoted range, where a range was quoted).
     pub usd: Usd,
-    /// When the price was seen (ISO date or year-month).
+    /// When the price was seen: ISO date, year-month, year, or a range of
+    /// years written `YYYY/YYYY`.
     pub date: &'static str,
     /// Where it comes from.
     pub source: &'static str,
@@ -46,12 +47,190 @@ pub struct PriceEntry {
     pub provenance: Provenance,
 }
 
+/// Per-GPU-hour price from an 8-GPU instance price.
+const fn per_gpu_of_8(instance_per_hour: f64) -> Usd {
+    Usd::new(instance_per_hour / 8.0)
+}
+
 /// The price table.
-pub static PRICES: &[PriceEntry] = &[PriceEntry {
-    item: PricedItem::Gpu(GpuId::H100Sxm),
-    kind: PriceKind::RentalPerHour,
-    usd: Usd::new(4.92),
-    date: "2025-01",
-    source: "AWS EC2 Capacity Blocks price list, p5.48xlarge (8 × H100) at $39.33/h",
-    provenance: Provenance::Secondary,
-}];
+///
+/// Order matters: for each (item, kind) the entry listed first is the
+/// default that [`default_price`] returns; later entries are alternatives a
+/// report can show. Rental defaults are neo-cloud on-demand midpoints where
+/// we have them (what a small team would pay), with the AWS rates after
+/// them; purchase prices are midpoints of the reported street ranges.
+#[rustfmt::skip]
+pub static PRICES: &[PriceEntry] = &[
+    // Cloud rental, per GPU-hour.
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A100Sxm80), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(1.89), date: "2025",
+        source: "Neo-cloud on-demand A100 80GB (Lambda, RunPod and similar), range $1.29–2.49/GPU-h; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A100Sxm40), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(14.75), date: "2025-01",
+        source: "AWS EC2 Capacity Blocks price list, p4d.24xlarge (8 × A100 40GB) at $14.75/h, rates listed through 2025-01-01",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A100Sxm40), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(32.77), date: "2020/2025",
+        source: "AWS EC2 on-demand price list, p4d.24xlarge (8 × A100 40GB) in us-east-1 at about $32.77/h (list price unchanged 2020–2025, recalled)",
+        provenance: Provenance::Recalled,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Sxm), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(2.74), date: "2025",
+        source: "Neo-cloud on-demand H100 SXM (Lambda ≈$2.99, RunPod and similar), range $1.49–3.99/GPU-h over 2025–26; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Sxm), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(39.33), date: "2025-01",
+        source: "AWS EC2 Capacity Blocks price list, p5.48xlarge (8 × H100) at $39.33/h, rates listed through 2025-01-01",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Sxm), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(98.32), date: "2023-07",
+        source: "AWS EC2 on-demand, p5.48xlarge (8 × H100) at $98.32/h at launch; AWS announced cuts of up to 45% in June 2025 (≈$6.9/GPU-h if the full cut applies)",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H200Sxm), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(4.0), date: "2025",
+        source: "Neo-cloud on-demand H200, roughly $3–5/GPU-h; midpoint, uncertain",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H200Sxm), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(43.26), date: "2025-01",
+        source: "AWS EC2 Capacity Blocks price list, p5e.48xlarge (8 × H200) at $43.26/h, rates listed through 2025-01-01",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::B200), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(5.5), date: "2025",
+        source: "Neo-cloud on-demand B200, roughly $4–7/GPU-h; midpoint, uncertain",
+        provenance: Provenance::Secondary,
+    },
+    // Purchase, per accelerator.
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Sxm), kind: PriceKind::Purchase,
+        usd: Usd::new(32_500.0), date: "2023/2024",
+        source: "Press and analyst reports of H100 SXM street prices, $25k–40k; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H200Sxm), kind: PriceKind::Purchase,
+        usd: Usd::new(32_500.0), date: "2024/2025",
+        source: "Press reports of H200 prices, $30k–35k; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::B200), kind: PriceKind::Purchase,
+        usd: Usd::new(35_000.0), date: "2024-03",
+        source: "Jensen Huang in a CNBC interview (March 2024): $30k–40k per Blackwell GPU; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Mi300x), kind: PriceKind::Purchase,
+        usd: Usd::new(12_500.0), date: "2024",
+        source: "Press reports of MI300X hyperscaler pricing, $10k–15k; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gaudi3), kind: PriceKind::Purchase,
+        usd: Usd::new(125_000.0 / 8.0), date: "2024-06",
+        source: "Intel at Computex 2024 (as reported): $125k for an 8-accelerator Gaudi 3 UBB kit, ≈$15.6k each",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::L40s), kind: PriceKind::Purchase,
+        usd: Usd::new(8_750.0), date: "2024",
+        source: "L40S street price, about $7.5k–10k (recalled, uncertain); midpoint",
+        provenance: Provenance::Recalled,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx4090), kind: PriceKind::Purchase,
+        usd: Usd::new(1_599.0), date: "2022-10",
+        source: "NVIDIA GeForce RTX 4090 launch MSRP, $1,599",
+        provenance: Provenance::Recalled,
+    },
+    // Memory, per GB (10^9 B).
+    PriceEntry {
+        item: PricedItem::DramGb, kind: PriceKind::Purchase,
+        usd: Usd::new(3.75), date: "2024",
+        source: "Server DDR5 RDIMM before the 2025 price surge, roughly $2.5–5/GB (recalled); midpoint. TrendForce reported contract DRAM +171.8% year on year in Q3 2025, so late-2025 prices are far higher: set your own",
+        provenance: Provenance::Recalled,
+    },
+    PriceEntry {
+        item: PricedItem::CxlGb, kind: PriceKind::Purchase,
+        usd: Usd::new(3.75 + 1.25), date: "2024",
+        source: "Scenario default: no public list price for CXL expanders was found. DRAM at $3.75/GB plus an assumed $1.25/GB module/controller premium",
+        provenance: Provenance::Assumed,
+    },
+];
+
+/// The default price for an item: the first entry in [`PRICES`] with this
+/// item and kind (the table lists each default first), or `None` if the
+/// catalog has no such price.
+pub fn default_price(item: PricedItem, kind: PriceKind) -> Option<&'static PriceEntry> {
+    PRICES.iter().find(|p| p.item == item && p.kind == kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_price_is_positive_finite_and_dated() {
+        for p in PRICES {
+            let v = p.usd.as_usd();
+            assert!(v.is_finite() && v > 0.0, "{p:?}");
+            assert!(!p.date.is_empty(), "{p:?}");
+            assert!(!p.source.is_empty(), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn every_priced_gpu_has_a_usable_default() {
+        let mut priced = 0;
+        for &id in GpuId::ALL {
+            for kind in [PriceKind::RentalPerHour, PriceKind::Purchase] {
+                if let Some(p) = default_price(PricedItem::Gpu(id), kind) {
+                    priced += 1;
+                    assert_eq!(p.item, PricedItem::Gpu(id));
+                    assert_eq!(p.kind, kind);
+                    let v = p.usd.as_usd();
+                    assert!(v.is_finite() && v > 0.0, "{id:?}");
+                    assert!(!p.date.is_empty(), "{id:?}");
+                }
+            }
+        }
+        assert!(priced > 0);
+    }
+
+    #[test]
+    fn default_is_the_first_listed() {
+        let h100 = PricedItem::Gpu(GpuId::H100Sxm);
+        let first = PRICES
+            .iter()
+            .position(|p| p.item == h100 && p.kind == PriceKind::RentalPerHour);
+        let chosen = default_price(h100, PriceKind::RentalPerHour);
+        assert_eq!(
+            chosen.map(|p| p as *const _),
+            first.map(|i| &PRICES[i] as *const _)
+        );
+        assert!(default_price(PricedItem::Gpu(GpuId::V100Pcie32), PriceKind::Purchase).is_none());
+    }
+
+    #[test]
+    fn cxl_costs_more_than_dram() {
+        let dram = default_price(PricedItem::DramGb, PriceKind::Purchase).map(|p| p.usd.as_usd());
+        let cxl = default_price(PricedItem::CxlGb, PriceKind::Purchase).map(|p| p.usd.as_usd());
+        assert!(matches!((dram, cxl), (Some(d), Some(c)) if c > d));
+    }
+}
