@@ -39,10 +39,7 @@ pub enum Provenance {
 /// Looks up a model entry by id.
 pub fn model(id: ModelId) -> &'static ModelEntry {
     // Every id has exactly one entry; a unit test checks the table is total.
-    MODELS
-        .iter()
-        .find(|e| e.id == id)
-        .unwrap_or(&MODELS[0])
+    MODELS.iter().find(|e| e.id == id).unwrap_or(&MODELS[0])
 }
 
 /// Looks up a GPU entry by id.
