@@ -8,6 +8,7 @@
 
 pub mod catalog;
 pub mod hardware;
+pub mod hf;
 pub mod model;
 pub mod precision;
 pub mod units;
