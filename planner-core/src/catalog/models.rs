@@ -235,8 +235,8 @@ pub static MODELS: &[ModelEntry] = &[
             token_types: 2,
             ..gpt(24, 1024, 16, 30522, 512)
         },
-        source: "google-bert/bert-large-uncased config.json (24 layers, hidden 1024, 16 heads, intermediate 4096, vocab 30522, 512 learned positions, type_vocab_size 2, GELU, dropout 0.1); Devlin et al., arXiv:1810.04805. The pooler (h x h + h) and the MLM head transform are not modelled; the embedding LayerNorm stands where a final norm would be, which has the same 2h size. Shape recalled, not re-read from the file",
-        provenance: Provenance::Recalled,
+        source: "google-bert/bert-large-uncased config.json (24 layers, hidden 1024, 16 heads, intermediate 4096, vocab 30522, 512 learned positions, type_vocab_size 2, GELU, dropout 0.1); Devlin et al., arXiv:1810.04805. The pooler (h x h + h) and the MLM head transform are not modelled; the embedding LayerNorm stands where a final norm would be, which has the same 2h size. Checked against a full copy of the config (as printed by transformers) in public documentation",
+        provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Opt13b,
