@@ -225,7 +225,7 @@ pub static MODELS: &[ModelEntry] = &[
         id: ModelId::Gpt2Xl,
         name: "GPT-2 1.5B (XL)",
         spec: gpt(48, 1600, 25, 50257, 1024),
-        source: "openai-community/gpt2-xl config.json (n_layer 48, n_embd 1600, n_head 25, n_positions 1024, vocab_size 50257, n_inner null so the FFN is 4h, resid/attn/embd dropout 0.1); Radford et al. 2019, Table 2. Checked against copies of the config in public code",
+        source: "openai-community/gpt2-xl config.json (n_layer 48, n_embd 1600, n_head 25, n_positions 1024, vocab_size 50257, n_inner null so the FFN is 4h, resid/attn/embd dropout 0.1); Radford et al. 2019, Table 2. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
@@ -255,35 +255,35 @@ pub static MODELS: &[ModelEntry] = &[
         id: ModelId::Llama2_13b,
         name: "Llama 2 13B",
         spec: llama(40, 5120, 40, 40, 13824, 32000, 4096),
-        source: "meta-llama/Llama-2-13b-hf config.json (40 layers, hidden 5120, 40 heads, intermediate 13824, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against copies of the config in public code",
+        source: "meta-llama/Llama-2-13b-hf config.json (40 layers, hidden 5120, 40 heads, intermediate 13824, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama2_70b,
         name: "Llama 2 70B",
         spec: llama(80, 8192, 64, 8, 28672, 32000, 4096),
-        source: "meta-llama/Llama-2-70b-hf config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against copies of the config in public code",
+        source: "meta-llama/Llama-2-70b-hf config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_8b,
         name: "Llama 3.1 8B",
         spec: llama(32, 4096, 32, 8, 14336, 128256, 131072),
-        source: "meta-llama/Llama-3.1-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against copies of the config in public code",
+        source: "meta-llama/Llama-3.1-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_70b,
         name: "Llama 3.1 70B",
         spec: llama(80, 8192, 64, 8, 28672, 128256, 131072),
-        source: "meta-llama/Llama-3.1-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against copies of the config in public code",
+        source: "meta-llama/Llama-3.1-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_405b,
         name: "Llama 3.1 405B",
         spec: llama(126, 16384, 128, 8, 53248, 128256, 131072),
-        source: "meta-llama/Llama-3.1-405B config.json (126 layers, hidden 16384, 128 heads, 8 KV heads, intermediate 53248, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against copies of the config in public code",
+        source: "meta-llama/Llama-3.1-405B config.json (126 layers, hidden 16384, 128 heads, 8 KV heads, intermediate 53248, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
@@ -293,7 +293,7 @@ pub static MODELS: &[ModelEntry] = &[
             sliding_window: Some(4096),
             ..llama(32, 4096, 32, 8, 14336, 32000, 32768)
         },
-        source: "mistralai/Mistral-7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, max_position_embeddings 32768, sliding_window 4096); Jiang et al., arXiv:2310.06825, Table 1. Checked against copies of the config in public code",
+        source: "mistralai/Mistral-7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, max_position_embeddings 32768, sliding_window 4096); Jiang et al., arXiv:2310.06825, Table 1. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
@@ -329,7 +329,7 @@ pub static MODELS: &[ModelEntry] = &[
             bias: Bias::QkvOnly,
             ..llama(80, 8192, 64, 8, 29568, 152064, 32768)
         },
-        source: "Qwen/Qwen2.5-72B-Instruct config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against copies of the config in public code",
+        source: "Qwen/Qwen2.5-72B-Instruct config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
@@ -355,7 +355,7 @@ pub static MODELS: &[ModelEntry] = &[
             }),
             ..llama(61, 7168, 128, 128, 18432, 129280, 163840)
         },
-        source: "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3 with intermediate 18432, 256 routed experts of 2048, 8 per token, 1 shared expert, vocab 129280, max_position_embeddings 163840, untied); DeepSeek-AI, arXiv:2412.19437. The multi-token-prediction layer (num_nextn_predict_layers 1) and the router's score-correction bias are not modelled. Checked against copies of the config in public code",
+        source: "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3 with intermediate 18432, 256 routed experts of 2048, 8 per token, 1 shared expert, vocab 129280, max_position_embeddings 163840, untied); DeepSeek-AI, arXiv:2412.19437. The multi-token-prediction layer (num_nextn_predict_layers 1) and the router's score-correction bias are not modelled. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
 ];
