@@ -17,6 +17,7 @@ pub mod diagnostics;
 mod evaluate;
 mod examples;
 pub mod hardware;
+pub mod hf;
 mod memory;
 pub mod model;
 pub mod plan;

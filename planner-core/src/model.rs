@@ -349,14 +349,19 @@ impl ModelSpec {
                     (h * q_out, 0.0, h + q_out)
                 } else {
                     let r = f64::from(m.q_lora_rank);
-                    (h * r + r * q_out, self.norm_params(r), (h + r) + (r + q_out))
+                    (
+                        h * r + r * q_out,
+                        self.norm_params(r),
+                        (h + r) + (r + q_out),
+                    )
                 };
                 let c = f64::from(m.kv_lora_rank);
                 let rope = f64::from(m.qk_rope_head_dim);
                 let kv_up = a * f64::from(m.qk_nope_head_dim + m.v_head_dim);
                 let kv = h * (c + rope) + c * kv_up;
                 let o = a * f64::from(m.v_head_dim) * h;
-                let dims = q_dims + (h + c + rope) + (c + kv_up) + (a * f64::from(m.v_head_dim) + h);
+                let dims =
+                    q_dims + (h + c + rope) + (c + kv_up) + (a * f64::from(m.v_head_dim) + h);
                 (q + kv + o, q_norm + self.norm_params(c), dims)
             }
         }
@@ -472,7 +477,11 @@ mod tests {
         let h = 12288.0_f64;
         assert_eq!(p.dense_layer.total(), 12.0 * h * h + 13.0 * h);
         // Whole model: Eq. 2 adds (V + s)h for the tables; we also count the final norm (2h).
-        let eq2 = 12.0 * 96.0 * h * h * (1.0 + 13.0 / (12.0 * h) + (51200.0 + 2048.0) / (12.0 * 96.0 * h));
+        let eq2 = 12.0
+            * 96.0
+            * h
+            * h
+            * (1.0 + 13.0 / (12.0 * h) + (51200.0 + 2048.0) / (12.0 * 96.0 * h));
         assert!((p.total() / (eq2 + 2.0 * h) - 1.0).abs() < 1e-12);
     }
 }

@@ -1,0 +1,1100 @@
+//! Import of a Hugging Face `config.json` into a [`ModelSpec`].
+//!
+//! Only the keys that decide the shape are read. Every default filled in and
+//! every simplification made is reported in [`ImportedModel::notes`], so a
+//! user can see what was assumed rather than trust a silent guess. Any input,
+//! however malformed, yields either a model or an [`ImportError`] that names
+//! the offending key: this module never panics.
+
+use crate::model::{
+    AttentionKind, Bias, Dropout, Embeddings, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Norm,
+    Positions,
+};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A model read from a `config.json`, with the assumptions that were made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedModel {
+    /// The architecture.
+    pub spec: ModelSpec,
+    /// `_name_or_path` when the file has one, else its `model_type`.
+    pub name: String,
+    /// Defaults filled in and simplifications made, one sentence each.
+    pub notes: Vec<String>,
+}
+
+/// Why a `config.json` could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportError {
+    /// The text is not JSON.
+    InvalidJson {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The JSON is valid but not an object.
+    NotAnObject,
+    /// A key the shape needs is absent.
+    MissingKey(String),
+    /// A key has a value of the wrong type or range.
+    InvalidValue {
+        /// The key.
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The `model_type` is not one we read, and the file lacks the Llama key
+    /// set we could fall back on.
+    UnsupportedModelType(String),
+    /// The key describes a feature [`ModelSpec`] cannot express.
+    Unsupported {
+        /// The key.
+        key: String,
+        /// What is not supported.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::InvalidJson {
+                line,
+                column,
+                message,
+            } => write!(f, "invalid JSON at line {line} column {column}: {message}"),
+            ImportError::NotAnObject => write!(f, "config.json must be a JSON object"),
+            ImportError::MissingKey(key) => write!(f, "missing key \"{key}\""),
+            ImportError::InvalidValue { key, reason } => {
+                write!(f, "invalid value for \"{key}\": {reason}")
+            }
+            ImportError::UnsupportedModelType(t) => write!(
+                f,
+                "unsupported model_type \"{t}\" (and no Llama-style keys to fall back on)"
+            ),
+            ImportError::Unsupported { key, reason } => {
+                write!(f, "unsupported \"{key}\": {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+type Result<T> = std::result::Result<T, ImportError>;
+
+/// Reads a Hugging Face `config.json` (its text) into a model.
+///
+/// Supported `model_type`s: `llama`, `mistral`, `mixtral`, `qwen2`,
+/// `qwen2_moe`, `gpt2`, `bert`, `opt`, `deepseek_v2`, `deepseek_v3`. Any
+/// other decoder that has the Llama key set is read as a Llama, with a note.
+pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
+    let value: Value = serde_json::from_str(json).map_err(|e| {
+        let (line, column) = (e.line(), e.column());
+        let full = e.to_string();
+        // serde_json appends the position; we print it first instead.
+        let suffix = format!(" at line {line} column {column}");
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+        ImportError::InvalidJson {
+            line,
+            column,
+            message,
+        }
+    })?;
+    let obj = value.as_object().ok_or(ImportError::NotAnObject)?;
+    let cfg = Cfg { obj };
+    let mut notes = Vec::new();
+
+    let model_type = cfg.str_opt("model_type")?;
+    let family = match model_type {
+        Some("llama") => Family::Llama,
+        Some("mistral") => Family::Mistral,
+        Some("mixtral") => Family::Mixtral,
+        Some("qwen2") => Family::Qwen2,
+        Some("qwen2_moe") => Family::Qwen2Moe,
+        Some("deepseek_v2") | Some("deepseek_v3") => Family::Deepseek,
+        Some("gpt2") => Family::Gpt2,
+        Some("bert") => Family::Bert,
+        Some("opt") => Family::Opt,
+        other => {
+            if !cfg.has_llama_keys() {
+                return Err(match other {
+                    Some(t) => ImportError::UnsupportedModelType(t.to_string()),
+                    None => ImportError::MissingKey("model_type".into()),
+                });
+            }
+            notes.push(format!(
+                "model_type {} is not one memwall knows; read as a Llama-style decoder \
+                 (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys",
+                other.map_or("(absent)".to_string(), |t| format!("\"{t}\""))
+            ));
+            Family::Llama
+        }
+    };
+
+    let spec = match family {
+        Family::Gpt2 => gpt2(&cfg, &mut notes)?,
+        Family::Bert => bert(&cfg, &mut notes)?,
+        Family::Opt => opt(&cfg, &mut notes)?,
+        _ => decoder(&cfg, family, &mut notes)?,
+    };
+
+    let name = match cfg.str_opt("_name_or_path")? {
+        Some(n) if !n.is_empty() => n.to_string(),
+        _ => model_type.unwrap_or("unknown").to_string(),
+    };
+    Ok(ImportedModel { spec, name, notes })
+}
+
+/// The key sets we know how to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Llama,
+    Mistral,
+    Mixtral,
+    Qwen2,
+    Qwen2Moe,
+    Deepseek,
+    Gpt2,
+    Bert,
+    Opt,
+}
+
+/// Typed access to the config object; `null` counts as absent throughout,
+/// since Hugging Face writes `null` for "use the default".
+struct Cfg<'a> {
+    obj: &'a Map<String, Value>,
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+impl Cfg<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.obj.get(key).filter(|v| !v.is_null())
+    }
+
+    fn invalid(key: &str, reason: String) -> ImportError {
+        ImportError::InvalidValue {
+            key: key.to_string(),
+            reason,
+        }
+    }
+
+    fn to_u32(key: &str, v: &Value, allow_zero: bool) -> Result<u32> {
+        let what = if allow_zero {
+            "a non-negative integer"
+        } else {
+            "a positive integer"
+        };
+        let n = match v {
+            Value::Number(n) => n,
+            other => {
+                return Err(Self::invalid(
+                    key,
+                    format!("expected {what}, got {}", describe(other)),
+                ))
+            }
+        };
+        match n.as_u64() {
+            Some(0) if !allow_zero => Err(Self::invalid(key, format!("expected {what}, got 0"))),
+            Some(u) => u32::try_from(u)
+                .map_err(|_| Self::invalid(key, format!("{u} is too large (limit {})", u32::MAX))),
+            None => Err(Self::invalid(key, format!("expected {what}, got {n}"))),
+        }
+    }
+
+    /// A required positive integer.
+    fn u32(&self, key: &str) -> Result<u32> {
+        match self.obj.get(key) {
+            None => Err(ImportError::MissingKey(key.to_string())),
+            Some(v) => Self::to_u32(key, v, false),
+        }
+    }
+
+    /// An optional positive integer.
+    fn u32_opt(&self, key: &str) -> Result<Option<u32>> {
+        self.get(key)
+            .map(|v| Self::to_u32(key, v, false))
+            .transpose()
+    }
+
+    /// An optional integer that may be zero.
+    fn u32_or_zero_opt(&self, key: &str) -> Result<Option<u32>> {
+        self.get(key)
+            .map(|v| Self::to_u32(key, v, true))
+            .transpose()
+    }
+
+    /// An optional probability or other non-negative real.
+    fn f64_opt(&self, key: &str) -> Result<Option<f64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(x) if x >= 0.0 && x.is_finite() => Ok(Some(x)),
+                _ => Err(Self::invalid(
+                    key,
+                    format!("expected a non-negative number, got {n}"),
+                )),
+            },
+            Some(other) => Err(Self::invalid(
+                key,
+                format!("expected a number, got {}", describe(other)),
+            )),
+        }
+    }
+
+    fn bool_opt(&self, key: &str) -> Result<Option<bool>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(Self::invalid(
+                key,
+                format!("expected true or false, got {}", describe(other)),
+            )),
+        }
+    }
+
+    fn str_opt(&self, key: &str) -> Result<Option<&str>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.as_str())),
+            Some(other) => Err(Self::invalid(
+                key,
+                format!("expected a string, got {}", describe(other)),
+            )),
+        }
+    }
+
+    fn has_llama_keys(&self) -> bool {
+        [
+            "hidden_size",
+            "num_hidden_layers",
+            "num_attention_heads",
+            "intermediate_size",
+            "vocab_size",
+        ]
+        .iter()
+        .all(|k| self.get(k).is_some())
+    }
+
+    /// `tie_word_embeddings`, or the model class's default when absent.
+    fn embeddings(&self, default_tied: bool, notes: &mut Vec<String>) -> Result<Embeddings> {
+        let tied = match self.bool_opt("tie_word_embeddings")? {
+            Some(t) => t,
+            None => {
+                notes.push(format!(
+                    "tie_word_embeddings absent: took this model class's default ({default_tied})"
+                ));
+                default_tied
+            }
+        };
+        Ok(if tied {
+            Embeddings::Tied
+        } else {
+            Embeddings::Untied
+        })
+    }
+
+    /// Dropout is on if any of `keys` (with their class defaults) is > 0.
+    fn dropout(&self, keys: &[(&str, f64)]) -> Result<Dropout> {
+        let mut on = false;
+        for &(key, default) in keys {
+            on |= self.f64_opt(key)?.unwrap_or(default) > 0.0;
+        }
+        Ok(if on { Dropout::On } else { Dropout::Off })
+    }
+}
+
+/// Number of KV heads and the per-head width, with the usual defaults, and
+/// checks that the heads split evenly.
+fn heads_and_dims(
+    cfg: &Cfg,
+    hidden: u32,
+    heads: u32,
+    heads_key: &str,
+    notes: &mut Vec<String>,
+) -> Result<(u32, u32)> {
+    let kv_heads = match cfg.u32_opt("num_key_value_heads")? {
+        Some(k) => k,
+        None => {
+            notes.push("num_key_value_heads absent: multi-head attention assumed".into());
+            heads
+        }
+    };
+    if kv_heads > heads || heads % kv_heads != 0 {
+        return Err(Cfg::invalid(
+            "num_key_value_heads",
+            format!("{kv_heads} does not divide the {heads} attention heads"),
+        ));
+    }
+    let head_dim = match cfg.u32_opt("head_dim")? {
+        Some(d) => d,
+        None => {
+            if hidden % heads != 0 {
+                return Err(Cfg::invalid(
+                    heads_key,
+                    format!(
+                        "{heads} heads do not divide hidden size {hidden}, and no head_dim is given"
+                    ),
+                ));
+            }
+            notes.push("head_dim derived as hidden / heads".into());
+            hidden / heads
+        }
+    };
+    Ok((kv_heads, head_dim))
+}
+
+/// The feed-forward activation named by `key`, for a gated or plain MLP.
+fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnActivation> {
+    let name = cfg.str_opt(key)?.unwrap_or(default);
+    let act = match (gated, name) {
+        (true, "silu" | "swish") => FfnActivation::SwiGlu,
+        (true, "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast") => FfnActivation::GeGlu,
+        (false, "gelu" | "gelu_new" | "gelu_pytorch_tanh" | "gelu_fast") => FfnActivation::Gelu,
+        (false, "relu") => FfnActivation::Relu,
+        _ => {
+            return Err(ImportError::Unsupported {
+                key: key.to_string(),
+                reason: format!(
+                    "activation \"{name}\" in a {} MLP",
+                    if gated { "gated" } else { "two-matrix" }
+                ),
+            })
+        }
+    };
+    Ok(act)
+}
+
+/// Llama and its relatives: gated MLP, RMSNorm, rotary positions.
+fn decoder(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<ModelSpec> {
+    let layers = cfg.u32("num_hidden_layers")?;
+    let hidden = cfg.u32("hidden_size")?;
+    let heads = cfg.u32("num_attention_heads")?;
+    let ffn = cfg.u32("intermediate_size")?;
+    let vocab = cfg.u32("vocab_size")?;
+    let max_context = cfg.u32("max_position_embeddings")?;
+    let activation = activation(cfg, "hidden_act", "silu", true)?;
+    // Every one of these classes defaults to an untied output layer.
+    let embeddings = cfg.embeddings(false, notes)?;
+    let dropout = cfg.dropout(&[("attention_dropout", 0.0), ("hidden_dropout", 0.0)])?;
+
+    let bias = if matches!(family, Family::Qwen2 | Family::Qwen2Moe) {
+        notes.push("Qwen2 always has Q/K/V biases (not a config key)".into());
+        Bias::QkvOnly
+    } else if cfg.bool_opt("attention_bias")?.unwrap_or(false) {
+        // In Llama-style code attention_bias puts a bias on Q, K, V and O; a
+        // gated MLP is counted without biases, so `All` is exact.
+        Bias::All
+    } else {
+        Bias::None
+    };
+    if cfg.bool_opt("mlp_bias")?.unwrap_or(false) {
+        notes.push("mlp_bias is true: MLP biases are not counted (a small undercount)".into());
+    }
+
+    let sliding_window = match family {
+        Family::Qwen2 | Family::Qwen2Moe => {
+            if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
+                notes.push(
+                    "use_sliding_window is true: the window is applied to every layer, \
+                     ignoring max_window_layers"
+                        .into(),
+                );
+                cfg.u32_opt("sliding_window")?
+            } else {
+                None
+            }
+        }
+        Family::Llama | Family::Deepseek => None,
+        _ => cfg.u32_opt("sliding_window")?,
+    };
+
+    let (kv_heads, head_dim, attention, moe) = if family == Family::Deepseek {
+        let q_lora_rank = match cfg.u32_opt("q_lora_rank")? {
+            Some(r) => r,
+            None => {
+                notes.push("q_lora_rank is null: queries are not compressed".into());
+                0
+            }
+        };
+        let mla = MlaSpec {
+            q_lora_rank,
+            kv_lora_rank: cfg.u32("kv_lora_rank")?,
+            qk_nope_head_dim: cfg.u32("qk_nope_head_dim")?,
+            qk_rope_head_dim: cfg.u32("qk_rope_head_dim")?,
+            v_head_dim: cfg.u32("v_head_dim")?,
+        };
+        notes.push(
+            "multi-head latent attention: head_dim recorded as qk_nope + qk_rope; \
+             num_nextn_predict_layers (MTP) is not modelled"
+                .into(),
+        );
+        (
+            // MLA ignores kv_heads for its shapes; keep what the file says.
+            cfg.u32_opt("num_key_value_heads")?.unwrap_or(heads),
+            mla.qk_nope_head_dim.saturating_add(mla.qk_rope_head_dim),
+            AttentionKind::Mla(mla),
+            deepseek_moe(cfg, notes)?,
+        )
+    } else {
+        let (kv_heads, head_dim) =
+            heads_and_dims(cfg, hidden, heads, "num_attention_heads", notes)?;
+        let moe = match family {
+            Family::Mixtral => Some(MoeSpec {
+                experts: cfg.u32("num_local_experts")?,
+                top_k: cfg.u32("num_experts_per_tok")?,
+                expert_ffn: ffn,
+                shared_ffn: 0,
+                dense_layers: 0,
+            }),
+            Family::Qwen2Moe => Some(qwen2_moe(cfg, notes)?),
+            _ => None,
+        };
+        (kv_heads, head_dim, AttentionKind::Standard, moe)
+    };
+    if let Some(m) = moe {
+        if m.top_k > m.experts {
+            return Err(Cfg::invalid(
+                "num_experts_per_tok",
+                format!("{} exceeds the {} experts", m.top_k, m.experts),
+            ));
+        }
+    }
+
+    Ok(ModelSpec {
+        layers,
+        hidden,
+        heads,
+        kv_heads,
+        head_dim,
+        ffn,
+        activation,
+        vocab,
+        embeddings,
+        positions: Positions::Rotary,
+        norm: Norm::RmsNorm,
+        bias,
+        dropout,
+        attention,
+        sliding_window,
+        moe,
+        token_types: 0,
+        max_context,
+    })
+}
+
+/// DeepSeek's MoE keys; `None` for a config without routed experts.
+fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<Option<MoeSpec>> {
+    let Some(experts) = cfg.u32_opt("n_routed_experts")? else {
+        notes.push("n_routed_experts is absent: every layer is dense".into());
+        return Ok(None);
+    };
+    if let Some(freq) = cfg.u32_opt("moe_layer_freq")? {
+        if freq != 1 {
+            return Err(ImportError::Unsupported {
+                key: "moe_layer_freq".into(),
+                reason: format!("{freq}: only every layer after the dense ones can be MoE"),
+            });
+        }
+    }
+    let expert_ffn = cfg.u32("moe_intermediate_size")?;
+    let shared = match cfg.obj.get("n_shared_experts") {
+        None => return Err(ImportError::MissingKey("n_shared_experts".into())),
+        Some(_) => cfg.u32_or_zero_opt("n_shared_experts")?.unwrap_or(0),
+    };
+    notes.push("router score-correction bias (per expert) is not counted".into());
+    Ok(Some(MoeSpec {
+        experts,
+        top_k: cfg.u32("num_experts_per_tok")?,
+        expert_ffn,
+        shared_ffn: shared.saturating_mul(expert_ffn),
+        dense_layers: cfg.u32_or_zero_opt("first_k_dense_replace")?.unwrap_or(0),
+    }))
+}
+
+/// Qwen2-MoE, when every layer is MoE (`decoder_sparse_step` 1, no
+/// `mlp_only_layers`), which is what the released checkpoints do.
+fn qwen2_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
+    if let Some(step) = cfg.u32_opt("decoder_sparse_step")? {
+        if step != 1 {
+            return Err(ImportError::Unsupported {
+                key: "decoder_sparse_step".into(),
+                reason: format!("{step}: interleaved dense and MoE layers"),
+            });
+        }
+    }
+    match cfg.get("mlp_only_layers") {
+        None => {}
+        Some(Value::Array(a)) if a.is_empty() => {}
+        Some(_) => {
+            return Err(ImportError::Unsupported {
+                key: "mlp_only_layers".into(),
+                reason: "dense layers placed among MoE layers".into(),
+            })
+        }
+    }
+    notes.push("the shared expert's sigmoid gate (h per layer) is not counted".into());
+    Ok(MoeSpec {
+        experts: cfg.u32("num_experts")?,
+        top_k: cfg.u32("num_experts_per_tok")?,
+        expert_ffn: cfg.u32("moe_intermediate_size")?,
+        shared_ffn: cfg
+            .u32_or_zero_opt("shared_expert_intermediate_size")?
+            .unwrap_or(0),
+        dense_layers: 0,
+    })
+}
+
+/// GPT-2: its own key names, learned positions, LayerNorm, biases everywhere.
+fn gpt2(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+    let layers = cfg.u32("n_layer")?;
+    let hidden = cfg.u32("n_embd")?;
+    let heads = cfg.u32("n_head")?;
+    let positions = cfg.u32("n_positions")?;
+    let vocab = cfg.u32("vocab_size")?;
+    if hidden % heads != 0 {
+        return Err(Cfg::invalid(
+            "n_head",
+            format!("{heads} heads do not divide n_embd {hidden}"),
+        ));
+    }
+    let ffn = match cfg.u32_opt("n_inner")? {
+        Some(f) => f,
+        None => {
+            notes.push("n_inner is null: FFN width is 4 x n_embd".into());
+            hidden.saturating_mul(4)
+        }
+    };
+    Ok(ModelSpec {
+        layers,
+        hidden,
+        heads,
+        kv_heads: heads,
+        head_dim: hidden / heads,
+        ffn,
+        activation: activation(cfg, "activation_function", "gelu_new", false)?,
+        vocab,
+        embeddings: cfg.embeddings(true, notes)?,
+        positions: Positions::Learned {
+            max_positions: positions,
+        },
+        norm: Norm::LayerNorm,
+        bias: Bias::All,
+        dropout: cfg.dropout(&[
+            ("resid_pdrop", 0.1),
+            ("embd_pdrop", 0.1),
+            ("attn_pdrop", 0.1),
+        ])?,
+        attention: AttentionKind::Standard,
+        sliding_window: None,
+        moe: None,
+        token_types: 0,
+        max_context: positions,
+    })
+}
+
+/// BERT: the encoder, without its pooler or MLM head.
+fn bert(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+    let layers = cfg.u32("num_hidden_layers")?;
+    let hidden = cfg.u32("hidden_size")?;
+    let heads = cfg.u32("num_attention_heads")?;
+    let ffn = cfg.u32("intermediate_size")?;
+    let vocab = cfg.u32("vocab_size")?;
+    let max_positions = cfg.u32_opt("max_position_embeddings")?.unwrap_or(512);
+    let token_types = cfg.u32_or_zero_opt("type_vocab_size")?.unwrap_or(2);
+    if let Some(kind) = cfg.str_opt("position_embedding_type")? {
+        if kind != "absolute" {
+            return Err(ImportError::Unsupported {
+                key: "position_embedding_type".into(),
+                reason: format!("\"{kind}\" (only absolute positions are modelled)"),
+            });
+        }
+    }
+    if hidden % heads != 0 {
+        return Err(Cfg::invalid(
+            "num_attention_heads",
+            format!("{heads} heads do not divide hidden size {hidden}"),
+        ));
+    }
+    notes.push(
+        "the pooler and the MLM head transform are not modelled; the embedding \
+         LayerNorm is counted as the final norm (same size)"
+            .into(),
+    );
+    Ok(ModelSpec {
+        layers,
+        hidden,
+        heads,
+        kv_heads: heads,
+        head_dim: hidden / heads,
+        ffn,
+        activation: activation(cfg, "hidden_act", "gelu", false)?,
+        vocab,
+        embeddings: cfg.embeddings(true, notes)?,
+        positions: Positions::Learned { max_positions },
+        norm: Norm::LayerNorm,
+        bias: Bias::All,
+        dropout: cfg.dropout(&[
+            ("hidden_dropout_prob", 0.1),
+            ("attention_probs_dropout_prob", 0.1),
+        ])?,
+        attention: AttentionKind::Standard,
+        sliding_window: None,
+        moe: None,
+        token_types,
+        max_context: max_positions,
+    })
+}
+
+/// OPT: GPT-like, ReLU by default, position table offset by two rows.
+fn opt(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+    let layers = cfg.u32("num_hidden_layers")?;
+    let hidden = cfg.u32("hidden_size")?;
+    let heads = cfg.u32("num_attention_heads")?;
+    let ffn = cfg.u32("ffn_dim")?;
+    let vocab = cfg.u32("vocab_size")?;
+    let max_context = cfg.u32("max_position_embeddings")?;
+    if let Some(proj) = cfg.u32_opt("word_embed_proj_dim")? {
+        if proj != hidden {
+            return Err(ImportError::Unsupported {
+                key: "word_embed_proj_dim".into(),
+                reason: format!(
+                    "{proj} differs from hidden_size {hidden} (the embedding projections are not modelled)"
+                ),
+            });
+        }
+    }
+    if hidden % heads != 0 {
+        return Err(Cfg::invalid(
+            "num_attention_heads",
+            format!("{heads} heads do not divide hidden size {hidden}"),
+        ));
+    }
+    let bias = if cfg.bool_opt("enable_bias")?.unwrap_or(true) {
+        Bias::All
+    } else {
+        Bias::None
+    };
+    notes.push("OPT's learned position table has 2 extra rows (offset 2)".into());
+    Ok(ModelSpec {
+        layers,
+        hidden,
+        heads,
+        kv_heads: heads,
+        head_dim: hidden / heads,
+        ffn,
+        activation: activation(cfg, "activation_function", "relu", false)?,
+        vocab,
+        embeddings: cfg.embeddings(true, notes)?,
+        positions: Positions::Learned {
+            max_positions: max_context.saturating_add(2),
+        },
+        norm: Norm::LayerNorm,
+        bias,
+        dropout: cfg.dropout(&[("dropout", 0.1), ("attention_dropout", 0.0)])?,
+        attention: AttentionKind::Standard,
+        sliding_window: None,
+        moe: None,
+        token_types: 0,
+        max_context,
+    })
+}
+
+#[cfg(test)]
+// Tests fail by panicking; the workspace lints against it only for library code.
+#[allow(clippy::panic, clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::catalog::{model, ModelId};
+
+    fn import(json: &str) -> ImportedModel {
+        match import_hf_config(json) {
+            Ok(m) => m,
+            Err(e) => panic!("import failed: {e}"),
+        }
+    }
+
+    fn error(json: &str) -> ImportError {
+        match import_hf_config(json) {
+            Ok(m) => panic!("expected an error, imported {:?}", m.spec),
+            Err(e) => e,
+        }
+    }
+
+    // The configs below are the shape-relevant keys of each released
+    // config.json, with the values those files have.
+
+    const LLAMA31_8B: &str = r#"{
+        "_name_or_path": "meta-llama/Llama-3.1-8B",
+        "architectures": ["LlamaForCausalLM"],
+        "attention_bias": false,
+        "attention_dropout": 0.0,
+        "hidden_act": "silu",
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "max_position_embeddings": 131072,
+        "mlp_bias": false,
+        "model_type": "llama",
+        "num_attention_heads": 32,
+        "num_hidden_layers": 32,
+        "num_key_value_heads": 8,
+        "rms_norm_eps": 1e-05,
+        "rope_scaling": {"factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                         "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+        "rope_theta": 500000.0,
+        "tie_word_embeddings": false,
+        "torch_dtype": "bfloat16",
+        "vocab_size": 128256
+    }"#;
+
+    const MIXTRAL_8X7B: &str = r#"{
+        "architectures": ["MixtralForCausalLM"],
+        "attention_dropout": 0.0,
+        "hidden_act": "silu",
+        "hidden_size": 4096,
+        "intermediate_size": 14336,
+        "max_position_embeddings": 32768,
+        "model_type": "mixtral",
+        "num_attention_heads": 32,
+        "num_experts_per_tok": 2,
+        "num_hidden_layers": 32,
+        "num_key_value_heads": 8,
+        "num_local_experts": 8,
+        "rms_norm_eps": 1e-05,
+        "rope_theta": 1000000.0,
+        "sliding_window": null,
+        "tie_word_embeddings": false,
+        "vocab_size": 32000
+    }"#;
+
+    const QWEN25_7B: &str = r#"{
+        "_name_or_path": "Qwen/Qwen2.5-7B-Instruct",
+        "attention_dropout": 0.0,
+        "hidden_act": "silu",
+        "hidden_size": 3584,
+        "intermediate_size": 18944,
+        "max_position_embeddings": 32768,
+        "max_window_layers": 28,
+        "model_type": "qwen2",
+        "num_attention_heads": 28,
+        "num_hidden_layers": 28,
+        "num_key_value_heads": 4,
+        "rms_norm_eps": 1e-06,
+        "rope_theta": 1000000.0,
+        "sliding_window": 131072,
+        "tie_word_embeddings": false,
+        "use_sliding_window": false,
+        "vocab_size": 152064
+    }"#;
+
+    const GPT2_XL: &str = r#"{
+        "activation_function": "gelu_new",
+        "architectures": ["GPT2LMHeadModel"],
+        "attn_pdrop": 0.1,
+        "embd_pdrop": 0.1,
+        "layer_norm_epsilon": 1e-05,
+        "model_type": "gpt2",
+        "n_ctx": 1024,
+        "n_embd": 1600,
+        "n_head": 25,
+        "n_layer": 48,
+        "n_positions": 1024,
+        "resid_pdrop": 0.1,
+        "vocab_size": 50257
+    }"#;
+
+    const BERT_LARGE: &str = r#"{
+        "architectures": ["BertForMaskedLM"],
+        "attention_probs_dropout_prob": 0.1,
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0.1,
+        "hidden_size": 1024,
+        "initializer_range": 0.02,
+        "intermediate_size": 4096,
+        "layer_norm_eps": 1e-12,
+        "max_position_embeddings": 512,
+        "model_type": "bert",
+        "num_attention_heads": 16,
+        "num_hidden_layers": 24,
+        "pad_token_id": 0,
+        "type_vocab_size": 2,
+        "vocab_size": 30522
+    }"#;
+
+    const OPT_13B: &str = r#"{
+        "_name_or_path": "facebook/opt-13b",
+        "activation_dropout": 0.0,
+        "activation_function": "relu",
+        "attention_dropout": 0.0,
+        "do_layer_norm_before": true,
+        "dropout": 0.1,
+        "ffn_dim": 20480,
+        "hidden_size": 5120,
+        "max_position_embeddings": 2048,
+        "model_type": "opt",
+        "num_attention_heads": 40,
+        "num_hidden_layers": 40,
+        "vocab_size": 50272,
+        "word_embed_proj_dim": 5120
+    }"#;
+
+    const DEEPSEEK_V3: &str = r#"{
+        "architectures": ["DeepseekV3ForCausalLM"],
+        "attention_bias": false,
+        "attention_dropout": 0.0,
+        "first_k_dense_replace": 3,
+        "hidden_act": "silu",
+        "hidden_size": 7168,
+        "intermediate_size": 18432,
+        "kv_lora_rank": 512,
+        "max_position_embeddings": 163840,
+        "model_type": "deepseek_v3",
+        "moe_intermediate_size": 2048,
+        "moe_layer_freq": 1,
+        "n_group": 8,
+        "n_routed_experts": 256,
+        "n_shared_experts": 1,
+        "norm_topk_prob": true,
+        "num_attention_heads": 128,
+        "num_experts_per_tok": 8,
+        "num_hidden_layers": 61,
+        "num_key_value_heads": 128,
+        "num_nextn_predict_layers": 1,
+        "q_lora_rank": 1536,
+        "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64,
+        "rms_norm_eps": 1e-06,
+        "tie_word_embeddings": false,
+        "topk_group": 4,
+        "v_head_dim": 128,
+        "vocab_size": 129280
+    }"#;
+
+    #[test]
+    fn released_configs_match_the_catalog() {
+        let cases = [
+            (LLAMA31_8B, ModelId::Llama31_8b),
+            (MIXTRAL_8X7B, ModelId::Mixtral8x7b),
+            (QWEN25_7B, ModelId::Qwen25_7b),
+            (GPT2_XL, ModelId::Gpt2Xl),
+            (BERT_LARGE, ModelId::BertLarge),
+            (OPT_13B, ModelId::Opt13b),
+            (DEEPSEEK_V3, ModelId::DeepseekV3),
+        ];
+        for (json, id) in cases {
+            let imported = import(json);
+            assert_eq!(imported.spec, model(id).spec, "{id:?}");
+        }
+    }
+
+    #[test]
+    fn names_come_from_name_or_path_else_model_type() {
+        assert_eq!(import(LLAMA31_8B).name, "meta-llama/Llama-3.1-8B");
+        assert_eq!(import(MIXTRAL_8X7B).name, "mixtral");
+    }
+
+    #[test]
+    fn assumptions_are_reported() {
+        let notes = import(GPT2_XL).notes;
+        assert!(notes.iter().any(|n| n.contains("n_inner")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("tie_word_embeddings")));
+        let notes = import(MIXTRAL_8X7B).notes;
+        assert!(notes.iter().any(|n| n.contains("head_dim derived")));
+    }
+
+    #[test]
+    fn explicit_null_n_inner_means_four_h() {
+        let json = GPT2_XL.replace("\"n_ctx\": 1024,", "\"n_inner\": null,");
+        assert_eq!(import(&json).spec.ffn, 6400);
+    }
+
+    #[test]
+    fn mistral_keeps_its_sliding_window() {
+        let json = MIXTRAL_8X7B
+            .replace("\"mixtral\"", "\"mistral\"")
+            .replace("\"sliding_window\": null", "\"sliding_window\": 4096")
+            .replace("\"num_local_experts\": 8,", "");
+        let spec = import(&json).spec;
+        assert_eq!(spec.sliding_window, Some(4096));
+        assert_eq!(spec.moe, None);
+    }
+
+    #[test]
+    fn unknown_decoder_with_llama_keys_falls_back() {
+        let json = LLAMA31_8B.replace("\"llama\"", "\"granite\"");
+        let imported = import(&json);
+        assert_eq!(imported.spec, model(ModelId::Llama31_8b).spec);
+        assert!(imported.notes.iter().any(|n| n.contains("\"granite\"")));
+    }
+
+    #[test]
+    fn malformed_json_names_line_and_column() {
+        let e = error("{\n  \"n_layer\": 48,\n  \"n_embd\" 1600\n}");
+        assert!(
+            matches!(e, ImportError::InvalidJson { line: 3, .. }),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().starts_with("invalid JSON at line 3 column"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn non_object_is_rejected() {
+        assert_eq!(error("[1, 2]"), ImportError::NotAnObject);
+    }
+
+    #[test]
+    fn missing_heads_is_named() {
+        let json = LLAMA31_8B.replace("\"num_attention_heads\": 32,", "");
+        // Without heads the Llama key set is incomplete, but the type is
+        // known, so the missing key itself is reported.
+        assert_eq!(
+            error(&json).to_string(),
+            "missing key \"num_attention_heads\""
+        );
+    }
+
+    #[test]
+    fn unknown_type_without_llama_keys_is_unsupported() {
+        let e = error(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#);
+        assert_eq!(e, ImportError::UnsupportedModelType("mamba".into()));
+        assert!(e
+            .to_string()
+            .starts_with("unsupported model_type \"mamba\""));
+        assert_eq!(
+            error(r#"{"hidden_size": 768}"#),
+            ImportError::MissingKey("model_type".into())
+        );
+    }
+
+    #[test]
+    fn bad_numbers_name_their_key() {
+        let cases = [
+            (
+                "\"num_hidden_layers\": 32",
+                "\"num_hidden_layers\": 0",
+                "num_hidden_layers",
+            ),
+            ("\"vocab_size\": 128256", "\"vocab_size\": -5", "vocab_size"),
+            (
+                "\"hidden_size\": 4096",
+                "\"hidden_size\": \"4096\"",
+                "hidden_size",
+            ),
+            (
+                "\"hidden_size\": 4096",
+                "\"hidden_size\": 4096.5",
+                "hidden_size",
+            ),
+            (
+                "\"hidden_size\": 4096",
+                "\"hidden_size\": 99999999999",
+                "hidden_size",
+            ),
+            (
+                "\"num_key_value_heads\": 8",
+                "\"num_key_value_heads\": 5",
+                "num_key_value_heads",
+            ),
+            (
+                "\"attention_dropout\": 0.0",
+                "\"attention_dropout\": -0.1",
+                "attention_dropout",
+            ),
+        ];
+        for (from, to, key) in cases {
+            let e = error(&LLAMA31_8B.replace(from, to));
+            assert!(
+                matches!(&e, ImportError::InvalidValue { key: k, .. } if k == key),
+                "{to}: {e:?}"
+            );
+            assert!(e.to_string().contains(&format!("\"{key}\"")), "{e}");
+        }
+        let e = error(&LLAMA31_8B.replace("\"num_hidden_layers\": 32", "\"num_hidden_layers\": 0"));
+        assert_eq!(
+            e.to_string(),
+            "invalid value for \"num_hidden_layers\": expected a positive integer, got 0"
+        );
+    }
+
+    #[test]
+    fn opt_projection_is_unsupported() {
+        let json = OPT_13B.replace(
+            "\"word_embed_proj_dim\": 5120",
+            "\"word_embed_proj_dim\": 512",
+        );
+        assert!(matches!(
+            error(&json),
+            ImportError::Unsupported { key, .. } if key == "word_embed_proj_dim"
+        ));
+    }
+
+    #[test]
+    fn dropout_follows_the_probabilities() {
+        assert_eq!(import(GPT2_XL).spec.dropout, Dropout::On);
+        assert_eq!(import(LLAMA31_8B).spec.dropout, Dropout::Off);
+        let json = LLAMA31_8B.replace("\"attention_dropout\": 0.0", "\"attention_dropout\": 0.1");
+        assert_eq!(import(&json).spec.dropout, Dropout::On);
+    }
+
+    /// Every shape key of every family, replaced by every kind of bad value,
+    /// must give an error or a model, never a panic.
+    #[test]
+    fn hostile_values_never_panic() {
+        let bad = [
+            "null",
+            "0",
+            "-1",
+            "1.5",
+            "1e300",
+            "18446744073709551616",
+            "\"x\"",
+            "[]",
+            "{}",
+            "true",
+        ];
+        for config in [
+            LLAMA31_8B,
+            MIXTRAL_8X7B,
+            QWEN25_7B,
+            GPT2_XL,
+            BERT_LARGE,
+            OPT_13B,
+            DEEPSEEK_V3,
+        ] {
+            let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(config) else {
+                panic!("test config is not an object");
+            };
+            for key in obj.keys() {
+                for b in bad {
+                    let mut changed = obj.clone();
+                    changed.insert(key.clone(), serde_json::from_str(b).unwrap());
+                    let _ = import_hf_config(&Value::Object(changed).to_string());
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(s in ".{0,200}") {
+            let _ = import_hf_config(&s);
+        }
+    }
+}
