@@ -93,7 +93,9 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
                 format = match it.next().map(String::as_str) {
                     Some("json") => Format::Json,
                     Some("table") => Format::Table,
-                    Some(f) => return Err(Fail(format!("unknown format {f:?}; use json or table"))),
+                    Some(f) => {
+                        return Err(Fail(format!("unknown format {f:?}; use json or table")))
+                    }
                     None => return Err(Fail("--format needs json or table".into())),
                 }
             }

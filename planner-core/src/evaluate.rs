@@ -103,11 +103,13 @@ fn param_summary(r: &Resolved) -> ParamSummary {
         Work::Train {
             kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
             ..
-        } => memory::stages(r)
-            .iter()
-            .map(|s| memory::stage_params(r, s).adapters * f64::from(r.tp))
-            .fold(0.0, f64::max)
-            * f64::from(r.pp),
+        } => {
+            memory::stages(r)
+                .iter()
+                .map(|s| memory::stage_params(r, s).adapters * f64::from(r.tp))
+                .fold(0.0, f64::max)
+                * f64::from(r.pp)
+        }
         Work::Train { .. } => total,
         Work::Infer { .. } => 0.0,
     };

@@ -27,7 +27,7 @@ pub fn example_plan() -> Plan {
             sharding: Sharding::Zero1,
             parallel: Parallelism {
                 dp: 8,
-                micro_batch: 2,
+                micro_batch: 1,
                 sequence_parallel: SequenceParallel::Off,
                 ..Parallelism::default()
             },

@@ -25,6 +25,7 @@ pub mod precision;
 pub mod report;
 mod resolve;
 pub mod units;
+pub mod zero;
 
 pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
 pub use evaluate::evaluate;

@@ -24,6 +24,9 @@ pub enum ItemKind {
     Adapters,
     /// Activations saved for backward (or layer checkpoints).
     Activations,
+    /// Token ids and the embedding-dropout mask of the in-flight
+    /// micro-batches (first stage; Korthikanti et al. §4.3).
+    EmbeddingActivations,
     /// One recomputed group's activations, live during its backward.
     RecomputeWorkingSet,
     /// Output-layer input and FP32 logits.
@@ -83,6 +86,7 @@ impl ItemKind {
             ItemKind::OptimizerStates => "optimizer states",
             ItemKind::Adapters => "LoRA adapters",
             ItemKind::Activations => "activations",
+            ItemKind::EmbeddingActivations => "embedding activations",
             ItemKind::RecomputeWorkingSet => "recompute working set",
             ItemKind::Logits => "logits",
             ItemKind::GatherBuffers => "gather buffers",

@@ -198,8 +198,13 @@ fn apply_pruning(c: &mut Checker, s: &mut ModelSpec, p: Pruning) {
         s.layers = keep(c, "levers.pruning.shape.layers", s.layers, shape.layers);
         s.hidden = keep(c, "levers.pruning.shape.hidden", s.hidden, shape.hidden);
         s.heads = keep(c, "levers.pruning.shape.heads", s.heads, shape.heads);
-        s.kv_heads = keep(c, "levers.pruning.shape.kv_heads", s.kv_heads, shape.kv_heads)
-            .min(s.heads);
+        s.kv_heads = keep(
+            c,
+            "levers.pruning.shape.kv_heads",
+            s.kv_heads,
+            shape.kv_heads,
+        )
+        .min(s.heads);
         s.ffn = keep(c, "levers.pruning.shape.ffn", s.ffn, shape.ffn);
     }
 }
@@ -289,7 +294,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         PipelineSchedule::Interleaved { chunks } => {
             let v = c.count("levers.parallel.schedule.interleaved.chunks", chunks);
             par.schedule = PipelineSchedule::Interleaved { chunks: v };
-            if pp == 1 { 1 } else { v }
+            if pp == 1 {
+                1
+            } else {
+                v
+            }
         }
         _ => 1,
     };
@@ -349,10 +358,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
                 }));
             }
             if (dp * cp) % ep != 0 {
-                c.push(Diagnostic::error(K::EpRanks {
-                    ep,
-                    ranks: dp * cp,
-                }));
+                c.push(Diagnostic::error(K::EpRanks { ep, ranks: dp * cp }));
             }
         }
         None => {}

@@ -111,7 +111,9 @@ macro_rules! quantity {
         }
         impl std::iter::Sum for $name {
             fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-                Self(iter.map(|q| q.0).sum())
+                // Start from +0.0: `f64::sum` starts from -0.0, which prints
+                // as "-0.00" for an empty tier.
+                Self(iter.fold(0.0, |acc, q| acc + q.0))
             }
         }
     };
@@ -356,10 +358,7 @@ macro_rules! parsed_quantity {
                 match Raw::deserialize(d)? {
                     Raw::Num(v) => Ok($name(v)),
                     Raw::Text(t) => parse_with_units(&t, $units).map($name).ok_or_else(|| {
-                        serde::de::Error::custom(format!(
-                            concat!("cannot read {:?} as ", $what),
-                            t
-                        ))
+                        serde::de::Error::custom(format!(concat!("cannot read {:?} as ", $what), t))
                     }),
                 }
             }
@@ -367,7 +366,11 @@ macro_rules! parsed_quantity {
     };
 }
 
-parsed_quantity!(Bytes, BYTE_UNITS, "an amount of memory (e.g. 80 GB, 512 GiB)");
+parsed_quantity!(
+    Bytes,
+    BYTE_UNITS,
+    "an amount of memory (e.g. 80 GB, 512 GiB)"
+);
 parsed_quantity!(ByteRate, RATE_UNITS, "a bandwidth (e.g. 25 GB/s)");
 
 /// Moving `Bytes` at a `ByteRate` takes `Seconds`.

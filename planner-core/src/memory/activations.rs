@@ -104,17 +104,14 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
             // Router probabilities in FP32 and the permuted token copies
             // each routed expert receives (Megatron-Core MoE token dispatcher).
             replicated += 4.0 * sb * f64::from(m.experts) + k * gb * sbh;
-            k * per_f * sb * f64::from(m.expert_ffn) / t
-                + per_f * sb * f64::from(m.shared_ffn) / t
+            k * per_f * sb * f64::from(m.expert_ffn) / t + per_f * sb * f64::from(m.shared_ffn) / t
         }
         _ => per_f * sb * f64::from(spec.ffn) / t,
     };
 
     let scores = match c.kernel {
         // Softmax output (ab), and with dropout its mask (1) and output (ab).
-        AttentionKernel::Eager => {
-            a * sb * c.keys * (ab + masks * (1.0 + ab)) / t
-        }
+        AttentionKernel::Eager => a * sb * c.keys * (ab + masks * (1.0 + ab)) / t,
         // FlashAttention keeps the FP32 log-sum-exp per query and head.
         AttentionKernel::Flash => 4.0 * a * sb / t,
     };

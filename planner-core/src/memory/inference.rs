@@ -83,7 +83,8 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
     let mlp = match spec.moe {
         Some(m) if st.moe_layers > 0 => {
             let k = f64::from(m.top_k);
-            ab * tokens * (k * h + per_f * (k * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)) / t)
+            ab * tokens
+                * (k * h + per_f * (k * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)) / t)
         }
         _ => ab * per_f * tokens * f64::from(spec.ffn) / t,
     };

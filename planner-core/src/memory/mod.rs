@@ -292,6 +292,7 @@ impl Items {
         );
         let transient = self.hbm_of(&[
             ItemKind::Activations,
+            ItemKind::EmbeddingActivations,
             ItemKind::RecomputeWorkingSet,
             ItemKind::Logits,
             ItemKind::GatherBuffers,

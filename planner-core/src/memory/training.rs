@@ -17,6 +17,7 @@ use crate::plan::{Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding
 use crate::precision::Precision;
 use crate::report::{DeviceMemory, ItemKind};
 use crate::resolve::{Resolved, Work};
+use crate::zero::{model_states, sharded_states, StateBytes};
 
 /// Optimizer bytes per trainable parameter (moments only; Adafactor's
 /// factored statistics are added per matrix).
@@ -100,7 +101,15 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
         Checkpointing::Selective => (
             layers.iter().map(|l| l.selective(kernel)).sum(),
             0.0,
-            "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into(),
+            match kernel {
+                crate::plan::AttentionKernel::Eager => {
+                    "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
+                }
+                crate::plan::AttentionKernel::Flash => {
+                    "FlashAttention already recomputes the attention core; nothing more to drop"
+                        .into()
+                }
+            },
         ),
         Checkpointing::Full => (
             layers.iter().map(|l| l.input).sum(),
@@ -150,61 +159,75 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
     let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
     let ne = (n / f64::from(r.ep)).max(1.0);
     let sharding = r.levers.sharding;
-    let (shard_opt, shard_grad, shard_param) = match sharding {
-        Sharding::None => (false, false, false),
-        Sharding::Zero1 => (true, false, false),
-        Sharding::Zero2 | Sharding::FsdpShardGradOp => (true, true, false),
-        Sharding::Zero3 | Sharding::FsdpFullShard => (true, true, true),
-    };
+    let (shard_opt, shard_grad, shard_param) = sharded_states(sharding);
     let div = |on: bool, group: f64| if on { group } else { 1.0 };
+    let suffix = |on: bool| if on { " / shard group" } else { "" };
 
-    // Working weights.
-    let weights = (sp.linear * w_lin + sp.other * w_other) / div(shard_param, n)
-        + sp.experts * w_lin / div(shard_param, ne);
+    let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
+    let dense_params = sp.linear + sp.other;
+    let per = |weights: f64| StateBytes {
+        weights,
+        gradients: if full_training {
+            prec.gradients.bytes_per_element()
+        } else {
+            0.0
+        },
+        master: match (full_training, prec.master) {
+            (true, Some(m)) => m.bytes_per_element(),
+            _ => 0.0,
+        },
+        optimizer: if full_training {
+            optimizer_bytes(r)
+        } else {
+            0.0
+        },
+    };
+    // Linear layers may be quantized while norms and embeddings are not:
+    // the dense part uses the parameter-weighted mean width.
+    let w_dense = if dense_params > 0.0 {
+        (sp.linear * w_lin + sp.other * w_other) / dense_params
+    } else {
+        w_lin
+    };
+    let dense = model_states(dense_params, per(w_dense), sharding, n);
+    let experts = model_states(sp.experts, per(w_lin), sharding, ne);
+
     items.place(
         ItemKind::Weights,
-        weights,
+        (dense.weights + experts.weights).base(),
         off.parameters,
         format!(
             "{:.3e} params × {:.3} B{}",
-            sp.linear + sp.experts + sp.other,
-            w_lin,
-            if shard_param { " / shard group" } else { "" }
+            dense_params + sp.experts,
+            w_dense,
+            suffix(shard_param)
         ),
     );
-
-    let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     if full_training {
-        let dense = sp.linear + sp.other;
-        let g = prec.gradients.bytes_per_element();
+        let p = per(w_dense);
         items.place(
             ItemKind::Gradients,
-            g * (dense / div(shard_grad, n) + sp.experts / div(shard_grad, ne)),
+            (dense.gradients + experts.gradients).base(),
             off.gradients,
-            format!("{} B/param{}", g, if shard_grad { " / shard group" } else { "" }),
+            format!("{} B/param{}", p.gradients, suffix(shard_grad)),
         );
-        if let Some(master) = prec.master {
-            let mb = master.bytes_per_element();
-            items.place(
-                ItemKind::MasterWeights,
-                mb * (dense / div(shard_opt, n) + sp.experts / div(shard_opt, ne)),
-                off.optimizer,
-                format!("{mb} B/param{}", if shard_opt { " / shard group" } else { "" }),
-            );
-        }
-        let ob = optimizer_bytes(r);
+        items.place(
+            ItemKind::MasterWeights,
+            (dense.master + experts.master).base(),
+            off.optimizer,
+            format!("{} B/param{}", p.master, suffix(shard_opt)),
+        );
         let factored = match r.levers.optimizer {
             // Shazeer & Stern 2018, "Adafactor": row and column statistics
             // per matrix instead of a full second moment, in FP32.
-            Optimizer::Adafactor { .. } => 4.0 * sp.matrix_dims,
+            Optimizer::Adafactor { .. } => 4.0 * sp.matrix_dims / div(shard_opt, n),
             _ => 0.0,
         };
         items.place(
             ItemKind::OptimizerStates,
-            ob * (dense / div(shard_opt, n) + sp.experts / div(shard_opt, ne))
-                + factored / div(shard_opt, n),
+            (dense.optimizer + experts.optimizer).base() + factored,
             off.optimizer,
-            format!("{ob} B/param{}", if shard_opt { " / shard group" } else { "" }),
+            format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
         // Adapters: weights and gradients in the adapter precision plus the
@@ -270,17 +293,22 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
     let rep_div = if ctx.sp { ctx.tp } else { 1.0 };
     let sb = ctx.seq * ctx.batch;
     let h = f64::from(r.spec.hidden);
-    let mut extra = 0.0;
-    if st.embedding {
-        // Token ids (int64) and the embedding-dropout mask (Korthikanti §4.3).
-        extra += 8.0 * sb + if ctx.dropout { sb * h / rep_div } else { 0.0 };
-    }
     items.place(
         ItemKind::Activations,
-        (per_mb + extra) * flight,
+        per_mb * flight,
         off.activations,
         format!("{how}; {flight:.3} micro-batch(es) of {mb} in flight"),
     );
+    if st.embedding {
+        // Token ids (int64) and the embedding-dropout mask (Korthikanti §4.3).
+        let mask = if ctx.dropout { sb * h / rep_div } else { 0.0 };
+        items.place(
+            ItemKind::EmbeddingActivations,
+            (8.0 * sb + mask) * flight,
+            off.activations,
+            "int64 token ids + embedding-dropout mask per in-flight micro-batch",
+        );
+    }
     items.hbm(
         ItemKind::RecomputeWorkingSet,
         working,

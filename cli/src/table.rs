@@ -1,0 +1,230 @@
+//! Plain-text views of reports and catalogs. Views only: every number comes
+//! from `planner-core`.
+
+use planner_core::catalog::{self, Provenance};
+use planner_core::plan::Tier;
+use planner_core::report::{DeviceRole, Report, Verdict};
+use planner_core::units::Bytes;
+use std::fmt::Write;
+
+fn gib(b: Bytes) -> String {
+    format!("{:>10.2}", b.as_gib())
+}
+
+fn tier_name(t: Tier) -> &'static str {
+    match t {
+        Tier::Hbm => "HBM",
+        Tier::Cxl => "CXL",
+        Tier::HostDram => "host DRAM",
+        Tier::Nvme => "NVMe",
+    }
+}
+
+fn role_name(r: DeviceRole) -> &'static str {
+    match r {
+        DeviceRole::OnlyStage => "device",
+        DeviceRole::FirstStage => "pipeline stage 0",
+        DeviceRole::LastStage => "last pipeline stage",
+    }
+}
+
+fn params(n: f64) -> String {
+    if n >= 1e9 {
+        format!("{:.2} B", n / 1e9)
+    } else {
+        format!("{:.1} M", n / 1e6)
+    }
+}
+
+/// A readable breakdown of a report.
+pub fn render(r: &Report) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "plan     {}", r.plan);
+    let _ = writeln!(
+        o,
+        "model    {}  ({} parameters, {} active, {} trainable)",
+        r.model,
+        params(r.params.total),
+        params(r.params.active),
+        params(r.params.trainable)
+    );
+    let _ = writeln!(o, "gpu      {}", r.gpu);
+    let verdict = match r.verdict {
+        Verdict::Fits => format!("FITS with {} of HBM to spare", r.hbm_margin),
+        Verdict::DoesNotFit => format!("DOES NOT FIT (HBM margin {})", r.hbm_margin),
+        Verdict::Invalid => "INVALID".to_string(),
+    };
+    let _ = writeln!(o, "verdict  {verdict}\n");
+    for (i, d) in r.devices.iter().enumerate() {
+        let mark = if i == r.binding {
+            "  ← most loaded"
+        } else {
+            ""
+        };
+        let _ = writeln!(o, "{} ({} layers){mark}", role_name(d.role), d.layers);
+        let _ = writeln!(o, "  {:<24} {:<10} {:>10}  basis", "item", "tier", "GiB");
+        for it in &d.items {
+            let _ = writeln!(
+                o,
+                "  {:<24} {:<10} {}  {}",
+                it.kind.label(),
+                tier_name(it.tier),
+                gib(it.bytes),
+                it.basis
+            );
+        }
+        let _ = writeln!(
+            o,
+            "  HBM: allocated {:.2} GiB, reserved {:.2} GiB, used {:.2} GiB",
+            d.hbm_allocated().as_gib(),
+            d.hbm_reserved().as_gib(),
+            d.hbm_used().as_gib()
+        );
+        for t in &d.tiers {
+            let _ = writeln!(
+                o,
+                "  {:<10} {:>10.2} / {:>10.2} GiB  {}",
+                tier_name(t.tier),
+                t.used.as_gib(),
+                t.capacity.as_gib(),
+                if t.fits() { "ok" } else { "OVER" }
+            );
+        }
+        let _ = writeln!(o);
+    }
+    if let Some(l) = &r.inference {
+        let _ = writeln!(
+            o,
+            "serving  KV cache {:.1} KiB/token; KV budget {}; max batch {}; max context {} tokens",
+            l.kv_bytes_per_token.base() / 1024.0,
+            l.kv_budget,
+            l.max_batch,
+            l.max_context
+        );
+    }
+    if let Some(l) = &r.training {
+        let _ = writeln!(
+            o,
+            "training {} micro-batches/step, {:.2} in flight on stage 0; max micro-batch {}; max sequence {} tokens",
+            l.micro_batches, l.in_flight, l.max_micro_batch, l.max_seq_len
+        );
+    }
+    if !r.diagnostics.is_empty() {
+        let _ = writeln!(o, "\ndiagnostics");
+        for d in &r.diagnostics {
+            let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
+        }
+    }
+    o
+}
+
+fn tag(p: Provenance) -> &'static str {
+    match p {
+        Provenance::Verified => "V",
+        Provenance::VerifiedCopy => "V*",
+        Provenance::Computed => "C",
+        Provenance::Secondary => "S",
+        Provenance::Recalled => "R",
+        Provenance::Assumed => "A",
+    }
+}
+
+fn id_name<T: serde::Serialize>(id: &T) -> String {
+    serde_json::to_value(id)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The model catalog.
+pub fn models() -> String {
+    let mut o = String::from("models (id, name, parameters, [provenance] source)\n");
+    for e in catalog::MODELS {
+        let _ = writeln!(
+            o,
+            "  {:<18} {:<22} {:>10}  [{}] {}",
+            id_name(&e.id),
+            e.name,
+            params(e.spec.params().total()),
+            tag(e.provenance),
+            e.source
+        );
+    }
+    o
+}
+
+/// The GPU catalog.
+pub fn gpus() -> String {
+    let mut o = String::from(
+        "gpus (id, name, device memory GiB, bandwidth TB/s, BF16 dense TFLOP/s, [provenance] source)\n",
+    );
+    for e in catalog::GPUS {
+        let s = &e.spec;
+        let _ = writeln!(
+            o,
+            "  {:<16} {:<28} {:>7.1} {:>6.2} {:>7.0}  [{}] {}",
+            id_name(&e.id),
+            e.name,
+            s.device_memory().as_gib(),
+            s.memory_bandwidth.base() / 1e12,
+            s.bf16.as_tflops(),
+            tag(e.provenance),
+            e.source
+        );
+    }
+    o
+}
+
+/// The link catalog.
+pub fn links() -> String {
+    let mut o = String::from("links (id, name, GB/s per direction, [provenance] source)\n");
+    for e in catalog::LINKS {
+        let _ = writeln!(
+            o,
+            "  {:<16} {:<28} {:>7.1}  [{}] {}",
+            id_name(&e.id),
+            e.name,
+            e.per_direction.as_gb_per_s(),
+            tag(e.provenance),
+            e.source
+        );
+    }
+    o
+}
+
+/// The CXL device catalog.
+pub fn cxl() -> String {
+    let mut o = String::from("cxl devices (id, name, GB, GB/s, ns, [provenance] source)\n");
+    for e in catalog::CXL_DEVICES {
+        let _ = writeln!(
+            o,
+            "  {:<22} {:<40} {:>6.0} {:>5.0} {:>5.0}  [{}] {}",
+            id_name(&e.id),
+            e.name,
+            e.spec.capacity.as_gb(),
+            e.spec.bandwidth.as_gb_per_s(),
+            e.spec.latency.as_nanos(),
+            tag(e.provenance),
+            e.source
+        );
+    }
+    o
+}
+
+/// The price table.
+pub fn prices() -> String {
+    let mut o = String::from("prices (item, kind, USD, date, [provenance] source)\n");
+    for e in catalog::PRICES {
+        let _ = writeln!(
+            o,
+            "  {:<28} {:<16} {:>10.2}  {:<8} [{}] {}",
+            serde_json::to_string(&e.item).unwrap_or_default(),
+            id_name(&e.kind),
+            e.usd.as_usd(),
+            e.date,
+            tag(e.provenance),
+            e.source
+        );
+    }
+    o
+}
