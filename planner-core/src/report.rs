@@ -27,7 +27,8 @@ pub enum ItemKind {
     /// Token ids and the embedding-dropout mask of the in-flight
     /// micro-batches (first stage; Korthikanti et al. §4.3).
     EmbeddingActivations,
-    /// One recomputed group's activations, live during its backward.
+    /// How far backward rises above the kept activations while a
+    /// recomputed (or selectively recomputed) segment runs.
     RecomputeWorkingSet,
     /// Output-layer input and FP32 logits.
     Logits,

@@ -140,7 +140,11 @@ fn korthikanti_figure1_activations() {
     let seqsel = [9.5625, 12.3515625, 23.076171875, 26.5625];
     for (i, m) in KORTHIKANTI.iter().enumerate() {
         let a = activations_gib(&korthikanti(*m, false, Checkpointing::None));
-        assert!((a / none[i] - 1.0).abs() < 1e-4, "{m:?} none: {a} vs {}", none[i]);
+        assert!(
+            (a / none[i] - 1.0).abs() < 1e-4,
+            "{m:?} none: {a} vs {}",
+            none[i]
+        );
         let a = activations_gib(&korthikanti(*m, true, Checkpointing::Selective));
         assert!(
             (a / seqsel[i] - 1.0).abs() < 1e-4,
@@ -241,7 +245,11 @@ fn korthikanti_runs_fit_and_baselines_do_not() {
         let r = evaluate(&korthikanti(m, false, Checkpointing::Full).plan());
         assert_eq!(r.verdict, Verdict::Fits, "{m:?} full recompute");
     }
-    for m in [ModelId::Gpt3_175b, ModelId::Megatron530b, ModelId::Megatron1t] {
+    for m in [
+        ModelId::Gpt3_175b,
+        ModelId::Megatron530b,
+        ModelId::Megatron1t,
+    ] {
         let r = evaluate(&korthikanti(m, false, Checkpointing::None).plan());
         assert_eq!(r.verdict, Verdict::DoesNotFit, "{m:?} baseline");
     }
@@ -258,15 +266,51 @@ fn zero_table1() {
     };
     let nd = [1.0, 4.0, 16.0, 64.0, 256.0, 1024.0];
     let rows: [(f64, Sharding, [&str; 6]); 9] = [
-        (7.5e9, Sharding::Zero1, ["120", "52.5", "35.6", "31.4", "30.4", "30.1"]),
-        (7.5e9, Sharding::Zero2, ["120", "41.3", "21.6", "16.6", "15.4", "15.1"]),
-        (7.5e9, Sharding::Zero3, ["120", "30", "7.5", "1.88", "0.47", "0.12"]),
-        (128e9, Sharding::Zero1, ["2048", "896", "608", "536", "518", "513"]),
-        (128e9, Sharding::Zero2, ["2048", "704", "368", "284", "263", "257"]),
-        (128e9, Sharding::Zero3, ["2048", "512", "128", "32", "8", "2"]),
-        (1e12, Sharding::Zero1, ["16000", "7000", "4750", "4187", "4046", "4011"]),
-        (1e12, Sharding::Zero2, ["16000", "5500", "2875", "2218", "2054", "2013"]),
-        (1e12, Sharding::Zero3, ["16000", "4000", "1000", "250", "62.5", "15.6"]),
+        (
+            7.5e9,
+            Sharding::Zero1,
+            ["120", "52.5", "35.6", "31.4", "30.4", "30.1"],
+        ),
+        (
+            7.5e9,
+            Sharding::Zero2,
+            ["120", "41.3", "21.6", "16.6", "15.4", "15.1"],
+        ),
+        (
+            7.5e9,
+            Sharding::Zero3,
+            ["120", "30", "7.5", "1.88", "0.47", "0.12"],
+        ),
+        (
+            128e9,
+            Sharding::Zero1,
+            ["2048", "896", "608", "536", "518", "513"],
+        ),
+        (
+            128e9,
+            Sharding::Zero2,
+            ["2048", "704", "368", "284", "263", "257"],
+        ),
+        (
+            128e9,
+            Sharding::Zero3,
+            ["2048", "512", "128", "32", "8", "2"],
+        ),
+        (
+            1e12,
+            Sharding::Zero1,
+            ["16000", "7000", "4750", "4187", "4046", "4011"],
+        ),
+        (
+            1e12,
+            Sharding::Zero2,
+            ["16000", "5500", "2875", "2218", "2054", "2013"],
+        ),
+        (
+            1e12,
+            Sharding::Zero3,
+            ["16000", "4000", "1000", "250", "62.5", "15.6"],
+        ),
     ];
     for (psi, stage, cells) in rows {
         for (n, cell) in nd.iter().zip(cells) {
@@ -343,7 +387,10 @@ fn kv_cache_cases() {
 #[test]
 fn mla_kv_cache() {
     let l = evaluate(&serve(ModelId::DeepseekV3, 1, 1, 0, 1)).inference;
-    assert_eq!(l.map(|l| l.kv_bytes_per_token.as_bytes()), Some(576.0 * 61.0 * 2.0));
+    assert_eq!(
+        l.map(|l| l.kv_bytes_per_token.as_bytes()),
+        Some(576.0 * 61.0 * 2.0)
+    );
 }
 
 /// B-12: Llama 3 405B ran on 80 GB H100s at TP 8, PP 16, DP 64, 8K

@@ -82,25 +82,45 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     }
 }
 
-/// Stored activations of one micro-batch across the stage's layers, and the
-/// working set one recomputed group materialises during its backward.
+/// One checkpointing segment: what it keeps through the forward pass, and
+/// what it holds while its backward runs (recomputed activations included).
+#[derive(Clone, Copy)]
+struct Segment {
+    kept: f64,
+    live: f64,
+}
+
+/// Activations one micro-batch keeps across the stage's layers, and how
+/// far its backward rises above that.
+///
+/// Backward runs from the last segment to the first; while segment j is
+/// processed, the earlier segments still hold what they kept and segment j
+/// holds its full activations (recomputed, if it was checkpointed). The
+/// peak is max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the
+/// recompute working set. Korthikanti et al. count only Σ kept (Table 2).
 fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, String) {
     let layers: Vec<&LayerActs> = std::iter::repeat_n(dense, st.dense_layers as usize)
         .chain(std::iter::repeat_n(moe, st.moe_layers as usize))
         .collect();
     let n = layers.len();
-    let full = |l: &LayerActs| l.full();
     let kernel = r.levers.attention;
-    let biggest = layers.iter().map(|l| full(l)).fold(0.0, f64::max);
-    match r.levers.checkpointing {
+    let kept_whole = |l: &&LayerActs| Segment {
+        kept: l.full(),
+        live: l.full(),
+    };
+    let (segments, how): (Vec<Segment>, String) = match r.levers.checkpointing {
         Checkpointing::None => (
-            layers.iter().map(|l| full(l)).sum(),
-            0.0,
+            layers.iter().map(kept_whole).collect(),
             "every activation kept (Korthikanti Eq. 1/2/4)".into(),
         ),
         Checkpointing::Selective => (
-            layers.iter().map(|l| l.selective(kernel)).sum(),
-            0.0,
+            layers
+                .iter()
+                .map(|l| Segment {
+                    kept: l.selective(kernel),
+                    live: l.full(),
+                })
+                .collect(),
             match kernel {
                 crate::plan::AttentionKernel::Eager => {
                     "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
@@ -112,30 +132,50 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
             },
         ),
         Checkpointing::Full => (
-            layers.iter().map(|l| l.input).sum(),
-            biggest,
+            layers
+                .iter()
+                .map(|l| Segment {
+                    kept: l.input,
+                    live: l.full(),
+                })
+                .collect(),
             "one layer input per layer (Korthikanti Table 2, full recompute)".into(),
         ),
         Checkpointing::Uniform { group } => {
             let g = (group as usize).max(1);
-            let kept: f64 = layers.iter().step_by(g).map(|l| l.input).sum();
             (
-                kept,
-                biggest * g.min(n) as f64,
-                format!("one input per group of {g} layers; one group recomputed at a time"),
+                layers
+                    .chunks(g)
+                    .map(|c| Segment {
+                        kept: c[0].input,
+                        live: c.iter().map(|l| l.full()).sum(),
+                    })
+                    .collect(),
+                format!("one input per group of {g} layers, each group recomputed in backward"),
             )
         }
         Checkpointing::Block { layers: k } => {
             let k = (k as usize).min(n);
-            let kept: f64 = layers[..k].iter().map(|l| l.input).sum::<f64>()
-                + layers[k..].iter().map(|l| full(l)).sum::<f64>();
             (
-                kept,
-                if k > 0 { biggest } else { 0.0 },
+                layers[..k]
+                    .iter()
+                    .map(|l| Segment {
+                        kept: l.input,
+                        live: l.full(),
+                    })
+                    .chain(layers[k..].iter().map(kept_whole))
+                    .collect(),
                 format!("first {k} layers of the stage recomputed, the rest kept"),
             )
         }
+    };
+    let mut before = 0.0;
+    let mut peak: f64 = 0.0;
+    for s in &segments {
+        peak = peak.max(before + s.live);
+        before += s.kept;
     }
+    (before, (peak - before).max(0.0), how)
 }
 
 pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
@@ -312,7 +352,7 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
     items.hbm(
         ItemKind::RecomputeWorkingSet,
         working,
-        "activations of one recomputed group during its backward",
+        "rise above the kept activations while a recomputed segment runs its backward",
     );
     if st.head {
         // Final-norm input, output-layer input and FP32 logits:

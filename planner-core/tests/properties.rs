@@ -1,0 +1,453 @@
+//! Property tests of the memory model's invariants.
+
+use planner_core::catalog::{GpuId, ModelId};
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::model::{
+    AttentionKind, Bias, Dropout, Embeddings, FfnActivation, ModelSpec, MoeSpec, Norm, Positions,
+};
+use planner_core::plan::{
+    AttentionKernel, Checkpointing, CustomModel, Inference, KvCacheLayout, Levers, LogitsScope,
+    ModelChoice, OffloadTarget, Overheads, Parallelism, PipelineSchedule, Plan, Precisions,
+    SequenceParallel, Sharding, Tier, Training, TrainingKind, Workload,
+};
+use planner_core::precision::{DoubleQuant, Precision};
+use planner_core::report::{ItemKind, Report};
+use planner_core::units::Bytes;
+use planner_core::{evaluate, Verdict};
+use proptest::prelude::*;
+
+fn model_id() -> impl Strategy<Value = ModelId> {
+    prop::sample::select(vec![
+        ModelId::Gpt2Xl,
+        ModelId::Llama2_7b,
+        ModelId::Llama2_70b,
+        ModelId::Llama31_8b,
+        ModelId::Mixtral8x7b,
+        ModelId::Qwen25_7b,
+        ModelId::DeepseekV3,
+        ModelId::Gpt3_175b,
+        ModelId::BertLarge,
+    ])
+}
+
+fn precision() -> impl Strategy<Value = Precision> {
+    prop::sample::select(vec![
+        Precision::Fp32,
+        Precision::Bf16,
+        Precision::Fp16,
+        Precision::Fp8,
+        Precision::Int8,
+        Precision::Int4 { group_size: 128 },
+        Precision::Nf4 {
+            double_quant: DoubleQuant::On,
+        },
+        Precision::Mxfp4,
+    ])
+}
+
+fn checkpointing() -> impl Strategy<Value = Checkpointing> {
+    prop_oneof![
+        Just(Checkpointing::None),
+        Just(Checkpointing::Selective),
+        Just(Checkpointing::Full),
+        (1u32..8).prop_map(|group| Checkpointing::Uniform { group }),
+        (0u32..8).prop_map(|layers| Checkpointing::Block { layers }),
+    ]
+}
+
+fn sharding() -> impl Strategy<Value = Sharding> {
+    prop::sample::select(vec![
+        Sharding::None,
+        Sharding::Zero1,
+        Sharding::Zero2,
+        Sharding::Zero3,
+        Sharding::FsdpFullShard,
+        Sharding::FsdpShardGradOp,
+    ])
+}
+
+fn hardware(gpus: u32) -> Hardware {
+    Hardware {
+        gpu: GpuChoice::Preset(GpuId::H100Sxm),
+        gpus,
+        gpus_per_node: 8,
+        scale_up_domain: 0,
+        host_dram_per_node: Bytes::from_tb(2.0),
+        nvme_per_node: Bytes::from_tb(8.0),
+        cxl: None,
+        pool: None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn training(
+    model: ModelId,
+    tp: u32,
+    pp: u32,
+    dp: u32,
+    mb: u32,
+    seq: u32,
+    ckpt: Checkpointing,
+    sharding: Sharding,
+) -> Plan {
+    Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(model),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::PreTraining,
+            seq_len: seq,
+            global_batch: mb * dp * 8,
+            tokens: 0.0,
+        }),
+        levers: Levers {
+            checkpointing: ckpt,
+            sharding,
+            parallel: Parallelism {
+                tp,
+                pp,
+                dp,
+                micro_batch: mb,
+                ..Parallelism::default()
+            },
+            ..Levers::default()
+        },
+        hardware: hardware(tp * pp * dp),
+        overheads: Overheads::default(),
+    }
+}
+
+fn first(r: &Report, kinds: &[ItemKind]) -> f64 {
+    kinds
+        .iter()
+        .map(|k| r.devices[0].of_kind(*k).as_bytes())
+        .sum()
+}
+
+const STATES: [ItemKind; 4] = [
+    ItemKind::Weights,
+    ItemKind::Gradients,
+    ItemKind::MasterWeights,
+    ItemKind::OptimizerStates,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// More data-parallel ranks under ZeRO-3 never raise per-device model states.
+    #[test]
+    fn zero3_more_dp_never_raises_states(model in model_id(), dp in 1u32..64, extra in 1u32..64) {
+        let a = evaluate(&training(model, 1, 1, dp, 1, 2048, Checkpointing::Full, Sharding::Zero3));
+        let b = evaluate(&training(model, 1, 1, dp + extra, 1, 2048, Checkpointing::Full, Sharding::Zero3));
+        prop_assert!(first(&b, &STATES) <= first(&a, &STATES) * (1.0 + 1e-12));
+    }
+
+    /// Any checkpointing keeps no more activation memory than none, and
+    /// selective never more than none; full never more than selective when
+    /// the stage has two or more layers.
+    #[test]
+    fn checkpointing_never_raises_activations(
+        model in model_id(), ckpt in checkpointing(), mb in 1u32..8, seq in 1u32..9,
+        kernel in prop::sample::select(vec![AttentionKernel::Flash, AttentionKernel::Eager]),
+    ) {
+        let acts = [ItemKind::Activations, ItemKind::RecomputeWorkingSet];
+        let mut base = training(model, 1, 1, 8, mb, seq * 512, Checkpointing::None, Sharding::Zero1);
+        base.levers.attention = kernel;
+        let mut with = base.clone();
+        with.levers.checkpointing = ckpt;
+        let none = first(&evaluate(&base), &acts);
+        let some = first(&evaluate(&with), &acts);
+        prop_assert!(some <= none * (1.0 + 1e-12), "{ckpt:?}: {some} > {none}");
+        let mut sel = base.clone();
+        sel.levers.checkpointing = Checkpointing::Selective;
+        let mut full = base.clone();
+        full.levers.checkpointing = Checkpointing::Full;
+        let (s, f) = (first(&evaluate(&sel), &acts), first(&evaluate(&full), &acts));
+        prop_assert!(s <= none * (1.0 + 1e-12));
+        prop_assert!(f <= s * (1.0 + 1e-12), "full {f} > selective {s}");
+    }
+
+    /// A narrower weight format never raises weight memory, in training or serving.
+    #[test]
+    fn lower_precision_never_raises_weights(model in model_id(), a in precision(), b in precision(), serve in any::<bool>()) {
+        let (wide, narrow) = if a.bytes_per_element() >= b.bytes_per_element() { (a, b) } else { (b, a) };
+        let mut plan = training(model, 1, 1, 1, 1, 2048, Checkpointing::Full, Sharding::None);
+        if serve {
+            plan.workload = Workload::Inference(Inference {
+                prompt_tokens: 512, output_tokens: 128, batch: 4, logits: LogitsScope::LastToken,
+            });
+        }
+        let mut p_wide = plan.clone();
+        p_wide.levers.precision.weights = wide;
+        let mut p_narrow = plan;
+        p_narrow.levers.precision.weights = narrow;
+        let w = |p: &Plan| first(&evaluate(p), &[ItemKind::Weights]);
+        prop_assert!(w(&p_narrow) <= w(&p_wide) * (1.0 + 1e-12));
+    }
+
+    /// Adding host, CXL or HBM capacity never turns a fitting plan into one
+    /// that does not fit.
+    #[test]
+    fn more_capacity_never_breaks_a_fit(model in model_id(), dp in 1u32..16, ckpt in checkpointing(), s in sharding(), cap in 0.3f64..1.0) {
+        let mut plan = training(model, 1, 1, dp, 1, 2048, ckpt, s);
+        plan.levers.offload.optimizer = Some(OffloadTarget { tier: Tier::HostDram, fraction: 1.0 });
+        plan.levers.memory_cap = Some(cap);
+        let before = evaluate(&plan).verdict;
+        let mut bigger = plan.clone();
+        bigger.levers.memory_cap = Some((cap + 0.2).min(1.0));
+        bigger.hardware.host_dram_per_node = Bytes::from_tb(4.0);
+        let after = evaluate(&bigger).verdict;
+        if before == Verdict::Fits {
+            prop_assert_eq!(after, Verdict::Fits);
+        }
+    }
+
+    /// Longer contexts and bigger batches never shrink the KV cache.
+    #[test]
+    fn kv_cache_monotone(model in model_id(), prompt in 1u32..4096, batch in 1u32..64, more in 1u32..512) {
+        let serve = |prompt: u32, batch: u32| Plan {
+            version: 1,
+            name: String::new(),
+            model: ModelChoice::Preset(model),
+            workload: Workload::Inference(Inference { prompt_tokens: prompt, output_tokens: 64, batch, logits: LogitsScope::LastToken }),
+            levers: Levers::default(),
+            hardware: hardware(1),
+            overheads: Overheads::default(),
+        };
+        let kv = |p: &Plan| first(&evaluate(p), &[ItemKind::KvCache, ItemKind::KvCacheWaste]);
+        let base = kv(&serve(prompt, batch));
+        prop_assert!(kv(&serve(prompt + more, batch)) >= base);
+        prop_assert!(kv(&serve(prompt, batch + 1)) >= base);
+    }
+}
+
+fn arbitrary_spec() -> impl Strategy<Value = ModelSpec> {
+    (
+        (0u32..200, 0u32..40_000, 0u32..200, 0u32..200, 0u32..300),
+        (0u32..100_000, 0u32..300_000, 0u32..300_000),
+        any::<bool>(),
+        prop::option::of((0u32..300, 0u32..20, 0u32..5000, 0u32..5000, 0u32..5)),
+        prop::option::of(0u32..10_000),
+        prop::option::of((0u32..2000, 0u32..1000, 0u32..200, 0u32..100)),
+    )
+        .prop_map(|(dims, sizes, gated, moe, window, mla)| {
+            let (layers, hidden, heads, kv_heads, head_dim) = dims;
+            let (ffn, vocab, max_context) = sizes;
+            ModelSpec {
+                layers,
+                hidden,
+                heads,
+                kv_heads,
+                head_dim,
+                ffn,
+                activation: if gated {
+                    FfnActivation::SwiGlu
+                } else {
+                    FfnActivation::Gelu
+                },
+                vocab,
+                embeddings: if gated {
+                    Embeddings::Untied
+                } else {
+                    Embeddings::Tied
+                },
+                positions: if gated {
+                    Positions::Rotary
+                } else {
+                    Positions::Learned {
+                        max_positions: max_context,
+                    }
+                },
+                norm: if gated {
+                    Norm::RmsNorm
+                } else {
+                    Norm::LayerNorm
+                },
+                bias: if gated { Bias::None } else { Bias::All },
+                dropout: if gated { Dropout::Off } else { Dropout::On },
+                attention: match mla {
+                    Some((q, kv, nope, rope)) => AttentionKind::Mla(planner_core::model::MlaSpec {
+                        q_lora_rank: q,
+                        kv_lora_rank: kv,
+                        qk_nope_head_dim: nope,
+                        qk_rope_head_dim: rope,
+                        v_head_dim: nope,
+                    }),
+                    None => AttentionKind::Standard,
+                },
+                sliding_window: window,
+                moe: moe.map(
+                    |(experts, top_k, expert_ffn, shared_ffn, dense_layers)| MoeSpec {
+                        experts,
+                        top_k,
+                        expert_ffn,
+                        shared_ffn,
+                        dense_layers,
+                    },
+                ),
+                token_types: 0,
+                max_context,
+            }
+        })
+}
+
+fn arbitrary_plan() -> impl Strategy<Value = Plan> {
+    (
+        arbitrary_spec(),
+        (0u32..17, 0u32..17, 0u32..17, 0u32..5, 0u32..5, 0u32..9),
+        (
+            checkpointing(),
+            sharding(),
+            precision(),
+            precision(),
+            any::<bool>(),
+        ),
+        (0u32..20_000, 0u32..5000, 0u32..2000, any::<bool>()),
+        (
+            0u32..70,
+            0u32..9,
+            -1.0f64..2.0,
+            prop::option::of(-0.5f64..1.5),
+            0u32..4,
+        ),
+    )
+        .prop_map(|(spec, deg, lev, work, hw)| {
+            let (tp, pp, dp, cp, ep, mb) = deg;
+            let (ckpt, sharding, weights, kv, interleave) = lev;
+            let (seq, batch, out, serve) = work;
+            let (gpus, per_node, frac, cap, chunks) = hw;
+            Plan {
+                version: 1,
+                name: "arbitrary".into(),
+                model: ModelChoice::Custom(CustomModel {
+                    name: String::new(),
+                    spec,
+                }),
+                workload: if serve {
+                    Workload::Inference(Inference {
+                        prompt_tokens: seq,
+                        output_tokens: out,
+                        batch,
+                        logits: LogitsScope::AllTokens,
+                    })
+                } else {
+                    Workload::Training(Training {
+                        kind: if interleave {
+                            TrainingKind::PreTraining
+                        } else {
+                            TrainingKind::Qlora(planner_core::plan::LoraSpec {
+                                rank: mb,
+                                targets: planner_core::plan::LoraTargets::AllLinear,
+                                adapter_precision: Precision::Fp32,
+                            })
+                        },
+                        seq_len: seq,
+                        global_batch: batch,
+                        tokens: f64::from(out),
+                    })
+                },
+                levers: Levers {
+                    precision: Precisions {
+                        weights,
+                        kv_cache: kv,
+                        ..Precisions::default()
+                    },
+                    checkpointing: ckpt,
+                    attention: if interleave {
+                        AttentionKernel::Eager
+                    } else {
+                        AttentionKernel::Flash
+                    },
+                    sharding,
+                    shard_group: if mb % 3 == 0 { Some(mb) } else { None },
+                    parallel: Parallelism {
+                        tp,
+                        pp,
+                        dp,
+                        cp,
+                        ep,
+                        micro_batch: mb,
+                        sequence_parallel: if interleave {
+                            SequenceParallel::On
+                        } else {
+                            SequenceParallel::Off
+                        },
+                        schedule: if interleave {
+                            PipelineSchedule::Interleaved { chunks }
+                        } else {
+                            PipelineSchedule::Gpipe
+                        },
+                    },
+                    offload: planner_core::plan::Offload {
+                        optimizer: Some(OffloadTarget {
+                            tier: Tier::Cxl,
+                            fraction: frac,
+                        }),
+                        kv_cache: Some(OffloadTarget {
+                            tier: Tier::HostDram,
+                            fraction: frac,
+                        }),
+                        ..Default::default()
+                    },
+                    kv_cache: if interleave {
+                        KvCacheLayout::Paged {
+                            block_tokens: chunks,
+                        }
+                    } else {
+                        KvCacheLayout::Contiguous {
+                            reserve_tokens: out,
+                        }
+                    },
+                    prefill_chunk: cap.map(|_| mb),
+                    memory_cap: cap,
+                    ..Levers::default()
+                },
+                hardware: Hardware {
+                    gpus,
+                    gpus_per_node: per_node,
+                    ..hardware(1)
+                },
+                overheads: Overheads {
+                    fragmentation: frac,
+                    ..Overheads::default()
+                },
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// No input makes `evaluate` panic, and every number in the report is finite.
+    #[test]
+    fn evaluate_is_total(plan in arbitrary_plan()) {
+        let r = evaluate(&plan);
+        for d in &r.devices {
+            for i in &d.items {
+                prop_assert!(i.bytes.is_finite(), "{:?} is {:?}", i.kind, i.bytes);
+                prop_assert!(i.bytes.base() >= 0.0, "{:?} is negative", i.kind);
+            }
+        }
+        prop_assert!(r.hbm_margin.is_finite());
+        // Zeros and out-of-range values are reported, not silently used.
+        if plan.hardware.gpus == 0 || plan.levers.parallel.tp == 0 {
+            prop_assert_eq!(r.verdict, Verdict::Invalid);
+        }
+    }
+
+    /// A plan survives a trip through JSON unchanged.
+    #[test]
+    fn plan_json_round_trip(plan in arbitrary_plan()) {
+        let json = plan.to_json();
+        let back = Plan::from_json(&json);
+        let err = back.as_ref().err().map(ToString::to_string);
+        prop_assert_eq!(back.ok(), Some(plan), "{:?}", err);
+    }
+}
+
+#[test]
+fn example_round_trips_and_fits() {
+    let plan = planner_core::example_plan();
+    assert_eq!(Plan::from_json(&plan.to_json()).ok(), Some(plan.clone()));
+    assert_eq!(evaluate(&plan).verdict, Verdict::Fits);
+}
