@@ -232,7 +232,8 @@ impl Items {
         offload: Option<OffloadTarget>,
         basis: impl Into<String>,
     ) {
-        if !(bytes > 0.0) {
+        // Also skips NaN.
+        if bytes.is_nan() || bytes <= 0.0 {
             return;
         }
         let basis = basis.into();

@@ -1,0 +1,217 @@
+//! The CLI as a user runs it: the built binary, real files and pipes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn memwall(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memwall"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the memwall binary runs");
+    if let Some(input) = stdin {
+        // memwall may exit before reading stdin (bad arguments); a broken
+        // pipe here is then expected and its exit status is what we check.
+        if let Some(mut pipe) = child.stdin.take() {
+            let _ = pipe.write_all(input.as_bytes());
+        }
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().expect("memwall exits")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn example() -> String {
+    text(&memwall(&["example"], None).stdout)
+}
+
+/// A one-line error on stderr, exit code 2, no panic, no backtrace.
+fn assert_bad_input(out: &Output, mentions: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains(mentions),
+        "{err:?} should mention {mentions:?}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn example_pipes_into_eval() {
+    let out = memwall(&["eval", "-"], Some(&example()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("eval prints JSON");
+    assert_eq!(report["verdict"], "fits");
+    let items = report["devices"][0]["items"]
+        .as_array()
+        .expect("items are listed");
+    for kind in [
+        "weights",
+        "gradients",
+        "optimizer_states",
+        "activations",
+        "cuda_context",
+    ] {
+        assert!(
+            items.iter().any(|i| i["kind"] == kind),
+            "report lacks {kind}"
+        );
+    }
+}
+
+#[test]
+fn table_format_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("memwall-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("plan.json");
+    std::fs::write(&path, example()).expect("plan written");
+    let out = memwall(
+        &[
+            "eval",
+            path.to_str().unwrap_or_default(),
+            "--format",
+            "table",
+        ],
+        None,
+    );
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(s.contains("verdict  FITS"), "{s}");
+    assert!(s.contains("optimizer states"), "{s}");
+    assert!(s.contains("max micro-batch"), "{s}");
+}
+
+#[test]
+fn a_plan_that_does_not_fit_exits_1_with_a_diagnostic() {
+    let plan = example().replace("\"dp\": 8", "\"dp\": 8, \"micro_batch\": 1");
+    let mut v: serde_json::Value = serde_json::from_str(&plan).expect("example is JSON");
+    v["levers"]["sharding"] = "none".into();
+    v["workload"]["training"]["seq_len"] = 16384.into();
+    let out = memwall(&["eval", "-"], Some(&v.to_string()));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["verdict"], "does_not_fit");
+    let diags = report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        diags.iter().any(|d| d["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("HBM over by"))),
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn malformed_json() {
+    assert_bad_input(
+        &memwall(&["eval", "-"], Some("{\"model\": ")),
+        "invalid plan",
+    );
+}
+
+#[test]
+fn unknown_preset_names_the_field() {
+    let plan = example().replace("\"llama2-7b\"", "\"llama-9000\"");
+    let out = memwall(&["eval", "-"], Some(&plan));
+    assert_bad_input(&out, "model.preset");
+    assert!(text(&out.stderr).contains("llama-9000"));
+}
+
+#[test]
+fn negative_count_names_the_field() {
+    let plan = example().replace("\"dp\": 8", "\"dp\": -8");
+    assert_bad_input(&memwall(&["eval", "-"], Some(&plan)), "levers.parallel.dp");
+}
+
+#[test]
+fn zero_gpus_is_rejected() {
+    let plan = example().replace("\"gpus\": 8", "\"gpus\": 0");
+    assert_bad_input(&memwall(&["eval", "-"], Some(&plan)), "hardware.gpus");
+}
+
+#[test]
+fn negative_memory_names_the_field() {
+    let mut v: serde_json::Value = serde_json::from_str(&example()).expect("JSON");
+    v["hardware"]["host_dram_per_node"] = (-5.0).into();
+    assert_bad_input(
+        &memwall(&["eval", "-"], Some(&v.to_string())),
+        "hardware.host_dram_per_node",
+    );
+}
+
+#[test]
+fn impossible_split_is_explained() {
+    let mut v: serde_json::Value = serde_json::from_str(&example()).expect("JSON");
+    v["levers"]["parallel"]["tp"] = 3.into();
+    v["levers"]["parallel"]["dp"] = 1.into();
+    v["hardware"]["gpus"] = 3.into();
+    v["workload"]["training"]["global_batch"] = 3.into();
+    let out = memwall(&["eval", "-"], Some(&v.to_string()));
+    assert_bad_input(&out, "TP=3 does not divide 32 attention heads");
+}
+
+#[test]
+fn nan_is_not_json() {
+    let plan = example().replace("\"tokens\": 2000000000000.0", "\"tokens\": NaN");
+    assert_bad_input(&memwall(&["eval", "-"], Some(&plan)), "invalid plan");
+}
+
+#[test]
+fn missing_file_and_unknown_command() {
+    assert_bad_input(
+        &memwall(&["eval", "/nonexistent/plan.json"], None),
+        "cannot read /nonexistent/plan.json",
+    );
+    assert_bad_input(&memwall(&["frobnicate"], None), "unknown command");
+    assert_bad_input(&memwall(&["eval"], None), "needs a plan file");
+    assert_bad_input(
+        &memwall(&["eval", "-", "--format", "xml"], Some("{}")),
+        "unknown format",
+    );
+    assert_bad_input(&memwall(&["presets", "boats"], None), "unknown catalog");
+}
+
+#[test]
+fn schema_describes_the_plan() {
+    let out = memwall(&["schema"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON schema");
+    let props = &schema["properties"];
+    for field in ["model", "workload", "levers", "hardware", "overheads"] {
+        assert!(props.get(field).is_some(), "schema lacks {field}");
+    }
+}
+
+#[test]
+fn presets_list_catalogs_with_sources() {
+    let out = memwall(&["presets"], None);
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    for needle in [
+        "llama3.1-405b",
+        "deepseek-v3",
+        "h200-sxm",
+        "micron-cz120-256",
+        "pcie5-x16",
+    ] {
+        assert!(s.contains(needle), "presets lack {needle}");
+    }
+    let gpus = text(&memwall(&["presets", "gpus"], None).stdout);
+    assert!(
+        gpus.lines().skip(1).all(|l| l.contains('[')),
+        "every GPU cites a source"
+    );
+}
