@@ -17,6 +17,8 @@ usage:
   memwall eval FILE [--format json|table]   evaluate a plan (FILE or - for stdin)
   memwall example                           print a complete example plan (JSON)
   memwall schema                            print the plan's JSON schema
+  memwall import-hf CONFIG                  turn a Hugging Face config.json (or -) into a
+                                            plan for that model (notes on stderr)
   memwall presets [models|gpus|links|cxl|prices]
                                             list catalog entries and their sources
   memwall help                              this text
@@ -60,6 +62,7 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         "presets" => presets(rest),
+        "import-hf" => import_hf(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -104,15 +107,7 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
         }
     }
     let file = file.ok_or_else(|| Fail("eval needs a plan file, or - for stdin".into()))?;
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Fail(format!("cannot read stdin: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(&file).map_err(|e| Fail(format!("cannot read {file}: {e}")))?
-    };
+    let text = read_input(&file)?;
     let plan = Plan::from_json(&text).map_err(|e| Fail(format!("invalid plan: {e}")))?;
     let report = evaluate(&plan);
 
@@ -133,6 +128,40 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
         Verdict::Fits => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+fn read_input(file: &str) -> Result<String, Fail> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Fail(format!("cannot read stdin: {e}")))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| Fail(format!("cannot read {file}: {e}")))
+    }
+}
+
+/// Prints the example plan with its model replaced by the imported one.
+fn import_hf(rest: &[String]) -> Result<ExitCode, Fail> {
+    let file = rest
+        .first()
+        .ok_or_else(|| Fail("import-hf needs a config.json file, or - for stdin".into()))?;
+    no_extra(&rest[1..])?;
+    let text = read_input(file)?;
+    let imported = planner_core::hf::import_hf_config(&text)
+        .map_err(|e| Fail(format!("cannot import {file}: {e}")))?;
+    for note in &imported.notes {
+        eprintln!("note: {note}");
+    }
+    let mut plan = example_plan();
+    plan.name = format!("{} (imported)", imported.name);
+    plan.model = planner_core::plan::ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: imported.name,
+        spec: imported.spec,
+    });
+    println!("{}", plan.to_json());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn presets(rest: &[String]) -> Result<ExitCode, Fail> {

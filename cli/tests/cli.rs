@@ -215,3 +215,28 @@ fn presets_list_catalogs_with_sources() {
         "every GPU cites a source"
     );
 }
+
+#[test]
+fn import_hf_config_then_eval() {
+    let config = r#"{
+        "model_type": "llama", "_name_or_path": "tiny-llama-test",
+        "hidden_size": 2048, "intermediate_size": 5632, "num_hidden_layers": 22,
+        "num_attention_heads": 32, "num_key_value_heads": 4, "vocab_size": 32000,
+        "max_position_embeddings": 2048, "hidden_act": "silu", "tie_word_embeddings": false
+    }"#;
+    let out = memwall(&["import-hf", "-"], Some(config));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let plan = text(&out.stdout);
+    assert!(plan.contains("tiny-llama-test"));
+    let out = memwall(&["eval", "-"], Some(&plan));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let total = report["params"]["total"].as_f64().unwrap_or(0.0);
+    // TinyLlama-1.1B's published count is 1.1 B.
+    assert!((total / 1.1e9 - 1.0).abs() < 0.01, "{total}");
+
+    assert_bad_input(
+        &memwall(&["import-hf", "-"], Some(r#"{"model_type": "llama"}"#)),
+        "cannot import",
+    );
+}
