@@ -185,9 +185,13 @@ fn inference_limits(r: &Resolved, devices: &[DeviceMemory], binding: usize) -> I
         (r.capacity(Tier::Hbm) - (d.hbm_used() - kv_hbm)).max(Bytes::ZERO)
     });
     let max_batch = largest(MAX_BATCH, |b| fits(&with(prompt, b)));
-    let max_context = largest(MAX_TOKENS, |ctx| {
-        ctx > output && fits(&with(ctx - output, batch))
-    });
+    // The output length stays fixed; the prompt grows.
+    let max_prompt = largest(MAX_TOKENS, |p| fits(&with(p, batch)));
+    let max_context = if max_prompt == 0 {
+        0
+    } else {
+        max_prompt.saturating_add(output)
+    };
     InferenceLimits {
         kv_bytes_per_token: Bytes::new(memory::kv_bytes_per_token(r)),
         kv_budget,

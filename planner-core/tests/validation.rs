@@ -489,3 +489,28 @@ fn zero_gpt2_text_cases() {
     };
     assert_eq!(evaluate(&plan).verdict, Verdict::DoesNotFit);
 }
+
+/// The inverse answers agree with the breakdown: one more sequence, or a
+/// longer context, than reported no longer fits.
+#[test]
+fn inverse_answers_are_tight() {
+    let mut plan = serve(ModelId::Llama31_70b, 4, 2000, 500, 64);
+    let limits = evaluate(&plan).inference.expect("serving limits");
+    assert!(
+        limits.max_batch >= 64 && limits.max_context >= 2500,
+        "{limits:?}"
+    );
+    if let Workload::Inference(i) = &mut plan.workload {
+        i.batch = limits.max_batch;
+    }
+    assert_eq!(evaluate(&plan).verdict, Verdict::Fits);
+    if let Workload::Inference(i) = &mut plan.workload {
+        i.batch = limits.max_batch + 1;
+    }
+    assert_eq!(evaluate(&plan).verdict, Verdict::DoesNotFit);
+    if let Workload::Inference(i) = &mut plan.workload {
+        i.batch = 64;
+        i.prompt_tokens = limits.max_context - 500 + 1;
+    }
+    assert_eq!(evaluate(&plan).verdict, Verdict::DoesNotFit);
+}
