@@ -211,6 +211,9 @@ pub struct AttentionShape {
 pub struct LayerParams {
     /// Attention projections (sharded by TP).
     pub attention: f64,
+    /// The part of `attention` in the K and V projections of standard
+    /// attention; TP ranks beyond the KV-head count replicate it.
+    pub kv_projections: f64,
     /// Dense FFN matrices (sharded by TP); 0 on MoE layers.
     pub dense_mlp: f64,
     /// Routed experts, all of them (sharded by EP and TP); 0 on dense layers.
@@ -303,7 +306,7 @@ impl ModelSpec {
                 }
             }
             AttentionKind::Mla(m) => {
-                let dq = f64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+                let dq = f64::from(m.qk_nope_head_dim) + f64::from(m.qk_rope_head_dim);
                 let dv = f64::from(m.v_head_dim);
                 AttentionShape {
                     q_width: a * dq,
@@ -312,7 +315,7 @@ impl ModelSpec {
                     o_width: a * dv,
                     // The cache holds the compressed latent and the shared
                     // rotary key: DeepSeek-V2 paper §2.1.2, (d_c + d_h^R) per token.
-                    kv_cache_elems: f64::from(m.kv_lora_rank + m.qk_rope_head_dim),
+                    kv_cache_elems: f64::from(m.kv_lora_rank) + f64::from(m.qk_rope_head_dim),
                     kv_heads_sharded: self.heads,
                 }
             }
@@ -343,7 +346,7 @@ impl ModelSpec {
                 (mats, bias, dims)
             }
             AttentionKind::Mla(m) => {
-                let dq = f64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+                let dq = f64::from(m.qk_nope_head_dim) + f64::from(m.qk_rope_head_dim);
                 let q_out = a * dq;
                 let (q, q_norm, q_dims) = if m.q_lora_rank == 0 {
                     (h * q_out, 0.0, h + q_out)
@@ -357,7 +360,7 @@ impl ModelSpec {
                 };
                 let c = f64::from(m.kv_lora_rank);
                 let rope = f64::from(m.qk_rope_head_dim);
-                let kv_up = a * f64::from(m.qk_nope_head_dim + m.v_head_dim);
+                let kv_up = a * (f64::from(m.qk_nope_head_dim) + f64::from(m.v_head_dim));
                 let kv = h * (c + rope) + c * kv_up;
                 let o = a * f64::from(m.v_head_dim) * h;
                 let dims =
@@ -386,10 +389,18 @@ impl ModelSpec {
     pub fn params(&self) -> ParamCounts {
         let h = f64::from(self.hidden);
         let (attn, attn_small, attn_dims) = self.attention_params();
+        let kv_projections = match self.attention {
+            AttentionKind::Standard => {
+                let s = self.attention_shape();
+                h * (s.k_width + s.v_width)
+            }
+            AttentionKind::Mla(_) => 0.0,
+        };
         let norms = 2.0 * self.norm_params(h);
         let (mlp, mlp_bias, mlp_dims) = self.mlp_params(f64::from(self.ffn));
         let dense_layer = LayerParams {
             attention: attn,
+            kv_projections,
             dense_mlp: mlp,
             experts: 0.0,
             one_expert: 0.0,
@@ -410,6 +421,7 @@ impl ModelSpec {
                 let router = h * e;
                 let layer = LayerParams {
                     attention: attn,
+                    kv_projections,
                     dense_mlp: 0.0,
                     experts: e * (one + one_bias),
                     one_expert: one + one_bias,

@@ -273,7 +273,14 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
 
     let mut hbm = gpu.device_memory();
     if let Some(cap) = levers.memory_cap {
-        let f = c.fraction("levers.memory_cap", cap, 1.0);
+        let mut f = c.fraction("levers.memory_cap", cap, 1.0);
+        if f == 0.0 {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "levers.memory_cap".into(),
+                problem: "a memory cap of 0 leaves no memory at all".into(),
+            }));
+            f = 1.0;
+        }
         levers.memory_cap = Some(f);
         hbm = hbm * f;
     }
@@ -304,6 +311,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     };
 
     let product = tp.saturating_mul(pp).saturating_mul(dp).saturating_mul(cp);
+    let dpcp = dp.saturating_mul(cp);
     if product != gpus {
         c.push(Diagnostic::error(K::DegreesProduct { product, gpus }));
     }
@@ -329,7 +337,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             pp,
             layers: spec.layers,
         }));
-    } else if chunks > 1 && spec.layers % (pp * chunks) != 0 {
+    } else if chunks > 1 && spec.layers % pp.saturating_mul(chunks) != 0 {
         c.push(Diagnostic::error(K::InterleaveLayers {
             pp,
             chunks,
@@ -357,8 +365,8 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
                     experts: m.experts,
                 }));
             }
-            if (dp * cp) % ep != 0 {
-                c.push(Diagnostic::error(K::EpRanks { ep, ranks: dp * cp }));
+            if dpcp % ep != 0 {
+                c.push(Diagnostic::error(K::EpRanks { ep, ranks: dpcp }));
             }
         }
         None => {}
@@ -402,15 +410,15 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
                     micro_batches: m,
                 }));
             }
-            if levers.sharding != Sharding::None && dp * cp == 1 {
+            if levers.sharding != Sharding::None && dpcp == 1 {
                 c.push(Diagnostic::info(K::ShardingWithoutDp));
             }
             if let Some(g) = levers.shard_group {
                 let g = c.count("levers.shard_group", g);
-                if (dp * cp) % g != 0 {
+                if dpcp % g != 0 {
                     c.push(Diagnostic::error(K::ShardGroup {
                         group: g,
-                        ranks: dp * cp,
+                        ranks: dpcp,
                     }));
                 }
             }

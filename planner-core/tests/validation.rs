@@ -514,3 +514,67 @@ fn inverse_answers_are_tight() {
     }
     assert_eq!(evaluate(&plan).verdict, Verdict::DoesNotFit);
 }
+
+/// vLLM's FP8 path quantizes every Linear except the final lm_head, and the
+/// embedding stays in 16 bits (vLLM docs, "FP8 W8A8": "all Linear modules
+/// (except for the final lm_head) have their weights quantized"). For
+/// Llama 3.1 8B that is 6.98 G one-byte weights plus 1.05 G two-byte ones.
+#[test]
+fn fp8_serving_keeps_embeddings_and_head_in_16_bits() {
+    let mut plan = serve(ModelId::Llama31_8b, 1, 128, 128, 1);
+    plan.levers.precision.weights = planner_core::precision::Precision::Fp8;
+    let w = evaluate(&plan).devices[0]
+        .of_kind(ItemKind::Weights)
+        .as_bytes();
+    let spec = planner_core::catalog::model(ModelId::Llama31_8b).spec;
+    let p = spec.params();
+    let sixteen_bit =
+        p.embedding + p.lm_head + p.final_norm + p.dense_layer.small * f64::from(p.dense_layers);
+    let expected = (p.total() - sixteen_bit) + 2.0 * sixteen_bit;
+    assert!((w / expected - 1.0).abs() < 1e-12, "{w} vs {expected}");
+    assert!((Bytes::new(w).as_gib() - 8.457).abs() < 0.01);
+}
+
+/// With more TP ranks than KV heads, each rank keeps a whole KV head of
+/// weights and cache (vLLM QKVParallelLinear replicates KV heads).
+#[test]
+fn kv_heads_replicate_beyond_tp() {
+    // Llama 3.1 70B has 8 KV heads: TP 16 halves Q/O/FFN but not K/V.
+    let plan = serve(ModelId::Llama31_70b, 8, 1024, 0, 1);
+    let at = |plan: &Plan, tp: u32| {
+        let mut p = plan.clone();
+        p.levers.parallel.tp = tp;
+        p.hardware.gpus = tp;
+        p.hardware.gpus_per_node = tp;
+        let d = &evaluate(&p).devices[0];
+        (
+            d.of_kind(ItemKind::Weights).as_bytes(),
+            d.of_kind(ItemKind::KvCache).as_bytes(),
+        )
+    };
+    let (w8, kv8) = at(&plan, 8);
+    let (w16, kv16) = at(&plan, 16);
+    assert_eq!(kv16, kv8, "one KV head per rank at TP 8 and at TP 16");
+    assert!(w16 > w8 / 2.0, "K/V weights do not halve");
+}
+
+/// Absurd degrees and sizes give diagnostics, never a panic or overflow.
+#[test]
+fn absurd_values_do_not_panic() {
+    let mut plan = korthikanti(ModelId::Gpt3_175b, true, Checkpointing::Selective).plan();
+    plan.levers.parallel.pp = 2;
+    plan.levers.parallel.schedule = PipelineSchedule::Interleaved { chunks: 1 << 31 };
+    plan.levers.parallel.dp = 65_536;
+    plan.levers.parallel.cp = 65_536;
+    plan.levers.parallel.tp = u32::MAX;
+    let r = evaluate(&plan);
+    assert_eq!(r.verdict, Verdict::Invalid);
+    let mut plan = serve(ModelId::Llama31_8b, 1, u32::MAX, u32::MAX, u32::MAX);
+    plan.levers.memory_cap = Some(0.0);
+    let r = evaluate(&plan);
+    assert_eq!(r.verdict, Verdict::Invalid);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("levers.memory_cap")));
+}

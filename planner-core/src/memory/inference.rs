@@ -39,7 +39,10 @@ fn kv_tokens(r: &Resolved, context: u32) -> (f64, f64) {
         None => context,
     };
     let alloc = match r.levers.kv_cache {
-        KvCacheLayout::Paged { block_tokens } => held.div_ceil(block_tokens.max(1)) * block_tokens,
+        KvCacheLayout::Paged { block_tokens } => {
+            let b = u64::from(block_tokens.max(1));
+            return (f64::from(held), (u64::from(held).div_ceil(b) * b) as f64);
+        }
         KvCacheLayout::Contiguous { reserve_tokens } => {
             let reserve = if reserve_tokens == 0 {
                 context

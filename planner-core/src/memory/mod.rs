@@ -100,8 +100,13 @@ pub(crate) struct StageParams {
     pub adapters: f64,
 }
 
-fn layer_on_device(l: &LayerParams, t: f64, ep: f64) -> (f64, f64, f64) {
-    let linear = (l.attention + l.dense_mlp + l.shared) / t;
+/// Parameters of one layer on one device: (linear, routed experts, small).
+/// K/V projections are split over at most `kv_heads` ranks; beyond that each
+/// rank holds a replica of one head (vLLM `QKVParallelLinear`).
+fn layer_on_device(l: &LayerParams, t: f64, ep: f64, kv_heads: f64) -> (f64, f64, f64) {
+    let kv_share = (1.0 / t).max(1.0 / kv_heads.max(1.0));
+    let linear =
+        (l.attention - l.kv_projections + l.dense_mlp + l.shared) / t + l.kv_projections * kv_share;
     let experts = l.experts / (ep * t);
     (linear, experts, l.small)
 }
@@ -144,8 +149,9 @@ pub(crate) fn stage_params(r: &Resolved, st: &Stage) -> StageParams {
     let t = f64::from(r.tp);
     let ep = f64::from(r.ep);
     let p = &r.params;
-    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep);
-    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep);
+    let kvh = f64::from(r.spec.kv_heads);
+    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep, kvh);
+    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep, kvh);
     let nd = f64::from(st.dense_layers);
     let nm = f64::from(st.moe_layers);
     let mut other = nd * ds + nm * ms;
@@ -164,7 +170,12 @@ pub(crate) fn stage_params(r: &Resolved, st: &Stage) -> StageParams {
         };
         other += head / t + p.final_norm;
     }
-    let mut largest: f64 = 0.0;
+    // The embedding and the output layer are gather units too (DeepSpeed's
+    // estimator takes the largest module; FSDP wraps them in the root unit).
+    let mut largest: f64 = if st.embedding { p.embedding / t } else { 0.0 };
+    if st.head {
+        largest = largest.max(p.lm_head / t);
+    }
     if st.dense_layers > 0 {
         largest = largest.max(dl + de + ds);
     }
@@ -199,7 +210,11 @@ pub(crate) fn weight_bytes(r: &Resolved) -> (f64, f64) {
         // sparsity"; cuSPARSELt compressed format).
         lin = 0.5 * lin + 0.5 * 2.0 / 8.0;
     }
-    let other = if w.is_float() {
+    // Embeddings, the output layer and norms are not quantized: vLLM's FP8
+    // path quantizes every Linear "except for the final lm_head", and
+    // GPTQ/AWQ/QLoRA leave embeddings in 16 bits. Only pure FP32 keeps them
+    // wider.
+    let other = if w == Precision::Fp32 {
         w.bytes_per_element()
     } else {
         Precision::Bf16.bytes_per_element()
@@ -340,7 +355,7 @@ impl Items {
 /// Process groups of size > 1 a rank belongs to (each holds NCCL buffers).
 pub(crate) fn process_groups(r: &Resolved) -> u32 {
     let data = match r.work {
-        Work::Train { .. } => r.dp * r.cp > 1,
+        Work::Train { .. } => r.dp.saturating_mul(r.cp) > 1,
         Work::Infer { .. } => false,
     };
     u32::from(r.tp > 1)

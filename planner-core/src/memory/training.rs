@@ -13,7 +13,9 @@
 use super::activations::{self, ActContext, Ffn, LayerActs};
 use super::{stage_params, weight_bytes, Items, Stage};
 use crate::hardware::GpuArch;
-use crate::plan::{Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, TrainingKind};
+use crate::plan::{
+    Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier, TrainingKind,
+};
 use crate::precision::Precision;
 use crate::report::{DeviceMemory, ItemKind};
 use crate::resolve::{Resolved, Work};
@@ -59,6 +61,17 @@ pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
         }
         PipelineSchedule::Interleaved { .. } => f64::from(p - rank).min(m),
         PipelineSchedule::Gpipe => m,
+    }
+}
+
+/// Micro-batches whose output-layer tensors are alive at once: one under
+/// 1F1B and interleaving (the last stage runs each micro-batch's loss and
+/// backward back to back, and warm-up forwards of the other chunks never
+/// reach the head), all of them under GPipe.
+fn head_in_flight(r: &Resolved, micro_batches: u32) -> f64 {
+    match r.levers.parallel.schedule {
+        PipelineSchedule::Gpipe if r.pp > 1 => f64::from(micro_batches),
+        _ => 1.0,
     }
 }
 
@@ -195,7 +208,7 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
 
     // Sharding groups: dense states over dp·cp (or the hybrid shard group),
     // expert states over the expert-data-parallel group dp·cp/ep.
-    let dp_group = f64::from(r.dp * r.cp);
+    let dp_group = f64::from(r.dp) * f64::from(r.cp);
     let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
     let ne = (n / f64::from(r.ep)).max(1.0);
     let sharding = r.levers.sharding;
@@ -315,10 +328,12 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
             unit * (2.0 * w_lin + g),
             "current + prefetched layer gathered, one layer's full gradient",
         );
-    } else if off.parameters.is_some_and(|o| o.fraction > 0.0) {
+    } else if let Some(o) = off.parameters.filter(|o| o.tier != Tier::Hbm) {
+        // Never more staging than what was moved out.
+        let moved = o.fraction * (dense.weights + experts.weights).base();
         items.hbm(
             ItemKind::GatherBuffers,
-            2.0 * unit * w_lin,
+            (2.0 * unit * w_lin).min(moved),
             "two layers staged in HBM for parameter offload",
         );
     }
@@ -344,7 +359,7 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
         let mask = if ctx.dropout { sb * h / rep_div } else { 0.0 };
         items.place(
             ItemKind::EmbeddingActivations,
-            (8.0 * sb + mask) * flight,
+            (8.0 * sb + mask) * head_in_flight(r, m).max(f64::from(r.pp).min(f64::from(m))),
             off.activations,
             "int64 token ids + embedding-dropout mask per in-flight micro-batch",
         );
@@ -361,7 +376,7 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
         let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + 4.0 * sb * v / ctx.tp;
         items.hbm(
             ItemKind::Logits,
-            logits * in_flight(r, st.rank, m),
+            logits * head_in_flight(r, m),
             "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)",
         );
     }
