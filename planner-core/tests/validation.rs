@@ -578,3 +578,52 @@ fn absurd_values_do_not_panic() {
         .iter()
         .any(|d| d.message.contains("levers.memory_cap")));
 }
+
+/// B-24: ZeRO-Offload trains a 13B model on one 32 GB V100 by moving FP16
+/// gradients and the FP32 optimizer (master + Adam) to host memory; without
+/// offload the same plan needs several times the GPU's memory.
+#[test]
+fn zero_offload_13b_on_one_v100() {
+    let t = Train {
+        model: ModelId::Llama2_13b,
+        seq: 1024,
+        global_batch: 8,
+        tp: 1,
+        pp: 1,
+        dp: 1,
+        chunks: 1,
+        micro_batch: 1,
+        sp: false,
+        ckpt: Checkpointing::Full,
+        kernel: AttentionKernel::Eager,
+        sharding: Sharding::None,
+        gpu: GpuId::V100Sxm2_32,
+    };
+    let mut plan = t.plan();
+    plan.workload = Workload::Training(Training {
+        kind: TrainingKind::FullFineTune,
+        seq_len: 1024,
+        global_batch: 8,
+        tokens: 0.0,
+    });
+    plan.levers.precision = Precisions {
+        weights: planner_core::precision::Precision::Fp16,
+        gradients: planner_core::precision::Precision::Fp16,
+        activations: planner_core::precision::Precision::Fp16,
+        compute: planner_core::precision::Precision::Fp16,
+        ..Precisions::default()
+    };
+    plan.hardware.gpus_per_node = 1;
+    plan.hardware.host_dram_per_node = Bytes::from_gb(768.0);
+    assert_eq!(evaluate(&plan).verdict, Verdict::DoesNotFit);
+    let host = Some(planner_core::plan::OffloadTarget {
+        tier: planner_core::plan::Tier::HostDram,
+        fraction: 1.0,
+    });
+    plan.levers.offload.optimizer = host;
+    plan.levers.offload.gradients = host;
+    let r = evaluate(&plan);
+    assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+    let d = &r.devices[0];
+    assert!(d.in_tier(planner_core::plan::Tier::HostDram).as_gb() > 13e9 * 14.0 / 1e9 * 0.99);
+}
