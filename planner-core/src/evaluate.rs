@@ -2,7 +2,7 @@
 
 use crate::diagnostics::{Diagnostic, DiagnosticKind, Severity};
 use crate::memory;
-use crate::plan::{Plan, Tier, TrainingKind, SCHEMA_VERSION};
+use crate::plan::{LogitsScope, Plan, Tier, TrainingKind, SCHEMA_VERSION};
 use crate::report::{
     DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
 };
@@ -58,8 +58,25 @@ pub fn evaluate(plan: &Plan) -> Report {
         .map_or(Bytes::ZERO, |d| r.capacity(Tier::Hbm) - d.hbm_used());
 
     let (inference, training) = match r.work {
-        Work::Infer { .. } => (Some(inference_limits(&r, &devices, binding)), None),
-        Work::Train { micro_batches, .. } => (None, Some(training_limits(&r, micro_batches))),
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => (
+            Some(inference_limits(
+                &r,
+                &devices,
+                binding,
+                (prompt, output, batch, logits),
+            )),
+            None,
+        ),
+        Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        } => (None, Some(training_limits(&r, kind, seq, micro_batches))),
     };
 
     Report {
@@ -103,13 +120,7 @@ fn param_summary(r: &Resolved) -> ParamSummary {
         Work::Train {
             kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
             ..
-        } => {
-            memory::stages(r)
-                .iter()
-                .map(|s| memory::stage_params(r, s).adapters * f64::from(r.tp))
-                .fold(0.0, f64::max)
-                * f64::from(r.pp)
-        }
+        } => memory::adapter_params(r),
         Work::Train { .. } => total,
         Work::Infer { .. } => 0.0,
     };
@@ -153,16 +164,12 @@ fn largest(limit: u32, ok: impl Fn(u32) -> bool) -> u32 {
 const MAX_BATCH: u32 = 1 << 20;
 const MAX_TOKENS: u32 = 1 << 24;
 
-fn inference_limits(r: &Resolved, devices: &[DeviceMemory], binding: usize) -> InferenceLimits {
-    let (prompt, output, batch, logits) = match r.work {
-        Work::Infer {
-            prompt,
-            output,
-            batch,
-            logits,
-        } => (prompt, output, batch, logits),
-        Work::Train { .. } => (1, 0, 1, Default::default()),
-    };
+fn inference_limits(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    binding: usize,
+    (prompt, output, batch, logits): (u32, u32, u32, LogitsScope),
+) -> InferenceLimits {
     let with = |prompt: u32, batch: u32| {
         let mut x = *r;
         x.work = Work::Infer {
@@ -200,11 +207,12 @@ fn inference_limits(r: &Resolved, devices: &[DeviceMemory], binding: usize) -> I
     }
 }
 
-fn training_limits(r: &Resolved, micro_batches: u32) -> TrainingLimits {
-    let (kind, seq) = match r.work {
-        Work::Train { kind, seq, .. } => (kind, seq),
-        Work::Infer { .. } => (TrainingKind::PreTraining, 1),
-    };
+fn training_limits(
+    r: &Resolved,
+    kind: TrainingKind,
+    seq: u32,
+    micro_batches: u32,
+) -> TrainingLimits {
     let with = |seq: u32, mb: u32| {
         let mut x = *r;
         x.levers.parallel.micro_batch = mb;

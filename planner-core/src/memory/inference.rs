@@ -5,7 +5,7 @@ use super::{stage_params, weight_bytes, Items, Stage};
 use crate::model::AttentionKind;
 use crate::plan::{AttentionKernel, KvCacheLayout, LogitsScope};
 use crate::report::{DeviceMemory, ItemKind};
-use crate::resolve::{Resolved, Work};
+use crate::resolve::Resolved;
 
 /// KV cache bytes per token per layer on one TP rank.
 ///
@@ -105,16 +105,15 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
     layer + head
 }
 
-pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
-    let (prompt, output, batch, logits) = match r.work {
-        Work::Infer {
-            prompt,
-            output,
-            batch,
-            logits,
-        } => (prompt, output, batch, logits),
-        Work::Train { .. } => (1, 0, 1, LogitsScope::LastToken),
-    };
+/// The serving breakdown of one stage.
+pub(crate) fn device(
+    r: &Resolved,
+    st: &Stage,
+    prompt: u32,
+    output: u32,
+    batch: u32,
+    logits: LogitsScope,
+) -> DeviceMemory {
     let mut items = Items::new();
     let sp = stage_params(r, st);
     let (w_lin, w_other) = weight_bytes(r);

@@ -145,6 +145,12 @@ fn lora_params(r: &Resolved, moe: bool) -> f64 {
     }
 }
 
+/// LoRA adapter parameters of the whole model (all layers, unsharded).
+pub(crate) fn adapter_params(r: &Resolved) -> f64 {
+    lora_params(r, false) * f64::from(r.params.dense_layers)
+        + lora_params(r, true) * f64::from(r.params.moe_layers)
+}
+
 pub(crate) fn stage_params(r: &Resolved, st: &Stage) -> StageParams {
     let t = f64::from(r.tp);
     let ep = f64::from(r.ep);
@@ -370,8 +376,17 @@ pub(crate) fn devices(r: &Resolved) -> Vec<DeviceMemory> {
     stages(r)
         .iter()
         .map(|st| match r.work {
-            Work::Train { .. } => training::device(r, st),
-            Work::Infer { .. } => inference::device(r, st),
+            Work::Train {
+                kind,
+                seq,
+                micro_batches,
+            } => training::device(r, st, kind, seq, micro_batches),
+            Work::Infer {
+                prompt,
+                output,
+                batch,
+                logits,
+            } => inference::device(r, st, prompt, output, batch, logits),
         })
         .collect()
 }

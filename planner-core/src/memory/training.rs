@@ -18,7 +18,7 @@ use crate::plan::{
 };
 use crate::precision::Precision;
 use crate::report::{DeviceMemory, ItemKind};
-use crate::resolve::{Resolved, Work};
+use crate::resolve::Resolved;
 use crate::zero::{model_states, sharded_states, StateBytes};
 
 /// Optimizer bytes per trainable parameter (moments only; Adafactor's
@@ -191,15 +191,14 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
     (before, (peak - before).max(0.0), how)
 }
 
-pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
-    let (kind, seq, m) = match r.work {
-        Work::Train {
-            kind,
-            seq,
-            micro_batches,
-        } => (kind, seq, micro_batches),
-        Work::Infer { .. } => unreachable_default(),
-    };
+/// The training breakdown of one stage; `m` is micro-batches per step.
+pub(crate) fn device(
+    r: &Resolved,
+    st: &Stage,
+    kind: TrainingKind,
+    seq: u32,
+    m: u32,
+) -> DeviceMemory {
     let mut items = Items::new();
     let sp = stage_params(r, st);
     let prec = &r.levers.precision;
@@ -383,10 +382,4 @@ pub(crate) fn device(r: &Resolved, st: &Stage) -> DeviceMemory {
 
     items.overheads(r, super::process_groups(r));
     items.into_device(r, st)
-}
-
-/// Training devices are only built for training plans; this keeps the
-/// match total without a panic path.
-fn unreachable_default() -> (TrainingKind, u32, u32) {
-    (TrainingKind::PreTraining, 1, 1)
 }
