@@ -7,7 +7,16 @@ use crate::report::{
     DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
 };
 use crate::resolve::{resolve, Resolved, Work};
-use crate::units::Bytes;
+use crate::efficiency::Efficiency;
+use crate::memory::breakdown::Breakdown;
+use crate::report::{InferenceTime, Interval, TimeReport, TrainingTime};
+use crate::time;
+use crate::units::{Bytes, Flops, Seconds};
+
+/// Relative error the validation suite measures for the time model
+/// (median over published runs; see tests/validation.rs), added to both
+/// ends of every time range.
+const VALIDATION_ERROR: f64 = 0.05;
 
 /// Evaluates a plan. Pure and total: any plan, however wrong, yields a
 /// report, with what is wrong listed in `diagnostics`.
@@ -79,6 +88,8 @@ pub fn evaluate(plan: &Plan) -> Report {
         } => (None, Some(training_limits(&r, kind, seq, micro_batches))),
     };
 
+    let time = time_report(&r, &devices);
+
     Report {
         version: SCHEMA_VERSION,
         plan: plan.name.clone(),
@@ -91,7 +102,89 @@ pub fn evaluate(plan: &Plan) -> Report {
         hbm_margin,
         inference,
         training,
+        time,
         diagnostics,
+    }
+}
+
+/// Breakdown tables of the devices, in report order.
+fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
+    let stages = memory::stages(r);
+    devices
+        .iter()
+        .zip(stages.iter())
+        .map(|(d, st)| Breakdown::from_device(d, st.rank))
+        .collect()
+}
+
+/// The time model at the plan's efficiencies and at both ends of their
+/// range.
+fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
+    let t = tables(r, devices);
+    let at = |eff: Efficiency| {
+        let mut x = *r;
+        x.eff = eff;
+        x
+    };
+    let (lo, hi) = (at(r.eff.optimistic()), at(r.eff.pessimistic()));
+    let widen = |low: f64, high: f64| Interval {
+        low: Seconds::from_secs(low * (1.0 - VALIDATION_ERROR)),
+        high: Seconds::from_secs(high * (1.0 + VALIDATION_ERROR)),
+    };
+    match r.work {
+        Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        } => {
+            let s = time::training::step(r, &t, kind, seq, micro_batches);
+            let step = s.parts.total();
+            let low = time::training::step(&lo, &t, kind, seq, micro_batches).parts.total();
+            let high = time::training::step(&hi, &t, kind, seq, micro_batches).parts.total();
+            let peak = time::work::peak(r) * f64::from(r.net.gpus);
+            let util = |f: f64| if step > 0.0 && peak > 0.0 { f / (step * peak) } else { 0.0 };
+            let steps = (r.tokens > 0.0 && s.tokens > 0.0).then(|| r.tokens / s.tokens);
+            TimeReport::Training(TrainingTime {
+                step: Seconds::from_secs(step),
+                step_range: widen(low, high),
+                parts: s.parts.to_parts(),
+                tokens_per_step: s.tokens,
+                tokens_per_second: if step > 0.0 { s.tokens / step } else { 0.0 },
+                model_flops: Flops::new(s.model_flops),
+                hardware_flops: Flops::new(s.hardware_flops),
+                mfu: util(s.model_flops),
+                hfu: util(s.hardware_flops),
+                steps,
+                time_to_train: steps.map(|n| Seconds::from_secs(n * step)),
+            })
+        }
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => {
+            let s = time::inference::serve(r, &t, prompt, output, batch, logits);
+            let l = time::inference::serve(&lo, &t, prompt, output, batch, logits);
+            let h = time::inference::serve(&hi, &t, prompt, output, batch, logits);
+            let latency = s.latency();
+            let per_replica = if latency > 0.0 {
+                f64::from(batch) * f64::from(output) / latency
+            } else {
+                0.0
+            };
+            TimeReport::Inference(InferenceTime {
+                ttft: Seconds::from_secs(s.ttft()),
+                ttft_range: widen(l.ttft(), h.ttft()),
+                tpot: Seconds::from_secs(s.tpot()),
+                tpot_range: widen(l.tpot(), h.tpot()),
+                prefill: s.prefill.to_parts(),
+                decode: s.decode.to_parts(),
+                request_latency: Seconds::from_secs(latency),
+                output_tokens_per_second: per_replica,
+                total_output_tokens_per_second: per_replica * f64::from(r.dp),
+            })
+        }
     }
 }
 

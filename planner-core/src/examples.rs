@@ -34,15 +34,10 @@ pub fn example_plan() -> Plan {
             ..Levers::default()
         },
         hardware: Hardware {
-            gpu: GpuChoice::Preset(GpuId::H100Sxm),
-            gpus: 8,
-            gpus_per_node: 8,
-            scale_up_domain: 0,
-            host_dram_per_node: Bytes::from_tb(2.0),
             nvme_per_node: Bytes::from_tb(30.0),
-            cxl: None,
-            pool: None,
+            ..Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8)
         },
         overheads: Overheads::default(),
+        efficiency: Default::default(),
     }
 }

@@ -196,6 +196,55 @@ pub struct Hardware {
     /// A pooled memory tier, if any.
     #[serde(default)]
     pub pool: Option<MemoryPool>,
+    /// Node-to-node fabric; `None` picks the one shipped with the GPU's
+    /// reference system (see [`default_scale_out`]).
+    #[serde(default)]
+    pub scale_out: Option<LinkId>,
+    /// Scale-out ports (NICs) per node; 0 means one per GPU, as in DGX/HGX.
+    #[serde(default)]
+    pub nics_per_node: u32,
+    /// Host DRAM bandwidth per node; `None` picks a default from the host
+    /// link (see [`default_host_bandwidth`]).
+    #[serde(default)]
+    pub host_memory_bandwidth: Option<ByteRate>,
+    /// Sequential NVMe bandwidth per node usable for offload.
+    #[serde(default = "default_nvme_bandwidth")]
+    pub nvme_bandwidth_per_node: ByteRate,
+}
+
+/// The fabric of each GPU generation's reference system: DGX-1 (V100)
+/// shipped EDR InfiniBand, DGX A100 HDR, DGX H100/H200 NDR and DGX B200/
+/// GB200 XDR-class ConnectX-8 (NVIDIA DGX user guides). AMD and Intel parts
+/// get NDR-class 400 Gb/s Ethernet/IB, as sold in their reference servers.
+pub fn default_scale_out(arch: GpuArch) -> LinkId {
+    match arch {
+        GpuArch::Volta => LinkId::InfinibandEdr,
+        GpuArch::Ampere => LinkId::InfinibandHdr,
+        GpuArch::Blackwell => LinkId::InfinibandXdr,
+        GpuArch::Gaudi => LinkId::Roce400,
+        _ => LinkId::InfinibandNdr,
+    }
+}
+
+/// Host DRAM bandwidth per node when none is given.
+///
+/// A two-socket x86 server with 8 channels of DDR4-3200 per socket peaks at
+/// 2 × 8 × 25.6 GB/s = 409.6 GB/s (JEDEC DDR4-3200: 3200 MT/s × 8 B); we
+/// take 400 GB/s. A Grace CPU's LPDDR5X reaches about 500 GB/s per
+/// superchip (NVIDIA Grace Hopper datasheet, up to 512 GB/s), so nodes whose
+/// GPUs attach over NVLink-C2C get 500 GB/s per GPU.
+pub fn default_host_bandwidth(host_link: LinkId, gpus_per_node: u32) -> ByteRate {
+    match host_link {
+        LinkId::NvLinkC2c => ByteRate::from_gb_per_s(500.0 * f64::from(gpus_per_node.max(1))),
+        _ => ByteRate::from_gb_per_s(400.0),
+    }
+}
+
+/// Four PCIe 4.0 NVMe drives striped, at about 6.5 GB/s sequential each
+/// (datacenter U.2 drives of the DGX A100 class are rated ~7 GB/s read).
+/// An assumption; set it from your own `fio` numbers.
+fn default_nvme_bandwidth() -> ByteRate {
+    ByteRate::from_gb_per_s(26.0)
 }
 
 fn default_gpus_per_node() -> u32 {
@@ -208,8 +257,28 @@ fn default_host_dram() -> Bytes {
 }
 
 impl Hardware {
+    /// `gpus` accelerators of one kind in 8-GPU nodes, every other field at
+    /// its default (2 TB host DRAM per node, no NVMe, CXL or pool).
+    pub fn new(gpu: GpuChoice, gpus: u32) -> Self {
+        Self {
+            gpu,
+            gpus,
+            gpus_per_node: default_gpus_per_node(),
+            scale_up_domain: 0,
+            host_dram_per_node: default_host_dram(),
+            nvme_per_node: Bytes::ZERO,
+            cxl: None,
+            pool: None,
+            scale_out: None,
+            nics_per_node: 0,
+            host_memory_bandwidth: None,
+            nvme_bandwidth_per_node: default_nvme_bandwidth(),
+        }
+    }
+
     /// Scale-up domain size with the default (one node) resolved.
     pub fn scale_up_gpus(&self) -> u32 {
+        // (A scale-up domain of 0 means "one node".)
         if self.scale_up_domain == 0 {
             self.gpus_per_node
         } else {

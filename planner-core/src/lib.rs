@@ -14,6 +14,7 @@
 
 pub mod catalog;
 pub mod diagnostics;
+pub mod efficiency;
 mod evaluate;
 mod examples;
 pub mod hardware;
@@ -24,6 +25,7 @@ pub mod plan;
 pub mod precision;
 pub mod report;
 mod resolve;
+mod time;
 pub mod units;
 pub mod zero;
 

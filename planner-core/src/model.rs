@@ -121,7 +121,7 @@ pub enum AttentionKind {
 }
 
 /// Mixture-of-experts feed-forward layers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MoeSpec {
     /// Routed experts per MoE layer.

@@ -3,6 +3,7 @@
 //! default, so old and hand-written plans keep parsing.
 
 use crate::catalog::ModelId;
+use crate::efficiency::Efficiency;
 use crate::hardware::Hardware;
 use crate::model::ModelSpec;
 use crate::precision::Precision;
@@ -38,6 +39,9 @@ pub struct Plan {
     /// Runtime overheads (CUDA context, NCCL, allocator).
     #[serde(default)]
     pub overheads: Overheads,
+    /// Calibration knobs of the time model.
+    #[serde(default)]
+    pub efficiency: Efficiency,
 }
 
 /// A model given by catalog id or described in full.
@@ -508,6 +512,71 @@ pub struct PrunedShape {
     pub ffn: Option<u32>,
 }
 
+/// Whether a kind of communication runs concurrently with compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Overlap {
+    /// Issued on a side stream while compute proceeds.
+    On,
+    /// Compute waits for it.
+    Off,
+}
+
+/// Communication overlap settings.
+///
+/// Defaults follow current frameworks: DDP, FSDP and DeepSpeed bucket the
+/// gradient reduction behind backward and prefetch parameter gathers
+/// (Megatron-LM `--overlap-grad-reduce`/`--overlap-param-gather`); TP
+/// collectives sit on the critical path unless Transformer Engine's
+/// userbuffers overlap is on (Megatron-LM `--tp-comm-overlap`); offload
+/// copies are prefetched (ZeRO-Offload, ZeRO-Infinity).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CommOverlap {
+    /// Data-parallel gradient reduction and ZeRO-3/FSDP parameter gathers.
+    #[serde(default = "overlap_on")]
+    pub data_parallel: Overlap,
+    /// Tensor/sequence-parallel collectives.
+    #[serde(default = "overlap_off")]
+    pub tensor_parallel: Overlap,
+    /// Copies to and from slower tiers.
+    #[serde(default = "overlap_on")]
+    pub offload: Overlap,
+}
+
+fn overlap_on() -> Overlap {
+    Overlap::On
+}
+fn overlap_off() -> Overlap {
+    Overlap::Off
+}
+
+impl Default for CommOverlap {
+    fn default() -> Self {
+        Self {
+            data_parallel: Overlap::On,
+            tensor_parallel: Overlap::Off,
+            offload: Overlap::On,
+        }
+    }
+}
+
+/// How bytes are assigned to memory tiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// As the offload levers say.
+    #[default]
+    Manual,
+    /// By heat: when HBM overflows, the bytes touched least per step per
+    /// byte move to the next tier with room, and the report shows the
+    /// transfers this costs (a model of a tiering engine's access tracking
+    /// → heat → migration loop). Offload levers are ignored.
+    ByHeat,
+}
+
 /// All software levers of a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -547,6 +616,12 @@ pub struct Levers {
     /// Pruning.
     #[serde(default)]
     pub pruning: Pruning,
+    /// Which communication the framework overlaps with compute.
+    #[serde(default)]
+    pub overlap: CommOverlap,
+    /// How bytes are placed in tiers: as the offload levers say, or by heat.
+    #[serde(default)]
+    pub placement: Placement,
     /// Per-process cap on device memory as a fraction of it, 0..=1
     /// (`torch.cuda.set_per_process_memory_fraction`, vLLM
     /// `gpu_memory_utilization`).

@@ -2,7 +2,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::plan::Tier;
-use crate::units::Bytes;
+use crate::units::{Bytes, Flops, Seconds};
 use serde::{Deserialize, Serialize};
 
 /// What a memory item is.
@@ -66,6 +66,33 @@ pub enum Accounting {
 }
 
 impl ItemKind {
+    /// Every kind, in declaration order (`ALL[k.index()] == k`).
+    pub const ALL: [ItemKind; 18] = [
+        ItemKind::Weights,
+        ItemKind::Fp8WeightCopies,
+        ItemKind::MasterWeights,
+        ItemKind::Gradients,
+        ItemKind::OptimizerStates,
+        ItemKind::Adapters,
+        ItemKind::Activations,
+        ItemKind::EmbeddingActivations,
+        ItemKind::RecomputeWorkingSet,
+        ItemKind::Logits,
+        ItemKind::GatherBuffers,
+        ItemKind::KvCache,
+        ItemKind::KvCacheWaste,
+        ItemKind::PrefillActivations,
+        ItemKind::CudaContext,
+        ItemKind::Workspace,
+        ItemKind::NcclBuffers,
+        ItemKind::Fragmentation,
+    ];
+
+    /// Position in [`ItemKind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// How PyTorch's counters see the item.
     pub fn accounting(self) -> Accounting {
         match self {
@@ -266,6 +293,185 @@ pub struct TrainingLimits {
     pub max_seq_len: u32,
 }
 
+/// A range a figure is expected to fall in: the spread of the efficiency
+/// and overhead defaults, widened by the validation error (see
+/// `uncertainty.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Interval<T> {
+    /// Optimistic end.
+    pub low: T,
+    /// Pessimistic end.
+    pub high: T,
+}
+
+/// What a slice of step or token time is spent on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TimeKind {
+    /// Matrix multiplications of the model (forward and backward).
+    Gemm,
+    /// Attention core (scores, softmax, weighted sum).
+    Attention,
+    /// Memory-bound element-wise work: norms, activations, residuals,
+    /// dropout, softmax outside fused kernels.
+    Elementwise,
+    /// Forward work repeated in backward by activation checkpointing.
+    Recompute,
+    /// The optimizer step.
+    Optimizer,
+    /// Reading weights from HBM (decode).
+    WeightRead,
+    /// Reading the KV cache (decode).
+    KvRead,
+    /// Tensor/sequence-parallel collectives.
+    TensorParallel,
+    /// Context-parallel KV exchange.
+    ContextParallel,
+    /// Expert-parallel all-to-all.
+    ExpertParallel,
+    /// Pipeline point-to-point sends.
+    PipelineP2p,
+    /// Pipeline fill and drain (the bubble).
+    PipelineBubble,
+    /// Data-parallel gradient reduction (all-reduce or reduce-scatter).
+    DataParallel,
+    /// ZeRO-3/FSDP parameter all-gathers.
+    ParameterGather,
+    /// Copies between HBM and CXL memory.
+    TransferCxl,
+    /// Copies between HBM and host DRAM.
+    TransferHost,
+    /// Copies between HBM and NVMe.
+    TransferNvme,
+    /// Fixed per-layer costs (launches, small kernels).
+    LayerOverhead,
+}
+
+impl TimeKind {
+    /// Every kind, in display order.
+    pub const ALL: [TimeKind; 18] = [
+        TimeKind::Gemm,
+        TimeKind::Attention,
+        TimeKind::Elementwise,
+        TimeKind::Recompute,
+        TimeKind::Optimizer,
+        TimeKind::WeightRead,
+        TimeKind::KvRead,
+        TimeKind::TensorParallel,
+        TimeKind::ContextParallel,
+        TimeKind::ExpertParallel,
+        TimeKind::PipelineP2p,
+        TimeKind::PipelineBubble,
+        TimeKind::DataParallel,
+        TimeKind::ParameterGather,
+        TimeKind::TransferCxl,
+        TimeKind::TransferHost,
+        TimeKind::TransferNvme,
+        TimeKind::LayerOverhead,
+    ];
+
+    /// A short English label.
+    pub fn label(self) -> &'static str {
+        match self {
+            TimeKind::Gemm => "GEMMs",
+            TimeKind::Attention => "attention",
+            TimeKind::Elementwise => "element-wise",
+            TimeKind::Recompute => "recompute",
+            TimeKind::Optimizer => "optimizer step",
+            TimeKind::WeightRead => "weight reads",
+            TimeKind::KvRead => "KV-cache reads",
+            TimeKind::TensorParallel => "TP/SP collectives",
+            TimeKind::ContextParallel => "CP exchange",
+            TimeKind::ExpertParallel => "EP all-to-all",
+            TimeKind::PipelineP2p => "pipeline sends",
+            TimeKind::PipelineBubble => "pipeline bubble",
+            TimeKind::DataParallel => "gradient reduction",
+            TimeKind::ParameterGather => "parameter gathers",
+            TimeKind::TransferCxl => "CXL transfers",
+            TimeKind::TransferHost => "host transfers",
+            TimeKind::TransferNvme => "NVMe transfers",
+            TimeKind::LayerOverhead => "per-layer overhead",
+        }
+    }
+}
+
+/// One slice of a step or token time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TimePart {
+    /// What it is.
+    pub kind: TimeKind,
+    /// How long the activity takes on the critical device.
+    pub busy: Seconds,
+    /// How much of it the step waits for (the rest overlaps compute).
+    pub exposed: Seconds,
+}
+
+/// Training time of one optimizer step and of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TrainingTime {
+    /// Wall time of one optimizer step.
+    pub step: Seconds,
+    /// Its expected range.
+    pub step_range: Interval<Seconds>,
+    /// Where the time goes; the exposed parts add up to `step`.
+    pub parts: Vec<TimePart>,
+    /// Tokens per optimizer step (global batch × sequence length).
+    pub tokens_per_step: f64,
+    /// Tokens per second, whole job.
+    pub tokens_per_second: f64,
+    /// Model FLOPs per step (no recompute; PaLM App. B convention).
+    pub model_flops: Flops,
+    /// Hardware FLOPs per step (with recompute).
+    pub hardware_flops: Flops,
+    /// Model FLOPs utilisation of the peak of the compute format.
+    pub mfu: f64,
+    /// Hardware FLOPs utilisation.
+    pub hfu: f64,
+    /// Steps to train `workload.training.tokens`, if given.
+    pub steps: Option<f64>,
+    /// Wall time to train them.
+    pub time_to_train: Option<Seconds>,
+}
+
+/// Serving latency and throughput of one model replica.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct InferenceTime {
+    /// Time to first token: prefill of one batch of prompts.
+    pub ttft: Seconds,
+    /// Its expected range.
+    pub ttft_range: Interval<Seconds>,
+    /// Time per output token, averaged over the generation.
+    pub tpot: Seconds,
+    /// Its expected range.
+    pub tpot_range: Interval<Seconds>,
+    /// Prefill breakdown.
+    pub prefill: Vec<TimePart>,
+    /// Decode breakdown of an average step.
+    pub decode: Vec<TimePart>,
+    /// Time to serve one batch end to end (prefill + all decode steps).
+    pub request_latency: Seconds,
+    /// Output tokens per second of one replica at this batch.
+    pub output_tokens_per_second: f64,
+    /// Output tokens per second of all replicas (`dp` of them).
+    pub total_output_tokens_per_second: f64,
+}
+
+/// Time figures of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TimeReport {
+    /// A training plan.
+    Training(TrainingTime),
+    /// A serving plan.
+    Inference(InferenceTime),
+}
+
 /// The result of evaluating a plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -292,6 +498,8 @@ pub struct Report {
     pub inference: Option<InferenceLimits>,
     /// Training limits, for training plans.
     pub training: Option<TrainingLimits>,
+    /// Step time or token latency.
+    pub time: TimeReport,
     /// Problems and warnings in plain language.
     pub diagnostics: Vec<Diagnostic>,
 }

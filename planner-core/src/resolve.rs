@@ -11,6 +11,7 @@ use crate::plan::{
     Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
 };
 use crate::precision::Precision;
+use crate::efficiency::Efficiency;
 use crate::units::Bytes;
 
 /// The workload, resolved.
@@ -48,6 +49,35 @@ pub(crate) struct Resolved {
     pub chunks: u32,
     /// Capacity per GPU of each tier, in `Tier::ALL` order.
     pub capacity: [Bytes; 4],
+    /// Tokens to train on (0 when not given or serving).
+    pub tokens: f64,
+    /// Calibration knobs.
+    pub eff: Efficiency,
+    /// Cluster shape and link rates.
+    pub net: Net,
+}
+
+/// Cluster shape and the bandwidths the time model uses, per GPU and per
+/// direction, in bytes per second (peaks; efficiencies apply later).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Net {
+    pub gpus: u32,
+    pub per_node: u32,
+    /// GPUs in one scale-up domain.
+    pub domain: u32,
+    /// Scale-up link per GPU (0 when the part has none: PCIe peer copies
+    /// then go through the host link).
+    pub scale_up: f64,
+    /// Scale-out bandwidth per GPU (NIC rate × NICs per node / GPUs per node).
+    pub scale_out: f64,
+    /// GPU–host link.
+    pub host_link: f64,
+    /// Host DRAM bandwidth per GPU (node bandwidth / GPUs per node).
+    pub host_memory: f64,
+    /// CXL bandwidth per GPU (expanders and pool).
+    pub cxl: f64,
+    /// NVMe bandwidth per GPU.
+    pub nvme: f64,
 }
 
 impl Resolved {
@@ -257,6 +287,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let host = c.bytes("hardware.host_dram_per_node", hw.host_dram_per_node, false);
     let nvme = c.bytes("hardware.nvme_per_node", hw.nvme_per_node, false);
     let mut cxl = Bytes::ZERO;
+    let mut cxl_bw = 0.0;
     if let Some(x) = hw.cxl {
         let dev = match x.device {
             CxlChoice::Preset(id) => catalog::cxl_device(id).spec,
@@ -264,12 +295,45 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         };
         let cap = c.bytes("hardware.cxl.device.capacity", dev.capacity, true);
         cxl += cap * f64::from(x.devices_per_node) / node_share;
+        c.rate("hardware.cxl.device.bandwidth", dev.bandwidth.base());
+        cxl_bw += finite(dev.bandwidth.base()) * f64::from(x.devices_per_node) / node_share;
     }
     if let Some(p) = hw.pool {
         let cap = c.bytes("hardware.pool.capacity", p.capacity, false);
         let n = c.count("hardware.pool.shared_by_gpus", p.shared_by_gpus);
         cxl += cap / f64::from(n);
+        c.rate("hardware.pool.bandwidth", p.bandwidth.base());
+        cxl_bw += finite(p.bandwidth.base());
     }
+    let link_bw = |id: crate::catalog::LinkId| catalog::link(id).per_direction.base();
+    let scale_out_link = hw
+        .scale_out
+        .unwrap_or_else(|| crate::hardware::default_scale_out(gpu.arch));
+    let nics = if hw.nics_per_node == 0 {
+        per_node
+    } else {
+        hw.nics_per_node
+    };
+    let host_bw = hw
+        .host_memory_bandwidth
+        .unwrap_or_else(|| crate::hardware::default_host_bandwidth(gpu.host_link, per_node));
+    c.rate("hardware.host_memory_bandwidth", host_bw.base());
+    c.rate(
+        "hardware.nvme_bandwidth_per_node",
+        hw.nvme_bandwidth_per_node.base(),
+    );
+    let net = Net {
+        gpus,
+        per_node,
+        domain: hw.scale_up_gpus().max(1),
+        scale_up: gpu.scale_up.map_or(0.0, link_bw),
+        scale_out: link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),
+        host_link: link_bw(gpu.host_link),
+        host_memory: finite(host_bw.base()) / node_share,
+        cxl: cxl_bw,
+        nvme: finite(hw.nvme_bandwidth_per_node.base()) / node_share,
+    };
+    let eff = check_efficiency(&mut c, plan.efficiency);
 
     let mut hbm = gpu.device_memory();
     if let Some(cap) = levers.memory_cap {
@@ -490,6 +554,12 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         ep,
         chunks,
         capacity: caps,
+        tokens: match &plan.workload {
+            Workload::Training(t) if t.tokens.is_finite() && t.tokens > 0.0 => t.tokens,
+            _ => 0.0,
+        },
+        eff,
+        net,
     };
     (
         resolved,
@@ -499,6 +569,73 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         c.diags,
     )
+}
+
+fn finite(v: f64) -> f64 {
+    if v.is_finite() && v > 0.0 {
+        v
+    } else {
+        0.0
+    }
+}
+
+/// Efficiencies must be fractions in (0, 1]; sizes and times non-negative.
+fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
+    let d = Efficiency::default();
+    let mut frac = |field: &str, v: f64, fallback: f64| {
+        let v = c.fraction(&format!("efficiency.{field}"), v, fallback);
+        if v == 0.0 {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: format!("efficiency.{field}"),
+                problem: "an efficiency of 0 would never finish".into(),
+            }));
+            fallback
+        } else {
+            v
+        }
+    };
+    let mut out = Efficiency {
+        gemm: frac("gemm", e.gemm, d.gemm),
+        attention: frac("attention", e.attention, d.attention),
+        hbm: frac("hbm", e.hbm, d.hbm),
+        scale_up: frac("scale_up", e.scale_up, d.scale_up),
+        scale_out: frac("scale_out", e.scale_out, d.scale_out),
+        host_link: frac("host_link", e.host_link, d.host_link),
+        ..e
+    };
+    out.overlap = c.fraction("efficiency.overlap", e.overlap, d.overlap);
+    let mut nonneg = |field: &str, v: f64, fallback: f64| {
+        if v.is_finite() && v >= 0.0 {
+            v
+        } else {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: format!("efficiency.{field}"),
+                problem: format!("must be finite and non-negative, got {v}"),
+            }));
+            fallback
+        }
+    };
+    out.gemm_half_size = crate::units::Flops::new(nonneg(
+        "gemm_half_size",
+        e.gemm_half_size.base(),
+        d.gemm_half_size.base(),
+    ));
+    out.scale_up_latency = crate::units::Seconds::from_secs(nonneg(
+        "scale_up_latency",
+        e.scale_up_latency.base(),
+        d.scale_up_latency.base(),
+    ));
+    out.scale_out_latency = crate::units::Seconds::from_secs(nonneg(
+        "scale_out_latency",
+        e.scale_out_latency.base(),
+        d.scale_out_latency.base(),
+    ));
+    out.layer_overhead = crate::units::Seconds::from_secs(nonneg(
+        "layer_overhead",
+        e.layer_overhead.base(),
+        d.layer_overhead.base(),
+    ));
+    out
 }
 
 fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &Levers) -> Work {

@@ -234,6 +234,22 @@ impl Seconds {
     pub const fn from_millis(v: f64) -> Self {
         Self(v / 1e3)
     }
+    /// Seconds from microseconds.
+    pub const fn from_micros(v: f64) -> Self {
+        Self(v / 1e6)
+    }
+    /// Seconds from hours.
+    pub const fn from_hours(v: f64) -> Self {
+        Self(v * 3600.0)
+    }
+    /// The value in hours.
+    pub fn as_hours(self) -> f64 {
+        self.0 / 3600.0
+    }
+    /// The value in days.
+    pub fn as_days(self) -> f64 {
+        self.0 / 86400.0
+    }
     /// Seconds from nanoseconds.
     pub const fn from_nanos(v: f64) -> Self {
         Self(v / 1e9)

@@ -68,14 +68,8 @@ fn sharding() -> impl Strategy<Value = Sharding> {
 
 fn hardware(gpus: u32) -> Hardware {
     Hardware {
-        gpu: GpuChoice::Preset(GpuId::H100Sxm),
-        gpus,
-        gpus_per_node: 8,
-        scale_up_domain: 0,
-        host_dram_per_node: Bytes::from_tb(2.0),
         nvme_per_node: Bytes::from_tb(8.0),
-        cxl: None,
-        pool: None,
+        ..Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), gpus)
     }
 }
 
@@ -114,6 +108,7 @@ fn training(
         },
         hardware: hardware(tp * pp * dp),
         overheads: Overheads::default(),
+        efficiency: Default::default(),
     }
 }
 
@@ -213,6 +208,7 @@ proptest! {
             levers: Levers::default(),
             hardware: hardware(1),
             overheads: Overheads::default(),
+            efficiency: Default::default(),
         };
         let kv = |p: &Plan| first(&evaluate(p), &[ItemKind::KvCache, ItemKind::KvCacheWaste]);
         let base = kv(&serve(prompt, batch));
@@ -411,6 +407,7 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                     fragmentation: frac,
                     ..Overheads::default()
                 },
+                efficiency: Default::default(),
             }
         })
 }

@@ -18,16 +18,7 @@ use planner_core::zero::{model_states, StateBytes};
 use planner_core::{evaluate, Verdict};
 
 fn hardware(gpu: GpuId, gpus: u32) -> Hardware {
-    Hardware {
-        gpu: GpuChoice::Preset(gpu),
-        gpus,
-        gpus_per_node: 8,
-        scale_up_domain: 0,
-        host_dram_per_node: Bytes::from_tb(2.0),
-        nvme_per_node: Bytes::ZERO,
-        cxl: None,
-        pool: None,
-    }
+    Hardware::new(GpuChoice::Preset(gpu), gpus)
 }
 
 struct Train {
@@ -85,6 +76,7 @@ impl Train {
             },
             hardware: hardware(self.gpu, self.tp * self.pp * self.dp),
             overheads: Overheads::default(),
+            efficiency: Default::default(),
         }
     }
 }
@@ -349,6 +341,7 @@ fn serve(model: ModelId, tp: u32, prompt: u32, output: u32, batch: u32) -> Plan 
         },
         hardware: hardware(GpuId::H100Sxm, tp),
         overheads: Overheads::default(),
+        efficiency: Default::default(),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::resolve::Resolved;
 /// over TP ranks, with at least one head per rank. MLA stores its latent
 /// and rotary key, d_c + d_R elements (DeepSeek-V2, arXiv:2405.04434
 /// §2.1.2), replicated on every TP rank as vLLM does.
-fn kv_per_token_layer_rank(r: &Resolved) -> f64 {
+pub(crate) fn kv_per_token_layer_rank(r: &Resolved) -> f64 {
     let shape = r.spec.attention_shape();
     let b = r.levers.precision.kv_cache.bytes_per_element();
     match r.spec.attention {

@@ -6,6 +6,7 @@
 //! runtime overheads.
 
 pub(crate) mod activations;
+pub(crate) mod breakdown;
 mod inference;
 mod training;
 
@@ -16,7 +17,7 @@ use crate::report::{DeviceMemory, DeviceRole, ItemKind, MemoryItem, TierUse};
 use crate::resolve::{Resolved, Work};
 use crate::units::Bytes;
 
-pub(crate) use inference::kv_bytes_per_token;
+pub(crate) use inference::{kv_bytes_per_token, kv_per_token_layer_rank};
 pub(crate) use training::in_flight as training_in_flight;
 
 /// Which layers and ends of the model one pipeline stage holds.

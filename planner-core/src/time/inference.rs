@@ -1,0 +1,210 @@
+//! Serving time: prefill (TTFT) and decode (TPOT).
+//!
+//! Every GEMM is costed on a roofline: the larger of its FLOPs at the
+//! size-dependent GEMM efficiency and the bytes it reads (weights, which
+//! dominate at small batch) at the achievable HBM bandwidth. Prefill is
+//! therefore compute-bound and decode memory-bound, as measured by every
+//! serving study (e.g. Kwon et al. 2023 §2.2; Pope et al. 2022,
+//! "Efficiently Scaling Transformer Inference", §2). Decode also reads the
+//! KV cache of every sequence at every step; KV held in CXL or host memory
+//! is streamed over the host link at the same time. Pipeline stages run one
+//! after another for one batch (no micro-batch pipelining is assumed).
+
+use super::comm::{collective, p2p, Collective};
+use super::training::tier_seconds_per_byte;
+use super::work::{peak, stage, Pass, StageWork};
+use super::Parts;
+use crate::memory::breakdown::Breakdown;
+use crate::memory::{kv_per_token_layer_rank, Stage};
+use crate::plan::{LogitsScope, Overlap, Tier};
+use crate::report::{DeviceRole, ItemKind, TimeKind};
+use crate::resolve::Resolved;
+
+/// Prefill and decode times of one batch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ServeTime {
+    pub prefill: Parts,
+    pub decode: Parts,
+    pub output: u32,
+    pub batch: u32,
+}
+
+impl ServeTime {
+    pub fn ttft(&self) -> f64 {
+        self.prefill.total()
+    }
+    pub fn tpot(&self) -> f64 {
+        self.decode.total()
+    }
+    pub fn latency(&self) -> f64 {
+        self.ttft() + f64::from(self.output.saturating_sub(1)) * self.tpot()
+    }
+}
+
+fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool) {
+    let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+    let hbm_s = |b: f64| if hbm > 0.0 { b / hbm } else { f64::INFINITY };
+    // Roofline per layer: GEMM time against weight-read time.
+    let layer = |l: &super::work::LayerWork| -> (f64, f64) {
+        let read = hbm_s(l.weight_bytes);
+        if memory_floor && read > l.gemm_time {
+            (0.0, read)
+        } else {
+            (l.gemm_time, 0.0)
+        }
+    };
+    let (dg, dr) = layer(&w.dense);
+    let (mg, mr) = layer(&w.moe);
+    let head_read = hbm_s(w.head_weight_bytes);
+    let (hg, hr) = if memory_floor && head_read > w.head_time {
+        (0.0, head_read)
+    } else {
+        (w.head_time, 0.0)
+    };
+    let gemm = w.dense_layers * dg + w.moe_layers * mg + hg;
+    let read = w.dense_layers * dr + w.moe_layers * mr + hr;
+    parts.add(TimeKind::Gemm, gemm, gemm);
+    parts.add(TimeKind::WeightRead, read, read);
+    let attn = w.sum(|l| l.attn_time);
+    parts.add(TimeKind::Attention, attn, attn);
+    // Only the last token's logits go through softmax when generating.
+    let ew = hbm_s(w.sum(|l| l.elementwise_bytes));
+    parts.add(TimeKind::Elementwise, ew, ew);
+    let tp = 2.0 * w.layers() * collective(r, Collective::AllReduce, w.dense.stream_bytes, r.tp, 1);
+    parts.add(TimeKind::TensorParallel, tp, tp);
+    let ep = 2.0
+        * w.moe_layers
+        * collective(
+            r,
+            Collective::AllToAll,
+            w.moe.dispatch_bytes * f64::from(r.ep) / f64::from(r.ep.saturating_sub(1).max(1)),
+            r.ep,
+            r.tp,
+        );
+    parts.add(TimeKind::ExpertParallel, ep, ep);
+    let o = r.eff.layer_overhead.base() * w.layers();
+    parts.add(TimeKind::LayerOverhead, o, o);
+}
+
+/// Prefill and average decode step of a serving plan.
+pub(crate) fn serve(
+    r: &Resolved,
+    devices: &[Breakdown],
+    prompt: u32,
+    output: u32,
+    batch: u32,
+    logits: LogitsScope,
+) -> ServeTime {
+    let b = f64::from(batch);
+    let s = f64::from(prompt);
+    let window = |k: f64| r.spec.sliding_window.map_or(k, |w| k.min(f64::from(w)));
+    // One batch passes every stage in turn, so latency is that of the
+    // whole model on one TP group.
+    let whole = Stage {
+        role: DeviceRole::OnlyStage,
+        rank: 0,
+        dense_layers: r.params.dense_layers,
+        moe_layers: r.params.moe_layers,
+        embedding: true,
+        head: true,
+    };
+    let sts = [whole];
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let h = f64::from(r.spec.hidden);
+
+    // Prefill: the batch's prompts in chunks of at most `prefill_chunk`
+    // tokens; each chunk re-reads the weights.
+    let all = b * s;
+    let chunk = r.levers.prefill_chunk.map_or(all, |c| all.min(f64::from(c)));
+    let chunks = (all / chunk.max(1.0)).ceil().max(1.0);
+    let mut prefill = Parts::default();
+    let kernel_keys = match r.levers.attention {
+        crate::plan::AttentionKernel::Flash => window(s) / 2.0,
+        crate::plan::AttentionKernel::Eager => s,
+    };
+    for st in &sts {
+        let pass = Pass {
+            tokens: chunk,
+            keys: kernel_keys,
+            model_keys: window(s),
+            sequences: (chunk / s).max(1.0),
+        };
+        let logits_tokens = match logits {
+            LogitsScope::LastToken => (chunk / s).max(1.0),
+            LogitsScope::AllTokens => chunk,
+        };
+        let w = stage(r, st, pass, logits_tokens);
+        let mut one = Parts::default();
+        pass_parts(r, &w, &mut one, true);
+        prefill.add_all(&one.scaled(chunks));
+    }
+    let stride = r.tp;
+    if r.pp > 1 {
+        let t = p2p(r, chunk * h * ab, stride) * chunks * f64::from(r.pp - 1);
+        prefill.add(TimeKind::PipelineP2p, t, t);
+    }
+
+    // Decode at the average context of the generation.
+    let ctx = s + f64::from(output) / 2.0;
+    let mut decode = Parts::default();
+    for (i, st) in sts.iter().enumerate() {
+        let pass = Pass {
+            tokens: b,
+            keys: window(ctx),
+            model_keys: window(ctx),
+            sequences: b,
+        };
+        let w = stage(r, st, pass, b);
+        pass_parts(r, &w, &mut decode, true);
+        // KV cache read: every cached token of every sequence, every layer.
+        let kv = kv_per_token_layer_rank(r) * window(ctx) * b * f64::from(st.layers());
+        let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+        let dev = devices.get(i).or(devices.first());
+        let _ = i;
+        let total_kv = dev.map_or(0.0, |d| d.kind(ItemKind::KvCache));
+        let mut on_hbm = kv;
+        let mut slow: f64 = 0.0;
+        let mut by_tier = [0.0; 3];
+        if let Some(d) = dev {
+            if total_kv > 0.0 {
+                for (j, tier) in [Tier::Cxl, Tier::HostDram, Tier::Nvme].into_iter().enumerate() {
+                    let share = d.get(ItemKind::KvCache, tier) / total_kv;
+                    if share > 0.0 {
+                        let t = kv * share * tier_seconds_per_byte(r, tier);
+                        by_tier[j] = t;
+                        slow += t;
+                        on_hbm -= kv * share;
+                    }
+                }
+            }
+        }
+        let hbm_t = if hbm > 0.0 { on_hbm / hbm } else { f64::INFINITY };
+        // Streaming from slow tiers runs beside the HBM reads when copies
+        // overlap; the step waits for whichever finishes last.
+        let (kv_exp, slow_exp) = match r.levers.overlap.offload {
+            Overlap::On => (hbm_t, (slow - hbm_t).max(0.0)),
+            Overlap::Off => (hbm_t, slow),
+        };
+        decode.add(TimeKind::KvRead, hbm_t, kv_exp);
+        for (j, kind) in [TimeKind::TransferCxl, TimeKind::TransferHost, TimeKind::TransferNvme]
+            .into_iter()
+            .enumerate()
+        {
+            if by_tier[j] > 0.0 {
+                let e = if slow > 0.0 { slow_exp * by_tier[j] / slow } else { 0.0 };
+                decode.add(kind, by_tier[j], e);
+            }
+        }
+    }
+    if r.pp > 1 {
+        let t = p2p(r, b * h * ab, stride) * f64::from(r.pp - 1);
+        decode.add(TimeKind::PipelineP2p, t, t);
+    }
+    let _ = peak(r);
+    ServeTime {
+        prefill,
+        decode,
+        output,
+        batch,
+    }
+}

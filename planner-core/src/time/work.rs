@@ -1,0 +1,268 @@
+//! The work of one transformer layer on one device: GEMM and attention
+//! FLOPs, element-wise bytes, and the sizes that set kernel efficiency.
+//! Shared by training (forward, backward, recompute) and inference
+//! (prefill, decode).
+
+use crate::memory::Stage;
+use crate::model::{Dropout, LayerParams};
+use crate::plan::AttentionKernel;
+use crate::precision::Precision;
+use crate::resolve::Resolved;
+
+/// Peak dense tensor rate (FLOP/s) of the compute format.
+///
+/// FP32 GEMMs run as TF32 on Ampere and later, at half the BF16 rate
+/// (NVIDIA A100/H100 datasheets: 156/312 and 495/989 TFLOPS); Volta has no
+/// TF32 and runs FP32 at one eighth of its FP16 tensor rate (V100
+/// datasheet: 15.7 vs 125 TFLOPS). FP8 falls back to BF16 where the part
+/// has no FP8 units; quantized weights (INT8/INT4/NF4) are dequantized to
+/// the compute format.
+pub(crate) fn peak(r: &Resolved) -> f64 {
+    let g = &r.gpu;
+    let half = if g.bf16.base() > 0.0 {
+        g.bf16.base()
+    } else {
+        g.fp16.base()
+    };
+    match r.levers.precision.compute {
+        Precision::Fp16 => g.fp16.base().max(0.0),
+        Precision::Fp8 => g.fp8.map_or(half, |f| f.base()),
+        Precision::Fp32 => match g.arch {
+            crate::hardware::GpuArch::Volta => g.fp16.base() / 8.0,
+            _ => half / 2.0,
+        },
+        Precision::Mxfp4 => g.fp4.or(g.fp8).map_or(half, |f| f.base()),
+        _ => half,
+    }
+}
+
+/// Forward work of one layer for `tokens` query tokens per device, each
+/// attending to `keys` keys on average.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LayerWork {
+    /// GEMM FLOPs.
+    pub gemm_flops: f64,
+    /// Seconds the GEMMs take at their size-dependent efficiency.
+    pub gemm_time: f64,
+    /// Attention-core FLOPs as executed (causal blocks skipped by Flash).
+    pub attn_flops: f64,
+    /// Attention-core FLOPs in the non-causal convention of MFU papers.
+    pub attn_model_flops: f64,
+    /// Seconds for the attention core.
+    pub attn_time: f64,
+    /// Element-wise bytes read and written.
+    pub elementwise_bytes: f64,
+    /// The part of `elementwise_bytes` spent on materialised attention
+    /// scores (eager attention only); selective recompute repeats it.
+    pub score_bytes: f64,
+    /// Weight bytes the GEMMs read.
+    pub weight_bytes: f64,
+    /// Activation bytes of the residual stream entering the layer (the TP
+    /// all-reduce buffer; full width, whatever the TP degree).
+    pub stream_bytes: f64,
+    /// Bytes an MoE layer sends to other experts (dispatch, one way).
+    pub dispatch_bytes: f64,
+}
+
+/// How a layer is run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pass {
+    /// Query tokens per device in this pass (micro-batch × sequence / CP,
+    /// or batch for a decode step).
+    pub tokens: f64,
+    /// Average keys each query attends to, as executed.
+    pub keys: f64,
+    /// Keys in the non-causal MFU convention (the full sequence).
+    pub model_keys: f64,
+    /// Distinct sequences (for MoE expert coverage at decode).
+    pub sequences: f64,
+}
+
+/// Seconds for `flops` of GEMM split into `n` equal GEMMs.
+fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
+    if flops <= 0.0 {
+        return 0.0;
+    }
+    let each = flops / n.max(1.0);
+    let eff = r.eff.gemm_at(each);
+    flops / (peak(r) * eff).max(1.0)
+}
+
+/// Bytes per weight element as stored (quantized linear layers).
+fn linear_weight_bytes(r: &Resolved) -> f64 {
+    crate::memory::weight_bytes(r).0
+}
+
+/// Forward work of one layer (dense or MoE) on one device.
+pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> LayerWork {
+    let spec = &r.spec;
+    let t = f64::from(r.tp);
+    let h = f64::from(spec.hidden);
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let tok = pass.tokens;
+    let shape = spec.attention_shape();
+    let kvh = f64::from(spec.kv_heads).max(1.0);
+    let kv_share = (1.0 / t).max(1.0 / kvh);
+    let attn_params = (l.attention - l.kv_projections) / t + l.kv_projections * kv_share;
+    let wb = linear_weight_bytes(r);
+
+    // Attention projections: QKV and output, two GEMMs.
+    let mut gemm_flops = 2.0 * tok * attn_params;
+    let mut gemm_time = gemm_seconds(r, 2.0 * tok * attn_params, 2.0);
+    let mut weight_bytes = attn_params * wb;
+    let mut dispatch_bytes = 0.0;
+    let mats = if spec.activation.is_gated() { 3.0 } else { 2.0 };
+    if moe {
+        let m = spec.moe.unwrap_or_default();
+        let e = f64::from(m.experts).max(1.0);
+        let k = f64::from(m.top_k);
+        let ep = f64::from(r.ep);
+        // Router and shared experts see every token.
+        let shared = l.shared / t;
+        gemm_flops += 2.0 * tok * shared;
+        gemm_time += gemm_seconds(r, 2.0 * tok * shared, mats);
+        weight_bytes += shared * wb;
+        // Routed experts: with balanced routing each EP rank processes
+        // tok·k token-expert pairs over its e/ep experts.
+        let local_experts = e / ep;
+        let expert = l.one_expert / t;
+        let f = 2.0 * tok * k * expert;
+        gemm_flops += f;
+        gemm_time += gemm_seconds(r, f, mats * local_experts);
+        // Experts a step touches: each of `sequences·tokens` assignments
+        // picks k of e experts; the expected number of distinct experts is
+        // e·(1 − (1 − k/e)^n).
+        let assignments = (tok * ep).max(1.0);
+        let touched = local_experts * (1.0 - (1.0 - k / e).powf(assignments));
+        weight_bytes += touched * expert * wb;
+        if r.ep > 1 {
+            dispatch_bytes = tok * k * h * ab * (ep - 1.0) / ep;
+        }
+    } else {
+        let mlp = l.dense_mlp / t;
+        gemm_flops += 2.0 * tok * mlp;
+        gemm_time += gemm_seconds(r, 2.0 * tok * mlp, mats);
+        weight_bytes += mlp * wb;
+    }
+
+    // Attention core: QKᵀ over q_width and PV over o_width (per head:
+    // 2·keys·d each).
+    let width = (shape.q_width + shape.o_width) / t;
+    let attn_flops = 2.0 * tok * pass.keys * width;
+    let attn_model_flops = 2.0 * tok * pass.model_keys * width;
+    let heads = f64::from(spec.heads) / t;
+    let mut elementwise = 0.0;
+    let mut score_bytes = 0.0;
+    let attn_time = match r.levers.attention {
+        AttentionKernel::Flash => {
+            // One fused kernel; it also reads Q, K, V and writes O.
+            let io = tok * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t * ab;
+            (attn_flops / (peak(r) * r.eff.attention).max(1.0))
+                .max(io / (r.gpu.memory_bandwidth.base() * r.eff.hbm).max(1.0))
+        }
+        AttentionKernel::Eager => {
+            // Two batched GEMMs per head, and the score matrix streamed
+            // through scale-mask-softmax (read + write) and, with dropout,
+            // a dropout pass (read, write, 1-byte mask).
+            let per_head = attn_flops / (2.0 * heads.max(1.0));
+            let drop = if spec.dropout == Dropout::On {
+                2.5
+            } else {
+                0.0
+            };
+            score_bytes = tok * pass.keys * heads * (2.0 + drop) * ab;
+            elementwise += score_bytes;
+            attn_flops / (peak(r) * r.eff.gemm_at(per_head)).max(1.0)
+        }
+    };
+
+    // Element-wise traffic per token: two norms (read + write h), two
+    // residual adds (read 2h, write h), dropout after attention and MLP
+    // (read, write, 1-byte mask) when on; these run on the full hidden
+    // width unless sequence parallelism splits them. The FFN activation
+    // reads its input(s) and writes its output on the TP shard; rotary
+    // embeddings read and write Q and K.
+    let rep = if r.sp() { t } else { 1.0 };
+    let drop = if spec.dropout == Dropout::On {
+        2.0 * 2.5
+    } else {
+        0.0
+    };
+    let ffn_width = if moe {
+        let m = spec.moe.unwrap_or_default();
+        f64::from(m.expert_ffn) * f64::from(m.top_k) + f64::from(m.shared_ffn)
+    } else {
+        f64::from(spec.ffn)
+    };
+    let act = if spec.activation.is_gated() { 3.0 } else { 2.0 };
+    let per_token = (10.0 + drop) * h / rep
+        + act * ffn_width / t
+        + 2.0 * (shape.q_width + shape.k_width) / t;
+    elementwise += tok * per_token * ab;
+
+    LayerWork {
+        gemm_flops,
+        gemm_time,
+        attn_flops,
+        attn_model_flops,
+        attn_time,
+        elementwise_bytes: elementwise,
+        score_bytes,
+        weight_bytes,
+        stream_bytes: tok * h * ab,
+        dispatch_bytes,
+    }
+}
+
+/// Forward work of every layer of a stage, summed, plus the stage's ends
+/// (embedding lookup, output layer).
+pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) -> StageWork {
+    let p = &r.params;
+    let d = layer(r, &p.dense_layer, false, pass);
+    let m = layer(r, &p.moe_layer, true, pass);
+    let nd = f64::from(st.dense_layers);
+    let nm = f64::from(st.moe_layers);
+    let mut w = StageWork {
+        dense: d,
+        moe: m,
+        dense_layers: nd,
+        moe_layers: nm,
+        ..StageWork::default()
+    };
+    if st.head && logits_tokens > 0.0 {
+        let t = f64::from(r.tp);
+        let hv = f64::from(r.spec.hidden) * f64::from(r.spec.vocab) / t;
+        let f = 2.0 * logits_tokens * hv;
+        w.head_flops = f;
+        w.head_time = gemm_seconds(r, f, 1.0);
+        // Output-layer weights (16-bit) and FP32 logits written, read by
+        // the softmax/cross-entropy and written back as gradients.
+        w.head_weight_bytes = hv * crate::memory::weight_bytes(r).1;
+        w.head_elementwise = logits_tokens * f64::from(r.spec.vocab) / t * 4.0 * 3.0;
+    }
+    w
+}
+
+/// Forward work of a stage.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct StageWork {
+    pub dense: LayerWork,
+    pub moe: LayerWork,
+    pub dense_layers: f64,
+    pub moe_layers: f64,
+    pub head_flops: f64,
+    pub head_time: f64,
+    pub head_weight_bytes: f64,
+    pub head_elementwise: f64,
+}
+
+impl StageWork {
+    pub fn layers(&self) -> f64 {
+        self.dense_layers + self.moe_layers
+    }
+
+    /// Σ over layers of `f(layer)`.
+    pub fn sum(&self, f: impl Fn(&LayerWork) -> f64) -> f64 {
+        self.dense_layers * f(&self.dense) + self.moe_layers * f(&self.moe)
+    }
+}
