@@ -3,8 +3,8 @@
 
 use planner_core::catalog::{self, Provenance};
 use planner_core::plan::Tier;
-use planner_core::report::{DeviceRole, Report, Verdict};
-use planner_core::units::Bytes;
+use planner_core::report::{DeviceRole, Report, TimePart, TimeReport, Verdict};
+use planner_core::units::{Bytes, Seconds};
 use std::fmt::Write;
 
 fn gib(b: Bytes) -> String {
@@ -109,6 +109,7 @@ pub fn render(r: &Report) -> String {
             l.micro_batches, l.in_flight, l.max_micro_batch, l.max_seq_len
         );
     }
+    time(&mut o, &r.time);
     if !r.diagnostics.is_empty() {
         let _ = writeln!(o, "\ndiagnostics");
         for d in &r.diagnostics {
@@ -227,4 +228,69 @@ pub fn prices() -> String {
         );
     }
     o
+}
+
+fn secs(s: Seconds) -> String {
+    let v = s.as_secs();
+    if v >= 1.0 {
+        format!("{v:.2} s")
+    } else {
+        format!("{:.2} ms", v * 1e3)
+    }
+}
+
+fn parts(o: &mut String, title: &str, ps: &[TimePart]) {
+    let _ = writeln!(o, "  {title:<24} {:>12} {:>12}", "exposed", "busy");
+    for p in ps {
+        let _ = writeln!(
+            o,
+            "  {:<24} {:>12} {:>12}",
+            p.kind.label(),
+            secs(p.exposed),
+            secs(p.busy)
+        );
+    }
+}
+
+fn time(o: &mut String, t: &TimeReport) {
+    let _ = writeln!(o);
+    match t {
+        TimeReport::Training(t) => {
+            let _ = writeln!(
+                o,
+                "step     {} (range {} – {}); {:.0} tokens/s; MFU {:.1}%, HFU {:.1}%",
+                secs(t.step),
+                secs(t.step_range.low),
+                secs(t.step_range.high),
+                t.tokens_per_second,
+                t.mfu * 100.0,
+                t.hfu * 100.0
+            );
+            if let Some(d) = t.time_to_train {
+                let _ = writeln!(o, "run      {:.1} days for {:.3e} steps", d.as_days(), t.steps.unwrap_or(0.0));
+            }
+            parts(o, "step part", &t.parts);
+        }
+        TimeReport::Inference(t) => {
+            let _ = writeln!(
+                o,
+                "latency  TTFT {} (range {} – {}); TPOT {} (range {} – {})",
+                secs(t.ttft),
+                secs(t.ttft_range.low),
+                secs(t.ttft_range.high),
+                secs(t.tpot),
+                secs(t.tpot_range.low),
+                secs(t.tpot_range.high)
+            );
+            let _ = writeln!(
+                o,
+                "output   {:.0} tokens/s per replica, {:.0} tokens/s in all; one batch takes {}",
+                t.output_tokens_per_second,
+                t.total_output_tokens_per_second,
+                secs(t.request_latency)
+            );
+            parts(o, "prefill part", &t.prefill);
+            parts(o, "decode part", &t.decode);
+        }
+    }
 }

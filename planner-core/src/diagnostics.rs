@@ -283,7 +283,7 @@ fn message(d: &DiagnosticKind) -> String {
         ),
         K::PpTooDeep { pp, layers } => format!("PP={pp} is more stages than {layers} layers"),
         K::InterleaveLayers { pp, chunks, layers } => format!(
-            "interleaving needs layers divisible by PP×chunks: {layers} layers, PP={pp}, {chunks} chunks"
+            "{layers} layers do not split evenly into PP={pp} stages × {chunks} chunks: Megatron-LM refuses this, and every chunk needs at least one layer"
         ),
         K::InterleaveMicroBatches { pp, micro_batches } => format!(
             "the interleaved schedule needs micro-batches divisible by PP={pp}; got {micro_batches}"

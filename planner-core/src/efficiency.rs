@@ -17,7 +17,7 @@
 //! - FlashAttention-2 (Dao 2023, §4) reaches 50–73 % of A100 peak in the
 //!   forward pass and less in the backward.
 
-use crate::units::{Flops, Seconds};
+use crate::units::Seconds;
 use serde::{Deserialize, Serialize};
 
 /// Efficiency knobs, each a fraction of a datasheet peak in `0..=1` unless
@@ -25,16 +25,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Efficiency {
-    /// Fraction of the dense tensor peak a large GEMM sustains.
+    /// Fraction of the part's measured best matmul rate (its "maximum
+    /// achievable matmul FLOPS", `GpuSpec::matmul_ceiling`) that the GEMMs
+    /// of a training or serving step sustain at large sizes.
     #[serde(default = "d_gemm")]
     pub gemm: f64,
-    /// GEMM size at which it reaches half of `gemm`; smaller GEMMs are
-    /// latency- and wave-quantisation-bound. Efficiency is
-    /// `gemm · x / (x + gemm_half_size)` for a GEMM of `x` FLOPs.
+    /// Run time at which a GEMM reaches half of `gemm`: launch, tail and
+    /// wave-quantisation costs are roughly fixed in time, so a GEMM that
+    /// would take `x` seconds at full speed runs at
+    /// `gemm · x / (x + gemm_half_time)`. Expressed in time, the same
+    /// default fits a V100 and a B200.
     #[serde(default = "d_gemm_half")]
-    pub gemm_half_size: Flops,
-    /// Fraction of the dense peak a fused (Flash) attention kernel reaches,
-    /// forward and backward averaged.
+    pub gemm_half_time: Seconds,
+    /// Fraction of the best published rate of a fused (Flash) attention
+    /// kernel on the architecture that a step reaches, forward and
+    /// backward averaged (backward runs slower than the best forward).
     #[serde(default = "d_attention")]
     pub attention: f64,
     /// Fraction of peak HBM bandwidth a streaming kernel reaches.
@@ -70,13 +75,13 @@ pub struct Efficiency {
 }
 
 fn d_gemm() -> f64 {
-    0.80
+    0.88
 }
-fn d_gemm_half() -> Flops {
-    Flops::new(0.5e9)
+fn d_gemm_half() -> Seconds {
+    Seconds::from_micros(2.0)
 }
 fn d_attention() -> f64 {
-    0.55
+    0.80
 }
 fn d_hbm() -> f64 {
     0.85
@@ -107,7 +112,7 @@ impl Default for Efficiency {
     fn default() -> Self {
         Self {
             gemm: d_gemm(),
-            gemm_half_size: d_gemm_half(),
+            gemm_half_time: d_gemm_half(),
             attention: d_attention(),
             hbm: d_hbm(),
             scale_up: d_scale_up(),
@@ -122,10 +127,11 @@ impl Default for Efficiency {
 }
 
 impl Efficiency {
-    /// Fraction of peak reached by a GEMM of `flops`.
-    pub fn gemm_at(&self, flops: f64) -> f64 {
-        let x = flops.max(0.0);
-        let h = self.gemm_half_size.base().max(0.0);
+    /// Fraction of the matmul ceiling reached by a GEMM that would take
+    /// `ideal` seconds at full speed.
+    pub fn gemm_at(&self, ideal: f64) -> f64 {
+        let x = ideal.max(0.0);
+        let h = self.gemm_half_time.base().max(0.0);
         if x + h <= 0.0 {
             return self.gemm;
         }
@@ -153,7 +159,7 @@ impl Efficiency {
         let f = |x: f64| (x * k).clamp(1e-3, 1.0);
         Self {
             gemm: f(self.gemm),
-            gemm_half_size: self.gemm_half_size * fixed,
+            gemm_half_time: self.gemm_half_time * fixed,
             attention: f(self.attention),
             hbm: f(self.hbm),
             scale_up: f(self.scale_up),

@@ -92,6 +92,23 @@ pub struct GpuSpec {
     /// Multi-Instance GPU slices the part supports (0 if none).
     #[serde(default)]
     pub mig_slices: u32,
+    /// Fraction of the dense BF16 peak the best-shaped matmul reaches on
+    /// this part ("maximum achievable matmul FLOPS"), and the same for FP8.
+    /// `None` takes the measured figure of the catalog where there is one
+    /// (`catalog::matmul_ceiling`), else 0.80.
+    #[serde(default)]
+    pub matmul_ceiling: Option<MatmulCeiling>,
+}
+
+/// Measured best-case matmul rate as a fraction of the datasheet peak.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MatmulCeiling {
+    /// BF16/FP16 inputs.
+    pub bf16: f64,
+    /// FP8 inputs, if measured.
+    #[serde(default)]
+    pub fp8: Option<f64>,
 }
 
 impl GpuSpec {

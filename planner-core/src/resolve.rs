@@ -265,7 +265,9 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let (mut gpu, gpu_name) = match &plan.hardware.gpu {
         GpuChoice::Preset(id) => {
             let e = catalog::gpu(*id);
-            (e.spec, e.name.to_string())
+            let mut spec = e.spec;
+            spec.matmul_ceiling = catalog::matmul_ceiling(*id);
+            (spec, e.name.to_string())
         }
         GpuChoice::Custom(g) => (g.spec, g.name.clone()),
     };
@@ -276,6 +278,12 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     c.rate("hardware.gpu.memory_bandwidth", gpu.memory_bandwidth.base());
     c.rate("hardware.gpu.bf16", gpu.bf16.base());
     c.rate("hardware.gpu.fp16", gpu.fp16.base());
+    if let Some(m) = gpu.matmul_ceiling.as_mut() {
+        m.bf16 = c.fraction("hardware.gpu.matmul_ceiling.bf16", m.bf16, catalog::DEFAULT_CEILING);
+        if let Some(f) = m.fp8 {
+            m.fp8 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp8", f, m.bf16));
+        }
+    }
 
     let hw = &plan.hardware;
     let gpus = c.count("hardware.gpus", hw.gpus);
@@ -401,8 +409,16 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             pp,
             layers: spec.layers,
         }));
-    } else if chunks > 1 && spec.layers % pp.saturating_mul(chunks) != 0 {
+    } else if chunks > 1 && spec.layers / pp < chunks {
         c.push(Diagnostic::error(K::InterleaveLayers {
+            pp,
+            chunks,
+            layers: spec.layers,
+        }));
+    } else if chunks > 1 && spec.layers % pp.saturating_mul(chunks) != 0 {
+        // Megatron-LM refuses this; frameworks that balance stages by hand
+        // (Llama 3 §3.3.2) accept it, so it is a warning.
+        c.push(Diagnostic::warning(K::InterleaveLayers {
             pp,
             chunks,
             layers: spec.layers,
@@ -615,10 +631,10 @@ fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
             fallback
         }
     };
-    out.gemm_half_size = crate::units::Flops::new(nonneg(
-        "gemm_half_size",
-        e.gemm_half_size.base(),
-        d.gemm_half_size.base(),
+    out.gemm_half_time = crate::units::Seconds::from_secs(nonneg(
+        "gemm_half_time",
+        e.gemm_half_time.base(),
+        d.gemm_half_time.base(),
     ));
     out.scale_up_latency = crate::units::Seconds::from_secs(nonneg(
         "scale_up_latency",

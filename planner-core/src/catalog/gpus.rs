@@ -176,6 +176,7 @@ const fn spec(
         scale_up,
         host_link,
         mig_slices,
+        matmul_ceiling: None,
     }
 }
 

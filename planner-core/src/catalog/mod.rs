@@ -8,12 +8,14 @@
 mod cxl;
 mod gpus;
 mod links;
+mod mamf;
 mod models;
 mod prices;
 
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};
+pub use mamf::{matmul_ceiling, DEFAULT_CEILING};
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 

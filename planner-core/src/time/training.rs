@@ -153,9 +153,15 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
     let tp_mode = r.levers.overlap.tensor_parallel;
     let compute_f = gemm_f + attn_f + ew_f;
     let compute_b = gemm_b + attn_b + ew_b;
-    let tp_busy = 2.0 * tp_f + full_fraction * tp_f;
+    // With SP only the sequence shard of a column-parallel layer's input
+    // is kept, so backward gathers it again to form the weight gradient
+    // (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`): two
+    // more all-gathers per layer, each half an all-reduce's volume.
+    let sp_regather = if r.sp() { 0.5 * tp_f } else { 0.0 };
+    let tp_bwd = tp_f * (1.0 + full_fraction) + sp_regather;
+    let tp_busy = tp_f + tp_bwd;
     let tp_exp_f = exposed(r, tp_mode, tp_f, compute_f);
-    let tp_exp_b = exposed(r, tp_mode, tp_f * (1.0 + full_fraction), compute_b);
+    let tp_exp_b = exposed(r, tp_mode, tp_bwd, compute_b);
 
     p.add(TimeKind::Gemm, gemm_f + gemm_b, gemm_f + gemm_b);
     p.add(TimeKind::Attention, attn_f + attn_b, attn_f + attn_b);
@@ -167,6 +173,7 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
     let passes = 2.0 + full_fraction;
     p.add(TimeKind::LayerOverhead, passes * overhead, passes * overhead);
 
+    let _ = tp_busy;
     let fwd = compute_f + tp_exp_f + cp_f + ep_f + overhead;
     let bwd = compute_b + recompute + tp_exp_b + cp_b + ep_f + (1.0 + full_fraction) * overhead;
     StageTimes {

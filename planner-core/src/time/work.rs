@@ -78,13 +78,60 @@ pub(crate) struct Pass {
     pub sequences: f64,
 }
 
+/// Peak dense rate of the 16-bit tensor path, which the attention core and
+/// the output layer use even when the block GEMMs run in FP8 (Transformer
+/// Engine quantizes the transformer layers' linear GEMMs only; fused
+/// attention in training stays in BF16).
+pub(crate) fn peak_16bit(r: &Resolved) -> f64 {
+    let g = &r.gpu;
+    if g.bf16.base() > 0.0 {
+        g.bf16.base()
+    } else {
+        g.fp16.base().max(0.0)
+    }
+}
+
+fn ceiling_16bit(r: &Resolved) -> f64 {
+    r.gpu
+        .matmul_ceiling
+        .map_or(crate::catalog::DEFAULT_CEILING, |c| c.bf16)
+}
+
+/// The part's measured best matmul rate as a fraction of its peak, for
+/// the compute format (see `catalog::matmul_ceiling`).
+pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
+    let c = r.gpu.matmul_ceiling;
+    let bf16 = c.map_or(crate::catalog::DEFAULT_CEILING, |c| c.bf16);
+    match r.levers.precision.compute {
+        Precision::Fp8 | Precision::Mxfp4 => c.and_then(|c| c.fp8).unwrap_or(bf16),
+        _ => bf16,
+    }
+}
+
+/// Best published fraction of the dense peak a fused attention kernel
+/// reaches on an architecture, forward pass: FlashAttention-2 up to 73 %
+/// on A100 (Dao 2023, "FlashAttention-2", §4.1); on H100 FlashAttention-2
+/// stops at 335 TFLOPS (34 %) because it uses no Hopper features, while
+/// FlashAttention-3 and cuDNN's fused attention, the kernels current
+/// stacks pick on Hopper, reach 740 TFLOPS, 75 % (Shah et al. 2024,
+/// "FlashAttention-3", abstract). Other parts are assumed to sit at 60 %.
+fn attention_ceiling(r: &Resolved) -> f64 {
+    use crate::hardware::GpuArch as A;
+    match r.gpu.arch {
+        A::Ampere | A::Ada => 0.73,
+        A::Hopper => 0.75,
+        _ => 0.60,
+    }
+}
+
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
 fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
     if flops <= 0.0 {
         return 0.0;
     }
-    let each = flops / n.max(1.0);
-    let eff = r.eff.gemm_at(each);
+    let rate = peak(r) * matmul_ceiling(r);
+    let each = flops / n.max(1.0) / rate.max(1.0);
+    let eff = r.eff.gemm_at(each) * matmul_ceiling(r);
     flops / (peak(r) * eff).max(1.0)
 }
 
@@ -157,22 +204,24 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         AttentionKernel::Flash => {
             // One fused kernel; it also reads Q, K, V and writes O.
             let io = tok * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t * ab;
-            (attn_flops / (peak(r) * r.eff.attention).max(1.0))
+            (attn_flops / (peak_16bit(r) * r.eff.attention * attention_ceiling(r)).max(1.0))
                 .max(io / (r.gpu.memory_bandwidth.base() * r.eff.hbm).max(1.0))
         }
         AttentionKernel::Eager => {
             // Two batched GEMMs per head, and the score matrix streamed
-            // through scale-mask-softmax (read + write) and, with dropout,
-            // a dropout pass (read, write, 1-byte mask).
+            // through HBM: QKᵀ writes it, scale-mask-softmax reads and
+            // writes it, the ·V GEMM reads it (4 passes), and with dropout
+            // a dropout pass reads, writes and stores a 1-byte mask (2.5).
             let per_head = attn_flops / (2.0 * heads.max(1.0));
             let drop = if spec.dropout == Dropout::On {
                 2.5
             } else {
                 0.0
             };
-            score_bytes = tok * pass.keys * heads * (2.0 + drop) * ab;
+            score_bytes = tok * pass.keys * heads * (4.0 + drop) * ab;
             elementwise += score_bytes;
-            attn_flops / (peak(r) * r.eff.gemm_at(per_head)).max(1.0)
+            let rate = peak_16bit(r) * ceiling_16bit(r);
+            attn_flops / (rate * r.eff.gemm_at(per_head / rate.max(1.0))).max(1.0)
         }
     };
 
@@ -199,6 +248,13 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         + act * ffn_width / t
         + 2.0 * (shape.q_width + shape.k_width) / t;
     elementwise += tok * per_token * ab;
+    if r.levers.precision.compute == Precision::Fp8 {
+        // Transformer Engine casts every GEMM input to FP8 (read 16-bit,
+        // write 8-bit): the two full-width inputs (QKV, MLP up) and the
+        // two TP-sharded ones (output projection, MLP down).
+        let inputs = 2.0 * h + (shape.o_width + ffn_width) / t;
+        elementwise += tok * inputs * 3.0;
+    }
 
     LayerWork {
         gemm_flops,
@@ -234,7 +290,9 @@ pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) ->
         let hv = f64::from(r.spec.hidden) * f64::from(r.spec.vocab) / t;
         let f = 2.0 * logits_tokens * hv;
         w.head_flops = f;
-        w.head_time = gemm_seconds(r, f, 1.0);
+        // The output layer stays in 16 bits under FP8 recipes.
+        let rate = peak_16bit(r) * ceiling_16bit(r);
+        w.head_time = f / (rate * r.eff.gemm_at(f / rate.max(1.0))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
         w.head_weight_bytes = hv * crate::memory::weight_bytes(r).1;

@@ -1,0 +1,57 @@
+//! Measured matmul ceilings: how close the best-shaped BF16 (and FP8)
+//! matmul gets to each part's datasheet peak.
+//!
+//! Source: Stas Bekman, *Machine Learning Engineering*,
+//! `compute/accelerator/README.md`, "Maximum Achievable Matmul FLOPS
+//! comparison table" (stas00/ml-engineering, read 2026-11): `mamf-finder.py`
+//! searches matmul shapes and reports the mean of 100 iterations after 50
+//! warm-up ones, with the torch/CUDA or ROCm version noted per row. The
+//! H100 PCIe figure (499.5 of 756 TFLOPS) comes from an earlier run of the
+//! same tool published in mag-/gpu_benchmark's README. Rows measured on a
+//! sibling part (the 40 GB A100, the 96 GB GH200) reuse that part's figure.
+//! These are the software stacks of 2024–25; newer ones move them.
+
+use super::GpuId;
+use crate::hardware::MatmulCeiling;
+
+const fn c(bf16: f64, fp8: Option<f64>) -> Option<MatmulCeiling> {
+    Some(MatmulCeiling { bf16, fp8 })
+}
+
+/// The measured ceiling of a catalog GPU, if anyone measured it.
+pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
+    match id {
+        // 271.2 of 312 TFLOPS.
+        GpuId::A100Sxm80 | GpuId::A100Sxm40 => c(0.869, None),
+        // 252.9 of 312.
+        GpuId::A100Pcie80 => c(0.811, None),
+        // 794.5 of 989 BF16 ("H200 is the same"); FP8 1402.6 (H100) and
+        // 1453.4 (H200) of 1979.
+        GpuId::H100Sxm => c(0.803, Some(0.709)),
+        GpuId::H200Sxm | GpuId::H200Nvl => c(0.803, Some(0.734)),
+        // 499.5 of 756 (mag-/gpu_benchmark).
+        GpuId::H100Pcie => c(0.661, None),
+        // 828.6 of 989 BF16, 1535 of 1979 FP8 (900 W, 141 GB part).
+        GpuId::Gh200_96 | GpuId::Gh200_144 => c(0.838, Some(0.776)),
+        // 1745 and 1769 of 2250 BF16; 3432.5 and 3353.3 of 4500 FP8.
+        GpuId::B200 => c(0.776, Some(0.763)),
+        GpuId::B300 => c(0.786, Some(0.745)),
+        // 1822 of 2500 BF16, 3615.6 of 5000 FP8.
+        GpuId::Gb200 => c(0.729, Some(0.723)),
+        // 668.4 of 1300 with ROCm 6.3 and TunableOp (the table's earlier
+        // ROCm 6.2 row read 781.9, 60 %); 784.9 of 1300; 1565 of 2300.
+        GpuId::Mi300x => c(0.514, None),
+        GpuId::Mi325x => c(0.604, None),
+        GpuId::Mi355x => c(0.680, None),
+        // 147.0 of 191.5 per GCD.
+        GpuId::Mi250xGcd => c(0.767, None),
+        // 418.7 of 432 BF16, 826.5 of 865 FP8; 1243 of 1677, 1289.5 of 1677.
+        GpuId::Gaudi2 => c(0.969, Some(0.955)),
+        GpuId::Gaudi3 => c(0.741, Some(0.769)),
+        _ => None,
+    }
+}
+
+/// The ceiling assumed where nothing was measured: the middle of the
+/// NVIDIA rows above.
+pub const DEFAULT_CEILING: f64 = 0.80;
