@@ -75,7 +75,7 @@ pub struct Efficiency {
 }
 
 fn d_gemm() -> f64 {
-    0.88
+    0.90
 }
 fn d_gemm_half() -> Seconds {
     Seconds::from_micros(2.0)
@@ -84,7 +84,7 @@ fn d_attention() -> f64 {
     0.80
 }
 fn d_hbm() -> f64 {
-    0.85
+    0.80
 }
 fn d_scale_up() -> f64 {
     0.70
@@ -102,7 +102,7 @@ fn d_lat_out() -> Seconds {
     Seconds::from_micros(25.0)
 }
 fn d_layer_overhead() -> Seconds {
-    Seconds::from_micros(20.0)
+    Seconds::from_micros(30.0)
 }
 fn d_overlap() -> f64 {
     0.90
