@@ -83,11 +83,13 @@ pub fn render(r: &Report) -> String {
         for t in &d.tiers {
             let _ = writeln!(
                 o,
-                "  {:<10} {:>10.2} / {:>10.2} GiB  {}",
+                "  {:<10} {:>10.2} / {:>10.2} GiB  {:<4}  (expected {:.2}–{:.2} GiB)",
                 tier_name(t.tier),
                 t.used.as_gib(),
                 t.capacity.as_gib(),
-                if t.fits() { "ok" } else { "OVER" }
+                if t.fits() { "ok" } else { "OVER" },
+                t.range.low.as_gib(),
+                t.range.high.as_gib()
             );
         }
         let _ = writeln!(o);
@@ -267,7 +269,12 @@ fn time(o: &mut String, t: &TimeReport) {
                 t.hfu * 100.0
             );
             if let Some(d) = t.time_to_train {
-                let _ = writeln!(o, "run      {:.1} days for {:.3e} steps", d.as_days(), t.steps.unwrap_or(0.0));
+                let _ = writeln!(
+                    o,
+                    "run      {:.1} days for {:.3e} steps",
+                    d.as_days(),
+                    t.steps.unwrap_or(0.0)
+                );
             }
             parts(o, "step part", &t.parts);
         }

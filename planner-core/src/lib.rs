@@ -21,6 +21,7 @@ pub mod hardware;
 pub mod hf;
 mod memory;
 pub mod model;
+pub mod placement;
 pub mod plan;
 pub mod precision;
 pub mod report;

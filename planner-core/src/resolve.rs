@@ -4,6 +4,7 @@
 
 use crate::catalog;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
+use crate::efficiency::Efficiency;
 use crate::hardware::{CxlChoice, GpuChoice, GpuSpec};
 use crate::model::{ModelSpec, ParamCounts};
 use crate::plan::{
@@ -11,7 +12,6 @@ use crate::plan::{
     Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
 };
 use crate::precision::Precision;
-use crate::efficiency::Efficiency;
 use crate::units::Bytes;
 
 /// The workload, resolved.
@@ -62,7 +62,6 @@ pub(crate) struct Resolved {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Net {
     pub gpus: u32,
-    pub per_node: u32,
     /// GPUs in one scale-up domain.
     pub domain: u32,
     /// Scale-up link per GPU (0 when the part has none: PCIe peer copies
@@ -279,7 +278,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     c.rate("hardware.gpu.bf16", gpu.bf16.base());
     c.rate("hardware.gpu.fp16", gpu.fp16.base());
     if let Some(m) = gpu.matmul_ceiling.as_mut() {
-        m.bf16 = c.fraction("hardware.gpu.matmul_ceiling.bf16", m.bf16, catalog::DEFAULT_CEILING);
+        m.bf16 = c.fraction(
+            "hardware.gpu.matmul_ceiling.bf16",
+            m.bf16,
+            catalog::DEFAULT_CEILING,
+        );
         if let Some(f) = m.fp8 {
             m.fp8 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp8", f, m.bf16));
         }
@@ -332,7 +335,6 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     );
     let net = Net {
         gpus,
-        per_node,
         domain: hw.scale_up_gpus().max(1),
         scale_up: gpu.scale_up.map_or(0.0, link_bw),
         scale_out: link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),

@@ -95,12 +95,15 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn single_request_latency() {
-    println!("{:<58} {:>9} {:>9} {:>9} {:>9}", "case", "TTFT pub", "TTFT", "ITL pub", "TPOT");
+    println!(
+        "{:<58} {:>9} {:>9} {:>9} {:>9}",
+        "case", "TTFT pub", "TTFT", "ITL pub", "TPOT"
+    );
     for c in cases() {
         let r = evaluate(&c.plan());
         assert_eq!(r.verdict, Verdict::Fits, "{}", c.name);
         let TimeReport::Inference(t) = r.time else {
-            panic!("{}: not a serving report", c.name)
+            unreachable!("{}: not a serving report", c.name)
         };
         let (ttft, tpot) = (t.ttft.as_millis(), t.tpot.as_millis());
         println!(
@@ -111,8 +114,22 @@ fn single_request_latency() {
         // a short prompt is dominated by fixed costs we model coarsely.
         let e_tpot = (tpot - c.itl_ms) / c.itl_ms;
         let e_ttft = (ttft - c.ttft_ms) / c.ttft_ms;
-        println!("    TTFT error {:+.1}%, TPOT error {:+.1}%", e_ttft * 100.0, e_tpot * 100.0);
-        assert!(e_tpot.abs() < 0.15, "{}: TPOT {tpot} vs {}", c.name, c.itl_ms);
-        assert!(e_ttft.abs() < 0.25, "{}: TTFT {ttft} vs {}", c.name, c.ttft_ms);
+        println!(
+            "    TTFT error {:+.1}%, TPOT error {:+.1}%",
+            e_ttft * 100.0,
+            e_tpot * 100.0
+        );
+        assert!(
+            e_tpot.abs() < 0.15,
+            "{}: TPOT {tpot} vs {}",
+            c.name,
+            c.itl_ms
+        );
+        assert!(
+            e_ttft.abs() < 0.25,
+            "{}: TTFT {ttft} vs {}",
+            c.name,
+            c.ttft_ms
+        );
     }
 }

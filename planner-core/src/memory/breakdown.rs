@@ -44,12 +44,6 @@ impl Breakdown {
         self.bytes[kind.index()].iter().sum()
     }
 
-    /// Bytes in one tier.
-    pub fn tier(&self, tier: Tier) -> f64 {
-        let t = tier_index(tier);
-        self.bytes.iter().map(|row| row[t]).sum()
-    }
-
     /// The table of a full breakdown.
     pub fn from_device(d: &DeviceMemory, rank: u32) -> Self {
         let mut b = Self::empty(d.role, rank, d.layers);

@@ -13,7 +13,7 @@ mod training;
 use crate::model::LayerParams;
 use crate::plan::{OffloadTarget, Pruning, Tier, TrainingKind};
 use crate::precision::{DoubleQuant, Precision};
-use crate::report::{DeviceMemory, DeviceRole, ItemKind, MemoryItem, TierUse};
+use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
 use crate::resolve::{Resolved, Work};
 use crate::units::Bytes;
 
@@ -342,11 +342,21 @@ impl Items {
                 .map(|i| i.bytes)
                 .sum();
             let capacity = r.capacity(tier);
+            let (mut low, mut high) = (0.0, 0.0);
+            for i in self.items.iter().filter(|i| i.tier == tier) {
+                let (l, h) = i.kind.relative_range();
+                low += l * i.bytes.base();
+                high += h * i.bytes.base();
+            }
             if tier == Tier::Hbm || used.base() > 0.0 || capacity.base() > 0.0 {
                 tiers.push(TierUse {
                     tier,
                     used,
                     capacity,
+                    range: Interval {
+                        low: Bytes::new(low),
+                        high: Bytes::new(high),
+                    },
                 });
             }
         }

@@ -26,7 +26,6 @@ pub(crate) struct ServeTime {
     pub prefill: Parts,
     pub decode: Parts,
     pub output: u32,
-    pub batch: u32,
 }
 
 impl ServeTime {
@@ -115,7 +114,10 @@ pub(crate) fn serve(
     // Prefill: the batch's prompts in chunks of at most `prefill_chunk`
     // tokens; each chunk re-reads the weights.
     let all = b * s;
-    let chunk = r.levers.prefill_chunk.map_or(all, |c| all.min(f64::from(c)));
+    let chunk = r
+        .levers
+        .prefill_chunk
+        .map_or(all, |c| all.min(f64::from(c)));
     let chunks = (all / chunk.max(1.0)).ceil().max(1.0);
     let mut prefill = Parts::default();
     let kernel_keys = match r.levers.attention {
@@ -127,7 +129,6 @@ pub(crate) fn serve(
             tokens: chunk,
             keys: kernel_keys,
             model_keys: window(s),
-            sequences: (chunk / s).max(1.0),
         };
         let logits_tokens = match logits {
             LogitsScope::LastToken => (chunk / s).max(1.0),
@@ -152,7 +153,6 @@ pub(crate) fn serve(
             tokens: b,
             keys: window(ctx),
             model_keys: window(ctx),
-            sequences: b,
         };
         let w = stage(r, st, pass, b);
         pass_parts(r, &w, &mut decode, true);
@@ -167,7 +167,10 @@ pub(crate) fn serve(
         let mut by_tier = [0.0; 3];
         if let Some(d) = dev {
             if total_kv > 0.0 {
-                for (j, tier) in [Tier::Cxl, Tier::HostDram, Tier::Nvme].into_iter().enumerate() {
+                for (j, tier) in [Tier::Cxl, Tier::HostDram, Tier::Nvme]
+                    .into_iter()
+                    .enumerate()
+                {
                     let share = d.get(ItemKind::KvCache, tier) / total_kv;
                     if share > 0.0 {
                         let t = kv * share * tier_seconds_per_byte(r, tier);
@@ -178,7 +181,11 @@ pub(crate) fn serve(
                 }
             }
         }
-        let hbm_t = if hbm > 0.0 { on_hbm / hbm } else { f64::INFINITY };
+        let hbm_t = if hbm > 0.0 {
+            on_hbm / hbm
+        } else {
+            f64::INFINITY
+        };
         // Streaming from slow tiers runs beside the HBM reads when copies
         // overlap; the step waits for whichever finishes last.
         let (kv_exp, slow_exp) = match r.levers.overlap.offload {
@@ -186,12 +193,20 @@ pub(crate) fn serve(
             Overlap::Off => (hbm_t, slow),
         };
         decode.add(TimeKind::KvRead, hbm_t, kv_exp);
-        for (j, kind) in [TimeKind::TransferCxl, TimeKind::TransferHost, TimeKind::TransferNvme]
-            .into_iter()
-            .enumerate()
+        for (j, kind) in [
+            TimeKind::TransferCxl,
+            TimeKind::TransferHost,
+            TimeKind::TransferNvme,
+        ]
+        .into_iter()
+        .enumerate()
         {
             if by_tier[j] > 0.0 {
-                let e = if slow > 0.0 { slow_exp * by_tier[j] / slow } else { 0.0 };
+                let e = if slow > 0.0 {
+                    slow_exp * by_tier[j] / slow
+                } else {
+                    0.0
+                };
                 decode.add(kind, by_tier[j], e);
             }
         }
@@ -205,6 +220,5 @@ pub(crate) fn serve(
         prefill,
         decode,
         output,
-        batch,
     }
 }

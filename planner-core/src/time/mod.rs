@@ -61,7 +61,7 @@ impl Parts {
     }
 
     /// The non-zero parts, in display order.
-    pub fn to_parts(&self) -> Vec<TimePart> {
+    pub fn listed(&self) -> Vec<TimePart> {
         TimeKind::ALL
             .iter()
             .filter(|k| self.busy[**k as usize] > 0.0)

@@ -69,6 +69,75 @@ fn exposed(r: &Resolved, mode: Overlap, busy: f64, window: f64) -> f64 {
     }
 }
 
+/// Channels transfers run on: the network (collectives) and the host link
+/// (tier copies). Different channels run concurrently.
+const NET: usize = 0;
+const HOST: usize = 1;
+const KINDS: usize = TimeKind::ALL.len();
+
+/// Transfers that may hide behind one compute window, `times` times a step.
+struct Window {
+    len: f64,
+    times: f64,
+    busy: [[f64; KINDS]; 2],
+}
+
+impl Window {
+    fn new(len: f64, times: f64) -> Self {
+        Self {
+            len,
+            times,
+            busy: [[0.0; KINDS]; 2],
+        }
+    }
+
+    /// One window holding this window's and `once`'s transfers, and this
+    /// window for the remaining `times − 1` occurrences.
+    fn split_first(&self, once: &Window) -> (Window, Window) {
+        let mut first = Window::new(self.len, 1.0);
+        for c in 0..2 {
+            for i in 0..KINDS {
+                first.busy[c][i] = self.busy[c][i] + once.busy[c][i];
+            }
+        }
+        let mut rest = Window::new(self.len, (self.times - 1.0).max(0.0));
+        rest.busy = self.busy;
+        (first, rest)
+    }
+
+    fn add(&mut self, channel: usize, kind: TimeKind, busy: f64) {
+        self.busy[channel][kind as usize] += busy;
+    }
+
+    /// Transfers on one channel queue behind each other; the two channels
+    /// run side by side, so the step waits for the one that overruns the
+    /// window most, and that channel's kinds carry the exposed time.
+    fn settle(&self, r: &Resolved, modes: [Overlap; 2], parts: &mut Parts) {
+        let total = [
+            self.busy[0].iter().sum::<f64>(),
+            self.busy[1].iter().sum::<f64>(),
+        ];
+        let e = [
+            exposed(r, modes[0], total[0], self.len),
+            exposed(r, modes[1], total[1], self.len),
+        ];
+        let bind = usize::from(e[1] > e[0]);
+        for (c, row) in self.busy.iter().enumerate() {
+            for (i, &b) in row.iter().enumerate() {
+                if b <= 0.0 {
+                    continue;
+                }
+                let exp = if c == bind && total[c] > 0.0 {
+                    e[c] * b / total[c]
+                } else {
+                    0.0
+                };
+                parts.add(TimeKind::ALL[i], b * self.times, exp * self.times);
+            }
+        }
+    }
+}
+
 /// Per-micro-batch times of one stage.
 #[derive(Debug, Clone, Copy, Default)]
 struct StageTimes {
@@ -171,7 +240,11 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
     p.add(TimeKind::ContextParallel, cp_f + cp_b, cp_f + cp_b);
     p.add(TimeKind::ExpertParallel, 2.0 * ep_f, 2.0 * ep_f);
     let passes = 2.0 + full_fraction;
-    p.add(TimeKind::LayerOverhead, passes * overhead, passes * overhead);
+    p.add(
+        TimeKind::LayerOverhead,
+        passes * overhead,
+        passes * overhead,
+    );
 
     let _ = tp_busy;
     let fwd = compute_f + tp_exp_f + cp_f + ep_f + overhead;
@@ -206,7 +279,6 @@ pub(crate) fn step(
             AttentionKernel::Eager => s,
         },
         model_keys: window,
-        sequences: mb,
     };
     let frozen = matches!(kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_));
     let quantized = matches!(kind, TrainingKind::Qlora(_)) || weight_bytes(r).0 < 2.0;
@@ -241,7 +313,9 @@ pub(crate) fn step(
         // Megatron's scatter/gather optimisation sends 1/t of the
         // activation per TP rank (Narayanan et al. §4.1); one send forward
         // and one backward per micro-batch and model chunk.
-        let bytes = tokens_mb * f64::from(r.spec.hidden) * r.levers.precision.activations.bytes_per_element()
+        let bytes = tokens_mb
+            * f64::from(r.spec.hidden)
+            * r.levers.precision.activations.bytes_per_element()
             / f64::from(r.tp);
         let stride = r.tp.saturating_mul(r.cp).saturating_mul(r.dp);
         let one = p2p(r, bytes, stride);
@@ -267,7 +341,6 @@ pub(crate) fn step(
     let replicas = dpcp / shard.max(1);
     let ep = r.ep.max(1);
     let exp_group = (shard / ep).max(1);
-    let dmode = r.levers.overlap.data_parallel;
     let coll = |op, dense_bytes: f64, expert_bytes: f64| {
         collective(r, op, dense_bytes, shard, r.tp)
             + collective(r, op, expert_bytes, exp_group, r.tp.saturating_mul(ep))
@@ -292,47 +365,56 @@ pub(crate) fn step(
     } else {
         0.0
     };
-    let (mut dp_busy, mut dp_exp, mut ag_busy, mut ag_exp) = (0.0, 0.0, 0.0, 0.0);
-    let last_bwd = worst.bwd;
-    let first_fwd = worst.fwd;
+    // Transfers hidden behind compute, grouped by the compute window they
+    // overlap: the last micro-batch's backward and the first one's forward
+    // (once per step), and every micro-batch's forward and backward.
+    let mut end = Window::new(worst.bwd, 1.0); // merged below
+    let mut start = Window::new(worst.fwd, 1.0);
+    let mut each_f = Window::new(worst.fwd, mf);
+    let mut each_b = Window::new(worst.bwd, mf);
     match r.levers.sharding {
         Sharding::None if shard > 1 => {
-            dp_busy = grads(Collective::AllReduce);
-            dp_exp = exposed(r, dmode, dp_busy, last_bwd);
+            end.add(NET, TimeKind::DataParallel, grads(Collective::AllReduce));
         }
         Sharding::None => {}
         // Megatron's distributed optimizer and FSDP SHARD_GRAD_OP with
         // local accumulation: reduce-scatter once per step, all-gather the
         // updated parameters once.
         Sharding::Zero1 | Sharding::FsdpShardGradOp => {
-            dp_busy = grads(Collective::ReduceScatter) + across;
-            dp_exp = exposed(r, dmode, dp_busy, last_bwd);
-            ag_busy = gather();
-            ag_exp = exposed(r, dmode, ag_busy, first_fwd);
+            end.add(
+                NET,
+                TimeKind::DataParallel,
+                grads(Collective::ReduceScatter),
+            );
+            parts.add(TimeKind::DataParallel, across, across);
+            start.add(NET, TimeKind::ParameterGather, gather());
         }
         // ZeRO-2 keeps only its gradient shard, so every micro-batch's
         // gradients are reduce-scattered as backward produces them.
         Sharding::Zero2 => {
-            let one = grads(Collective::ReduceScatter);
-            dp_busy = mf * one + across;
-            dp_exp = mf * exposed(r, dmode, one, worst.bwd) + across;
-            ag_busy = gather();
-            ag_exp = exposed(r, dmode, ag_busy, first_fwd);
+            each_b.add(
+                NET,
+                TimeKind::DataParallel,
+                grads(Collective::ReduceScatter),
+            );
+            parts.add(TimeKind::DataParallel, across, across);
+            start.add(NET, TimeKind::ParameterGather, gather());
         }
         // ZeRO-3/FSDP: gather parameters for forward and again for
         // backward, reduce-scatter gradients, every micro-batch (the 1.5×
         // volume of ZeRO §7).
         Sharding::Zero3 | Sharding::FsdpFullShard => {
-            let rs = grads(Collective::ReduceScatter);
             let ag = gather();
-            dp_busy = mf * rs + across;
-            dp_exp = mf * exposed(r, dmode, rs, worst.bwd) + across;
-            ag_busy = mf * 2.0 * ag;
-            ag_exp = mf * (exposed(r, dmode, ag, worst.fwd) + exposed(r, dmode, ag, worst.bwd));
+            each_f.add(NET, TimeKind::ParameterGather, ag);
+            each_b.add(NET, TimeKind::ParameterGather, ag);
+            each_b.add(
+                NET,
+                TimeKind::DataParallel,
+                grads(Collective::ReduceScatter),
+            );
+            parts.add(TimeKind::DataParallel, across, across);
         }
     }
-    parts.add(TimeKind::DataParallel, dp_busy, dp_exp);
-    parts.add(TimeKind::ParameterGather, ag_busy, ag_exp);
 
     // Optimizer step: memory-bound over the parameters this rank updates.
     let (shard_opt, _, _) = crate::zero::sharded_states(r.levers.sharding);
@@ -362,7 +444,6 @@ pub(crate) fn step(
     parts.add(TimeKind::Optimizer, on_gpu, on_gpu);
 
     // Copies to and from slower tiers.
-    let omode = r.levers.overlap.offload;
     if let Some(d) = dev {
         for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
             let spb = tier_seconds_per_byte(r, tier);
@@ -373,7 +454,8 @@ pub(crate) fn step(
             let states =
                 d.get(ItemKind::OptimizerStates, tier) + d.get(ItemKind::MasterWeights, tier);
             if states > 0.0 {
-                let frac = states / (d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights));
+                let frac =
+                    states / (d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights));
                 let n = frac * local;
                 let down = n * g * spb;
                 let up = n * w_dense * spb;
@@ -390,7 +472,8 @@ pub(crate) fn step(
                     // ZeRO-Infinity swaps the states in and out of NVMe.
                     cpu += 2.0 * states * spb;
                 }
-                parts.add(kind, down + up, exposed(r, omode, down, last_bwd) + exposed(r, omode, up, first_fwd));
+                end.add(HOST, kind, down);
+                start.add(HOST, kind, up);
                 parts.add(TimeKind::Optimizer, cpu, cpu);
             }
             // Parameter offload: fetched for forward and for backward
@@ -398,31 +481,34 @@ pub(crate) fn step(
             let wts = d.get(ItemKind::Weights, tier);
             if wts > 0.0 {
                 let one = wts * spb;
-                parts.add(
-                    kind,
-                    2.0 * mf * one,
-                    mf * (exposed(r, omode, one, worst.fwd) + exposed(r, omode, one, worst.bwd)),
-                );
+                each_f.add(HOST, kind, one);
+                each_b.add(HOST, kind, one);
             }
             // Gradient offload: accumulated in the slow tier (read and
             // written) every micro-batch.
             let gr = d.get(ItemKind::Gradients, tier);
             if gr > 0.0 {
-                let one = 2.0 * gr * spb;
-                parts.add(kind, mf * one, mf * exposed(r, omode, one, worst.bwd));
+                each_b.add(HOST, kind, 2.0 * gr * spb);
             }
             // Activation offload: written in forward, read in backward.
-            let acts = d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
+            let acts =
+                d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
             if acts > 0.0 {
                 let flight = crate::memory::training_in_flight(r, st.rank, m).max(1.0);
                 let one = acts / flight * spb;
-                parts.add(
-                    kind,
-                    2.0 * mf * one,
-                    mf * (exposed(r, omode, one, worst.fwd) + exposed(r, omode, one, worst.bwd)),
-                );
+                each_f.add(HOST, kind, one);
+                each_b.add(HOST, kind, one);
             }
         }
+    }
+
+    // The once-per-step transfers share the first forward and the last
+    // backward with that micro-batch's own transfers.
+    let modes = [r.levers.overlap.data_parallel, r.levers.overlap.offload];
+    let (first_f, rest_f) = each_f.split_first(&start);
+    let (last_b, rest_b) = each_b.split_first(&end);
+    for w in [&first_f, &rest_f, &last_b, &rest_b] {
+        w.settle(r, modes, &mut parts);
     }
 
     // FLOPs (PaLM App. B convention: 6N + 12·L·H·Q·T per token for full
@@ -448,7 +534,8 @@ pub(crate) fn step(
     let model_flops = per_token * tokens;
     // Recompute per micro-batch on one stage, scaled to the whole model.
     let layer_share = f64::from(r.spec.layers) / f64::from(st.layers().max(1));
-    let recompute_per_token = worst.recompute_flops * f64::from(r.tp) * layer_share / tokens_mb.max(1.0);
+    let recompute_per_token =
+        worst.recompute_flops * f64::from(r.tp) * layer_share / tokens_mb.max(1.0);
     let hardware_flops = model_flops + recompute_per_token * tokens;
     let _ = peak(r);
     StepTime {

@@ -44,8 +44,6 @@ pub(crate) struct LayerWork {
     pub gemm_flops: f64,
     /// Seconds the GEMMs take at their size-dependent efficiency.
     pub gemm_time: f64,
-    /// Attention-core FLOPs as executed (causal blocks skipped by Flash).
-    pub attn_flops: f64,
     /// Attention-core FLOPs in the non-causal convention of MFU papers.
     pub attn_model_flops: f64,
     /// Seconds for the attention core.
@@ -74,8 +72,6 @@ pub(crate) struct Pass {
     pub keys: f64,
     /// Keys in the non-causal MFU convention (the full sequence).
     pub model_keys: f64,
-    /// Distinct sequences (for MoE expert coverage at decode).
-    pub sequences: f64,
 }
 
 /// Peak dense rate of the 16-bit tensor path, which the attention core and
@@ -244,9 +240,8 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         f64::from(spec.ffn)
     };
     let act = if spec.activation.is_gated() { 3.0 } else { 2.0 };
-    let per_token = (10.0 + drop) * h / rep
-        + act * ffn_width / t
-        + 2.0 * (shape.q_width + shape.k_width) / t;
+    let per_token =
+        (10.0 + drop) * h / rep + act * ffn_width / t + 2.0 * (shape.q_width + shape.k_width) / t;
     elementwise += tok * per_token * ab;
     if r.levers.precision.compute == Precision::Fp8 {
         // Transformer Engine casts every GEMM input to FP8 (read 16-bit,
@@ -259,7 +254,6 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
     LayerWork {
         gemm_flops,
         gemm_time,
-        attn_flops,
         attn_model_flops,
         attn_time,
         elementwise_bytes: elementwise,

@@ -1,0 +1,132 @@
+//! Placement by heat: coldest state first, fastest tier with room, only as
+//! much as HBM needs, and the transfers show up in the time.
+
+use planner_core::catalog::{GpuId, ModelId};
+use planner_core::evaluate;
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::placement::MovableState;
+use planner_core::plan::{
+    Inference, Levers, LogitsScope, ModelChoice, Placement, Plan, Tier, Training, TrainingKind,
+    Workload,
+};
+use planner_core::report::{ItemKind, TimeKind, TimeReport, Verdict};
+use planner_core::units::Bytes;
+
+fn finetune(model: ModelId, gpu: GpuId, placement: Placement) -> Plan {
+    Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(model),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::FullFineTune,
+            seq_len: 2048,
+            global_batch: 8,
+            tokens: 0.0,
+        }),
+        levers: Levers {
+            placement,
+            checkpointing: planner_core::plan::Checkpointing::Full,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(gpu), 1),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+    }
+}
+
+#[test]
+fn moves_optimizer_states_first_and_only_what_is_needed() {
+    let manual = evaluate(&finetune(
+        ModelId::Llama2_7b,
+        GpuId::A100Sxm80,
+        Placement::Manual,
+    ));
+    assert_eq!(manual.verdict, Verdict::DoesNotFit);
+    let heat = evaluate(&finetune(
+        ModelId::Llama2_7b,
+        GpuId::A100Sxm80,
+        Placement::ByHeat,
+    ));
+    assert_eq!(heat.verdict, Verdict::Fits, "{:?}", heat.diagnostics);
+    let first = heat.placement.first().expect("something moved");
+    assert_eq!(first.state, MovableState::Optimizer);
+    assert_eq!(first.tier, Tier::HostDram);
+    // Partial move: HBM ends up nearly full, not emptied.
+    let d = heat.binding_device().expect("device");
+    let used = d.hbm_used().as_gib();
+    let cap = d
+        .tiers
+        .iter()
+        .find(|t| t.tier == Tier::Hbm)
+        .map_or(0.0, |t| t.capacity.as_gib());
+    assert!(
+        used > 0.9 * cap,
+        "HBM {used} of {cap} GiB: moved more than needed"
+    );
+    assert!(d.of_kind(ItemKind::OptimizerStates).as_gib() > 0.0);
+    // The copies cost time.
+    let TimeReport::Training(t) = &heat.time else {
+        unreachable!()
+    };
+    assert!(t
+        .parts
+        .iter()
+        .any(|p| p.kind == TimeKind::TransferHost && p.busy.as_secs() > 0.0));
+}
+
+#[test]
+fn nothing_moves_when_everything_fits() {
+    let r = evaluate(&finetune(
+        ModelId::Llama2_7b,
+        GpuId::H200Sxm,
+        Placement::ByHeat,
+    ));
+    assert_eq!(r.verdict, Verdict::Fits);
+    assert!(r.placement.is_empty());
+}
+
+#[test]
+fn prefers_cxl_over_host_memory() {
+    let mut p = finetune(ModelId::Llama2_7b, GpuId::A100Sxm80, Placement::ByHeat);
+    p.hardware.cxl = Some(planner_core::hardware::CxlExpansion {
+        devices_per_node: 4,
+        device: planner_core::hardware::CxlChoice::Custom(planner_core::hardware::CxlSpec {
+            capacity: Bytes::from_gb(256.0),
+            bandwidth: planner_core::units::ByteRate::from_gb_per_s(30.0),
+            latency: planner_core::units::Seconds::from_nanos(250.0),
+        }),
+    });
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, Verdict::Fits);
+    assert_eq!(r.placement[0].tier, Tier::Cxl);
+}
+
+#[test]
+fn serving_moves_the_kv_cache_first() {
+    let plan = Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(ModelId::Llama31_8b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 120_000,
+            output_tokens: 1000,
+            batch: 8,
+            logits: LogitsScope::LastToken,
+        }),
+        levers: Levers {
+            placement: Placement::ByHeat,
+            prefill_chunk: Some(8192),
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+    };
+    let r = evaluate(&plan);
+    assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+    assert_eq!(r.placement[0].state, MovableState::KvCache);
+    let TimeReport::Inference(t) = &r.time else {
+        unreachable!()
+    };
+    assert!(t.decode.iter().any(|p| p.kind == TimeKind::TransferHost));
+}

@@ -1,0 +1,298 @@
+//! Property tests of the time model's invariants: more bandwidth or a
+//! better efficiency never slows a step, a bigger pipeline bubble never
+//! speeds it, adding capacity never breaks a fit.
+
+use planner_core::catalog::{self, GpuId, LinkId, ModelId};
+use planner_core::efficiency::Efficiency;
+use planner_core::hardware::{CustomGpu, GpuChoice, Hardware};
+use planner_core::plan::{
+    Checkpointing, Inference, Levers, LogitsScope, ModelChoice, OffloadTarget, Parallelism,
+    PipelineSchedule, Plan, Sharding, Tier, Training, TrainingKind, Workload,
+};
+use planner_core::report::{Report, TimeReport};
+use planner_core::units::{ByteRate, Bytes};
+use planner_core::{evaluate, Verdict};
+use proptest::prelude::*;
+
+fn model_id() -> impl Strategy<Value = ModelId> {
+    prop::sample::select(vec![
+        ModelId::Gpt2Xl,
+        ModelId::Llama2_7b,
+        ModelId::Llama31_8b,
+        ModelId::Mixtral8x7b,
+        ModelId::Gpt3_175b,
+    ])
+}
+
+fn gpu_id() -> impl Strategy<Value = GpuId> {
+    prop::sample::select(vec![
+        GpuId::A100Sxm80,
+        GpuId::H100Sxm,
+        GpuId::B200,
+        GpuId::Mi300x,
+    ])
+}
+
+fn custom(gpu: GpuId) -> CustomGpu {
+    let e = catalog::gpu(gpu);
+    CustomGpu {
+        name: e.name.to_string(),
+        spec: e.spec,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn train(
+    model: ModelId,
+    gpu: GpuChoice,
+    tp: u32,
+    pp: u32,
+    dp: u32,
+    m: u32,
+    ckpt: Checkpointing,
+    sharding: Sharding,
+    schedule: PipelineSchedule,
+) -> Plan {
+    Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(model),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::PreTraining,
+            seq_len: 2048,
+            global_batch: dp * m * pp,
+            tokens: 1e9,
+        }),
+        levers: Levers {
+            checkpointing: ckpt,
+            sharding,
+            offload: planner_core::plan::Offload {
+                optimizer: Some(OffloadTarget {
+                    tier: Tier::HostDram,
+                    fraction: 0.5,
+                }),
+                ..Default::default()
+            },
+            parallel: Parallelism {
+                tp,
+                pp,
+                dp,
+                schedule,
+                ..Parallelism::default()
+            },
+            ..Levers::default()
+        },
+        hardware: Hardware::new(gpu, tp * pp * dp),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+    }
+}
+
+fn serve(model: ModelId, gpu: GpuChoice, tp: u32, prompt: u32, batch: u32) -> Plan {
+    Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(model),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: prompt,
+            output_tokens: 256,
+            batch,
+            logits: LogitsScope::LastToken,
+        }),
+        levers: Levers {
+            parallel: Parallelism {
+                tp,
+                ..Parallelism::default()
+            },
+            offload: planner_core::plan::Offload {
+                kv_cache: Some(OffloadTarget {
+                    tier: Tier::HostDram,
+                    fraction: 0.3,
+                }),
+                ..Default::default()
+            },
+            ..Levers::default()
+        },
+        hardware: Hardware::new(gpu, tp),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+    }
+}
+
+/// Step time, or TTFT + TPOT for serving.
+fn time(r: &Report) -> f64 {
+    match &r.time {
+        TimeReport::Training(t) => t.step.as_secs(),
+        TimeReport::Inference(t) => t.ttft.as_secs() + t.tpot.as_secs(),
+    }
+}
+
+fn plans() -> impl Strategy<Value = (Plan, GpuId)> {
+    let tp = prop::sample::select(vec![1u32, 2, 4, 8]);
+    let pp = prop::sample::select(vec![1u32, 2, 4]);
+    let ckpt = prop::sample::select(vec![
+        Checkpointing::None,
+        Checkpointing::Selective,
+        Checkpointing::Full,
+    ]);
+    let sharding = prop::sample::select(vec![
+        Sharding::None,
+        Sharding::Zero1,
+        Sharding::Zero2,
+        Sharding::Zero3,
+        Sharding::FsdpShardGradOp,
+    ]);
+    prop_oneof![
+        (
+            model_id(),
+            gpu_id(),
+            tp.clone(),
+            pp,
+            1u32..32,
+            1u32..16,
+            ckpt,
+            sharding
+        )
+            .prop_map(|(model, gpu, tp, pp, dp, m, ckpt, s)| {
+                (
+                    train(
+                        model,
+                        GpuChoice::Custom(custom(gpu)),
+                        tp,
+                        pp,
+                        dp,
+                        m,
+                        ckpt,
+                        s,
+                        PipelineSchedule::OneFOneB,
+                    ),
+                    gpu,
+                )
+            }),
+        (model_id(), gpu_id(), tp, 1u32..8192, 1u32..64).prop_map(
+            |(model, gpu, tp, prompt, batch)| {
+                (
+                    serve(model, GpuChoice::Custom(custom(gpu)), tp, prompt, batch),
+                    gpu,
+                )
+            }
+        ),
+    ]
+}
+
+fn with_gpu(plan: &Plan, f: impl Fn(&mut CustomGpu)) -> Plan {
+    let mut p = plan.clone();
+    if let GpuChoice::Custom(g) = &mut p.hardware.gpu {
+        f(g);
+    }
+    p
+}
+
+const TOL: f64 = 1.0 + 1e-9;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// More HBM bandwidth, more compute, faster links: never slower.
+    #[test]
+    fn more_bandwidth_never_slows((plan, _gpu) in plans(), k in 1.0f64..4.0) {
+        let base = time(&evaluate(&plan));
+        let hbm = with_gpu(&plan, |g| g.spec.memory_bandwidth = g.spec.memory_bandwidth * k);
+        prop_assert!(time(&evaluate(&hbm)) <= base * TOL);
+        let flops = with_gpu(&plan, |g| {
+            g.spec.bf16 = g.spec.bf16 * k;
+            g.spec.fp16 = g.spec.fp16 * k;
+        });
+        prop_assert!(time(&evaluate(&flops)) <= base * TOL);
+        let mut net = plan.clone();
+        net.hardware.scale_out = Some(LinkId::InfinibandXdr);
+        let mut slow_net = plan.clone();
+        slow_net.hardware.scale_out = Some(LinkId::InfinibandEdr);
+        prop_assert!(time(&evaluate(&net)) <= time(&evaluate(&slow_net)) * TOL);
+        let mut host = plan.clone();
+        host.hardware.host_memory_bandwidth = Some(ByteRate::from_gb_per_s(400.0 * k));
+        let mut host_slow = plan.clone();
+        host_slow.hardware.host_memory_bandwidth = Some(ByteRate::from_gb_per_s(400.0));
+        prop_assert!(time(&evaluate(&host)) <= time(&evaluate(&host_slow)) * TOL);
+    }
+
+    /// Higher efficiencies never slow a step.
+    #[test]
+    fn better_efficiency_never_slows((plan, _gpu) in plans(), k in 1.0f64..1.5) {
+        let base = time(&evaluate(&plan));
+        let e = Efficiency::default();
+        let mut better = plan.clone();
+        better.efficiency = Efficiency {
+            gemm: (e.gemm * k).min(1.0),
+            attention: (e.attention * k).min(1.0),
+            hbm: (e.hbm * k).min(1.0),
+            scale_up: (e.scale_up * k).min(1.0),
+            scale_out: (e.scale_out * k).min(1.0),
+            host_link: (e.host_link * k).min(1.0),
+            overlap: (e.overlap * k).min(1.0),
+            layer_overhead: e.layer_overhead / k,
+            ..e
+        };
+        prop_assert!(time(&evaluate(&better)) <= base * TOL);
+    }
+
+    /// Interleaving shrinks the bubble; removing it (a bigger bubble)
+    /// never makes a step faster, and neither do more stages of the same
+    /// per-stage work.
+    #[test]
+    fn bigger_bubble_never_speeds(model in model_id(), m in 1u32..8) {
+        let gpu = GpuChoice::Preset(GpuId::H100Sxm);
+        // 4 stages, m·4 micro-batches (so interleaving is valid).
+        let inter = train(model, gpu.clone(), 1, 4, 1, m * 4, Checkpointing::Full, Sharding::None,
+            PipelineSchedule::Interleaved { chunks: 2 });
+        let plain = train(model, gpu, 1, 4, 1, m * 4, Checkpointing::Full, Sharding::None,
+            PipelineSchedule::OneFOneB);
+        let (a, b) = (evaluate(&inter), evaluate(&plain));
+        prop_assume!(a.verdict != Verdict::Invalid && b.verdict != Verdict::Invalid);
+        let bubble = |r: &Report| match &r.time {
+            TimeReport::Training(t) => t.parts.iter()
+                .filter(|p| p.kind == planner_core::report::TimeKind::PipelineBubble)
+                .map(|p| p.exposed.as_secs()).sum::<f64>(),
+            _ => 0.0,
+        };
+        prop_assert!(bubble(&b) >= bubble(&a));
+        // The bubble only ever adds: whatever 1F1B gains over interleaving
+        // comes from its fewer pipeline sends, never from the bubble.
+        let sends = |r: &Report| match &r.time {
+            TimeReport::Training(t) => t.parts.iter()
+                .filter(|p| p.kind == planner_core::report::TimeKind::PipelineP2p)
+                .map(|p| p.exposed.as_secs()).sum::<f64>(),
+            _ => 0.0,
+        };
+        prop_assert!(time(&b) + 1e-9 >= time(&a) - (sends(&a) - sends(&b)));
+        // Exposed parts add up to the step.
+        for r in [&a, &b] {
+            if let TimeReport::Training(t) = &r.time {
+                let sum: f64 = t.parts.iter().map(|p| p.exposed.as_secs()).sum();
+                prop_assert!((sum - t.step.as_secs()).abs() <= 1e-9 * t.step.as_secs().max(1.0));
+            }
+        }
+    }
+
+    /// A plan that fits keeps fitting with more capacity anywhere.
+    #[test]
+    fn adding_capacity_never_breaks_a_fit((plan, _gpu) in plans(), k in 1.0f64..3.0) {
+        let r = evaluate(&plan);
+        prop_assume!(r.verdict == Verdict::Fits);
+        let hbm = with_gpu(&plan, |g| {
+            g.spec.capacity = g.spec.capacity * k;
+            g.spec.usable = g.spec.usable.map(|u| u * k);
+        });
+        prop_assert_eq!(evaluate(&hbm).verdict, Verdict::Fits);
+        let mut host = plan.clone();
+        host.hardware.host_dram_per_node = host.hardware.host_dram_per_node * k;
+        host.hardware.nvme_per_node += Bytes::from_tb(k);
+        prop_assert_eq!(evaluate(&host).verdict, Verdict::Fits);
+        let mut cxl = plan.clone();
+        cxl.hardware.cxl = Some(planner_core::hardware::CxlExpansion {
+            devices_per_node: 2,
+            device: planner_core::hardware::CxlChoice::Preset(catalog::CXL_DEVICES[0].id),
+        });
+        prop_assert_eq!(evaluate(&cxl).verdict, Verdict::Fits);
+    }
+}
