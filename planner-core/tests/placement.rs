@@ -130,3 +130,25 @@ fn serving_moves_the_kv_cache_first() {
     };
     assert!(t.decode.iter().any(|p| p.kind == TimeKind::TransferHost));
 }
+
+/// A Grace-Hopper superchip reaches its host memory over NVLink-C2C, so
+/// the same offload costs a fraction of what it costs over PCIe.
+#[test]
+fn unified_memory_over_c2c_makes_offload_cheap() {
+    let transfer = |gpu| {
+        let mut p = finetune(ModelId::Llama2_7b, gpu, Placement::ByHeat);
+        p.levers.checkpointing = planner_core::plan::Checkpointing::Full;
+        let r = evaluate(&p);
+        assert_eq!(r.verdict, Verdict::Fits, "{gpu:?}: {:?}", r.diagnostics);
+        let TimeReport::Training(t) = &r.time else { unreachable!() };
+        t.parts
+            .iter()
+            .filter(|x| x.kind == TimeKind::TransferHost)
+            .map(|x| x.busy.as_secs())
+            .sum::<f64>()
+    };
+    let pcie = transfer(GpuId::H100Sxm);
+    let c2c = transfer(GpuId::Gh200_96);
+    assert!(pcie > 0.0 && c2c > 0.0);
+    assert!(c2c < pcie / 5.0, "C2C {c2c} s vs PCIe {pcie} s");
+}
