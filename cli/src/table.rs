@@ -111,6 +111,19 @@ pub fn render(r: &Report) -> String {
             l.micro_batches, l.in_flight, l.max_micro_batch, l.max_seq_len
         );
     }
+    if !r.placement.is_empty() {
+        let _ = writeln!(o, "placed by heat (coldest first):");
+        for p in &r.placement {
+            let _ = writeln!(
+                o,
+                "  {:?}: {:.0}% to {} ({:.0} accesses per step per byte)",
+                p.state,
+                p.fraction * 100.0,
+                tier_name(p.tier),
+                p.heat
+            );
+        }
+    }
     time(&mut o, &r.time);
     if !r.diagnostics.is_empty() {
         let _ = writeln!(o, "\ndiagnostics");
