@@ -16,6 +16,10 @@ pub enum PricedItem {
     DramGb,
     /// One GB of CXL-attached memory (DRAM plus controller premium).
     CxlGb,
+    /// One kWh of electricity delivered to a data centre.
+    ElectricityKwh,
+    /// One person-week of engineering time, fully loaded.
+    EngineerWeek,
 }
 
 /// Rental or purchase.
@@ -25,7 +29,8 @@ pub enum PricedItem {
 pub enum PriceKind {
     /// Dollars per item-hour (cloud rental).
     RentalPerHour,
-    /// Dollars per item, bought outright.
+    /// Dollars per item, bought outright (or per unit consumed: a kWh, a
+    /// person-week).
     Purchase,
 }
 
@@ -170,6 +175,20 @@ pub static PRICES: &[PriceEntry] = &[
         item: PricedItem::CxlGb, kind: PriceKind::Purchase,
         usd: Usd::new(3.75 + 1.25), date: "2024",
         source: "Scenario default: no public list price for CXL expanders was found. DRAM at $3.75/GB plus an assumed $1.25/GB module/controller premium",
+        provenance: Provenance::Assumed,
+    },
+    // Energy, per kWh.
+    PriceEntry {
+        item: PricedItem::ElectricityKwh, kind: PriceKind::Purchase,
+        usd: Usd::new(0.0806), date: "2023",
+        source: "US EIA average retail price of electricity to industrial customers, 2023: 8.06 ¢/kWh (EIA series as charted by Statista, March 2024). State averages run from about 5.8 ¢ (New Mexico) to 35 ¢ (Hawaii) in EIA's Electric Power Annual 2023; commercial customers paid about 12–13 ¢",
+        provenance: Provenance::Secondary,
+    },
+    // Engineering, per person-week.
+    PriceEntry {
+        item: PricedItem::EngineerWeek, kind: PriceKind::Purchase,
+        usd: Usd::new(8_000.0), date: "2025",
+        source: "Scenario default: a US ML engineer at about $300k a year in total compensation, loaded by 1.25 for benefits, office and management overhead, over 47 working weeks (≈ $8k per person-week). Not a published figure: set your own",
         provenance: Provenance::Assumed,
     },
 ];
