@@ -39,5 +39,7 @@ pub fn example_plan() -> Plan {
         },
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }

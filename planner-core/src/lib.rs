@@ -14,7 +14,9 @@
 
 pub mod catalog;
 pub mod diagnostics;
+pub mod economics;
 pub mod efficiency;
+pub mod effort;
 mod evaluate;
 mod examples;
 pub mod hardware;

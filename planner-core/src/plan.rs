@@ -3,6 +3,7 @@
 //! default, so old and hand-written plans keep parsing.
 
 use crate::catalog::ModelId;
+use crate::economics::Economics;
 use crate::efficiency::Efficiency;
 use crate::hardware::Hardware;
 use crate::model::ModelSpec;
@@ -42,6 +43,36 @@ pub struct Plan {
     /// Calibration knobs of the time model.
     #[serde(default)]
     pub efficiency: Efficiency,
+    /// Prices, energy and engineering rates for the cost report (default:
+    /// cloud rental at the catalog's dated prices).
+    #[serde(default)]
+    pub economics: Economics,
+    /// Distil `model` into a smaller student and run the student instead
+    /// (default: none, `model` runs itself).
+    #[serde(default)]
+    pub distillation: Option<Distillation>,
+}
+
+/// Distillation as a plan: `model` is the teacher; the plan serves (or
+/// trains) the student, so memory and time are the student's. The report
+/// adds the one-time cost of distilling: a teacher forward pass (2·N FLOPs
+/// per token) and a student training pass (6·N FLOPs per token) over
+/// `tokens`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Distillation {
+    /// The student model.
+    pub student: ModelChoice,
+    /// Tokens distilled on, > 0. Default 94·10^9, the budget of NVIDIA's
+    /// Minitron 8B and 4B (Muralidharan et al. 2024, "Compact Language
+    /// Models via Pruning and Knowledge Distillation", arXiv:2407.14679).
+    #[serde(default = "default_distillation_tokens")]
+    pub tokens: f64,
+}
+
+/// Default distillation budget (see [`Distillation::tokens`]).
+pub fn default_distillation_tokens() -> f64 {
+    94.0e9
 }
 
 /// A model given by catalog id or described in full.

@@ -31,6 +31,8 @@ fn finetune(model: ModelId, gpu: GpuId, placement: Placement) -> Plan {
         hardware: Hardware::new(GpuChoice::Preset(gpu), 1),
         overheads: Default::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }
 
@@ -121,6 +123,8 @@ fn serving_moves_the_kv_cache_first() {
         hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
         overheads: Default::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     };
     let r = evaluate(&plan);
     assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);

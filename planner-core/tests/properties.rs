@@ -109,6 +109,8 @@ fn training(
         hardware: hardware(tp * pp * dp),
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }
 
@@ -209,6 +211,8 @@ proptest! {
             hardware: hardware(1),
             overheads: Overheads::default(),
             efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
         };
         let kv = |p: &Plan| first(&evaluate(p), &[ItemKind::KvCache, ItemKind::KvCacheWaste]);
         let base = kv(&serve(prompt, batch));
@@ -408,6 +412,8 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                     ..Overheads::default()
                 },
                 efficiency: Default::default(),
+                economics: Default::default(),
+                distillation: None,
             }
         })
 }

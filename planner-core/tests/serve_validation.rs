@@ -58,6 +58,8 @@ impl Case {
             hardware: Hardware::new(GpuChoice::Preset(self.gpu), self.tp),
             overheads: Default::default(),
             efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
         }
     }
 }

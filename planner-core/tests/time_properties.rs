@@ -85,6 +85,8 @@ fn train(
         hardware: Hardware::new(gpu, tp * pp * dp),
         overheads: Default::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }
 
@@ -116,6 +118,8 @@ fn serve(model: ModelId, gpu: GpuChoice, tp: u32, prompt: u32, batch: u32) -> Pl
         hardware: Hardware::new(gpu, tp),
         overheads: Default::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }
 

@@ -106,6 +106,8 @@ impl Case {
             },
             overheads: Default::default(),
             efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
         }
     }
 

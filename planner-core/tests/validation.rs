@@ -77,6 +77,8 @@ impl Train {
             hardware: hardware(self.gpu, self.tp * self.pp * self.dp),
             overheads: Overheads::default(),
             efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
         }
     }
 }
@@ -342,6 +344,8 @@ fn serve(model: ModelId, tp: u32, prompt: u32, output: u32, batch: u32) -> Plan 
         hardware: hardware(GpuId::H100Sxm, tp),
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     }
 }
 
