@@ -207,6 +207,25 @@ pub enum DiagnosticKind {
         /// Which lever.
         lever: String,
     },
+    /// No price is known for the GPU, so costs are left out.
+    NoGpuPrice {
+        /// The GPU.
+        gpu: String,
+        /// The plan field that would supply the price.
+        field: String,
+    },
+    /// A distillation student with more parameters than its teacher.
+    StudentLargerThanTeacher {
+        /// Student parameters.
+        student: f64,
+        /// Teacher parameters.
+        teacher: f64,
+    },
+    /// Memory added to a rented plan is priced as bought and amortised.
+    RentalMemoryAmortised {
+        /// GB of memory added.
+        gb: f64,
+    },
 }
 
 /// One problem with a plan.
@@ -353,5 +372,16 @@ fn message(d: &DiagnosticKind) -> String {
             role_name(*role)
         ),
         K::LeverIgnored { lever } => format!("{lever} does not apply to this workload; ignored"),
+        K::NoGpuPrice { gpu, field } => format!(
+            "no price is known for {gpu}: costs are left out; set {field} to get them"
+        ),
+        K::StudentLargerThanTeacher { student, teacher } => format!(
+            "the distillation student has {:.2} B parameters, more than the teacher's {:.2} B",
+            student / 1e9,
+            teacher / 1e9
+        ),
+        K::RentalMemoryAmortised { gb } => format!(
+            "no cloud rents CXL or extra host memory: its {gb:.0} GB are priced as bought and amortised over the default horizon"
+        ),
     }
 }

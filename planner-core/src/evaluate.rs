@@ -1,5 +1,6 @@
 //! `evaluate(&Plan) -> Report`: the one entry point of the memory model.
 
+use crate::cost::{self, CostNames};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, Severity};
 use crate::efficiency::Efficiency;
 use crate::memory;
@@ -9,7 +10,7 @@ use crate::report::{
     DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
 };
 use crate::report::{InferenceTime, Interval, TimeReport, TrainingTime};
-use crate::resolve::{resolve, Resolved, Work};
+use crate::resolve::{resolve, resolve_economics, Resolved, Work};
 use crate::time;
 use crate::units::{Bytes, Flops, Seconds};
 
@@ -29,6 +30,8 @@ pub fn evaluate(plan: &Plan) -> Report {
         Placement::ByHeat => crate::placement::by_heat(&r),
         Placement::Manual => (r, Vec::new()),
     };
+    let (econ, econ_diagnostics) = resolve_economics(plan);
+    diagnostics.extend(econ_diagnostics);
     let devices = memory::devices(&r);
     let binding = binding_device(&devices);
 
@@ -96,11 +99,24 @@ pub fn evaluate(plan: &Plan) -> Report {
     };
 
     let time = time_report(&r, &devices);
+    let cost = cost::report(
+        plan,
+        &r,
+        &econ,
+        &time,
+        CostNames {
+            model: &names.model,
+            gpu: &names.gpu,
+            teacher: names.teacher.as_deref(),
+        },
+        &mut diagnostics,
+    );
 
     Report {
         version: SCHEMA_VERSION,
         plan: plan.name.clone(),
         model: names.model,
+        distilled_from: names.teacher,
         gpu: names.gpu,
         params: param_summary(&r),
         devices,
@@ -111,6 +127,7 @@ pub fn evaluate(plan: &Plan) -> Report {
         training,
         time,
         placement,
+        cost: Some(cost),
         diagnostics,
     }
 }

@@ -268,8 +268,9 @@ fn default_gpus_per_node() -> u32 {
     8
 }
 
-/// 2 TiB per 8-GPU node, as in a DGX A100/H100 (both ship 2 TB of DRAM).
-fn default_host_dram() -> Bytes {
+/// 2 TB per node, as in a DGX A100/H100 (both ship 2 TB of DRAM); also the
+/// reference beyond which the cost report charges added host DRAM.
+pub fn default_host_dram() -> Bytes {
     Bytes::from_tb(2.0)
 }
 

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod catalog;
+mod cost;
 pub mod diagnostics;
 pub mod economics;
 pub mod efficiency;

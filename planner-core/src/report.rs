@@ -1,8 +1,10 @@
 //! The output: one serializable [`Report`] per plan.
 
+use crate::catalog::Provenance;
 use crate::diagnostics::Diagnostic;
+use crate::effort::{LeverEffort, MigrationClass};
 use crate::plan::Tier;
-use crate::units::{Bytes, Flops, Seconds};
+use crate::units::{Bytes, Flops, Seconds, Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// What a memory item is.
@@ -514,6 +516,158 @@ pub enum TimeReport {
     Inference(InferenceTime),
 }
 
+/// How the price of a GPU-hour was arrived at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PriceBasis {
+    /// A cloud rental price.
+    Rental,
+    /// A purchase price amortised over the horizon's utilised hours.
+    AmortisedCapex,
+}
+
+/// Where a price came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PriceSource {
+    /// The source in words (the catalog entry's, or the plan field).
+    pub source: String,
+    /// When the price was seen (empty when the plan set it).
+    pub date: String,
+    /// How it was checked; `None` when the plan set it.
+    pub provenance: Option<Provenance>,
+}
+
+/// The price of one GPU-hour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct GpuHourPrice {
+    /// Dollars per GPU-hour: the rental price, or the purchase price over
+    /// `horizon_years × 8766 h × utilisation`.
+    pub usd_per_gpu_hour: Usd,
+    /// Rental or amortised capex.
+    pub basis: PriceBasis,
+    /// The purchase price per GPU (capex only).
+    pub purchase: Option<Usd>,
+    /// Where the price came from.
+    pub source: PriceSource,
+}
+
+/// Whether the energy cost is part of the hourly cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum EnergyBilling {
+    /// Already in the rental price; shown for information only.
+    IncludedInRental,
+    /// Added to the hourly cost.
+    Charged,
+}
+
+/// Power and energy cost of the job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EnergyCost {
+    /// Average facility power of the job: GPUs × TDP × (1 + node overhead)
+    /// × average power fraction × PUE. TDP bounds a GPU's average draw from
+    /// above; the fraction brings it down to a measured average.
+    pub power: Watts,
+    /// Price of a kWh, and where it came from.
+    pub usd_per_kwh: Option<Usd>,
+    /// Where the kWh price came from.
+    pub source: Option<PriceSource>,
+    /// Dollars per hour of the job (`None` without a kWh price).
+    pub usd_per_hour: Option<Usd>,
+    /// Whether it is added to the hourly cost.
+    pub billing: EnergyBilling,
+}
+
+/// Memory the plan adds, bought and amortised.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemoryCost {
+    /// GB (10^9 B) of CXL expanders in the job's nodes.
+    pub cxl_gb: f64,
+    /// GB of pooled memory: the job's GPUs' share of the pool.
+    pub pool_gb: f64,
+    /// GB of host DRAM beyond the 2 TB of a reference node.
+    pub host_dram_gb: f64,
+    /// Purchase price of it all (`None` without a price per GB).
+    pub capex: Option<Usd>,
+    /// Its amortised share per hour of the job.
+    pub usd_per_hour: Option<Usd>,
+}
+
+/// The one-time cost of distilling the student the plan runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DistillationCost {
+    /// The teacher (the plan's `model`).
+    pub teacher: String,
+    /// The student (the model the plan runs).
+    pub student: String,
+    /// Tokens distilled on.
+    pub tokens: f64,
+    /// Teacher forward (2·N per token) plus student training (6·N per
+    /// token), N the active parameters including the output layer.
+    pub flops: Flops,
+    /// Fraction of the plan's peak assumed for it: the MFU of a training
+    /// plan, else the GEMM efficiency × 0.5.
+    pub utilisation: f64,
+    /// GPU-hours it takes.
+    pub gpu_hours: f64,
+    /// Wall time on the plan's GPUs.
+    pub wall: Seconds,
+    /// Its price at the plan's all-in GPU-hour price (`None` without a
+    /// GPU price).
+    pub usd: Option<Usd>,
+}
+
+/// What a plan costs: by the hour, per step, per run, per million tokens,
+/// and once to adopt it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CostReport {
+    /// The GPU-hour price used (`None` when no price is known: no cost is
+    /// made up, and the dollar figures below that need it are `None`).
+    pub gpu_price: Option<GpuHourPrice>,
+    /// Power and energy.
+    pub energy: EnergyCost,
+    /// Memory the plan adds (CXL, pool, host DRAM).
+    pub memory: MemoryCost,
+    /// Dollars per hour of the whole job: GPUs + energy where charged +
+    /// memory.
+    pub usd_per_hour: Option<Usd>,
+    /// Dollars per optimizer step (training).
+    pub usd_per_step: Option<Usd>,
+    /// GPU-hours to train the plan's tokens (training, when given).
+    pub gpu_hours_per_run: Option<f64>,
+    /// Dollars to train the plan's tokens (training, when given).
+    pub usd_per_run: Option<Usd>,
+    /// Dollars per million tokens: trained tokens (training) or output
+    /// tokens (serving).
+    pub usd_per_million_tokens: Option<Usd>,
+    /// The one-time cost of distillation, if the plan distils.
+    pub distillation: Option<DistillationCost>,
+    /// What adopting the plan takes, lever by lever, against a plain
+    /// baseline on the same GPUs.
+    pub effort: Vec<LeverEffort>,
+    /// The most disruptive change among them.
+    pub migration: MigrationClass,
+    /// Sum of the person-weeks.
+    pub person_weeks: f64,
+    /// Price of a person-week, and where it came from.
+    pub usd_per_person_week: Option<Usd>,
+    /// Where the person-week price came from.
+    pub engineering_source: Option<PriceSource>,
+    /// Engineering cost: person-weeks × price.
+    pub engineering_usd: Option<Usd>,
+    /// All one-time costs: engineering plus distillation (`None` if either
+    /// is unpriced).
+    pub one_time_usd: Option<Usd>,
+}
+
 /// The result of evaluating a plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -522,8 +676,11 @@ pub struct Report {
     pub version: u32,
     /// Plan name.
     pub plan: String,
-    /// Model name.
+    /// Name of the model that runs (the student when distilling).
     pub model: String,
+    /// The teacher it was distilled from, if any.
+    #[serde(default)]
+    pub distilled_from: Option<String>,
     /// GPU name.
     pub gpu: String,
     /// Parameter counts.
@@ -545,6 +702,9 @@ pub struct Report {
     /// What placement by heat moved, coldest first (empty unless
     /// `levers.placement` is `by_heat` and HBM overflowed).
     pub placement: Vec<crate::placement::Placed>,
+    /// What it costs (absent in reports written before costs existed).
+    #[serde(default)]
+    pub cost: Option<CostReport>,
     /// Problems and warnings in plain language.
     pub diagnostics: Vec<Diagnostic>,
 }

@@ -4,6 +4,7 @@
 
 use crate::catalog;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
+use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
 use crate::hardware::{CxlChoice, GpuChoice, GpuSpec};
 use crate::model::{ModelSpec, ParamCounts};
@@ -12,7 +13,7 @@ use crate::plan::{
     Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
 };
 use crate::precision::Precision;
-use crate::units::Bytes;
+use crate::units::{Bytes, Usd};
 
 /// The workload, resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +56,9 @@ pub(crate) struct Resolved {
     pub eff: Efficiency,
     /// Cluster shape and link rates.
     pub net: Net,
+    /// The distillation that produced the model, if any (the model in
+    /// `spec` is then the student).
+    pub distill: Option<Distill>,
 }
 
 /// Cluster shape and the bandwidths the time model uses, per GPU and per
@@ -100,8 +104,36 @@ pub(crate) fn tier_index(t: Tier) -> usize {
 
 /// Names of the model and GPU, for the report.
 pub(crate) struct Names {
+    /// The model that runs (the student when distilling).
     pub model: String,
     pub gpu: String,
+    /// The teacher, when distilling.
+    pub teacher: Option<String>,
+}
+
+/// A distillation, resolved: the teacher's shape and the token budget.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Distill {
+    pub teacher: ModelSpec,
+    pub tokens: f64,
+}
+
+/// A model's shape and display name.
+fn model_of(m: &ModelChoice) -> (ModelSpec, String) {
+    match m {
+        ModelChoice::Preset(id) => {
+            let e = catalog::model(*id);
+            (e.spec, e.name.to_string())
+        }
+        ModelChoice::Custom(m) => (
+            m.spec,
+            if m.name.is_empty() {
+                "custom model".to_string()
+            } else {
+                m.name.clone()
+            },
+        ),
+    }
 }
 
 struct Checker {
@@ -167,18 +199,20 @@ impl Checker {
     }
 }
 
-fn check_spec(c: &mut Checker, s: &mut ModelSpec) {
-    s.layers = c.count("model.layers", s.layers);
-    s.hidden = c.count("model.hidden", s.hidden);
-    s.heads = c.count("model.heads", s.heads);
-    s.kv_heads = c.count("model.kv_heads", s.kv_heads);
-    s.head_dim = c.count("model.head_dim", s.head_dim);
-    s.ffn = c.count("model.ffn", s.ffn);
-    s.vocab = c.count("model.vocab", s.vocab);
-    s.max_context = c.count("model.max_context", s.max_context);
+/// Checks a model's shape; `at` names it in messages (`model`,
+/// `distillation.student`).
+fn check_spec(c: &mut Checker, s: &mut ModelSpec, at: &str) {
+    s.layers = c.count(&format!("{at}.layers"), s.layers);
+    s.hidden = c.count(&format!("{at}.hidden"), s.hidden);
+    s.heads = c.count(&format!("{at}.heads"), s.heads);
+    s.kv_heads = c.count(&format!("{at}.kv_heads"), s.kv_heads);
+    s.head_dim = c.count(&format!("{at}.head_dim"), s.head_dim);
+    s.ffn = c.count(&format!("{at}.ffn"), s.ffn);
+    s.vocab = c.count(&format!("{at}.vocab"), s.vocab);
+    s.max_context = c.count(&format!("{at}.max_context"), s.max_context);
     if s.kv_heads > s.heads {
         c.push(Diagnostic::error(K::InvalidValue {
-            field: "model.kv_heads".into(),
+            field: format!("{at}.kv_heads"),
             problem: format!("{} KV heads exceed {} query heads", s.kv_heads, s.heads),
         }));
         s.kv_heads = s.heads;
@@ -186,28 +220,31 @@ fn check_spec(c: &mut Checker, s: &mut ModelSpec) {
     if let Some(w) = s.sliding_window {
         if w == 0 {
             c.push(Diagnostic::error(K::InvalidValue {
-                field: "model.sliding_window".into(),
+                field: format!("{at}.sliding_window"),
                 problem: "must be at least 1 token".into(),
             }));
             s.sliding_window = None;
         }
     }
     if let Some(m) = s.moe.as_mut() {
-        m.experts = c.count("model.moe.experts", m.experts);
-        m.top_k = c.count("model.moe.top_k", m.top_k);
-        m.expert_ffn = c.count("model.moe.expert_ffn", m.expert_ffn);
+        m.experts = c.count(&format!("{at}.moe.experts"), m.experts);
+        m.top_k = c.count(&format!("{at}.moe.top_k"), m.top_k);
+        m.expert_ffn = c.count(&format!("{at}.moe.expert_ffn"), m.expert_ffn);
         if m.top_k > m.experts {
             c.push(Diagnostic::error(K::InvalidValue {
-                field: "model.moe.top_k".into(),
+                field: format!("{at}.moe.top_k"),
                 problem: format!("top-{} of {} experts", m.top_k, m.experts),
             }));
             m.top_k = m.experts;
         }
     }
     if let crate::model::AttentionKind::Mla(m) = &mut s.attention {
-        m.kv_lora_rank = c.count("model.attention.mla.kv_lora_rank", m.kv_lora_rank);
-        m.qk_nope_head_dim = c.count("model.attention.mla.qk_nope_head_dim", m.qk_nope_head_dim);
-        m.v_head_dim = c.count("model.attention.mla.v_head_dim", m.v_head_dim);
+        m.kv_lora_rank = c.count(&format!("{at}.attention.mla.kv_lora_rank"), m.kv_lora_rank);
+        m.qk_nope_head_dim = c.count(
+            &format!("{at}.attention.mla.qk_nope_head_dim"),
+            m.qk_nope_head_dim,
+        );
+        m.v_head_dim = c.count(&format!("{at}.attention.mla.v_head_dim"), m.v_head_dim);
     }
 }
 
@@ -242,21 +279,41 @@ fn apply_pruning(c: &mut Checker, s: &mut ModelSpec, p: Pruning) {
 pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let mut c = Checker { diags: Vec::new() };
 
-    let (mut spec, model_name) = match &plan.model {
-        ModelChoice::Preset(id) => {
-            let e = catalog::model(*id);
-            (e.spec, e.name.to_string())
+    let (mut spec, mut model_name) = model_of(&plan.model);
+    check_spec(&mut c, &mut spec, "model");
+    // Distillation: the student runs in place of the teacher.
+    let mut distill = None;
+    let mut teacher_name = None;
+    if let Some(d) = &plan.distillation {
+        let (mut student, student_name) = model_of(&d.student);
+        check_spec(&mut c, &mut student, "distillation.student");
+        let tokens = if d.tokens.is_finite() && d.tokens > 0.0 {
+            d.tokens
+        } else {
+            let fallback = crate::plan::default_distillation_tokens();
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "distillation.tokens".into(),
+                problem: format!(
+                    "must be a positive number of tokens, got {}; {fallback:e} assumed",
+                    d.tokens
+                ),
+            }));
+            fallback
+        };
+        let (s_total, t_total) = (student.params().total(), spec.params().total());
+        if s_total > t_total {
+            c.push(Diagnostic::warning(K::StudentLargerThanTeacher {
+                student: s_total,
+                teacher: t_total,
+            }));
         }
-        ModelChoice::Custom(m) => (
-            m.spec,
-            if m.name.is_empty() {
-                "custom model".to_string()
-            } else {
-                m.name.clone()
-            },
-        ),
-    };
-    check_spec(&mut c, &mut spec);
+        distill = Some(Distill {
+            teacher: spec,
+            tokens,
+        });
+        teacher_name = Some(std::mem::replace(&mut model_name, student_name));
+        spec = student;
+    }
     let mut levers = plan.levers;
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
@@ -277,6 +334,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     c.rate("hardware.gpu.memory_bandwidth", gpu.memory_bandwidth.base());
     c.rate("hardware.gpu.bf16", gpu.bf16.base());
     c.rate("hardware.gpu.fp16", gpu.fp16.base());
+    c.rate("hardware.gpu.tdp", gpu.tdp.as_watts());
     if let Some(m) = gpu.matmul_ceiling.as_mut() {
         m.bf16 = c.fraction(
             "hardware.gpu.matmul_ceiling.bf16",
@@ -578,15 +636,127 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         eff,
         net,
+        distill,
     };
     (
         resolved,
         Names {
             model: model_name,
             gpu: gpu_name,
+            teacher: teacher_name,
         },
         c.diags,
     )
+}
+
+/// A price that must be finite and non-negative; `None` (the catalog
+/// default) when it is not.
+fn price(c: &mut Checker, field: &str, v: Option<Usd>) -> Option<Usd> {
+    match v {
+        Some(u) if !(u.is_finite() && u.as_usd() >= 0.0) => {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!(
+                    "must be a finite, non-negative price, got {}; the catalog default is used",
+                    u.as_usd()
+                ),
+            }));
+            None
+        }
+        other => other,
+    }
+}
+
+/// Checks the economic inputs of a plan. Bad values become diagnostics and
+/// are replaced by their defaults, so the cost report is always computed.
+pub(crate) fn resolve_economics(plan: &Plan) -> (Economics, Vec<Diagnostic>) {
+    let mut c = Checker { diags: Vec::new() };
+    let mut e = plan.economics.clone();
+    match &mut e.pricing {
+        Pricing::Rental { usd_per_gpu_hour } => {
+            *usd_per_gpu_hour = price(
+                &mut c,
+                "economics.pricing.rental.usd_per_gpu_hour",
+                *usd_per_gpu_hour,
+            );
+        }
+        Pricing::Capex {
+            usd_per_gpu,
+            horizon_years,
+            utilisation,
+        } => {
+            *usd_per_gpu = price(&mut c, "economics.pricing.capex.usd_per_gpu", *usd_per_gpu);
+            if !(horizon_years.is_finite() && *horizon_years > 0.0) {
+                let d = economics::default_horizon_years();
+                c.push(Diagnostic::error(K::InvalidValue {
+                    field: "economics.pricing.capex.horizon_years".into(),
+                    problem: format!(
+                        "must be a positive number of years, got {horizon_years}; {d} assumed"
+                    ),
+                }));
+                *horizon_years = d;
+            }
+            let d = economics::default_utilisation();
+            let u = c.fraction("economics.pricing.capex.utilisation", *utilisation, d);
+            *utilisation = if u == 0.0 {
+                c.push(Diagnostic::error(K::InvalidValue {
+                    field: "economics.pricing.capex.utilisation".into(),
+                    problem: format!("a utilisation of 0 never pays the GPUs back; {d} assumed"),
+                }));
+                d
+            } else {
+                u
+            };
+        }
+    }
+    let en = &mut e.energy;
+    en.usd_per_kwh = price(&mut c, "economics.energy.usd_per_kwh", en.usd_per_kwh);
+    if !(en.pue.is_finite() && en.pue >= 1.0) {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "economics.energy.pue".into(),
+            problem: format!("a PUE is at least 1, got {}", en.pue),
+        }));
+        en.pue = economics::default_pue();
+    }
+    en.average_power_fraction = c.fraction(
+        "economics.energy.average_power_fraction",
+        en.average_power_fraction,
+        economics::default_average_power_fraction(),
+    );
+    if !(en.node_overhead.is_finite() && en.node_overhead >= 0.0) {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "economics.energy.node_overhead".into(),
+            problem: format!("must be finite and non-negative, got {}", en.node_overhead),
+        }));
+        en.node_overhead = economics::default_node_overhead();
+    }
+    let m = &mut e.memory;
+    m.cxl_usd_per_gb = price(&mut c, "economics.memory.cxl_usd_per_gb", m.cxl_usd_per_gb);
+    m.dram_usd_per_gb = price(
+        &mut c,
+        "economics.memory.dram_usd_per_gb",
+        m.dram_usd_per_gb,
+    );
+    let g = &mut e.engineering;
+    g.usd_per_person_week = price(
+        &mut c,
+        "economics.engineering.usd_per_person_week",
+        g.usd_per_person_week,
+    );
+    g.effort.retain(|o| {
+        let ok = o.person_weeks.is_finite() && o.person_weeks >= 0.0;
+        if !ok {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "economics.engineering.effort.person_weeks".into(),
+                problem: format!(
+                    "must be finite and non-negative, got {}; the assumed effort is used",
+                    o.person_weeks
+                ),
+            }));
+        }
+        ok
+    });
+    (e, c.diags)
 }
 
 fn finite(v: f64) -> f64 {
