@@ -3,8 +3,10 @@
 
 use planner_core::catalog::{self, Provenance};
 use planner_core::plan::Tier;
-use planner_core::report::{DeviceRole, Report, TimePart, TimeReport, Verdict};
-use planner_core::units::{Bytes, Seconds};
+use planner_core::report::{
+    CostReport, DeviceRole, EnergyBilling, PriceBasis, Report, TimePart, TimeReport, Verdict,
+};
+use planner_core::units::{Bytes, Seconds, Usd};
 use std::fmt::Write;
 
 fn gib(b: Bytes) -> String {
@@ -125,6 +127,13 @@ pub fn render(r: &Report) -> String {
         }
     }
     time(&mut o, &r.time);
+    if let Some(c) = &r.cost {
+        let tokens = match r.time {
+            TimeReport::Training(_) => "M tokens trained",
+            TimeReport::Inference(_) => "M output tokens",
+        };
+        cost(&mut o, c, r.distilled_from.as_deref(), tokens);
+    }
     if !r.diagnostics.is_empty() {
         let _ = writeln!(o, "\ndiagnostics");
         for d in &r.diagnostics {
@@ -132,6 +141,128 @@ pub fn render(r: &Report) -> String {
         }
     }
     o
+}
+
+/// Dollars with a precision that suits the amount: `$97,465`, `$21.92`,
+/// `$0.0487`.
+fn dollars(u: Usd) -> String {
+    let v = u.as_usd();
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    if v.abs() >= 1000.0 {
+        let whole = format!("{:.0}", v.abs());
+        let mut grouped = String::new();
+        for (i, ch) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(ch);
+        }
+        format!("{}${grouped}", if v < 0.0 { "-" } else { "" })
+    } else if v.abs() >= 1.0 || v == 0.0 {
+        format!("${v:.2}")
+    } else {
+        // Three significant digits.
+        let decimals = (2.0 - v.abs().log10().floor()).clamp(2.0, 9.0) as usize;
+        format!("${v:.decimals$}")
+    }
+}
+
+fn maybe(u: Option<Usd>) -> String {
+    u.map_or_else(|| "n/a".to_string(), dollars)
+}
+
+/// The cost section: hourly cost and what it is made of, per token, per
+/// step and per run, one-time costs and the migration class.
+fn cost(o: &mut String, c: &CostReport, teacher: Option<&str>, tokens: &str) {
+    let _ = writeln!(o);
+    match &c.gpu_price {
+        Some(p) => {
+            let basis = match p.basis {
+                PriceBasis::Rental => "rental".to_string(),
+                PriceBasis::AmortisedCapex => {
+                    format!("amortised purchase of {} per GPU", maybe(p.purchase))
+                }
+            };
+            let seen = if p.source.date.is_empty() {
+                "set in the plan".to_string()
+            } else {
+                format!("price of {}", p.source.date)
+            };
+            let _ = writeln!(
+                o,
+                "cost     {} per hour at {}/GPU-h ({basis}, {seen})",
+                maybe(c.usd_per_hour),
+                dollars(p.usd_per_gpu_hour)
+            );
+        }
+        None => {
+            let _ = writeln!(o, "cost     no GPU price known (see diagnostics)");
+        }
+    }
+    let billing = match c.energy.billing {
+        EnergyBilling::IncludedInRental => "included in the rental",
+        EnergyBilling::Charged => "charged",
+    };
+    let _ = writeln!(
+        o,
+        "         energy {:.1} kW at the meter, {}/h, {billing}",
+        c.energy.power.as_watts() / 1000.0,
+        maybe(c.energy.usd_per_hour)
+    );
+    let added = c.memory.cxl_gb + c.memory.pool_gb + c.memory.host_dram_gb;
+    if added > 0.0 {
+        let _ = writeln!(
+            o,
+            "         memory added {added:.0} GB (CXL {:.0}, pool {:.0}, host {:.0}): {} bought, {}/h amortised",
+            c.memory.cxl_gb,
+            c.memory.pool_gb,
+            c.memory.host_dram_gb,
+            maybe(c.memory.capex),
+            maybe(c.memory.usd_per_hour)
+        );
+    }
+    let mut per = vec![format!("{} per {tokens}", maybe(c.usd_per_million_tokens))];
+    if c.usd_per_step.is_some() {
+        per.push(format!("{} per step", maybe(c.usd_per_step)));
+    }
+    if let Some(h) = c.gpu_hours_per_run {
+        per.push(format!(
+            "{} per run ({h:.0} GPU-hours)",
+            maybe(c.usd_per_run)
+        ));
+    }
+    let _ = writeln!(o, "         {}", per.join("; "));
+    if let Some(d) = &c.distillation {
+        let _ = writeln!(
+            o,
+            "         distilling {} → {} over {:.3e} tokens: {:.0} GPU-hours at {:.0}% of peak, {} once",
+            teacher.unwrap_or(&d.teacher),
+            d.student,
+            d.tokens,
+            d.gpu_hours,
+            d.utilisation * 100.0,
+            maybe(d.usd)
+        );
+    }
+    let levers: Vec<String> = c
+        .effort
+        .iter()
+        .map(|e| format!("{} {:.1}", e.lever.label(), e.person_weeks))
+        .collect();
+    let _ = writeln!(
+        o,
+        "         adoption: {}; {:.1} person-weeks ({}){}{}",
+        c.migration.label(),
+        c.person_weeks,
+        maybe(c.engineering_usd),
+        if levers.is_empty() { "" } else { ": " },
+        levers.join(", ")
+    );
+    if c.distillation.is_some() {
+        let _ = writeln!(o, "         one-time total {}", maybe(c.one_time_usd));
+    }
 }
 
 fn tag(p: Provenance) -> &'static str {
