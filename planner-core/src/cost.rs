@@ -403,3 +403,67 @@ pub(crate) fn report(
         one_time_usd,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::example_plan;
+    use crate::hardware::MemoryPool;
+    use crate::resolve::{resolve, resolve_economics};
+    use crate::units::{ByteRate, Bytes};
+
+    #[test]
+    fn a_plan_price_wins_over_the_catalog() {
+        let (u, src) = chosen(
+            Some(Usd::new(1.5)),
+            "f",
+            PricedItem::DramGb,
+            PriceKind::Purchase,
+        )
+        .unwrap_or((
+            Usd::ZERO,
+            PriceSource {
+                source: String::new(),
+                date: String::new(),
+                provenance: None,
+            },
+        ));
+        assert_eq!(u.as_usd(), 1.5);
+        assert_eq!(src.provenance, None);
+        assert!(src.source.contains("(f)"));
+        let cat = chosen(None, "f", PricedItem::DramGb, PriceKind::Purchase);
+        assert!(cat.is_some_and(|(_, s)| s.provenance.is_some() && !s.date.is_empty()));
+    }
+
+    #[test]
+    fn rental_memory_is_amortised_over_the_default_horizon() {
+        let h = amortised_hours(&Pricing::default());
+        assert_eq!(h, 4.0 * HOURS_PER_YEAR * 0.7);
+        let capex = Pricing::Capex {
+            usd_per_gpu: None,
+            horizon_years: 2.0,
+            utilisation: 0.5,
+        };
+        assert_eq!(amortised_hours(&capex), HOURS_PER_YEAR);
+    }
+
+    #[test]
+    fn a_pool_is_charged_by_the_jobs_share() {
+        let mut p = example_plan();
+        p.hardware.pool = Some(MemoryPool {
+            capacity: Bytes::from_tb(16.0),
+            shared_by_gpus: 32,
+            bandwidth: ByteRate::from_gb_per_s(64.0),
+            latency: crate::units::Seconds::from_nanos(500.0),
+        });
+        let (r, _, _) = resolve(&p);
+        let (econ, _) = resolve_economics(&p);
+        let mut diags = Vec::new();
+        let m = memory_cost(&p, &r, &econ, &mut diags);
+        // 8 of the 32 sharing GPUs: a quarter of 16 TB.
+        assert!((m.pool_gb - 4000.0).abs() < 1e-9);
+        assert_eq!(m.cxl_gb, 0.0);
+        assert!(m.usd_per_hour.is_some_and(|u| u.as_usd() > 0.0));
+        assert_eq!(diags.len(), 1);
+    }
+}
