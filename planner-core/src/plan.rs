@@ -57,7 +57,8 @@ pub struct Plan {
 /// trains) the student, so memory and time are the student's. The report
 /// adds the one-time cost of distilling: a teacher forward pass (2·N FLOPs
 /// per token) and a student training pass (6·N FLOPs per token) over
-/// `tokens`.
+/// `tokens`, on the plan's GPUs at a stated utilisation; whether the
+/// teacher fits on them is not checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Distillation {
