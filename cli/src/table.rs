@@ -50,6 +50,9 @@ pub fn render(r: &Report) -> String {
         params(r.params.active),
         params(r.params.trainable)
     );
+    if let Some(t) = &r.distilled_from {
+        let _ = writeln!(o, "         distilled from {t}");
+    }
     let _ = writeln!(o, "gpu      {}", r.gpu);
     let verdict = match r.verdict {
         Verdict::Fits => format!("FITS with {} of HBM to spare", r.hbm_margin),

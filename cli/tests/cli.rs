@@ -90,6 +90,25 @@ fn table_format_from_a_file() {
     assert!(s.contains("verdict  FITS"), "{s}");
     assert!(s.contains("optimizer states"), "{s}");
     assert!(s.contains("max micro-batch"), "{s}");
+    assert!(s.contains("per hour at $2.74/GPU-h (rental"), "{s}");
+    assert!(s.contains("per M tokens trained"), "{s}");
+    assert!(s.contains("adoption: configuration"), "{s}");
+}
+
+#[test]
+fn json_report_carries_the_cost() {
+    let out = memwall(&["eval", "-"], Some(&example()));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("eval prints JSON");
+    let cost = &report["cost"];
+    assert_eq!(cost["gpu_price"]["basis"], "rental");
+    assert_eq!(cost["migration"], "configuration");
+    assert!(cost["usd_per_hour"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(cost["usd_per_million_tokens"]
+        .as_f64()
+        .is_some_and(|v| v > 0.0));
+    let prices = text(&memwall(&["presets", "prices"], None).stdout);
+    assert!(prices.contains("electricity_kwh"), "{prices}");
+    assert!(prices.contains("engineer_week"), "{prices}");
 }
 
 #[test]
