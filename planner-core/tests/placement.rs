@@ -144,7 +144,9 @@ fn unified_memory_over_c2c_makes_offload_cheap() {
         p.levers.checkpointing = planner_core::plan::Checkpointing::Full;
         let r = evaluate(&p);
         assert_eq!(r.verdict, Verdict::Fits, "{gpu:?}: {:?}", r.diagnostics);
-        let TimeReport::Training(t) = &r.time else { unreachable!() };
+        let TimeReport::Training(t) = &r.time else {
+            unreachable!()
+        };
         t.parts
             .iter()
             .filter(|x| x.kind == TimeKind::TransferHost)
