@@ -573,7 +573,7 @@ pub struct EnergyCost {
     /// × average power fraction × PUE. TDP bounds a GPU's average draw from
     /// above; the fraction brings it down to a measured average.
     pub power: Watts,
-    /// Price of a kWh, and where it came from.
+    /// Price of a kWh (`None` if neither the plan nor the catalog has one).
     pub usd_per_kwh: Option<Usd>,
     /// Where the kWh price came from.
     pub source: Option<PriceSource>,
@@ -657,7 +657,7 @@ pub struct CostReport {
     pub migration: MigrationClass,
     /// Sum of the person-weeks.
     pub person_weeks: f64,
-    /// Price of a person-week, and where it came from.
+    /// Price of a person-week (`None` if neither the plan nor the catalog has one).
     pub usd_per_person_week: Option<Usd>,
     /// Where the person-week price came from.
     pub engineering_source: Option<PriceSource>,
