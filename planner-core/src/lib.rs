@@ -29,6 +29,7 @@ pub mod plan;
 pub mod precision;
 pub mod report;
 mod resolve;
+pub mod share;
 mod time;
 pub mod units;
 pub mod zero;
