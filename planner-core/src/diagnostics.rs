@@ -385,3 +385,115 @@ fn message(d: &DiagnosticKind) -> String {
         ),
     }
 }
+
+fn role_name_zh(r: DeviceRole) -> &'static str {
+    match r {
+        DeviceRole::OnlyStage => "该设备",
+        DeviceRole::FirstStage => "第 0 级流水线",
+        DeviceRole::LastStage => "最后一级流水线",
+    }
+}
+
+fn tier_name_zh(t: Tier) -> &'static str {
+    match t {
+        Tier::Hbm => "HBM",
+        Tier::Cxl => "CXL 内存",
+        Tier::HostDram => "主机内存",
+        Tier::Nvme => "NVMe",
+    }
+}
+
+/// The message in Simplified Chinese. Free-text parts that come from the
+/// input checks (`InvalidValue::problem`) stay in English.
+fn message_zh(d: &DiagnosticKind) -> String {
+    use DiagnosticKind as K;
+    match d {
+        K::InvalidValue { field, problem } => format!("{field}：{problem}"),
+        K::TpHeads { tp, heads } => format!("TP={tp} 不能整除 {heads} 个注意力头"),
+        K::TpKvHeads { tp, kv_heads } => format!("TP={tp} 与 {kv_heads} 个 KV 头互不整除"),
+        K::KvHeadsReplicated { tp, kv_heads } => format!(
+            "{kv_heads} 个 KV 头分布在 TP={tp} 上：每个 rank 保留一份 KV 头副本，KV 缓存的缩减小于 1/TP"
+        ),
+        K::TpFfn { tp, ffn } => format!("TP={tp} 不能整除 FFN 宽度 {ffn}"),
+        K::PpLayers { pp, layers } => format!(
+            "PP={pp} 不能整除 {layers} 层；第 0 级承担 {} 层",
+            layers.div_ceil((*pp).max(1))
+        ),
+        K::PpTooDeep { pp, layers } => format!("PP={pp} 的级数多于 {layers} 层"),
+        K::InterleaveLayers { pp, chunks, layers } => format!(
+            "{layers} 层无法均匀切分为 PP={pp} 级 × {chunks} 个块：Megatron-LM 不接受这种切分，且每个块至少需要一层"
+        ),
+        K::InterleaveMicroBatches { pp, micro_batches } => {
+            format!("交错调度要求微批次数能被 PP={pp} 整除；当前为 {micro_batches}")
+        }
+        K::PipelineUnderfilled { pp, micro_batches } => format!(
+            "PP={pp} 只有 {micro_batches} 个微批次：流水线无法填满，气泡占主导"
+        ),
+        K::DegreesProduct { product, gpus } => {
+            format!("TP×PP×CP×DP = {product}，但硬件只有 {gpus} 块 GPU")
+        }
+        K::BatchSplit {
+            global_batch,
+            micro_batch,
+            dp,
+        } => format!("全局批大小 {global_batch} 不是微批大小 {micro_batch} × DP {dp} 的整数倍"),
+        K::CpSequence { cp, seq_len } => format!("CP={cp} 不能整除序列长度 {seq_len}"),
+        K::EpWithoutMoe { ep } => format!("模型没有专家，却设置了 EP={ep}"),
+        K::EpExperts { ep, experts } => format!("EP={ep} 不能整除 {experts} 个专家"),
+        K::EpRanks { ep, ranks } => format!("EP={ep} 不能整除 {ranks} 个数据并行 × 上下文并行 rank"),
+        K::ShardGroup { group, ranks } => {
+            format!("分片组大小 {group} 不能整除 {ranks} 个数据并行 × 上下文并行 rank")
+        }
+        K::TpBeyondScaleUp { tp, domain } => format!(
+            "TP={tp} 跨越了多个 {domain} 卡的纵向扩展域：其 all-reduce 要经过更慢的横向网络"
+        ),
+        K::SequenceParallelWithoutTp => "序列并行需要 TP > 1，此处不起作用".to_string(),
+        K::ShardingWithoutDp => "只有一个数据并行 rank 时，ZeRO/FSDP 分片不会切分任何状态".to_string(),
+        K::PartialNode { gpus, per_node } => {
+            format!("{gpus} 块 GPU 不是每节点 {per_node} 卡的整数倍")
+        }
+        K::UnsupportedCompute { precision, gpu } => format!("{gpu} 没有 {precision} 张量核心"),
+        K::ContextBeyondModel {
+            tokens,
+            max_context,
+        } => format!("每条序列 {tokens} 个 token，超过模型训练时的上下文长度 {max_context}"),
+        K::MissingTier { tier } => format!("卸载目标为{}，但硬件中没有", tier_name_zh(*tier)),
+        K::OverCapacity {
+            role,
+            tier,
+            over,
+            capacity,
+            largest,
+        } => format!(
+            "{}在{}上超出 {over}（容量 {capacity}；最大的一项：{largest}）",
+            tier_name_zh(*tier),
+            role_name_zh(*role)
+        ),
+        K::TightFit { role, margin } => format!(
+            "{}只剩 {margin} HBM：分配器的瞬时峰值仍可能导致 OOM",
+            role_name_zh(*role)
+        ),
+        K::LeverIgnored { lever } => format!("{lever} 不适用于该负载，已忽略"),
+        K::NoGpuPrice { gpu, field } => {
+            format!("没有 {gpu} 的价格：成本未计算；设置 {field} 即可得到成本")
+        }
+        K::StudentLargerThanTeacher { student, teacher } => format!(
+            "蒸馏学生模型有 {:.2} B 参数，多于教师模型的 {:.2} B",
+            student / 1e9,
+            teacher / 1e9
+        ),
+        K::RentalMemoryAmortised { gb } => format!(
+            "没有云厂商出租 CXL 或额外主机内存：这 {gb:.0} GB 按购买价在默认年限内摊销计价"
+        ),
+    }
+}
+
+impl Diagnostic {
+    /// The message in a language.
+    pub fn message_in(&self, lang: crate::share::Lang) -> String {
+        match lang {
+            crate::share::Lang::En => self.message.clone(),
+            crate::share::Lang::Zh => message_zh(&self.detail),
+        }
+    }
+}
