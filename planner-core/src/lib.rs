@@ -30,6 +30,7 @@ pub mod precision;
 pub mod report;
 mod resolve;
 pub mod share;
+pub mod sweep;
 mod time;
 pub mod units;
 pub mod zero;
