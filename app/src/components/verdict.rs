@@ -1,0 +1,35 @@
+//! The fit verdict of the active plan, with its HBM margin.
+
+use crate::i18n::domain;
+use crate::state::use_state;
+use leptos::prelude::*;
+use planner_core::report::Verdict;
+
+/// One line: fits or not, and by how much.
+#[component]
+pub fn VerdictLine() -> impl IntoView {
+    let state = use_state();
+    let lang = move || state.lang();
+    let report = move || {
+        let i = state.ws.with(|w| w.active);
+        state.reports.with(|r| r.get(i).cloned())
+    };
+    view! {
+        {move || {
+            report().map(|r| {
+                let class = match r.verdict {
+                    Verdict::Fits => "verdict fits",
+                    Verdict::DoesNotFit => "verdict over",
+                    Verdict::Invalid => "verdict invalid",
+                };
+                view! {
+                    <div class={class} data-testid="verdict" data-verdict={format!("{:?}", r.verdict)}>
+                        <strong>{domain::verdict(lang(), r.verdict)}</strong>
+                        " "
+                        <span data-testid="hbm-margin">{format!("{:+.2} GiB", r.hbm_margin.as_gib())}</span>
+                    </div>
+                }
+            })
+        }}
+    }
+}

@@ -1,0 +1,17 @@
+//! memwall's web planner: URL → workspace → reports → views.
+//!
+//! The app holds no formulas. It edits a [`planner_core::share::Workspace`],
+//! asks the core for reports, sweeps and searches, and draws them.
+
+pub mod components;
+pub mod i18n;
+pub mod presets;
+pub mod state;
+pub mod storage;
+pub mod url;
+
+/// Mounts the app on the page's body.
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(components::app::App);
+}

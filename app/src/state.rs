@@ -1,0 +1,81 @@
+//! The app's one state: the workspace signal (mirrored to the address), the
+//! reports derived from it, and transient notices.
+
+use crate::url::{self, History};
+use leptos::prelude::*;
+use planner_core::report::Report;
+use planner_core::share::{Lang, LinkError, Workspace};
+
+/// Shared handles, provided as context at the root.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The workspace; the address is written from it.
+    pub ws: RwSignal<Workspace>,
+    /// One report per plan, recomputed when the workspace changes.
+    pub reports: Memo<Vec<Report>>,
+    /// Why the address's link could not be opened, if it could not.
+    pub link_error: RwSignal<Option<LinkError>>,
+    /// Embed view (no editor).
+    pub embed: RwSignal<bool>,
+    /// A short notice ("Link copied").
+    pub notice: RwSignal<Option<&'static str>>,
+    /// How the next write enters the history.
+    history: RwSignal<History>,
+}
+
+impl AppState {
+    /// Reads the address (falling back to the default workspace) and starts
+    /// mirroring the workspace into it.
+    pub fn start(browser_lang: Lang) -> Self {
+        let address = url::parse(&url::read());
+        let (ws, link_error) = match address.workspace {
+            Some(Ok(ws)) => (ws, None),
+            Some(Err(e)) => (crate::presets::default_workspace(browser_lang), Some(e)),
+            None => (crate::presets::default_workspace(browser_lang), None),
+        };
+        let ws = RwSignal::new(ws);
+        let reports = Memo::new(move |_| ws.with(|w| w.plans.iter().map(planner_core::evaluate).collect()));
+        let state = Self {
+            ws,
+            reports,
+            link_error: RwSignal::new(link_error),
+            embed: RwSignal::new(address.embed),
+            notice: RwSignal::new(None),
+            history: RwSignal::new(History::Replace),
+        };
+        let embed = state.embed;
+        let history = state.history;
+        Effect::new(move |_| {
+            let h = ws.with(|w| url::hash(w, embed.get_untracked()));
+            url::write(&h, history.get_untracked());
+            history.set(History::Replace);
+        });
+        state
+    }
+
+    /// Changes the workspace; `how` says whether the change is a new
+    /// history entry.
+    pub fn update(&self, how: History, f: impl FnOnce(&mut Workspace)) {
+        self.history.set(how);
+        self.ws.update(f);
+    }
+
+    /// The current language.
+    pub fn lang(&self) -> Lang {
+        self.ws.with(|w| w.lang)
+    }
+
+    /// Reloads the workspace from the address (back/forward navigation).
+    pub fn reload_from_address(&self) {
+        if let Some(Ok(ws)) = url::parse(&url::read()).workspace {
+            if self.ws.with_untracked(|w| *w != ws) {
+                self.ws.set(ws);
+            }
+        }
+    }
+}
+
+/// The state provided at the root.
+pub fn use_state() -> AppState {
+    expect_context::<AppState>()
+}
