@@ -1,6 +1,8 @@
 //! The root: state, frame, and either the planner or the embed view.
 
-use super::{banner::Banner, header::Header, plan_tabs::PlanTabs, verdict::VerdictLine};
+use super::editor::EditorPanel;
+use super::results::{EmbedView, ResultsPanel};
+use super::{banner::Banner, header::Header};
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -30,10 +32,10 @@ pub fn App() -> impl IntoView {
                         <Banner />
                         <main class="layout">
                             <section class="editor" data-testid="editor">
-                                <PlanTabs />
+                                <EditorPanel />
                             </section>
                             <section class="results" data-testid="results">
-                                <VerdictLine />
+                                <ResultsPanel />
                             </section>
                         </main>
                     </div>
@@ -42,7 +44,7 @@ pub fn App() -> impl IntoView {
         >
             <div class="embed" data-testid="embed-view">
                 <Banner />
-                <VerdictLine />
+                <EmbedView />
             </div>
         </Show>
     }

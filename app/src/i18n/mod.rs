@@ -6,6 +6,8 @@
 
 pub mod common;
 pub mod domain;
+pub mod editor;
+pub mod results;
 
 pub use planner_core::share::Lang;
 
