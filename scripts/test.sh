@@ -27,5 +27,14 @@ cargo build -p planner-core --target wasm32-unknown-unknown --locked
 step "the example plan evaluates end to end"
 cargo run -q -p memwall-cli --locked -- example | cargo run -q -p memwall-cli --locked -- eval - --format table >/dev/null
 
+step "web tools (trunk, wasm-bindgen, wasm-opt, Chromium, Playwright)"
+scripts/setup-web.sh
+
+step "web build (trunk, release)"
+trunk build --release --locked
+
+step "browser tests (Playwright, headless Chromium)"
+npx playwright test
+
 echo
 echo "all checks passed"

@@ -1,0 +1,37 @@
+// Browser tests of the planner, in the system's Chromium (never a
+// downloaded browser). The built planner (dist/) is served by a small
+// dependency-free static server on localhost.
+import { defineConfig } from '@playwright/test';
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'target/playwright',
+  timeout: 60_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: 'http://127.0.0.1:8081',
+    viewport: { width: 1400, height: 1000 },
+    deviceScaleFactor: 2,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: chromiumArgs,
+    },
+  },
+  webServer: {
+    command: 'node tests/e2e/serve.mjs dist 8081',
+    url: 'http://127.0.0.1:8081/index.html',
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

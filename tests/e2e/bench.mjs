@@ -1,0 +1,73 @@
+// Web benchmarks of the built planner (dist/), printed, never asserted:
+// gzipped wasm size, time from navigation to the first chart drawn, and the
+// time from a lever change to every chart redrawn. The app marks each draw
+// with performance.mark('memwall:chart:<name>').
+//
+//   trunk build --release && node tests/e2e/bench.mjs
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const args = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--no-first-run',
+];
+const runs = Number(process.env.RUNS ?? 5);
+
+const wasm = readdirSync('dist').filter((f) => f.endsWith('.wasm'));
+for (const f of wasm) {
+  const raw = readFileSync(`dist/${f}`);
+  console.log(`wasm ${f}: ${(raw.length / 1024).toFixed(0)} KB, gzip ${(gzipSync(raw, { level: 9 }).length / 1024).toFixed(0)} KB`);
+}
+const js = readdirSync('dist').filter((f) => f.endsWith('.js'));
+for (const f of js) {
+  const raw = readFileSync(`dist/${f}`);
+  console.log(`js ${f}: gzip ${(gzipSync(raw, { level: 9 }).length / 1024).toFixed(1)} KB`);
+}
+
+const server = spawn('node', ['tests/e2e/serve.mjs', 'dist', '8082'], { stdio: 'ignore' });
+await new Promise((r) => setTimeout(r, 500));
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const first = [];
+const redraw = [];
+try {
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 2 });
+    await page.goto('http://127.0.0.1:8082/index.html');
+    await page.waitForFunction(() => performance.getEntriesByType('mark').some((m) => m.name.startsWith('memwall:chart:')), null, { timeout: 60_000 });
+    first.push(await page.evaluate(() => Math.min(...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('memwall:chart:')).map((m) => m.startTime))));
+
+    // A lever change: micro-batch 1 → 2 → 1 …, timed from the input event
+    // to the last chart mark that follows it.
+    const box = page.getByTestId('lever-micro-batch');
+    for (let j = 0; j < 5; j++) {
+      const value = String(j % 2 === 0 ? 2 : 1);
+      const t = await page.evaluate(async (value) => {
+        const el = document.querySelector('[data-testid="lever-micro-batch"]');
+        performance.clearMarks();
+        const t0 = performance.now();
+        el.value = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 300));
+        const marks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('memwall:chart:'));
+        return marks.length ? Math.max(...marks.map((m) => m.startTime)) - t0 : NaN;
+      }, value);
+      if (!Number.isNaN(t)) redraw.push(t);
+    }
+    void box;
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}
+console.log(`first chart drawn after navigation: median ${median(first).toFixed(0)} ms over ${first.length} loads (${first.map((x) => x.toFixed(0)).join(', ')})`);
+if (redraw.length) {
+  console.log(`lever change to every chart redrawn: median ${median(redraw).toFixed(1)} ms over ${redraw.length} changes (max ${Math.max(...redraw).toFixed(1)})`);
+} else {
+  console.log('lever change to redraw: no chart mark followed the change');
+}

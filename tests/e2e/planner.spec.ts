@@ -1,0 +1,172 @@
+// End-to-end tests of the planner in headless Chromium: the page loads and
+// draws, levers change the report, links restore the state exactly, the
+// embed view renders, the language switches, damaged links fall back with
+// a message, and nothing is requested from another origin.
+import { test, expect, Page, ConsoleMessage, Request } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+const ORIGIN = 'http://127.0.0.1:8081';
+const shots = 'docs/screenshots';
+mkdirSync(shots, { recursive: true });
+
+/** Records console errors and requests that leave the page's origin. */
+function watch(page: Page) {
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r: Request) => {
+    const u = r.url();
+    if (!(u.startsWith(ORIGIN) || u.startsWith('data:') || u.startsWith('blob:'))) foreign.push(u);
+  });
+  return { errors, foreign };
+}
+
+async function open(page: Page, hash = '') {
+  await page.goto('/index.html' + hash);
+  await expect(page.getByTestId('verdict')).toBeVisible({ timeout: 30_000 });
+}
+
+/** Whether a canvas holds anything but one colour. */
+async function drawn(page: Page, testid: string): Promise<boolean> {
+  return page.getByTestId(testid).evaluate((c: HTMLCanvasElement) => {
+    if (c.width === 0 || c.height === 0) return false;
+    const ctx = c.getContext('2d');
+    if (!ctx) return false;
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    for (let i = 4; i < d.length; i += 4) {
+      if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2] || d[i + 3] !== d[3]) return true;
+    }
+    return false;
+  });
+}
+
+function hashOf(page: Page): Promise<string> {
+  return page.evaluate(() => window.location.hash);
+}
+
+test('the default page loads, draws its charts, and stays on its origin', async ({ page }) => {
+  const w = watch(page);
+  await open(page);
+  await expect(page.getByTestId('app-title')).toHaveText('memwall');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+  // The address holds the workspace from the start.
+  expect(await hashOf(page)).toMatch(/^#w=1\./);
+  const charts = page.locator('canvas[data-testid^="chart-"]');
+  await expect(charts.first()).toBeVisible();
+  for (const id of await charts.evaluateAll((cs) => cs.map((c) => c.getAttribute('data-testid')!))) {
+    await expect.poll(() => drawn(page, id), { message: `${id} is blank` }).toBe(true);
+  }
+  await page.screenshot({ path: `${shots}/planner-en.png`, fullPage: true });
+  expect(w.errors).toEqual([]);
+  expect(w.foreign).toEqual([]);
+});
+
+test('every view draws', async ({ page }) => {
+  const w = watch(page);
+  await open(page);
+  for (const view of ['memory', 'time', 'frontier', 'sweep', 'compare']) {
+    await page.getByTestId(`view-tab-${view}`).click();
+    if (view === 'compare') {
+      await expect(page.getByTestId('compare-table')).toBeVisible();
+    } else {
+      await expect.poll(() => drawn(page, `chart-${view}`), { message: `chart-${view}` }).toBe(true);
+    }
+    await page.screenshot({ path: `${shots}/view-${view}.png`, fullPage: true });
+  }
+  expect(w.errors).toEqual([]);
+  expect(w.foreign).toEqual([]);
+});
+
+test('changing a lever changes the report and the address', async ({ page }) => {
+  const w = watch(page);
+  await open(page);
+  const before = await page.getByTestId('hbm-margin').textContent();
+  const hashBefore = await hashOf(page);
+  const mb = page.getByTestId('lever-micro-batch');
+  await mb.fill('4');
+  await mb.press('Enter');
+  await expect(page.getByTestId('hbm-margin')).not.toHaveText(before ?? '');
+  expect(await hashOf(page)).not.toEqual(hashBefore);
+  expect(w.errors).toEqual([]);
+});
+
+test('a copied link opened in a fresh page restores an identical state', async ({ page, browser }) => {
+  await open(page);
+  await page.getByTestId('dup-plan').click();
+  await page.getByTestId('lang-switch').click();
+  await page.getByTestId('view-tab-time').click();
+  const hash = await hashOf(page);
+  const margin = await page.getByTestId('hbm-margin').textContent();
+  const title = await page.getByTestId('app-title').textContent();
+
+  const fresh = await browser.newContext();
+  const p2 = await fresh.newPage();
+  const w = watch(p2);
+  await open(p2, hash);
+  expect(await hashOf(p2)).toEqual(hash);
+  await expect(p2.getByTestId('hbm-margin')).toHaveText(margin ?? '');
+  await expect(p2.getByTestId('app-title')).toHaveText(title ?? '');
+  await expect(p2.getByTestId('plan-tab-1')).toBeVisible();
+  expect(w.errors).toEqual([]);
+  await fresh.close();
+});
+
+test('the embed view renders one result without the editor', async ({ page }) => {
+  const w = watch(page);
+  await open(page);
+  const hash = (await hashOf(page)).replace('#w=', '#embed=1&w=');
+  await open(page, hash);
+  await expect(page.getByTestId('embed-view')).toBeVisible();
+  await expect(page.getByTestId('editor')).toHaveCount(0);
+  await page.screenshot({ path: `${shots}/embed.png` });
+  expect(w.errors).toEqual([]);
+  expect(w.foreign).toEqual([]);
+});
+
+test('the language switch changes the text and is kept in the link', async ({ page }) => {
+  await open(page);
+  const en = await page.getByTestId('tagline').textContent();
+  await page.getByTestId('lang-switch').click();
+  await expect(page.getByTestId('tagline')).not.toHaveText(en ?? '');
+  await expect(page.getByTestId('tagline')).toContainText('显存墙');
+  await page.screenshot({ path: `${shots}/planner-zh.png`, fullPage: true });
+  const hash = await hashOf(page);
+  await page.goto('about:blank');
+  await open(page, hash);
+  await expect(page.getByTestId('tagline')).toContainText('显存墙');
+});
+
+test('the browser language picks Chinese', async ({ browser }) => {
+  const ctx = await browser.newContext({ locale: 'zh-CN' });
+  const page = await ctx.newPage();
+  await open(page);
+  await expect(page.getByTestId('tagline')).toContainText('显存墙');
+  await ctx.close();
+});
+
+for (const [name, hash] of [
+  ['truncated', null],
+  ['garbage', '#w=1.%3Cscript%3Ealert(1)%3C%2Fscript%3E'],
+  ['newer version', '#w=99.AAAA'],
+  ['empty', '#w='],
+] as const) {
+  test(`a ${name} link falls back to the default plan with a message`, async ({ page }) => {
+    const w = watch(page);
+    let h = hash as string | null;
+    if (h === null) {
+      await open(page);
+      const good = await hashOf(page);
+      h = good.slice(0, Math.floor(good.length / 2));
+    }
+    await open(page, h);
+    await expect(page.getByTestId('link-error')).toBeVisible();
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+    // Nothing from the link became markup.
+    expect(await page.locator('script:not([type])').count()).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => document.body.innerHTML.includes('<script>alert'))).toBe(false);
+    expect(w.errors).toEqual([]);
+  });
+}
