@@ -20,6 +20,7 @@ pub mod efficiency;
 pub mod effort;
 mod evaluate;
 mod examples;
+pub mod fixed;
 pub mod hardware;
 pub mod hf;
 mod memory;

@@ -11,13 +11,14 @@
 //! both special cases.
 
 use super::activations::{self, ActContext, Ffn, LayerActs};
-use super::{stage_params, weight_bytes, Items, Stage};
+use super::{stage_params, weight_bytes, Sink, Stage};
 use crate::hardware::GpuArch;
 use crate::plan::{
-    Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier, TrainingKind,
+    AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
+    TrainingKind,
 };
 use crate::precision::Precision;
-use crate::report::{DeviceMemory, ItemKind};
+use crate::report::ItemKind;
 use crate::resolve::Resolved;
 use crate::zero::{model_states, sharded_states, StateBytes};
 
@@ -95,111 +96,106 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     }
 }
 
-/// One checkpointing segment: what it keeps through the forward pass, and
-/// what it holds while its backward runs (recomputed activations included).
+/// What each layer of a stage keeps for backward, as the basis says it.
 #[derive(Clone, Copy)]
-struct Segment {
-    kept: f64,
-    live: f64,
+enum Kept {
+    Everything,
+    Selective(AttentionKernel),
+    LayerInputs,
+    GroupInputs(usize),
+    FirstRecomputed(usize),
 }
 
-/// Activations one micro-batch keeps across the stage's layers, and how
-/// far its backward rises above that.
+impl Kept {
+    fn describe(self) -> String {
+        match self {
+            Kept::Everything => "every activation kept (Korthikanti Eq. 1/2/4)".into(),
+            Kept::Selective(AttentionKernel::Eager) => {
+                "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
+            }
+            Kept::Selective(AttentionKernel::Flash) => {
+                "FlashAttention already recomputes the attention core; nothing more to drop".into()
+            }
+            Kept::LayerInputs => {
+                "one layer input per layer (Korthikanti Table 2, full recompute)".into()
+            }
+            Kept::GroupInputs(g) => {
+                format!("one input per group of {g} layers, each group recomputed in backward")
+            }
+            Kept::FirstRecomputed(k) => {
+                format!("first {k} layers of the stage recomputed, the rest kept")
+            }
+        }
+    }
+}
+
+/// Activations one micro-batch keeps across the stage's layers, how far
+/// its backward rises above that, and what was kept.
 ///
-/// Backward runs from the last segment to the first; while segment j is
-/// processed, the earlier segments still hold what they kept and segment j
-/// holds its full activations (recomputed, if it was checkpointed). The
-/// peak is max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the
-/// recompute working set. Korthikanti et al. count only Σ kept (Table 2).
-fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, String) {
-    let layers: Vec<&LayerActs> = std::iter::repeat_n(dense, st.dense_layers as usize)
-        .chain(std::iter::repeat_n(moe, st.moe_layers as usize))
-        .collect();
-    let n = layers.len();
+/// The stage's layers are its dense layers followed by its MoE layers, and
+/// checkpointing cuts them into segments. Backward runs from the last
+/// segment to the first; while segment j is processed, the earlier segments
+/// still hold what they kept and segment j holds its full activations
+/// (recomputed, if it was checkpointed). The peak is
+/// max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the recompute
+/// working set. Korthikanti et al. count only Σ kept (Table 2).
+///
+/// The segments are walked one by one rather than collected, so this
+/// allocates nothing; the sums run in layer order, as a list would.
+fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, Kept) {
+    let nd = st.dense_layers as usize;
+    let n = nd + st.moe_layers as usize;
+    let layer = |i: usize| if i < nd { dense } else { moe };
     let kernel = r.levers.attention;
-    let kept_whole = |l: &&LayerActs| Segment {
-        kept: l.full(),
-        live: l.full(),
-    };
-    let (segments, how): (Vec<Segment>, String) = match r.levers.checkpointing {
-        Checkpointing::None => (
-            layers.iter().map(kept_whole).collect(),
-            "every activation kept (Korthikanti Eq. 1/2/4)".into(),
-        ),
-        Checkpointing::Selective => (
-            layers
-                .iter()
-                .map(|l| Segment {
-                    kept: l.selective(kernel),
-                    live: l.full(),
-                })
-                .collect(),
-            match kernel {
-                crate::plan::AttentionKernel::Eager => {
-                    "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
-                }
-                crate::plan::AttentionKernel::Flash => {
-                    "FlashAttention already recomputes the attention core; nothing more to drop"
-                        .into()
-                }
-            },
-        ),
-        Checkpointing::Full => (
-            layers
-                .iter()
-                .map(|l| Segment {
-                    kept: l.input,
-                    live: l.full(),
-                })
-                .collect(),
-            "one layer input per layer (Korthikanti Table 2, full recompute)".into(),
-        ),
+    let (group, recomputed, kept) = match r.levers.checkpointing {
+        // (layers per segment, segments from the start whose inner
+        // activations are recomputed)
+        Checkpointing::None => (1, 0, Kept::Everything),
+        Checkpointing::Selective => (1, 0, Kept::Selective(kernel)),
+        Checkpointing::Full => (1, n, Kept::LayerInputs),
         Checkpointing::Uniform { group } => {
             let g = (group as usize).max(1);
-            (
-                layers
-                    .chunks(g)
-                    .map(|c| Segment {
-                        kept: c[0].input,
-                        live: c.iter().map(|l| l.full()).sum(),
-                    })
-                    .collect(),
-                format!("one input per group of {g} layers, each group recomputed in backward"),
-            )
+            (g, n, Kept::GroupInputs(g))
         }
         Checkpointing::Block { layers: k } => {
             let k = (k as usize).min(n);
-            (
-                layers[..k]
-                    .iter()
-                    .map(|l| Segment {
-                        kept: l.input,
-                        live: l.full(),
-                    })
-                    .chain(layers[k..].iter().map(kept_whole))
-                    .collect(),
-                format!("first {k} layers of the stage recomputed, the rest kept"),
-            )
+            (1, k, Kept::FirstRecomputed(k))
         }
     };
     let mut before = 0.0;
     let mut peak: f64 = 0.0;
-    for s in &segments {
-        peak = peak.max(before + s.live);
-        before += s.kept;
+    let mut start = 0;
+    while start < n {
+        let end = (start + group).min(n);
+        let first = layer(start);
+        let (kept_here, live) = if start < recomputed {
+            // A checkpointed segment keeps its input and rebuilds the rest.
+            let mut live = 0.0;
+            for i in start..end {
+                live += layer(i).full();
+            }
+            (first.input, live)
+        } else if let Kept::Selective(k) = kept {
+            (first.selective(k), first.full())
+        } else {
+            (first.full(), first.full())
+        };
+        peak = peak.max(before + live);
+        before += kept_here;
+        start = end;
     }
-    (before, (peak - before).max(0.0), how)
+    (before, (peak - before).max(0.0), kept)
 }
 
-/// The training breakdown of one stage; `m` is micro-batches per step.
-pub(crate) fn device(
+/// Writes the training memory of one stage; `m` is micro-batches per step.
+pub(crate) fn fill<S: Sink>(
+    items: &mut S,
     r: &Resolved,
     st: &Stage,
     kind: TrainingKind,
     seq: u32,
     m: u32,
-) -> DeviceMemory {
-    let mut items = Items::new();
+) {
     let sp = stage_params(r, st);
     let prec = &r.levers.precision;
     let off = &r.levers.offload;
@@ -248,12 +244,14 @@ pub(crate) fn device(
         ItemKind::Weights,
         (dense.weights + experts.weights).base(),
         off.parameters,
-        format!(
-            "{:.3e} params × {:.3} B{}",
-            dense_params + sp.experts,
-            w_dense,
-            suffix(shard_param)
-        ),
+        || {
+            format!(
+                "{:.3e} params × {:.3} B{}",
+                dense_params + sp.experts,
+                w_dense,
+                suffix(shard_param)
+            )
+        },
     );
     if full_training {
         let p = per(w_dense);
@@ -261,13 +259,13 @@ pub(crate) fn device(
             ItemKind::Gradients,
             (dense.gradients + experts.gradients).base(),
             off.gradients,
-            format!("{} B/param{}", p.gradients, suffix(shard_grad)),
+            || format!("{} B/param{}", p.gradients, suffix(shard_grad)),
         );
         items.place(
             ItemKind::MasterWeights,
             (dense.master + experts.master).base(),
             off.optimizer,
-            format!("{} B/param{}", p.master, suffix(shard_opt)),
+            || format!("{} B/param{}", p.master, suffix(shard_opt)),
         );
         let factored = match r.levers.optimizer {
             // Shazeer & Stern 2018, "Adafactor": row and column statistics
@@ -279,21 +277,19 @@ pub(crate) fn device(
             ItemKind::OptimizerStates,
             (dense.optimizer + experts.optimizer).base() + factored,
             off.optimizer,
-            format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
+            || format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
         // Adapters: weights and gradients in the adapter precision plus the
         // optimizer's moments; small enough that nobody shards them.
         let ab = l.adapter_precision.bytes_per_element();
         let per = 2.0 * ab + optimizer_bytes(r);
-        items.hbm(
-            ItemKind::Adapters,
-            sp.adapters * per,
+        items.hbm(ItemKind::Adapters, sp.adapters * per, || {
             format!(
                 "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
                 sp.adapters, l.rank
-            ),
-        );
+            )
+        });
     }
 
     // FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
@@ -307,7 +303,7 @@ pub(crate) fn device(
         items.hbm(
             ItemKind::Fp8WeightCopies,
             copies * (sp.linear / div(shard_param, n) + sp.experts / div(shard_param, ne)),
-            format!("{copies} FP8 byte(s) per linear weight"),
+            || format!("{copies} FP8 byte(s) per linear weight"),
         );
     }
 
@@ -322,18 +318,16 @@ pub(crate) fn device(
         } else {
             0.0
         };
-        items.hbm(
-            ItemKind::GatherBuffers,
-            unit * (2.0 * w_lin + g),
-            "current + prefetched layer gathered, one layer's full gradient",
-        );
+        items.hbm(ItemKind::GatherBuffers, unit * (2.0 * w_lin + g), || {
+            "current + prefetched layer gathered, one layer's full gradient".into()
+        });
     } else if let Some(o) = off.parameters.filter(|o| o.tier != Tier::Hbm) {
         // Never more staging than what was moved out.
         let moved = o.fraction * (dense.weights + experts.weights).base();
         items.hbm(
             ItemKind::GatherBuffers,
             (2.0 * unit * w_lin).min(moved),
-            "two layers staged in HBM for parameter offload",
+            || "two layers staged in HBM for parameter offload".into(),
         );
     }
 
@@ -351,7 +345,12 @@ pub(crate) fn device(
         ItemKind::Activations,
         per_mb * flight,
         off.activations,
-        format!("{how}; {flight:.3} micro-batch(es) of {mb} in flight"),
+        || {
+            format!(
+                "{}; {flight:.3} micro-batch(es) of {mb} in flight",
+                how.describe()
+            )
+        },
     );
     if st.embedding {
         // Token ids (int64) and the embedding-dropout mask (Korthikanti §4.3).
@@ -360,26 +359,21 @@ pub(crate) fn device(
             ItemKind::EmbeddingActivations,
             (8.0 * sb + mask) * head_in_flight(r, m).max(f64::from(r.pp).min(f64::from(m))),
             off.activations,
-            "int64 token ids + embedding-dropout mask per in-flight micro-batch",
+            || "int64 token ids + embedding-dropout mask per in-flight micro-batch".into(),
         );
     }
-    items.hbm(
-        ItemKind::RecomputeWorkingSet,
-        working,
-        "rise above the kept activations while a recomputed segment runs its backward",
-    );
+    items.hbm(ItemKind::RecomputeWorkingSet, working, || {
+        "rise above the kept activations while a recomputed segment runs its backward".into()
+    });
     if st.head {
         // Final-norm input, output-layer input and FP32 logits:
         // 4sbh/t·(1 + v/h) in Korthikanti §4.3.
         let v = f64::from(r.spec.vocab);
         let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + 4.0 * sb * v / ctx.tp;
-        items.hbm(
-            ItemKind::Logits,
-            logits * head_in_flight(r, m),
-            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)",
-        );
+        items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
+            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)".into()
+        });
     }
 
-    items.overheads(r, super::process_groups(r));
-    items.into_device(r, st)
+    super::overheads(items, r, super::process_groups(r));
 }
