@@ -28,6 +28,7 @@ pub mod model;
 pub mod placement;
 pub mod plan;
 pub mod precision;
+pub mod quick;
 pub mod report;
 mod resolve;
 pub mod share;
