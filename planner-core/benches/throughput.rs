@@ -1,0 +1,144 @@
+//! Throughput of the planner: full `evaluate`, the allocation-free fast
+//! path, and the search. Run with
+//! `cargo bench -p planner-core --bench throughput`; figures go to stdout.
+//! No timing is asserted anywhere: this only measures.
+
+use planner_core::catalog::{GpuId, ModelId};
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::plan::{
+    Checkpointing, Inference, Levers, LogitsScope, ModelChoice, Offload, OffloadTarget, Overheads,
+    Parallelism, PipelineSchedule, Plan, SequenceParallel, Sharding, Tier, Training, TrainingKind,
+    Workload,
+};
+use planner_core::quick::Prepared;
+use planner_core::units::Bytes;
+use planner_core::{evaluate, Verdict};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// A spread of plans: models from 1.5B to 671B, training and serving,
+/// every checkpointing and sharding mode, offload on and off, PP 1 and > 1.
+fn varied_plans() -> Vec<Plan> {
+    let models = [
+        ModelId::Gpt3_175b,
+        ModelId::Llama2_7b,
+        ModelId::Llama31_70b,
+        ModelId::Mixtral8x7b,
+        ModelId::DeepseekV3,
+        ModelId::Gpt2Xl,
+    ];
+    let ckpts = [
+        Checkpointing::None,
+        Checkpointing::Selective,
+        Checkpointing::Full,
+    ];
+    let shards = [Sharding::None, Sharding::Zero1, Sharding::Zero3];
+    let degrees = [(1, 1, 8), (8, 1, 1), (8, 4, 4), (4, 8, 2)];
+    let mut plans = Vec::new();
+    for (mi, m) in models.into_iter().enumerate() {
+        for (tp, pp, dp) in degrees {
+            for c in ckpts {
+                for s in shards {
+                    for serve in [false, true] {
+                        let i = plans.len();
+                        let offload = if i % 3 == 0 {
+                            Offload {
+                                optimizer: Some(OffloadTarget {
+                                    tier: Tier::HostDram,
+                                    fraction: 1.0,
+                                }),
+                                ..Offload::default()
+                            }
+                        } else {
+                            Offload::default()
+                        };
+                        let workload = if serve {
+                            Workload::Inference(Inference {
+                                prompt_tokens: 2000,
+                                output_tokens: 500,
+                                batch: 16 << (mi % 3),
+                                logits: LogitsScope::LastToken,
+                            })
+                        } else {
+                            Workload::Training(Training {
+                                kind: TrainingKind::PreTraining,
+                                seq_len: 2048 << (mi % 2),
+                                global_batch: 64 * dp * pp,
+                                tokens: 1e12,
+                            })
+                        };
+                        plans.push(Plan {
+                            version: 1,
+                            name: String::new(),
+                            model: ModelChoice::Preset(m),
+                            workload,
+                            levers: Levers {
+                                checkpointing: c,
+                                sharding: s,
+                                offload,
+                                parallel: Parallelism {
+                                    tp,
+                                    pp,
+                                    dp,
+                                    micro_batch: 1 + (i as u32 % 2),
+                                    sequence_parallel: if i % 2 == 0 {
+                                        SequenceParallel::On
+                                    } else {
+                                        SequenceParallel::Off
+                                    },
+                                    schedule: PipelineSchedule::OneFOneB,
+                                    ..Parallelism::default()
+                                },
+                                ..Levers::default()
+                            },
+                            hardware: Hardware {
+                                nvme_per_node: Bytes::from_tb(8.0),
+                                ..Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), tp * pp * dp)
+                            },
+                            overheads: Overheads::default(),
+                            efficiency: Default::default(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    plans
+}
+
+/// Runs `f` over `n` items repeatedly for at least `min_secs`; returns
+/// calls per second.
+fn rate(n: usize, min_secs: f64, mut f: impl FnMut(usize)) -> (f64, u64) {
+    let start = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        for i in 0..n {
+            f(i);
+        }
+        calls += n as u64;
+        let t = start.elapsed().as_secs_f64();
+        if t >= min_secs {
+            return (calls as f64 / t, calls);
+        }
+    }
+}
+
+fn main() {
+    let plans = varied_plans();
+    let fits = plans
+        .iter()
+        .filter(|p| evaluate(p).verdict == Verdict::Fits)
+        .count();
+    println!("plans: {} varied ({} fit)", plans.len(), fits);
+
+    let (full, calls) = rate(plans.len(), 2.0, |i| {
+        black_box(evaluate(black_box(&plans[i])));
+    });
+    println!("full evaluate:          {full:>12.0} plans/s ({calls} calls)");
+
+    let prepared: Vec<Prepared> = plans.iter().map(Prepared::new).collect();
+    let (fast, calls) = rate(prepared.len(), 2.0, |i| {
+        black_box(black_box(&prepared[i]).quick());
+    });
+    println!("fast path (one core):   {fast:>12.0} evaluations/s ({calls} calls)");
+}
