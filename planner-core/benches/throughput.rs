@@ -141,4 +141,25 @@ fn main() {
         black_box(black_box(&prepared[i]).quick());
     });
     println!("fast path (one core):   {fast:>12.0} evaluations/s ({calls} calls)");
+
+    let scenario = planner_core::search::example_scenario();
+    let start = Instant::now();
+    let result = planner_core::search::search(black_box(&scenario));
+    let wall = start.elapsed().as_secs_f64();
+    let c = &result.counts;
+    println!("search: {}", scenario.name);
+    println!("  GPU counts tried:     {:?}", c.gpu_counts);
+    println!("  hardware options:     {}", c.hardware_options);
+    println!("  valid combinations:   {}", c.combinations);
+    println!("  pruned after non-fit: {}", c.pruned_after_non_fit);
+    println!("  pruned idle CXL:      {}", c.pruned_idle_cxl);
+    println!("  evaluated:            {}", c.evaluated);
+    println!("  fitting:              {}", c.fitting);
+    println!("  feasible:             {}", c.feasible);
+    println!("  frontier size:        {}", result.frontier.len());
+    println!("  wall time:            {wall:.3} s");
+    println!(
+        "  evaluations/s:        {:.0}",
+        c.evaluated as f64 / wall.max(1e-9)
+    );
 }

@@ -28,15 +28,6 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         s
     }
 
-    /// The list of `f` of each value.
-    pub fn map<U: Copy>(&self, f: impl Fn(&T) -> U) -> FixedVec<U, N> {
-        let mut out = FixedVec::one(f(&self.buf[0]));
-        for v in self.iter().skip(1) {
-            out.push(f(v));
-        }
-        out
-    }
-
     /// Appends a value; returns false (and keeps the list) when it is full.
     pub fn push(&mut self, v: T) -> bool {
         match self.buf.get_mut(self.len) {

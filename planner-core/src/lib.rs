@@ -30,6 +30,7 @@ pub mod plan;
 pub mod precision;
 pub mod quick;
 pub mod report;
+pub mod search;
 mod resolve;
 pub mod share;
 pub mod sweep;

@@ -15,7 +15,7 @@
 //! ```
 
 use crate::fixed::FixedVec;
-use crate::memory::{self, Tally};
+use crate::memory::Tables;
 use crate::plan::Plan;
 use crate::report::Verdict;
 use crate::resolve::{resolve, Resolved, Work};
@@ -53,17 +53,6 @@ impl Prepared {
         Self { r, validity }
     }
 
-    pub(crate) fn from_resolved(r: Resolved) -> Self {
-        Self {
-            r,
-            validity: Validity::Valid,
-        }
-    }
-
-    pub(crate) fn resolved(&self) -> &Resolved {
-        &self.r
-    }
-
     /// Memory, verdict and time. Allocates nothing.
     pub fn quick(&self) -> Quick {
         let mut q = quick(&self.r);
@@ -75,7 +64,14 @@ impl Prepared {
 
     /// The memory table of each distinct device, in report order.
     pub fn tables(&self) -> FixedVec<Breakdown, 2> {
-        memory::tallies(&self.r).map(|t| t.table)
+        let mut t = Tables::default();
+        t.fill(&self.r);
+        let tables = t.tables();
+        let mut out = FixedVec::one(tables[0]);
+        for b in tables.iter().skip(1) {
+            out.push(*b);
+        }
+        out
     }
 }
 
@@ -129,46 +125,43 @@ impl QuickTime {
 /// The memory half of [`Quick`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Memory {
-    pub tallies: FixedVec<Tally, 2>,
     pub fits: bool,
     pub binding: usize,
     pub hbm_margin: f64,
 }
 
-/// Memory of every distinct device, whether all fit, and the binding one
-/// (least HBM margin; ties: the first, as `evaluate` picks it).
-pub(crate) fn memory(r: &Resolved) -> Memory {
-    let tallies = memory::tallies(r);
+/// Memory of every distinct device into `t`, whether all fit, and the
+/// binding one (least HBM margin; ties: the first, as `evaluate` picks it).
+pub(crate) fn memory(r: &Resolved, t: &mut Tables) -> Memory {
+    t.fill(r);
     let mut fits = true;
     let mut binding = 0;
     let mut worst = f64::INFINITY;
-    for (i, t) in tallies.iter().enumerate() {
-        fits &= t.fits(r);
-        let m = t.hbm_margin(r);
+    for i in 0..t.tables().len() {
+        fits &= t.fits(r, i);
+        let m = t.hbm_margin(r, i);
         if m < worst {
             worst = m;
             binding = i;
         }
     }
-    let hbm_margin = tallies[binding].hbm_margin(r);
     Memory {
-        tallies,
         fits,
         binding,
-        hbm_margin,
+        hbm_margin: t.hbm_margin(r, binding),
     }
 }
 
-/// The time model over the memory tables.
-pub(crate) fn time_of(r: &Resolved, mem: &Memory) -> QuickTime {
-    let tables = mem.tallies.map(|t| t.table);
+/// The time model over the memory tables of `r` (filled by [`memory`]).
+pub(crate) fn time_of(r: &Resolved, t: &Tables) -> QuickTime {
+    let tables = t.tables();
     match r.work {
         Work::Train {
             kind,
             seq,
             micro_batches,
         } => {
-            let s = time::training::step(r, &tables, kind, seq, micro_batches);
+            let s = time::training::step(r, tables, kind, seq, micro_batches);
             QuickTime::Training {
                 step: Seconds::from_secs(s.parts.total()),
                 tokens_per_step: s.tokens,
@@ -180,7 +173,7 @@ pub(crate) fn time_of(r: &Resolved, mem: &Memory) -> QuickTime {
             batch,
             logits,
         } => {
-            let s = time::inference::serve(r, &tables, prompt, output, batch, logits);
+            let s = time::inference::serve(r, tables, prompt, output, batch, logits);
             let latency = s.latency();
             let per_replica = if latency > 0.0 {
                 f64::from(batch) * f64::from(output) / latency
@@ -199,7 +192,8 @@ pub(crate) fn time_of(r: &Resolved, mem: &Memory) -> QuickTime {
 
 /// Memory, verdict and time of a resolved plan.
 pub(crate) fn quick(r: &Resolved) -> Quick {
-    let mem = memory(r);
+    let mut t = Tables::default();
+    let mem = memory(r, &mut t);
     Quick {
         verdict: if mem.fits {
             Verdict::Fits
@@ -208,6 +202,6 @@ pub(crate) fn quick(r: &Resolved) -> Quick {
         },
         binding: mem.binding,
         hbm_margin: Bytes::new(mem.hbm_margin),
-        time: time_of(r, &mem),
+        time: time_of(r, &t),
     }
 }

@@ -4,7 +4,8 @@
 //! item, into a [`Sink`]. There are two sinks, fed by the same formulas in
 //! the same order: [`Items`] keeps every item with its one-line basis for
 //! the report, and [`Tally`] keeps only the fixed table of bytes per kind
-//! and tier, never formats a basis and never allocates, for the search.
+//! and tier ([`Tables`]), never formats a basis and never allocates, for
+//! the search.
 //! Because both see the same numbers in the same order, their totals agree
 //! to the bit (a property test checks it). This module also holds what the
 //! two workloads share: which layers a pipeline stage holds, parameter
@@ -372,16 +373,14 @@ impl Items {
 
 /// The search's sink: bytes per kind and tier, and per-tier totals summed
 /// in the order the report sums its items (so the verdicts agree to the
-/// bit). No strings, no heap.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Tally {
-    pub table: Breakdown,
-    /// Bytes per tier, in `Tier::ALL` order.
-    pub used: [f64; 4],
+/// bit). No strings, no heap; it writes into a table the caller owns.
+pub(crate) struct Tally<'a> {
+    table: &'a mut Breakdown,
+    used: &'a mut [f64; 4],
     transient: f64,
 }
 
-impl Sink for Tally {
+impl Sink for Tally<'_> {
     #[inline]
     fn record<B: Fn() -> String>(&mut self, kind: ItemKind, tier: Tier, bytes: f64, _: &B) {
         if tier == Tier::Hbm && is_transient(kind) {
@@ -396,26 +395,59 @@ impl Sink for Tally {
     }
 }
 
-impl Tally {
-    pub fn new(st: &Stage) -> Self {
+/// The memory tables of every distinct device of a plan, in report order,
+/// with their per-tier totals. Reused from candidate to candidate, so the
+/// search neither allocates nor copies tables around.
+#[derive(Debug, Clone)]
+pub(crate) struct Tables {
+    tables: [Breakdown; 2],
+    used: [[f64; 4]; 2],
+    len: usize,
+}
+
+impl Default for Tables {
+    fn default() -> Self {
         Self {
-            table: Breakdown::empty(st.role, st.rank, st.layers()),
-            used: [0.0; 4],
-            transient: 0.0,
+            tables: [Breakdown::empty(DeviceRole::OnlyStage, 0, 0); 2],
+            used: [[0.0; 4]; 2],
+            len: 0,
+        }
+    }
+}
+
+impl Tables {
+    /// The memory of `r`, overwriting what was there.
+    pub fn fill(&mut self, r: &Resolved) {
+        let sts = stages(r);
+        self.len = sts.len();
+        for ((st, table), used) in sts.iter().zip(&mut self.tables).zip(&mut self.used) {
+            *table = Breakdown::empty(st.role, st.rank, st.layers());
+            *used = [0.0; 4];
+            let mut t = Tally {
+                table,
+                used,
+                transient: 0.0,
+            };
+            fill(&mut t, r, st);
         }
     }
 
-    /// Whether every tier fits its capacity (as `TierUse::fits` says).
-    pub fn fits(&self, r: &Resolved) -> bool {
-        self.used
+    /// One table per distinct device.
+    pub fn tables(&self) -> &[Breakdown] {
+        &self.tables[..self.len]
+    }
+
+    /// Whether device `i` fits every tier (as `TierUse::fits` says).
+    pub fn fits(&self, r: &Resolved, i: usize) -> bool {
+        self.used[i]
             .iter()
             .zip(r.capacity.iter())
             .all(|(u, c)| *u <= c.base())
     }
 
-    /// HBM capacity minus use (as `TierUse::margin` computes it).
-    pub fn hbm_margin(&self, r: &Resolved) -> f64 {
-        (r.capacity(Tier::Hbm) - Bytes::new(self.used[0])).base()
+    /// HBM capacity minus use of device `i` (as `TierUse::margin`).
+    pub fn hbm_margin(&self, r: &Resolved, i: usize) -> f64 {
+        (r.capacity(Tier::Hbm) - Bytes::new(self.used[i][0])).base()
     }
 }
 
@@ -484,24 +516,9 @@ pub(crate) fn devices(r: &Resolved) -> Vec<DeviceMemory> {
         .collect()
 }
 
-/// The fixed tables of every distinct device, in the order of
-/// [`devices`]; the allocation-free twin of it.
-pub(crate) fn tallies(r: &Resolved) -> FixedVec<Tally, 2> {
-    let sts = stages(r);
-    let mut out = FixedVec::one(tally(r, &sts[0]));
-    for st in sts.iter().skip(1) {
-        out.push(tally(r, st));
-    }
-    out
-}
-
-fn tally(r: &Resolved, st: &Stage) -> Tally {
-    let mut t = Tally::new(st);
-    fill(&mut t, r, st);
-    t
-}
-
 /// Whether every tier of every device fits, without building the report.
 pub(crate) fn fits(r: &Resolved) -> bool {
-    stages(r).iter().all(|st| tally(r, st).fits(r))
+    let mut t = Tables::default();
+    t.fill(r);
+    (0..t.len).all(|i| t.fits(r, i))
 }
