@@ -97,6 +97,8 @@ fn varied_plans() -> Vec<Plan> {
                             },
                             overheads: Overheads::default(),
                             efficiency: Default::default(),
+                            economics: Default::default(),
+                            distillation: None,
                         });
                     }
                 }

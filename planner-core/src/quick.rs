@@ -16,7 +16,7 @@
 
 use crate::fixed::FixedVec;
 use crate::memory::Tables;
-use crate::plan::Plan;
+use crate::plan::{Placement, Plan};
 use crate::report::Verdict;
 use crate::resolve::{resolve, Resolved, Work};
 use crate::time;
@@ -39,9 +39,11 @@ enum Validity {
 }
 
 impl Prepared {
-    /// Resolves a plan (catalog look-ups, checks).
+    /// Resolves a plan (catalog look-ups, checks) and, under placement by
+    /// heat, chooses its offload levers, as `evaluate` does.
     pub fn new(plan: &Plan) -> Self {
         let (r, _, diagnostics) = resolve(plan);
+        let r = placed(r);
         let validity = if diagnostics
             .iter()
             .any(|d| d.severity == crate::Severity::Error)
@@ -72,6 +74,16 @@ impl Prepared {
             out.push(*b);
         }
         out
+    }
+}
+
+/// The resolved plan with its offload levers chosen by heat when its
+/// placement says so (the placement itself allocates; plans under manual
+/// placement pass through untouched).
+pub(crate) fn placed(r: Resolved) -> Resolved {
+    match r.levers.placement {
+        Placement::ByHeat => crate::placement::by_heat(&r).0,
+        Placement::Manual => r,
     }
 }
 

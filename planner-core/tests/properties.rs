@@ -544,6 +544,8 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                 }
                 3 => levers.offload.activations = target,
                 4 if serve => levers.offload.kv_cache = target,
+                // Placement by heat chooses the offload itself.
+                5 => levers.placement = planner_core::plan::Placement::ByHeat,
                 _ => {}
             }
             let workload = if serve {
@@ -581,6 +583,8 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                 },
                 overheads: Overheads::default(),
                 efficiency: Default::default(),
+                economics: Default::default(),
+                distillation: None,
             }
         })
 }

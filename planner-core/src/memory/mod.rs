@@ -522,3 +522,10 @@ pub(crate) fn fits(r: &Resolved) -> bool {
     t.fill(r);
     (0..t.len).all(|i| t.fits(r, i))
 }
+
+/// Whether every device's HBM fits, without building the report.
+pub(crate) fn hbm_fits(r: &Resolved) -> bool {
+    let mut t = Tables::default();
+    t.fill(r);
+    (0..t.len).all(|i| t.used[i][0] <= r.capacity(Tier::Hbm).base())
+}

@@ -36,7 +36,13 @@
 //! 2. **Idle CXL.** On hardware with an added CXL expansion, plans that
 //!    place nothing in CXL memory are skipped: the same plan without the
 //!    expansion has the same memory in every other tier and the same time
-//!    (only CXL transfers read its bandwidth), and costs less.
+//!    (only CXL transfers read its bandwidth), and costs more.
+//!
+//! Under placement by heat (`levers.placement: by_heat`) the placement
+//! chooses each candidate's offload, so the offload levers are not varied,
+//! and neither rule applies: a greedy placement is not provably monotone
+//! in the batch. That mode also runs the placement for every candidate,
+//! which allocates, so it is much slower.
 //!
 //! The unit tests check on small scenarios that an exhaustive walk and the
 //! pruned one return the same frontier, and that every generated candidate,
@@ -49,15 +55,15 @@ mod space;
 #[cfg(test)]
 mod tests;
 
+pub use crate::effort::PlanFamily;
 pub use result::{figures, Counts, FamilyBests, Figures, Found, SearchResult, Speed};
 pub use scenario::{
-    example_scenario, Constraints, Family, GpuCounts, GpuPrice, Interleaving, Permission, Scenario,
-    Space,
+    example_scenario, Constraints, GpuCounts, GpuPrice, Interleaving, Permission, Scenario, Space,
 };
 
 use crate::catalog::GpuId;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
-use crate::plan::{Plan, Workload};
+use crate::plan::{Placement, Plan, Workload};
 use crate::quick::{self, QuickTime};
 use crate::resolve::{resolve, Resolved, Work};
 use crate::Severity;
@@ -102,7 +108,7 @@ struct Entry {
     hw: usize,
     n: u32,
     choice: Choice,
-    family: Family,
+    family: PlanFamily,
     /// $ per million tokens; +∞ when the GPU has no price.
     cost: f64,
     /// Step time or time per output token, seconds.
@@ -123,6 +129,16 @@ fn dominates(a: &Entry, b: &Entry) -> bool {
     a.cost <= b.cost
         && a.latency <= b.latency
         && (a.cost < b.cost || a.latency < b.latency || a.key < b.key)
+}
+
+/// Position of a family in the collector's table.
+fn family_index(f: PlanFamily) -> usize {
+    match f {
+        PlanFamily::Baseline => 0,
+        PlanFamily::Algorithmic => 1,
+        PlanFamily::Hardware => 2,
+        PlanFamily::Hybrid => 3,
+    }
 }
 
 /// Keeps the answers while the candidates stream past.
@@ -161,7 +177,7 @@ impl Collector {
                 .partition_point(|f| by_cost(f, &e) == Ordering::Less);
             self.frontier.insert(at, e);
         }
-        keep(&mut self.best[e.family as usize], e, by_cost);
+        keep(&mut self.best[family_index(e.family)], e, by_cost);
         keep(&mut self.fewest, e, |a, b| {
             a.n.cmp(&b.n).then(by_cost(a, b))
         });
@@ -217,19 +233,28 @@ pub(crate) struct Ctx<'a> {
     hw: Vec<HwOption>,
     /// Whether each hardware option is the base plan's hardware.
     hw_is_base: Vec<bool>,
+    /// The economics each hardware option is priced with.
+    econ: Vec<crate::economics::Economics>,
     counts: Vec<u32>,
     allowed: [bool; 4],
 }
 
 impl Ctx<'_> {
-    fn family(&self, hw: usize, n: u32, c: &Choice) -> Family {
+    /// The family of a candidate, as `effort::family` would class its plan
+    /// against the base plan (a test checks they agree), without building
+    /// the plan.
+    fn family(&self, hw: usize, n: u32, c: &Choice) -> PlanFamily {
         let hw_changed = !(self.hw_is_base[hw] && n == self.base_n);
-        let lev_changed = self.base_choice.is_none_or(|b| !c.same_levers(&b));
+        let ranks = c.degrees.dp * c.degrees.cp;
+        let group_dropped = self
+            .base_shard_group
+            .is_some_and(|g| g == 0 || ranks % g != 0);
+        let lev_changed = group_dropped || self.base_choice.is_none_or(|b| !c.same_levers(&b));
         match (hw_changed, lev_changed) {
-            (false, false) => Family::Baseline,
-            (false, true) => Family::Algorithmic,
-            (true, false) => Family::Hardware,
-            (true, true) => Family::Hybrid,
+            (false, false) => PlanFamily::Baseline,
+            (false, true) => PlanFamily::Algorithmic,
+            (true, false) => PlanFamily::Hardware,
+            (true, true) => PlanFamily::Hybrid,
         }
     }
 
@@ -238,6 +263,7 @@ impl Ctx<'_> {
         let mut plan = self.s.base.clone();
         plan.hardware = self.hw[hw].hardware.clone();
         plan.hardware.gpus = n;
+        plan.economics = self.econ[hw].clone();
         c.apply(&mut plan.levers, self.base_shard_group, self.training);
         if let Workload::Inference(i) = &mut plan.workload {
             i.batch = c.batch;
@@ -249,7 +275,7 @@ impl Ctx<'_> {
         let plan = self.plan(e.hw, e.n, &e.choice);
         Found {
             family: e.family,
-            figures: result::figures_priced(&plan, &self.s.prices),
+            figures: result::figures(&plan, &self.s.base),
             plan,
         }
     }
@@ -281,13 +307,15 @@ fn choice_of(r: &Resolved) -> Choice {
 
 /// Counters of the walk.
 #[derive(Default)]
-struct Tally {
+struct Counters {
     combinations: u64,
     after_non_fit: u64,
     idle_cxl: u64,
     evaluated: u64,
     fitting: u64,
     feasible: u64,
+    /// Hardware options whose price is unknown.
+    unpriced: Vec<usize>,
 }
 
 pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
@@ -321,9 +349,9 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
     let c = &s.constraints;
     let allowed = [
         true,
-        c.families.contains(&Family::Algorithmic),
-        c.families.contains(&Family::Hardware),
-        c.families.contains(&Family::Hybrid),
+        c.families.contains(&PlanFamily::Algorithmic),
+        c.families.contains(&PlanFamily::Hardware),
+        c.families.contains(&PlanFamily::Hybrid),
     ];
     let hardware_changes = if allowed[2] || allowed[3] {
         Permission::Allowed
@@ -348,29 +376,28 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         base_shard_group: s.base.levers.shard_group,
         base_choice: base_valid.then(|| choice_of(&base_r)),
         counts: space::gpu_counts(s, hardware_changes),
+        econ: hw.iter().map(|h| price::economics_for(s, h.gpu)).collect(),
         hw,
         hw_is_base,
         allowed,
     };
 
     let mut col = Collector::new();
-    let mut t = Tally::default();
+    let mut t = Counters::default();
     for hi in 0..ctx.hw.len() {
         for &n in &ctx.counts {
             walk(&ctx, hi, n, mode, &mut col, &mut t, obs);
         }
     }
 
-    for h in &ctx.hw {
-        if price::gpu_hour(h.gpu, &s.prices).is_none() {
-            let name = match (&h.gpu, &s.base.hardware.gpu) {
-                (Some(id), _) => crate::catalog::gpu(*id).name.to_string(),
-                (None, crate::hardware::GpuChoice::Custom(g)) => g.name.clone(),
-                (None, _) => String::new(),
-            };
-            if !out.unpriced.contains(&name) {
-                out.unpriced.push(name);
-            }
+    for &hi in &t.unpriced {
+        let name = match (ctx.hw[hi].gpu, &s.base.hardware.gpu) {
+            (Some(id), _) => crate::catalog::gpu(id).name.to_string(),
+            (None, crate::hardware::GpuChoice::Custom(g)) => g.name.clone(),
+            (None, _) => String::new(),
+        };
+        if !out.unpriced.contains(&name) {
+            out.unpriced.push(name);
         }
     }
     out.counts = Counts {
@@ -384,19 +411,19 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         feasible: t.feasible,
     };
     if base_valid {
-        let f = result::figures_priced(&s.base, &s.prices);
+        let f = result::figures(&s.base, &s.base);
         out.baseline = Some(Found {
-            family: Family::Baseline,
+            family: PlanFamily::Baseline,
             figures: f,
             plan: s.base.clone(),
         });
     }
     out.frontier = col.frontier.iter().map(|e| ctx.found(e)).collect();
-    let best = |f: Family| col.best[f as usize].as_ref().map(|e| ctx.found(e));
+    let best = |f: PlanFamily| col.best[family_index(f)].as_ref().map(|e| ctx.found(e));
     out.best = FamilyBests {
-        algorithmic: best(Family::Algorithmic),
-        hardware: best(Family::Hardware),
-        hybrid: best(Family::Hybrid),
+        algorithmic: best(PlanFamily::Algorithmic),
+        hardware: best(PlanFamily::Hardware),
+        hybrid: best(PlanFamily::Hybrid),
     };
     out.fewest_gpus = col.fewest.as_ref().map(|e| ctx.found(e));
     let mut kinds: Vec<Entry> = col.by_kind.iter().map(|(_, e)| *e).collect();
@@ -433,7 +460,7 @@ fn walk<O: Observe>(
     n: u32,
     mode: Mode,
     col: &mut Collector,
-    t: &mut Tally,
+    t: &mut Counters,
     obs: &mut O,
 ) {
     let s = ctx.s;
@@ -441,12 +468,16 @@ fn walk<O: Observe>(
     let mut probe_plan = s.base.clone();
     probe_plan.hardware = h.hardware.clone();
     probe_plan.hardware.gpus = n;
+    probe_plan.economics = ctx.econ[hi].clone();
     let (probe, _, diags) = resolve(&probe_plan);
     if errors(&diags).any(|d| !about_levers(&d.detail)) {
         return;
     }
     let base = &probe.levers;
-    let per_hour = price::usd_per_hour(&probe_plan.hardware, h.gpu, &s.prices);
+    let per_hour = price::usd_per_hour(&probe_plan, &probe);
+    if per_hour.is_none() && !t.unpriced.contains(&hi) {
+        t.unpriced.push(hi);
+    }
     let per_hour_ok = match (s.constraints.max_usd_per_hour, per_hour) {
         (Some(cap), Some(p)) => p <= cap.as_usd(),
         (Some(_), None) => false,
@@ -457,7 +488,20 @@ fn walk<O: Observe>(
     }
     let c = &s.constraints;
     let precisions = space::precisions(&probe, base.precision, c.quantization);
-    let offloads = space::offloads(&probe, base.offload, c.offload);
+    // Under placement by heat the offload levers are the placement's to
+    // choose: only the base plan's (ignored) setting is generated, and
+    // neither pruning rule applies (a greedy placement is not provably
+    // monotone in the batch).
+    let by_heat = base.placement == Placement::ByHeat;
+    let offloads = if by_heat {
+        vec![space::OffloadOption {
+            offload: base.offload,
+            uses_cxl: true,
+        }]
+    } else {
+        space::offloads(&probe, base.offload, c.offload)
+    };
+    let prune = mode == Mode::Pruned && !by_heat;
     let ckpts = space::checkpointings(base.checkpointing, ctx.training);
     let base_batch = match probe.work {
         Work::Train { .. } => base.parallel.micro_batch,
@@ -530,11 +574,11 @@ fn walk<O: Observe>(
                                         }
                                     }
                                     let family = ctx.family(hi, n, &choice);
-                                    if !ctx.allowed[family as usize] {
+                                    if !ctx.allowed[family_index(family)] {
                                         continue;
                                     }
                                     t.combinations += 1;
-                                    if mode == Mode::Pruned {
+                                    if prune {
                                         if idle_cxl {
                                             t.idle_cxl += 1;
                                             continue;
@@ -550,14 +594,21 @@ fn walk<O: Observe>(
                                         ctx.global_batch,
                                     );
                                     t.evaluated += 1;
-                                    let mem = quick::memory(&r, &mut tables);
+                                    let heated;
+                                    let r = if by_heat {
+                                        heated = quick::placed(r);
+                                        &heated
+                                    } else {
+                                        &r
+                                    };
+                                    let mem = quick::memory(r, &mut tables);
                                     if !mem.fits {
                                         obs.seen(ctx, hi, n, &choice, None);
                                         stop = true;
                                         continue;
                                     }
                                     t.fitting += 1;
-                                    let time = quick::time_of(&r, &tables);
+                                    let time = quick::time_of(r, &tables);
                                     obs.seen(ctx, hi, n, &choice, Some(time));
                                     let Some(e) = judge(ctx, per_hour, &time) else {
                                         continue;
@@ -621,7 +672,7 @@ fn judge(ctx: &Ctx, per_hour: Option<f64>, time: &QuickTime) -> Option<(f64, f64
     if !latency.is_finite() {
         return None;
     }
-    let cost = per_hour.and_then(|p| price::usd_per_million_tokens(p, tokens_per_second));
+    let cost = price::usd_per_million_tokens(per_hour, tokens_per_second);
     if let Some(cap) = c.max_usd_per_million_tokens {
         if cost.is_none_or(|v| v > cap.as_usd()) {
             return None;

@@ -1,57 +1,65 @@
-//! What a plan costs, in one place so the cost model can be swapped.
+//! What a candidate costs, in one place: the cost module's figures (the
+//! same `cost::hourly` and `cost::per_million_tokens` the report uses), so
+//! the search ranks plans by exactly the dollars their reports show.
 //!
-//! Until the cost module lands this is rental arithmetic: GPU-hours at the
-//! catalog's default rental price (or the scenario's override), plus CXL
-//! memory bought at the catalog's price and written off over
-//! [`AMORTIZATION_HOURS`]. Host DRAM, NVMe, power and networking are taken
-//! to be in the GPU-hour price, as they are in a cloud instance's.
+//! The hourly cost depends on the hardware and the economics only, not on
+//! the levers, so it is computed once per hardware option and GPU count;
+//! per candidate only the division by its throughput remains.
 
-use super::scenario::GpuPrice;
-use crate::catalog::{self, GpuId, PriceKind, PricedItem};
-use crate::hardware::{CxlChoice, Hardware};
+use super::scenario::Scenario;
+use crate::catalog::GpuId;
+use crate::cost;
+use crate::economics::{Economics, Pricing};
+use crate::hardware::GpuChoice;
+use crate::plan::Plan;
+use crate::resolve::{resolve_economics, Resolved};
+use crate::units::Usd;
 
-/// Hours over which bought CXL memory is written off: three years of
-/// continuous use, straight line. An assumption (a common depreciation
-/// period for servers), not a published figure.
-pub(crate) const AMORTIZATION_HOURS: f64 = 3.0 * 365.0 * 24.0;
-
-/// Dollars per GPU-hour of a GPU kind (`None`: the base plan's custom
-/// GPU): the scenario's override, else the catalog's default rental price.
-pub(crate) fn gpu_hour(gpu: Option<GpuId>, overrides: &[GpuPrice]) -> Option<f64> {
-    if let Some(p) = overrides.iter().find(|p| p.gpu == gpu) {
-        let v = p.usd_per_hour.as_usd();
-        return (v.is_finite() && v >= 0.0).then_some(v);
-    }
-    let id = gpu?;
-    catalog::default_price(PricedItem::Gpu(id), PriceKind::RentalPerHour).map(|p| p.usd.as_usd())
+/// The base plan's economics for a GPU kind: the scenario's price for that
+/// kind if it lists one; else the base plan's own price for its own kind;
+/// else the catalog's default (a price set for one kind says nothing
+/// about another).
+pub(crate) fn economics_for(s: &Scenario, gpu: Option<GpuId>) -> Economics {
+    let mut e = s.base.economics.clone();
+    let base_gpu = match s.base.hardware.gpu {
+        GpuChoice::Preset(id) => Some(id),
+        GpuChoice::Custom(_) => None,
+    };
+    let listed = s.prices.iter().find(|p| Some(p.gpu) == gpu).map(|p| p.usd);
+    let keep = gpu == base_gpu;
+    let choose = |current: Option<Usd>| match (listed, keep) {
+        (Some(v), _) => Some(v),
+        (None, true) => current,
+        (None, false) => None,
+    };
+    e.pricing = match e.pricing {
+        Pricing::Rental { usd_per_gpu_hour } => Pricing::Rental {
+            usd_per_gpu_hour: choose(usd_per_gpu_hour),
+        },
+        Pricing::Capex {
+            usd_per_gpu,
+            horizon_years,
+            utilisation,
+        } => Pricing::Capex {
+            usd_per_gpu: choose(usd_per_gpu),
+            horizon_years,
+            utilisation,
+        },
+    };
+    e
 }
 
-/// Dollars per hour of a whole plan's hardware (`hw.gpus` GPUs), or
-/// `None` when its GPU kind has no price.
-pub(crate) fn usd_per_hour(
-    hw: &Hardware,
-    gpu: Option<GpuId>,
-    overrides: &[GpuPrice],
-) -> Option<f64> {
-    let gpus = f64::from(hw.gpus);
-    let mut total = gpu_hour(gpu, overrides)? * gpus;
-    if let Some(x) = hw.cxl {
-        let per_device = match x.device {
-            CxlChoice::Preset(id) => catalog::cxl_device(id).spec.capacity,
-            CxlChoice::Custom(s) => s.capacity,
-        };
-        let nodes = f64::from(hw.gpus.div_ceil(hw.gpus_per_node.max(1)));
-        let gb = per_device.as_gb() * f64::from(x.devices_per_node) * nodes;
-        if let Some(p) = catalog::default_price(PricedItem::CxlGb, PriceKind::Purchase) {
-            total += gb * p.usd.as_usd() / AMORTIZATION_HOURS;
-        }
-    }
-    Some(total)
+/// Dollars per hour of a plan's hardware (GPUs, energy where charged,
+/// added memory), or `None` when a price is unknown.
+pub(crate) fn usd_per_hour(plan: &Plan, r: &Resolved) -> Option<f64> {
+    let (econ, _) = resolve_economics(plan);
+    let mut scratch = Vec::new();
+    cost::hourly(plan, r, &econ, "", &mut scratch)
+        .usd_per_hour
+        .map(Usd::as_usd)
 }
 
-/// Dollars per million tokens at a throughput (tokens trained, or tokens
-/// generated, per second).
-pub(crate) fn usd_per_million_tokens(usd_per_hour: f64, tokens_per_second: f64) -> Option<f64> {
-    (tokens_per_second > 0.0 && tokens_per_second.is_finite())
-        .then(|| usd_per_hour / 3600.0 / tokens_per_second * 1e6)
+/// Dollars per million tokens (trained, or generated) at a throughput.
+pub(crate) fn usd_per_million_tokens(hourly: Option<f64>, tokens_per_second: f64) -> Option<f64> {
+    cost::per_million_tokens(hourly, tokens_per_second).map(Usd::as_usd)
 }

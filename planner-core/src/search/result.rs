@@ -1,13 +1,12 @@
 //! The search's output, and the headline figures of any plan (what the
 //! search ranks by, and what `memwall compare` shows).
 
-use super::price;
-use super::scenario::{Family, GpuPrice};
 use crate::diagnostics::Diagnostic;
+use crate::effort::{self, MigrationClass, PlanFamily};
 use crate::evaluate;
-use crate::hardware::GpuChoice;
 use crate::plan::Plan;
 use crate::report::{Report, TimeReport, Verdict};
+use crate::resolve::resolve_economics;
 use crate::units::{Bytes, Seconds, Usd};
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +72,7 @@ pub struct Figures {
     pub hbm_margin: Bytes,
     /// Step time or token latencies, and throughput.
     pub speed: Speed,
-    /// Dollars per hour of the whole plan, if its GPU has a price.
+    /// Dollars per hour of the whole plan (the cost report's), if priced.
     pub usd_per_hour: Option<Usd>,
     /// Dollars per million tokens trained or generated, if priced.
     pub usd_per_million_tokens: Option<Usd>,
@@ -82,20 +81,18 @@ pub struct Figures {
     pub max_batch: u32,
     /// Longest sequence (training) or context (serving) that fits.
     pub max_context: u32,
+    /// The kind of change adopting the plan is, coming from the reference
+    /// plan (the scenario's base plan, or the first plan compared).
+    pub migration: MigrationClass,
 }
 
-/// The headline figures of a plan, priced from the catalog.
-pub fn figures(plan: &Plan) -> Figures {
-    figures_priced(plan, &[])
+/// The headline figures of a plan, with its migration class from
+/// `reference`.
+pub fn figures(plan: &Plan, reference: &Plan) -> Figures {
+    figures_of(plan, &evaluate(plan), reference)
 }
 
-/// The headline figures of a plan, with price overrides.
-pub(crate) fn figures_priced(plan: &Plan, prices: &[GpuPrice]) -> Figures {
-    let report = evaluate(plan);
-    figures_of(plan, &report, prices)
-}
-
-fn figures_of(plan: &Plan, r: &Report, prices: &[GpuPrice]) -> Figures {
+fn figures_of(plan: &Plan, r: &Report, reference: &Plan) -> Figures {
     let speed = match &r.time {
         TimeReport::Training(t) => Speed::Training {
             step: t.step,
@@ -108,28 +105,24 @@ fn figures_of(plan: &Plan, r: &Report, prices: &[GpuPrice]) -> Figures {
             tokens_per_second: t.total_output_tokens_per_second,
         },
     };
-    let gpu = match &plan.hardware.gpu {
-        GpuChoice::Preset(id) => Some(*id),
-        GpuChoice::Custom(_) => None,
-    };
-    let per_hour = price::usd_per_hour(&plan.hardware, gpu, prices);
-    let per_million =
-        per_hour.and_then(|h| price::usd_per_million_tokens(h, speed.tokens_per_second()));
     let (max_batch, max_context) = match (&r.training, &r.inference) {
         (Some(t), _) => (t.max_micro_batch, t.max_seq_len),
         (None, Some(i)) => (i.max_batch, i.max_context),
         (None, None) => (0, 0),
     };
+    let (econ, _) = resolve_economics(plan);
+    let migration = effort::migration_class(&effort::efforts(plan, reference, &econ.engineering));
     Figures {
         gpu: r.gpu.clone(),
         gpus: plan.hardware.gpus,
         verdict: r.verdict,
         hbm_margin: r.hbm_margin,
         speed,
-        usd_per_hour: per_hour.map(Usd::new),
-        usd_per_million_tokens: per_million.map(Usd::new),
+        usd_per_hour: r.cost.as_ref().and_then(|c| c.usd_per_hour),
+        usd_per_million_tokens: r.cost.as_ref().and_then(|c| c.usd_per_million_tokens),
         max_batch,
         max_context,
+        migration,
     }
 }
 
@@ -137,8 +130,8 @@ fn figures_of(plan: &Plan, r: &Report, prices: &[GpuPrice]) -> Figures {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Found {
-    /// How it differs from the base plan.
-    pub family: Family,
+    /// How it differs from the base plan (`effort::family`).
+    pub family: PlanFamily,
     /// Its headline figures.
     pub figures: Figures,
     /// The plan.

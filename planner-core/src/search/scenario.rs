@@ -3,6 +3,7 @@
 //! like [`Plan`].
 
 use crate::catalog::{CxlId, GpuId, ModelId};
+use crate::effort::PlanFamily;
 use crate::hardware::{CxlChoice, CxlExpansion, GpuChoice, Hardware};
 use crate::plan::{
     Checkpointing, Levers, ModelChoice, Overheads, Parallelism, Plan, SequenceParallel, Sharding,
@@ -21,9 +22,9 @@ pub struct Scenario {
     /// Free-text name.
     #[serde(default)]
     pub name: String,
-    /// The plan as it stands: model, workload, hardware and levers. The
-    /// search varies its levers and hardware; it is also the baseline that
-    /// decides each found plan's [`Family`].
+    /// The plan as it stands: model, workload, hardware, levers and
+    /// economics. The search varies its levers and hardware; it is also the
+    /// baseline each found plan's family is taken against.
     pub base: Plan,
     /// Most GPUs a plan may use.
     pub max_gpus: u32,
@@ -36,7 +37,9 @@ pub struct Scenario {
     /// Bounds of the lever and hardware space.
     #[serde(default)]
     pub space: Space,
-    /// Rental prices that override (or add to) the catalog's defaults.
+    /// GPU prices for the kinds the search tries, in the base plan's
+    /// pricing basis. A kind not listed takes the catalog's default, except
+    /// the base plan's own kind, which keeps the price its economics set.
     #[serde(default)]
     pub prices: Vec<GpuPrice>,
 }
@@ -75,30 +78,12 @@ pub enum Permission {
     Forbidden,
 }
 
-/// How a found plan differs from the base plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Family {
-    /// The base plan itself.
-    Baseline,
-    /// Same hardware, other levers (parallelism, sharding, checkpointing,
-    /// precision, offload, batch).
-    Algorithmic,
-    /// Other hardware (GPU kind or count, CXL expanders, scale-up domain),
-    /// the base plan's levers (the data-parallel degree follows the count).
-    Hardware,
-    /// Both.
-    Hybrid,
-}
-
-impl Family {
-    /// The three kinds of change, in display order.
-    pub const CHANGES: [Family; 3] = [Family::Algorithmic, Family::Hardware, Family::Hybrid];
-}
-
-fn all_changes() -> Vec<Family> {
-    Family::CHANGES.to_vec()
+fn all_changes() -> Vec<PlanFamily> {
+    vec![
+        PlanFamily::Algorithmic,
+        PlanFamily::Hardware,
+        PlanFamily::Hybrid,
+    ]
 }
 
 /// Limits a plan must meet. Unset limits do not apply.
@@ -120,9 +105,10 @@ pub struct Constraints {
     /// Most dollars per million tokens (trained, or generated).
     #[serde(default)]
     pub max_usd_per_million_tokens: Option<Usd>,
-    /// Which kinds of change may be made (the baseline is always kept).
+    /// Which kinds of change may be made, as `effort::family` classes a
+    /// plan against the base plan (the baseline itself is always kept).
     #[serde(default = "all_changes")]
-    pub families: Vec<Family>,
+    pub families: Vec<PlanFamily>,
     /// GPU kinds that may be used; `None` means the base plan's GPU and
     /// every catalog GPU with a rental price.
     #[serde(default)]
@@ -230,15 +216,15 @@ impl Default for Space {
     }
 }
 
-/// A rental price for one GPU kind.
+/// A price for one GPU kind.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GpuPrice {
-    /// The GPU kind; `None` prices the base plan's custom GPU.
-    #[serde(default)]
-    pub gpu: Option<GpuId>,
-    /// Dollars per GPU-hour.
-    pub usd_per_hour: Usd,
+    /// The GPU kind.
+    pub gpu: GpuId,
+    /// Dollars per GPU-hour when the base plan rents, per GPU when it
+    /// buys (`economics.pricing`).
+    pub usd: Usd,
 }
 
 impl Scenario {
@@ -296,6 +282,8 @@ pub fn example_scenario() -> Scenario {
         hardware: Hardware::new(GpuChoice::Preset(GpuId::A100Sxm80), 1024),
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     };
     Scenario {
         version: SCHEMA_VERSION,

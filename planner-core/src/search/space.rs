@@ -47,8 +47,13 @@ fn nvl72_capable(gpu: Option<GpuId>) -> bool {
 }
 
 /// The GPU kinds tried: the allowed list, or the base GPU and every
-/// catalog GPU with a rental price. The base kind comes first.
+/// catalog GPU with a price in the base plan's pricing basis (rental or
+/// purchase) or in the scenario's prices. The base kind comes first.
 fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
+    let kind = match s.base.economics.pricing {
+        crate::economics::Pricing::Rental { .. } => PriceKind::RentalPerHour,
+        crate::economics::Pricing::Capex { .. } => PriceKind::Purchase,
+    };
     let base = match &s.base.hardware.gpu {
         GpuChoice::Preset(id) => Some(*id),
         GpuChoice::Custom(_) => None,
@@ -72,8 +77,8 @@ fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
             .iter()
             .copied()
             .filter(|id| {
-                catalog::default_price(PricedItem::Gpu(*id), PriceKind::RentalPerHour).is_some()
-                    || s.prices.iter().any(|p| p.gpu == Some(*id))
+                catalog::default_price(PricedItem::Gpu(*id), kind).is_some()
+                    || s.prices.iter().any(|p| p.gpu == *id)
             })
             .collect(),
     };

@@ -4,6 +4,7 @@
 use super::*;
 use crate::catalog::{GpuId, ModelId};
 use crate::diagnostics::DiagnosticKind;
+use crate::effort::PlanFamily;
 use crate::hardware::{GpuChoice, Hardware};
 use crate::plan::{
     Inference, Levers, LogitsScope, ModelChoice, Overheads, Parallelism, Training, TrainingKind,
@@ -56,6 +57,8 @@ fn small_serving() -> Scenario {
         hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     };
     Scenario {
         version: 1,
@@ -101,6 +104,8 @@ fn small_moe() -> Scenario {
         hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8),
         overheads: Overheads::default(),
         efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
     };
     Scenario {
         version: 1,
@@ -126,6 +131,22 @@ fn scenarios() -> [Scenario; 3] {
     [small_training(), small_serving(), small_moe()]
 }
 
+/// Serving under placement by heat, on a small space.
+fn small_by_heat() -> Scenario {
+    let mut s = small_serving();
+    s.name = "small serving by heat".into();
+    s.base.levers.placement = crate::plan::Placement::ByHeat;
+    s.base.workload = Workload::Inference(Inference {
+        prompt_tokens: 8000,
+        output_tokens: 2000,
+        batch: 64,
+        logits: LogitsScope::LastToken,
+    });
+    s.max_gpus = 2;
+    s.constraints.gpu_kinds = Some(vec![GpuId::H100Sxm]);
+    s
+}
+
 /// Every evaluated candidate: its plan, and whether and how fast it ran.
 #[derive(Default)]
 struct Seen {
@@ -133,7 +154,7 @@ struct Seen {
     count: usize,
     sampled: Vec<(Plan, Option<QuickTime>)>,
     fitting_gpus: Vec<u32>,
-    families: Vec<Family>,
+    families: Vec<PlanFamily>,
 }
 
 impl Observe for Seen {
@@ -178,10 +199,13 @@ fn pruning_keeps_the_frontier_and_the_inverse_answers() {
 
 #[test]
 fn generated_candidates_are_plans_evaluate_accepts_and_agrees_with() {
-    for s in scenarios() {
-        // Every 97th candidate: a few hundred, spread over the space.
+    // Every 97th candidate of the larger spaces (a few hundred, spread over
+    // them), every one under placement by heat.
+    let mut all: Vec<(Scenario, usize)> = scenarios().into_iter().map(|s| (s, 97)).collect();
+    all.push((small_by_heat(), 1));
+    for (s, every) in all {
         let mut seen = Seen {
-            every: 97,
+            every,
             ..Seen::default()
         };
         run(&s, Mode::Exhaustive, &mut seen);
@@ -227,10 +251,10 @@ fn the_baseline_and_every_family_are_in_the_space() {
         };
         let r = run(&s, Mode::Exhaustive, &mut seen);
         for f in [
-            Family::Baseline,
-            Family::Algorithmic,
-            Family::Hardware,
-            Family::Hybrid,
+            PlanFamily::Baseline,
+            PlanFamily::Algorithmic,
+            PlanFamily::Hardware,
+            PlanFamily::Hybrid,
         ] {
             assert!(seen.families.contains(&f), "{}: no {f:?}", s.name);
         }
@@ -277,6 +301,40 @@ fn frontier_is_sorted_and_undominated() {
 }
 
 #[test]
+fn families_are_those_effort_gives() {
+    for s in scenarios() {
+        let r = search(&s);
+        let found = r
+            .frontier
+            .iter()
+            .chain(r.best.algorithmic.iter())
+            .chain(r.best.hardware.iter())
+            .chain(r.best.hybrid.iter())
+            .chain(r.fewest_gpus.iter())
+            .chain(r.largest_batch.iter())
+            .chain(r.by_gpu_kind.iter())
+            .chain(r.baseline.iter());
+        for f in found {
+            assert_eq!(
+                crate::effort::family(&f.plan, &s.base),
+                f.family,
+                "{}",
+                s.name
+            );
+        }
+    }
+}
+
+#[test]
+fn placement_by_heat_is_searched_without_pruning() {
+    let s = small_by_heat();
+    let r = search(&s);
+    assert!(!r.frontier.is_empty());
+    assert_eq!(r.counts.evaluated, r.counts.combinations);
+    assert!(r.counts.fitting < r.counts.evaluated);
+}
+
+#[test]
 fn the_same_scenario_gives_the_same_result() {
     let s = small_training();
     assert_eq!(search(&s), search(&s));
@@ -292,7 +350,7 @@ fn constraints_bind_every_answer() {
     // Plans at least as fast as the base plan.
     let cap = Seconds::from_secs(base_step);
     s.constraints.max_step_time = Some(cap);
-    s.constraints.families = vec![Family::Algorithmic];
+    s.constraints.families = vec![PlanFamily::Algorithmic];
     s.constraints.offload = Permission::Forbidden;
     s.constraints.quantization = Permission::Forbidden;
     let r = search(&s);
@@ -309,7 +367,10 @@ fn constraints_bind_every_answer() {
         assert_eq!(f.plan.hardware, s.base.hardware);
         assert_eq!(f.plan.levers.offload, s.base.levers.offload);
         assert_eq!(f.plan.levers.precision, s.base.levers.precision);
-        assert!(matches!(f.family, Family::Algorithmic | Family::Baseline));
+        assert!(matches!(
+            f.family,
+            PlanFamily::Algorithmic | PlanFamily::Baseline
+        ));
     }
     assert!(r.best.hardware.is_none() && r.best.hybrid.is_none());
 }
