@@ -256,6 +256,11 @@ pub(crate) trait Sink {
     /// order (fragmentation is a fraction of them).
     fn transient_hbm(&self) -> f64;
 
+    /// A memo of activation walks, if this sink keeps one (the search's).
+    fn memo(&mut self) -> Option<&mut training::StoredMemo> {
+        None
+    }
+
     /// Adds an item in HBM.
     fn hbm<B: Fn() -> String>(&mut self, kind: ItemKind, bytes: f64, basis: B) {
         self.place(kind, bytes, None, basis);
@@ -378,6 +383,7 @@ pub(crate) struct Tally<'a> {
     table: &'a mut Breakdown,
     used: &'a mut [f64; 4],
     transient: f64,
+    memo: Option<&'a mut training::StoredMemo>,
 }
 
 impl Sink for Tally<'_> {
@@ -393,6 +399,10 @@ impl Sink for Tally<'_> {
     fn transient_hbm(&self) -> f64 {
         self.transient
     }
+
+    fn memo(&mut self) -> Option<&mut training::StoredMemo> {
+        self.memo.as_deref_mut()
+    }
 }
 
 /// The memory tables of every distinct device of a plan, in report order,
@@ -403,6 +413,7 @@ pub(crate) struct Tables {
     tables: [Breakdown; 2],
     used: [[f64; 4]; 2],
     len: usize,
+    memo: Option<training::StoredMemo>,
 }
 
 impl Default for Tables {
@@ -411,11 +422,21 @@ impl Default for Tables {
             tables: [Breakdown::empty(DeviceRole::OnlyStage, 0, 0); 2],
             used: [[0.0; 4]; 2],
             len: 0,
+            memo: None,
         }
     }
 }
 
 impl Tables {
+    /// Tables that remember activation walks across fills (the search's:
+    /// one allocation, then none per candidate).
+    pub fn with_memo() -> Self {
+        Self {
+            memo: Some(training::StoredMemo::new()),
+            ..Self::default()
+        }
+    }
+
     /// The memory of `r`, overwriting what was there.
     pub fn fill(&mut self, r: &Resolved) {
         let sts = stages(r);
@@ -427,6 +448,7 @@ impl Tables {
                 table,
                 used,
                 transient: 0.0,
+                memo: self.memo.as_mut(),
             };
             fill(&mut t, r, st);
         }

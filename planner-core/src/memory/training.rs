@@ -97,8 +97,8 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
 }
 
 /// What each layer of a stage keeps for backward, as the basis says it.
-#[derive(Clone, Copy)]
-enum Kept {
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kept {
     Everything,
     Selective(AttentionKernel),
     LayerInputs,
@@ -185,6 +185,88 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
         start = end;
     }
     (before, (peak - before).max(0.0), kept)
+}
+
+/// Everything [`stored`] reads, bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredKey {
+    acts: [u64; 8],
+    dense_layers: u32,
+    moe_layers: u32,
+    checkpointing: Checkpointing,
+    kernel: AttentionKernel,
+}
+
+impl StoredKey {
+    fn new(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> Self {
+        let b = |a: &LayerActs| {
+            [
+                a.replicated.to_bits(),
+                a.sharded.to_bits(),
+                a.scores.to_bits(),
+                a.input.to_bits(),
+            ]
+        };
+        let (d, m) = (b(dense), b(moe));
+        Self {
+            acts: [d[0], d[1], d[2], d[3], m[0], m[1], m[2], m[3]],
+            dense_layers: st.dense_layers,
+            moe_layers: st.moe_layers,
+            checkpointing: r.levers.checkpointing,
+            kernel: r.levers.attention,
+        }
+    }
+
+    fn slot(&self, slots: usize) -> usize {
+        let ckpt = match self.checkpointing {
+            Checkpointing::None => 0,
+            Checkpointing::Selective => 1,
+            Checkpointing::Full => 2,
+            Checkpointing::Uniform { group } => 3 + (u64::from(group) << 3),
+            Checkpointing::Block { layers } => 4 + (u64::from(layers) << 3),
+        };
+        let mut h = ckpt ^ (u64::from(self.dense_layers) << 32) ^ u64::from(self.moe_layers);
+        for x in self.acts {
+            h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        (h >> 40) as usize % slots.max(1)
+    }
+}
+
+/// Results of [`stored`] the search computed recently. Its layer walk is a
+/// chain of dependent additions, the longest single cost of the memory
+/// model, and the search asks for the same stage with the same
+/// activations again and again (every sharding, offload and schedule
+/// choice leaves them alone). A hit returns the very numbers `stored`
+/// returned for the same inputs, so the memo changes no result.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredMemo {
+    slots: Vec<Option<(StoredKey, f64, f64, Kept)>>,
+}
+
+impl StoredMemo {
+    /// Slots in the direct-mapped table.
+    const SLOTS: usize = 1024;
+
+    pub fn new() -> Self {
+        Self {
+            slots: vec![None; Self::SLOTS],
+        }
+    }
+
+    fn get_or(&mut self, key: StoredKey, f: impl FnOnce() -> (f64, f64, Kept)) -> (f64, f64, Kept) {
+        let i = key.slot(self.slots.len());
+        match self.slots.get(i) {
+            Some(Some((k, kept, working, how))) if *k == key => (*kept, *working, *how),
+            _ => {
+                let v = f();
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = Some((key, v.0, v.1, v.2));
+                }
+                v
+            }
+        }
+    }
 }
 
 /// Writes the training memory of one stage; `m` is micro-batches per step.
@@ -335,8 +417,18 @@ pub(crate) fn fill<S: Sink>(
     let mb = r.levers.parallel.micro_batch;
     let ctx = act_context(r, seq, mb);
     let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
-    let moe = activations::layer(&r.spec, Ffn::Moe, &ctx);
-    let (per_mb, working, how) = stored(r, st, &dense, &moe);
+    // A stage without MoE layers never reads the MoE figures.
+    let moe = if st.moe_layers > 0 {
+        activations::layer(&r.spec, Ffn::Moe, &ctx)
+    } else {
+        dense
+    };
+    let (per_mb, working, how) = match items.memo() {
+        Some(memo) => memo.get_or(StoredKey::new(r, st, &dense, &moe), || {
+            stored(r, st, &dense, &moe)
+        }),
+        None => stored(r, st, &dense, &moe),
+    };
     let flight = in_flight(r, st.rank, m);
     let rep_div = if ctx.sp { ctx.tp } else { 1.0 };
     let sb = ctx.seq * ctx.batch;
@@ -376,4 +468,34 @@ pub(crate) fn fill<S: Sink>(
     }
 
     super::overheads(items, r, super::process_groups(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::example_plan;
+    use crate::resolve::resolve;
+
+    /// A memo hit returns exactly what the walk returned; other inputs miss.
+    #[test]
+    fn the_memo_returns_what_stored_returns() {
+        let (mut r, _, _) = resolve(&example_plan());
+        let st = super::super::stages(&r)[0];
+        let ctx = act_context(&r, 4096, 2);
+        let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
+        let mut memo = StoredMemo::new();
+        let direct = stored(&r, &st, &dense, &dense);
+        let key = StoredKey::new(&r, &st, &dense, &dense);
+        let first = memo.get_or(key, || stored(&r, &st, &dense, &dense));
+        let second = memo.get_or(key, || (f64::NAN, f64::NAN, Kept::Everything));
+        for v in [first, second] {
+            assert_eq!(v.0.to_bits(), direct.0.to_bits());
+            assert_eq!(v.1.to_bits(), direct.1.to_bits());
+        }
+        r.levers.checkpointing = Checkpointing::Full;
+        let other = StoredKey::new(&r, &st, &dense, &dense);
+        assert_ne!(other, key);
+        let full = memo.get_or(other, || stored(&r, &st, &dense, &dense));
+        assert!(full.0 < direct.0);
+    }
 }

@@ -508,7 +508,7 @@ fn walk<O: Observe>(
         Work::Infer { batch, .. } => batch,
     };
     let mut r = probe;
-    let mut tables = crate::memory::Tables::default();
+    let mut tables = crate::memory::Tables::with_memo();
     for d in space::degrees(&probe, n, s.space.max_context_parallel, ctx.global_batch) {
         let sps = space::sequence_parallel(d.tp, base.parallel.sequence_parallel, ctx.training);
         let shards = space::shardings(d.dp * d.cp, base.sharding, ctx.training);
