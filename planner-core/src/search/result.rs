@@ -159,6 +159,8 @@ pub struct Counts {
     /// GPU counts tried.
     pub gpu_counts: Vec<u32>,
     /// Valid plans in the space: every combination `resolve` accepts.
+    /// Hardware over `max_usd_per_hour` is left out whole (every plan on
+    /// it fails that constraint whatever its levers).
     pub combinations: u64,
     /// Plans skipped because a larger batch or micro-batch of the same
     /// plan did not fit (memory only grows with it).
