@@ -108,9 +108,35 @@ fn varied_plans() -> Vec<Plan> {
     plans
 }
 
+/// CPU time of this thread (user + system), from `/proc/thread-self/stat`
+/// in clock ticks of 1/100 s (Linux's USER_HZ); `None` where there is no
+/// such file. On a shared machine this is the figure that does not count
+/// the time other processes held the core.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
+/// Wall and CPU seconds of `f`.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, Option<f64>) {
+    let cpu0 = cpu_seconds();
+    let start = Instant::now();
+    let v = f();
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    (v, wall, cpu)
+}
+
 /// Runs `f` over `n` items repeatedly for at least `min_secs`; returns
-/// calls per second.
-fn rate(n: usize, min_secs: f64, mut f: impl FnMut(usize)) -> (f64, u64) {
+/// calls per wall second, calls per CPU second, and the calls made.
+fn rate(n: usize, min_secs: f64, mut f: impl FnMut(usize)) -> (f64, Option<f64>, u64) {
+    let cpu0 = cpu_seconds();
     let start = Instant::now();
     let mut calls = 0u64;
     loop {
@@ -120,9 +146,17 @@ fn rate(n: usize, min_secs: f64, mut f: impl FnMut(usize)) -> (f64, u64) {
         calls += n as u64;
         let t = start.elapsed().as_secs_f64();
         if t >= min_secs {
-            return (calls as f64 / t, calls);
+            let cpu = match (cpu0, cpu_seconds()) {
+                (Some(a), Some(b)) if b > a => Some(calls as f64 / (b - a)),
+                _ => None,
+            };
+            return (calls as f64 / t, cpu, calls);
         }
     }
+}
+
+fn per_cpu(v: Option<f64>) -> String {
+    v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.0}"))
 }
 
 fn main() {
@@ -133,16 +167,22 @@ fn main() {
         .count();
     println!("plans: {} varied ({} fit)", plans.len(), fits);
 
-    let (full, calls) = rate(plans.len(), 2.0, |i| {
+    let (full, full_cpu, calls) = rate(plans.len(), 3.0, |i| {
         black_box(evaluate(black_box(&plans[i])));
     });
-    println!("full evaluate:          {full:>12.0} plans/s ({calls} calls)");
+    println!(
+        "full evaluate:          {full:>12.0} plans/s wall, {} per CPU-second ({calls} calls)",
+        per_cpu(full_cpu)
+    );
 
     let prepared: Vec<Prepared> = plans.iter().map(Prepared::new).collect();
-    let (fast, calls) = rate(prepared.len(), 2.0, |i| {
+    let (fast, fast_cpu, calls) = rate(prepared.len(), 3.0, |i| {
         black_box(black_box(&prepared[i]).quick());
     });
-    println!("fast path (one core):   {fast:>12.0} evaluations/s ({calls} calls)");
+    println!(
+        "fast path (one core):   {fast:>12.0} evaluations/s wall, {} per CPU-second ({calls} calls)",
+        per_cpu(fast_cpu)
+    );
 
     let scenario = planner_core::search::example_scenario();
     run_search(
@@ -158,18 +198,21 @@ fn main() {
     run_search("the same, every priced GPU kind", &wide, 1);
 }
 
-/// Runs a search `runs` times; reports the counts and every wall time.
+/// Runs a search `runs` times; reports the counts and every wall and CPU
+/// time.
 fn run_search(label: &str, scenario: &planner_core::search::Scenario, runs: usize) {
     let mut walls = Vec::new();
+    let mut cpus = Vec::new();
     let mut last = None;
     for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        let result = planner_core::search::search(black_box(scenario));
-        walls.push(start.elapsed().as_secs_f64());
+        let (result, wall, cpu) = timed(|| planner_core::search::search(black_box(scenario)));
+        walls.push(wall);
+        cpus.extend(cpu);
         last = Some(result);
     }
     let Some(result) = last else { return };
     let wall = walls.iter().copied().fold(f64::INFINITY, f64::min);
+    let cpu = cpus.iter().copied().fold(f64::INFINITY, f64::min);
     let c = &result.counts;
     println!("search: {label}");
     println!("  GPU counts tried:     {:?}", c.gpu_counts);
@@ -187,8 +230,17 @@ fn run_search(label: &str, scenario: &planner_core::search::Scenario, runs: usiz
         walls.len(),
         all.join(", ")
     );
+    if cpu.is_finite() {
+        let all: Vec<String> = cpus.iter().map(|w| format!("{w:.2}")).collect();
+        println!(
+            "  CPU time:             {cpu:.2} s (best of {}: {} s)",
+            cpus.len(),
+            all.join(", ")
+        );
+    }
     println!(
-        "  evaluated per second: {:.0}",
-        c.evaluated as f64 / wall.max(1e-9)
+        "  evaluated per second: {:.0} wall, {:.0} per CPU-second",
+        c.evaluated as f64 / wall.max(1e-9),
+        c.evaluated as f64 / cpu.max(1e-9)
     );
 }
