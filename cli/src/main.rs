@@ -1,14 +1,19 @@
 //! `memwall`: the planner on the command line.
 //!
-//! Exit codes: 0 the plan fits, 1 it is valid but does not fit, 2 bad input
-//! (unreadable file, malformed JSON, unknown preset, invalid values or
-//! impossible splits). Errors are one line on stderr; nothing panics.
+//! Exit codes: 0 the plan fits (or the search found a plan), 1 it is valid
+//! but does not fit (or nothing in the space fits and meets the
+//! constraints), 2 bad input (unreadable file, malformed JSON, unknown
+//! preset, invalid values or impossible splits). Errors are one line on
+//! stderr; nothing panics.
 
+mod search_view;
 mod table;
 
+use planner_core::search::{self, Scenario};
 use planner_core::{evaluate, example_plan, Plan, Severity, Verdict};
 use std::io::Read;
 use std::process::ExitCode;
+use std::time::Instant;
 
 const USAGE: &str = "\
 memwall — does it fit, and how far over the GPU memory wall is it?
@@ -16,14 +21,22 @@ memwall — does it fit, and how far over the GPU memory wall is it?
 usage:
   memwall eval FILE [--format json|table]   evaluate a plan (FILE or - for stdin)
   memwall example                           print a complete example plan (JSON)
-  memwall schema                            print the plan's JSON schema
+  memwall schema [plan|scenario]            print the plan's (or a search scenario's) JSON schema
+  memwall search SCENARIO [--format json|table]
+                                            search every valid plan of a scenario (FILE or -):
+                                            cost/latency frontier, best per kind of change,
+                                            fewest GPUs, cheapest GPU kind, largest batch
+  memwall example-scenario                  print a search scenario: GPT-3 175B on 1024×A100-80GB
+  memwall compare PLAN PLAN... [--format json|table]
+                                            plans side by side (fits, margin, time, cost,
+                                            migration class from the first plan)
   memwall import-hf CONFIG                  turn a Hugging Face config.json (or -) into a
                                             plan for that model (notes on stderr)
   memwall presets [models|gpus|links|cxl|prices]
                                             list catalog entries and their sources
   memwall help                              this text
 
-exit codes: 0 fits, 1 does not fit, 2 bad input";
+exit codes: 0 fits (search: found a plan), 1 does not fit (search: nothing fits), 2 bad input";
 
 /// A failure that ends the program with exit code 2 and one line on stderr.
 struct Fail(String);
@@ -53,14 +66,31 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         "schema" => {
-            no_extra(rest)?;
-            let schema = schemars::schema_for!(Plan);
+            let schema = match rest.first().map(String::as_str) {
+                None | Some("plan") => schemars::schema_for!(Plan),
+                Some("scenario") => schemars::schema_for!(Scenario),
+                Some(other) => {
+                    return Err(Fail(format!(
+                        "unknown schema {other:?}; use plan or scenario"
+                    )))
+                }
+            };
+            if rest.len() > 1 {
+                no_extra(&rest[1..])?;
+            }
             println!(
                 "{}",
                 serde_json::to_string_pretty(&schema).unwrap_or_default()
             );
             Ok(ExitCode::SUCCESS)
         }
+        "search" => run_search(rest),
+        "example-scenario" => {
+            no_extra(rest)?;
+            println!("{}", search::example_scenario().to_json());
+            Ok(ExitCode::SUCCESS)
+        }
+        "compare" => compare(rest),
         "presets" => presets(rest),
         "import-hf" => import_hf(rest),
         "help" | "--help" | "-h" => {
@@ -86,8 +116,9 @@ enum Format {
     Table,
 }
 
-fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
-    let mut file = None;
+/// Splits arguments into files and a `--format`.
+fn files_and_format(rest: &[String]) -> Result<(Vec<String>, Format), Fail> {
+    let mut files = Vec::new();
     let mut format = Format::Json;
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -102,11 +133,25 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
                     None => return Err(Fail("--format needs json or table".into())),
                 }
             }
-            f if file.is_none() => file = Some(f.to_string()),
-            extra => return Err(Fail(format!("unexpected argument {extra:?}"))),
+            f => files.push(f.to_string()),
         }
     }
-    let file = file.ok_or_else(|| Fail("eval needs a plan file, or - for stdin".into()))?;
+    Ok((files, format))
+}
+
+/// Exactly one input file.
+fn one_file(files: Vec<String>, what: &str) -> Result<String, Fail> {
+    let mut it = files.into_iter();
+    let file = it.next().ok_or_else(|| Fail(what.to_string()))?;
+    match it.next() {
+        Some(extra) => Err(Fail(format!("unexpected argument {extra:?}"))),
+        None => Ok(file),
+    }
+}
+
+fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
+    let (files, format) = files_and_format(rest)?;
+    let file = one_file(files, "eval needs a plan file, or - for stdin")?;
     let text = read_input(&file)?;
     let plan = Plan::from_json(&text).map_err(|e| Fail(format!("invalid plan: {e}")))?;
     let report = evaluate(&plan);
@@ -128,6 +173,109 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
         Verdict::Fits => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// The errors of a plan that make it invalid, on one line.
+fn plan_errors(diagnostics: &[planner_core::Diagnostic]) -> String {
+    diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.as_str())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Searches a scenario; the elapsed time goes to stderr with the table (the
+/// core has no clock).
+fn run_search(rest: &[String]) -> Result<ExitCode, Fail> {
+    let (files, format) = files_and_format(rest)?;
+    let file = one_file(files, "search needs a scenario file, or - for stdin")?;
+    let text = read_input(&file)?;
+    let scenario =
+        Scenario::from_json(&text).map_err(|e| Fail(format!("invalid scenario: {e}")))?;
+    let start = Instant::now();
+    let result = search::search(&scenario);
+    let elapsed = start.elapsed();
+    if result.counts.combinations == 0 && !result.diagnostics.is_empty() {
+        return Err(Fail(format!(
+            "invalid scenario: {}",
+            plan_errors(&result.diagnostics)
+        )));
+    }
+    match format {
+        Format::Json => println!("{}", result.to_json()),
+        Format::Table => {
+            print!("{}", search_view::render_search(&result));
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            eprintln!(
+                "searched {} plans ({} evaluated) in {:.2} s",
+                result.counts.combinations,
+                result.counts.evaluated,
+                elapsed.as_secs_f64()
+            );
+        }
+    }
+    Ok(if result.frontier.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Plans side by side; migration classes are counted from the first.
+fn compare(rest: &[String]) -> Result<ExitCode, Fail> {
+    let (files, format) = files_and_format(rest)?;
+    if files.len() < 2 {
+        return Err(Fail("compare needs at least two plan files".into()));
+    }
+    if files.iter().filter(|f| f.as_str() == "-").count() > 1 {
+        return Err(Fail("stdin (-) can be read only once".into()));
+    }
+    let mut plans = Vec::new();
+    for f in &files {
+        let text = read_input(f)?;
+        let plan = Plan::from_json(&text).map_err(|e| Fail(format!("invalid plan {f}: {e}")))?;
+        let report = evaluate(&plan);
+        if report.verdict == Verdict::Invalid {
+            return Err(Fail(format!(
+                "invalid plan {f}: {}",
+                plan_errors(&report.diagnostics)
+            )));
+        }
+        plans.push(plan);
+    }
+    let figures: Vec<_> = plans
+        .iter()
+        .map(|p| search::figures(p, &plans[0]))
+        .collect();
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = files
+                .iter()
+                .zip(&figures)
+                .map(|(file, f)| serde_json::json!({ "file": file, "figures": f }))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&rows).unwrap_or_default()
+            );
+        }
+        Format::Table => {
+            let names: Vec<String> = files
+                .iter()
+                .zip(&plans)
+                .map(|(f, p)| {
+                    if p.name.is_empty() {
+                        f.clone()
+                    } else {
+                        p.name.clone()
+                    }
+                })
+                .collect();
+            print!("{}", search_view::render_compare(&names, &figures, &plans));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn read_input(file: &str) -> Result<String, Fail> {

@@ -172,7 +172,7 @@ fn dollars(u: Usd) -> String {
     }
 }
 
-fn maybe(u: Option<Usd>) -> String {
+pub(crate) fn maybe(u: Option<Usd>) -> String {
     u.map_or_else(|| "n/a".to_string(), dollars)
 }
 
@@ -379,7 +379,7 @@ pub fn prices() -> String {
     o
 }
 
-fn secs(s: Seconds) -> String {
+pub(crate) fn secs(s: Seconds) -> String {
     let v = s.as_secs();
     if v >= 1.0 {
         format!("{v:.2} s")

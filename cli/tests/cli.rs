@@ -259,3 +259,178 @@ fn import_hf_config_then_eval() {
         "cannot import",
     );
 }
+
+/// The built-in search scenario with a smaller GPU budget (the full one is
+/// for release builds and the benchmark).
+fn scenario(max_gpus: u32) -> String {
+    let out = memwall(&["example-scenario"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("scenario JSON");
+    assert_eq!(v["max_gpus"], 1024);
+    assert_eq!(v["base"]["workload"]["training"]["global_batch"], 1536);
+    assert_eq!(v["base"]["workload"]["training"]["seq_len"], 2048);
+    assert_eq!(v["base"]["hardware"]["gpu"]["preset"], "a100-sxm-80gb");
+    v["max_gpus"] = max_gpus.into();
+    v.to_string()
+}
+
+#[test]
+fn search_prints_frontier_families_and_answers_as_json() {
+    let out = memwall(&["search", "-"], Some(&scenario(32)));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "JSON output keeps stderr quiet");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("search prints JSON");
+    let counts = &r["counts"];
+    let n = |k: &str| counts[k].as_u64().unwrap_or(0);
+    assert!(n("combinations") >= n("evaluated") && n("evaluated") >= n("fitting"));
+    assert!(n("fitting") > 0);
+    let frontier = r["frontier"].as_array().cloned().unwrap_or_default();
+    assert!(!frontier.is_empty());
+    for f in &frontier {
+        assert_eq!(f["figures"]["verdict"], "fits");
+        assert!(f["figures"]["gpus"].as_u64().is_some_and(|g| g <= 32));
+    }
+    assert!(r["fewest_gpus"]["plan"]["hardware"]["gpus"]
+        .as_u64()
+        .is_some());
+    assert!(r["best"]["hybrid"]["plan"].is_object());
+    assert_eq!(r["baseline"]["family"], "baseline");
+    // A returned plan is a whole plan: it evaluates, and fits.
+    let plan = frontier[0]["plan"].to_string();
+    let out = memwall(&["eval", "-"], Some(&plan));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn search_table_reports_the_time_on_stderr() {
+    let dir = std::env::temp_dir().join(format!("memwall-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("scenario.json");
+    std::fs::write(&path, scenario(32)).expect("scenario written");
+    let out = memwall(
+        &[
+            "search",
+            path.to_str().unwrap_or_default(),
+            "--format",
+            "table",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for needle in ["frontier", "cheapest of each kind", "fewest GPUs", "/M tok"] {
+        assert!(s.contains(needle), "table lacks {needle}: {s}");
+    }
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("searched ") && err.contains(" s\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn search_where_nothing_fits_exits_1() {
+    // GPT-3 175B cannot fit on 8 A100s, even with everything offloaded.
+    let out = memwall(&["search", "-"], Some(&scenario(8)));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(r["counts"]["fitting"], 0);
+    assert_eq!(r["frontier"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_scenarios_are_bad_input() {
+    assert_bad_input(
+        &memwall(&["search", "-"], Some("{\"base\": ")),
+        "invalid scenario",
+    );
+    let bad_budget = scenario(8).replace("\"max_gpus\":8", "\"max_gpus\":-8");
+    assert_bad_input(&memwall(&["search", "-"], Some(&bad_budget)), "max_gpus");
+    let mut v: serde_json::Value = serde_json::from_str(&scenario(8)).expect("JSON");
+    v["base"]["hardware"]["host_dram_per_node"] = (-5.0).into();
+    assert_bad_input(
+        &memwall(&["search", "-"], Some(&v.to_string())),
+        "hardware.host_dram_per_node",
+    );
+    assert_bad_input(&memwall(&["search"], None), "needs a scenario file");
+    assert_bad_input(
+        &memwall(&["example-scenario", "extra"], None),
+        "unexpected argument",
+    );
+}
+
+#[test]
+fn compare_shows_plans_side_by_side() {
+    let dir = std::env::temp_dir().join(format!("memwall-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    std::fs::write(&a, example()).expect("plan a");
+    let mut v: serde_json::Value = serde_json::from_str(&example()).expect("JSON");
+    v["name"] = "ZeRO-3 instead".into();
+    v["levers"]["sharding"] = "zero3".into();
+    std::fs::write(&b, v.to_string()).expect("plan b");
+    let (a, b) = (
+        a.to_str().unwrap_or_default().to_string(),
+        b.to_str().unwrap_or_default().to_string(),
+    );
+
+    let out = memwall(&["compare", &a, &b, "--format", "table"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for needle in [
+        "ZeRO-3 instead",
+        "HBM margin",
+        "step",
+        "MFU",
+        "$/M tokens",
+        "migration",
+    ] {
+        assert!(s.contains(needle), "table lacks {needle}: {s}");
+    }
+
+    let out = memwall(&["compare", &a, &b], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["figures"]["migration"], "none");
+    assert_ne!(rows[1]["figures"]["migration"], "none");
+    assert_eq!(rows[0]["figures"]["verdict"], "fits");
+}
+
+#[test]
+fn compare_needs_two_valid_plans() {
+    assert_bad_input(
+        &memwall(&["compare", "-"], Some(&example())),
+        "at least two",
+    );
+    let bad = example().replace("\"gpus\": 8", "\"gpus\": 0");
+    let dir = std::env::temp_dir().join(format!("memwall-compare-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.json");
+    std::fs::write(&good, example()).expect("plan");
+    let good = good.to_str().unwrap_or_default().to_string();
+    assert_bad_input(
+        &memwall(&["compare", &good, "-"], Some(&bad)),
+        "hardware.gpus",
+    );
+    assert_bad_input(
+        &memwall(&["compare", "-", "-"], Some(&example())),
+        "only once",
+    );
+}
+
+#[test]
+fn schema_describes_the_scenario() {
+    let out = memwall(&["schema", "scenario"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON schema");
+    for field in ["base", "max_gpus", "constraints", "space", "prices"] {
+        assert!(
+            schema["properties"].get(field).is_some(),
+            "schema lacks {field}"
+        );
+    }
+    assert_bad_input(&memwall(&["schema", "boats"], None), "unknown schema");
+}

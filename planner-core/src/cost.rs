@@ -307,18 +307,28 @@ pub(crate) struct CostNames<'a> {
     pub teacher: Option<&'a str>,
 }
 
-/// The cost report of a plan. `econ` must have been checked
-/// (`resolve::resolve_economics`); problems go to `diags`.
-pub(crate) fn report(
+/// What a plan's hardware costs per hour, with its parts.
+pub(crate) struct Hourly {
+    pub gpu_price: Option<GpuHourPrice>,
+    pub energy: EnergyCost,
+    pub memory: MemoryCost,
+    /// GPUs, energy where charged, and added memory; `None` when a price
+    /// is unknown.
+    pub usd_per_hour: Option<Usd>,
+}
+
+/// The hourly cost of a plan's hardware. It depends on the hardware and the
+/// economics only, not on the levers: the search computes it once per
+/// hardware choice and GPU count.
+pub(crate) fn hourly(
     plan: &Plan,
     r: &Resolved,
     econ: &Economics,
-    time: &TimeReport,
-    names: CostNames<'_>,
+    gpu: &str,
     diags: &mut Vec<Diagnostic>,
-) -> CostReport {
+) -> Hourly {
     let gpus = f64::from(r.net.gpus);
-    let gpu_price = gpu_price(plan, econ, names.gpu, diags);
+    let gpu_price = gpu_price(plan, econ, gpu, diags);
     let energy = energy_cost(r, econ);
     let memory = memory_cost(plan, r, econ, diags);
     let energy_part = match energy.billing {
@@ -331,14 +341,43 @@ pub(crate) fn report(
         }
         _ => None,
     };
+    Hourly {
+        gpu_price,
+        energy,
+        memory,
+        usd_per_hour,
+    }
+}
+
+/// Dollars per million tokens at an hourly cost and a throughput: one
+/// hour's cost over one hour's tokens.
+pub(crate) fn per_million_tokens(hourly: Option<f64>, tokens_per_second: f64) -> Option<Usd> {
+    let per_hour = tokens_per_second * 3600.0;
+    hourly
+        .filter(|_| per_hour > 0.0 && per_hour.is_finite())
+        .and_then(|h| finite_usd(h / per_hour * 1e6))
+}
+
+/// The cost report of a plan. `econ` must have been checked
+/// (`resolve::resolve_economics`); problems go to `diags`.
+pub(crate) fn report(
+    plan: &Plan,
+    r: &Resolved,
+    econ: &Economics,
+    time: &TimeReport,
+    names: CostNames<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> CostReport {
+    let gpus = f64::from(r.net.gpus);
+    let Hourly {
+        gpu_price,
+        energy,
+        memory,
+        usd_per_hour,
+    } = hourly(plan, r, econ, names.gpu, diags);
     let hourly = usd_per_hour.map(Usd::as_usd);
     let per_hours = |hours: f64| hourly.and_then(|h| finite_usd(h * hours));
-    let per_million = |tokens_per_second: f64| {
-        let per_hour = tokens_per_second * 3600.0;
-        hourly
-            .filter(|_| per_hour > 0.0 && per_hour.is_finite())
-            .and_then(|h| finite_usd(h / per_hour * 1e6))
-    };
+    let per_million = |tokens_per_second: f64| per_million_tokens(hourly, tokens_per_second);
     let (usd_per_step, gpu_hours_per_run, usd_per_run, usd_per_million_tokens) = match time {
         TimeReport::Training(t) => {
             let run_hours = t

@@ -259,10 +259,10 @@ fn param_summary(r: &Resolved) -> ParamSummary {
     }
 }
 
+/// Whether a variant of the plan fits: the allocation-free tally, which
+/// agrees with the report's tiers to the bit (see `memory::Tally`).
 fn fits(r: &Resolved) -> bool {
-    memory::devices(r)
-        .iter()
-        .all(|d| d.tiers.iter().all(|t| t.fits()))
+    memory::fits(r)
 }
 
 /// Largest `x` in `1..=limit` with `ok(x)`, assuming `ok` is monotone

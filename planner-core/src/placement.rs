@@ -90,19 +90,14 @@ fn candidates(r: &Resolved) -> Vec<(MovableState, f64)> {
     c
 }
 
+/// Whether every device's HBM fits (the allocation-free tables, which
+/// agree with the report's tiers to the bit).
 fn hbm_fits(r: &Resolved) -> bool {
-    memory::devices(r).iter().all(|d| {
-        d.tiers
-            .iter()
-            .filter(|t| t.tier == Tier::Hbm)
-            .all(|t| t.fits())
-    })
+    memory::hbm_fits(r)
 }
 
 fn all_fit(r: &Resolved) -> bool {
-    memory::devices(r)
-        .iter()
-        .all(|d| d.tiers.iter().all(|t| t.fits()))
+    memory::fits(r)
 }
 
 /// Offload levers chosen by heat. Returns the plan with them set and the

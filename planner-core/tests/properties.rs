@@ -454,3 +454,213 @@ fn example_round_trips_and_fits() {
     assert_eq!(Plan::from_json(&plan.to_json()).ok(), Some(plan.clone()));
     assert_eq!(evaluate(&plan).verdict, Verdict::Fits);
 }
+
+/// A plan `resolve` accepts: degrees that divide what they must, a batch
+/// that splits, offload only to tiers that exist.
+fn valid_plan() -> impl Strategy<Value = Plan> {
+    (
+        (model_id(), 0usize..4, 1u32..5, 0u32..4, 0u32..3, 1u32..5),
+        (
+            checkpointing(),
+            sharding(),
+            precision(),
+            any::<bool>(),
+            0u32..4,
+        ),
+        (0u32..6, 0u32..3, any::<bool>(), 64u32..4096, 1u32..9),
+        (0u32..4, 0.0f64..=1.0, prop::option::of(0.5f64..=1.0)),
+    )
+        .prop_map(|(deg, lev, work, hw)| {
+            let (model, tp_i, pp, dp_log, cp_log, mb) = deg;
+            let (ckpt, sharding, weights, sp, chunks) = lev;
+            let (offload, compute, serve, seq, k) = work;
+            let (gpu_i, frac, cap) = hw;
+            let spec = planner_core::catalog::model(model).spec;
+            let ok_tp = |t: u32| {
+                spec.heads % t == 0
+                    && spec.ffn % t == 0
+                    && (spec.kv_heads % t == 0 || t % spec.kv_heads == 0)
+            };
+            let tp = [1u32, 2, 4, 8][..=tp_i]
+                .iter()
+                .copied()
+                .filter(|t| ok_tp(*t))
+                .max()
+                .unwrap_or(1);
+            let pp = pp.min(spec.layers);
+            let dp = 1u32 << dp_log;
+            let cp = 1u32 << cp_log;
+            let ep = match spec.moe {
+                Some(m) if m.experts % 2 == 0 && (dp * cp) % 2 == 0 => 2,
+                _ => 1,
+            };
+            // Micro-batches per step: a multiple of pp so interleaving is allowed.
+            let m = pp * k;
+            let chunks = if chunks > 1 && pp > 1 && spec.layers % (pp * chunks) == 0 {
+                chunks
+            } else {
+                1
+            };
+            let tier = [Tier::HostDram, Tier::Nvme, Tier::Cxl][offload as usize % 3];
+            let target = Some(OffloadTarget {
+                tier,
+                fraction: frac,
+            });
+            let mut levers = Levers {
+                checkpointing: ckpt,
+                sharding,
+                parallel: Parallelism {
+                    tp,
+                    pp,
+                    dp,
+                    cp,
+                    ep,
+                    micro_batch: mb,
+                    sequence_parallel: if sp {
+                        SequenceParallel::On
+                    } else {
+                        SequenceParallel::Off
+                    },
+                    schedule: if chunks > 1 {
+                        PipelineSchedule::Interleaved { chunks }
+                    } else {
+                        PipelineSchedule::OneFOneB
+                    },
+                },
+                memory_cap: cap,
+                ..Levers::default()
+            };
+            levers.precision.weights = weights;
+            levers.precision.compute = match compute {
+                0 => Precision::Bf16,
+                1 => Precision::Fp8,
+                _ => Precision::Fp16,
+            };
+            match offload {
+                0 | 1 => levers.offload.optimizer = target,
+                2 => {
+                    levers.offload.optimizer = target;
+                    levers.offload.parameters = target;
+                }
+                3 => levers.offload.activations = target,
+                4 if serve => levers.offload.kv_cache = target,
+                // Placement by heat chooses the offload itself.
+                5 => levers.placement = planner_core::plan::Placement::ByHeat,
+                _ => {}
+            }
+            let workload = if serve {
+                Workload::Inference(Inference {
+                    prompt_tokens: seq,
+                    output_tokens: seq / 4,
+                    batch: mb * k,
+                    logits: LogitsScope::LastToken,
+                })
+            } else {
+                Workload::Training(Training {
+                    kind: TrainingKind::PreTraining,
+                    seq_len: seq * cp,
+                    global_batch: mb * dp * m,
+                    tokens: 1e9,
+                })
+            };
+            let gpu =
+                [GpuId::H100Sxm, GpuId::A100Sxm80, GpuId::B200, GpuId::Mi300x][gpu_i as usize];
+            Plan {
+                version: 1,
+                name: String::new(),
+                model: ModelChoice::Preset(model),
+                workload,
+                levers,
+                hardware: Hardware {
+                    nvme_per_node: Bytes::from_tb(8.0),
+                    cxl: Some(planner_core::hardware::CxlExpansion {
+                        devices_per_node: 4,
+                        device: planner_core::hardware::CxlChoice::Preset(
+                            planner_core::catalog::CxlId::MicronCz120_256,
+                        ),
+                    }),
+                    ..Hardware::new(GpuChoice::Preset(gpu), tp * pp * dp * cp)
+                },
+                overheads: Overheads::default(),
+                efficiency: Default::default(),
+                economics: Default::default(),
+                distillation: None,
+            }
+        })
+}
+
+/// Same float, bit for bit (NaN equals NaN).
+fn same(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits()
+}
+
+/// The fast path's tables, verdict, margin and times against the report's.
+fn fast_agrees(plan: &Plan) -> Result<(), TestCaseError> {
+    use planner_core::quick::{Breakdown, Prepared, QuickTime};
+    use planner_core::report::TimeReport;
+    let report = evaluate(plan);
+    let prepared = Prepared::new(plan);
+    let tables = prepared.tables();
+    prop_assert_eq!(tables.len(), report.devices.len());
+    for (fast, full) in tables.iter().zip(&report.devices) {
+        let slow = Breakdown::from_device(full, fast.rank);
+        prop_assert_eq!(fast.role, slow.role);
+        prop_assert_eq!(fast.layers, slow.layers);
+        for (a, b) in fast.bytes.iter().flatten().zip(slow.bytes.iter().flatten()) {
+            prop_assert!(same(*a, *b), "{} vs {}", a, b);
+        }
+    }
+    let q = prepared.quick();
+    prop_assert_eq!(q.verdict, report.verdict);
+    prop_assert_eq!(q.binding, report.binding);
+    prop_assert!(same(q.hbm_margin.base(), report.hbm_margin.base()));
+    match (q.time, &report.time) {
+        (
+            QuickTime::Training {
+                step,
+                tokens_per_step,
+            },
+            TimeReport::Training(t),
+        ) => {
+            prop_assert!(same(step.base(), t.step.base()));
+            prop_assert!(same(tokens_per_step, t.tokens_per_step));
+        }
+        (
+            QuickTime::Inference {
+                ttft,
+                tpot,
+                request_latency,
+                output_tokens_per_second,
+            },
+            TimeReport::Inference(t),
+        ) => {
+            prop_assert!(same(ttft.base(), t.ttft.base()));
+            prop_assert!(same(tpot.base(), t.tpot.base()));
+            prop_assert!(same(request_latency.base(), t.request_latency.base()));
+            prop_assert!(same(
+                output_tokens_per_second,
+                t.total_output_tokens_per_second
+            ));
+        }
+        _ => prop_assert!(false, "workload kinds differ"),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The allocation-free fast path equals the report, to the bit, on
+    /// plans `resolve` accepts.
+    #[test]
+    fn fast_path_equals_report(plan in valid_plan()) {
+        prop_assert_ne!(evaluate(&plan).verdict, Verdict::Invalid, "{:?}", evaluate(&plan).diagnostics);
+        fast_agrees(&plan)?;
+    }
+
+    /// And on anything at all (invalid plans included).
+    #[test]
+    fn fast_path_equals_report_on_arbitrary_plans(plan in arbitrary_plan()) {
+        fast_agrees(&plan)?;
+    }
+}

@@ -1,26 +1,31 @@
 //! A device's memory as a fixed table of bytes by item kind and tier: what
 //! the time model, the placement and the search read. It carries no
-//! strings and allocates nothing.
+//! strings and allocates nothing. Public (as `planner_core::quick::Breakdown`)
+//! so tests and views can compare it with a report's items.
 
 use crate::plan::Tier;
 use crate::report::{DeviceMemory, DeviceRole, ItemKind};
 use crate::resolve::tier_index;
 
 /// Number of item kinds.
-pub(crate) const KINDS: usize = ItemKind::ALL.len();
+pub const KINDS: usize = ItemKind::ALL.len();
 
 /// Bytes per (item kind, tier) of one device.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Breakdown {
+pub struct Breakdown {
+    /// Which device.
     pub role: DeviceRole,
     /// Pipeline rank.
     pub rank: u32,
     /// Transformer layers held.
     pub layers: u32,
+    /// Bytes, indexed by `ItemKind::index()` and then by the tier's
+    /// position in `Tier::ALL`.
     pub bytes: [[f64; 4]; KINDS],
 }
 
 impl Breakdown {
+    /// A table with nothing in it.
     pub fn empty(role: DeviceRole, rank: u32, layers: u32) -> Self {
         Self {
             role,
@@ -30,6 +35,7 @@ impl Breakdown {
         }
     }
 
+    /// Adds bytes of one kind to one tier.
     pub fn add(&mut self, kind: ItemKind, tier: Tier, bytes: f64) {
         self.bytes[kind.index()][tier_index(tier)] += bytes;
     }

@@ -1,10 +1,10 @@
 //! Serving memory of one device: weights by quantization, the KV cache with
 //! its allocation slack, the prefill working set, overheads.
 
-use super::{stage_params, weight_bytes, Items, Stage};
+use super::{stage_params, weight_bytes, Sink, Stage};
 use crate::model::AttentionKind;
 use crate::plan::{AttentionKernel, KvCacheLayout, LogitsScope};
-use crate::report::{DeviceMemory, ItemKind};
+use crate::report::ItemKind;
 use crate::resolve::Resolved;
 
 /// KV cache bytes per token per layer on one TP rank.
@@ -105,29 +105,31 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
     layer + head
 }
 
-/// The serving breakdown of one stage.
-pub(crate) fn device(
+/// Writes the serving memory of one stage.
+pub(crate) fn fill<S: Sink>(
+    items: &mut S,
     r: &Resolved,
     st: &Stage,
     prompt: u32,
     output: u32,
     batch: u32,
     logits: LogitsScope,
-) -> DeviceMemory {
-    let mut items = Items::new();
+) {
     let sp = stage_params(r, st);
     let (w_lin, w_other) = weight_bytes(r);
     items.place(
         ItemKind::Weights,
         (sp.linear + sp.experts) * w_lin + sp.other * w_other,
         r.levers.offload.parameters,
-        format!(
-            "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
-            sp.linear + sp.experts,
-            w_lin,
-            sp.other,
-            w_other
-        ),
+        || {
+            format!(
+                "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
+                sp.linear + sp.experts,
+                w_lin,
+                sp.other,
+                w_other
+            )
+        },
     );
 
     let context = prompt.saturating_add(output);
@@ -138,16 +140,18 @@ pub(crate) fn device(
         ItemKind::KvCache,
         seqs * held * per_token,
         r.levers.offload.kv_cache,
-        format!(
-            "{batch} sequences × {held} tokens × {:.1} KiB/token on this device",
-            per_token / 1024.0
-        ),
+        || {
+            format!(
+                "{batch} sequences × {held} tokens × {:.1} KiB/token on this device",
+                per_token / 1024.0
+            )
+        },
     );
     items.place(
         ItemKind::KvCacheWaste,
         seqs * (alloc - held) * per_token,
         r.levers.offload.kv_cache,
-        match r.levers.kv_cache {
+        || match r.levers.kv_cache {
             KvCacheLayout::Paged { block_tokens } => {
                 format!("last partly filled {block_tokens}-token block of each sequence")
             }
@@ -159,8 +163,7 @@ pub(crate) fn device(
     items.hbm(
         ItemKind::PrefillActivations,
         prefill(r, st, prompt, batch, logits),
-        "widest transient tensors of one layer's prefill + logits",
+        || "widest transient tensors of one layer's prefill + logits".into(),
     );
-    items.overheads(r, super::process_groups(r));
-    items.into_device(r, st)
+    super::overheads(items, r, super::process_groups(r));
 }

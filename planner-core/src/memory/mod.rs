@@ -1,21 +1,29 @@
 //! The memory model: per-device breakdowns by item and tier.
 //!
-//! `training` and `inference` each turn a resolved plan into a list of
-//! [`MemoryItem`]s per distinct device; this module holds what they share:
-//! which layers a pipeline stage holds, parameter shards, offload splits and
-//! runtime overheads.
+//! `training` and `inference` each write a resolved plan's memory, item by
+//! item, into a [`Sink`]. There are two sinks, fed by the same formulas in
+//! the same order: [`Items`] keeps every item with its one-line basis for
+//! the report, and [`Tally`] keeps only the fixed table of bytes per kind
+//! and tier ([`Tables`]), never formats a basis and never allocates, for
+//! the search.
+//! Because both see the same numbers in the same order, their totals agree
+//! to the bit (a property test checks it). This module also holds what the
+//! two workloads share: which layers a pipeline stage holds, parameter
+//! shards, offload splits and runtime overheads.
 
 pub(crate) mod activations;
 pub(crate) mod breakdown;
 mod inference;
 mod training;
 
+use crate::fixed::FixedVec;
 use crate::model::LayerParams;
 use crate::plan::{OffloadTarget, Pruning, Tier, TrainingKind};
 use crate::precision::{DoubleQuant, Precision};
 use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
-use crate::resolve::{Resolved, Work};
+use crate::resolve::{tier_index, Resolved, Work};
 use crate::units::Bytes;
+use breakdown::Breakdown;
 
 pub(crate) use inference::{kv_bytes_per_token, kv_per_token_layer_rank};
 pub(crate) use training::in_flight as training_in_flight;
@@ -38,22 +46,26 @@ impl Stage {
     }
 }
 
+/// The distinct stages of a plan: one or two (a fixed array, so the search
+/// path never allocates).
+pub(crate) type Stages = FixedVec<Stage, 2>;
+
 /// The distinct stages worth reporting: the only one, or the first and
 /// last. Layers are dealt as Megatron-LM does with uneven splits: the first
 /// L mod p stages take one extra layer.
-pub(crate) fn stages(r: &Resolved) -> Vec<Stage> {
+pub(crate) fn stages(r: &Resolved) -> Stages {
     let l = r.spec.layers;
     let p = r.pp.min(l).max(1);
     let dense_total = r.params.dense_layers;
     if p == 1 {
-        return vec![Stage {
+        return Stages::one(Stage {
             role: DeviceRole::OnlyStage,
             rank: 0,
             dense_layers: dense_total,
             moe_layers: r.params.moe_layers,
             embedding: true,
             head: true,
-        }];
+        });
     }
     let base = l / p;
     let first = base + u32::from(l % p > 0);
@@ -61,7 +73,7 @@ pub(crate) fn stages(r: &Resolved) -> Vec<Stage> {
     let first_dense = dense_total.min(first);
     // The last stage holds layers [l - last, l); dense layers come first.
     let last_dense = dense_total.saturating_sub(l - last).min(last);
-    vec![
+    Stages::two(
         Stage {
             role: DeviceRole::FirstStage,
             rank: 0,
@@ -78,7 +90,7 @@ pub(crate) fn stages(r: &Resolved) -> Vec<Stage> {
             embedding: false,
             head: true,
         },
-    ]
+    )
 }
 
 /// Parameter elements one device holds for a stage, after TP and EP and
@@ -229,106 +241,101 @@ pub(crate) fn weight_bytes(r: &Resolved) -> (f64, f64) {
     (lin, other)
 }
 
-/// Collects the items of one device.
+/// Where the memory formulas write their items.
+///
+/// A formula states each item once, with its bytes, its offload lever and a
+/// closure that words its basis; [`Sink::place`] splits the bytes between
+/// HBM and the offload tier and hands each part to [`Sink::record`]. The
+/// basis closure is only called by sinks that keep text, so the fast sink
+/// never formats a string.
+pub(crate) trait Sink {
+    /// Records `bytes` of `kind` in `tier`.
+    fn record<B: Fn() -> String>(&mut self, kind: ItemKind, tier: Tier, bytes: f64, basis: &B);
+
+    /// HBM bytes of transient kinds recorded so far, summed in recording
+    /// order (fragmentation is a fraction of them).
+    fn transient_hbm(&self) -> f64;
+
+    /// A memo of activation walks, if this sink keeps one (the search's).
+    fn memo(&mut self) -> Option<&mut training::StoredMemo> {
+        None
+    }
+
+    /// Adds an item in HBM.
+    fn hbm<B: Fn() -> String>(&mut self, kind: ItemKind, bytes: f64, basis: B) {
+        self.place(kind, bytes, None, basis);
+    }
+
+    /// Adds an item, moving the offloaded fraction to its tier. Empty,
+    /// negative and NaN amounts are dropped.
+    fn place<B: Fn() -> String>(
+        &mut self,
+        kind: ItemKind,
+        bytes: f64,
+        offload: Option<OffloadTarget>,
+        basis: B,
+    ) {
+        // Also skips NaN.
+        if bytes.is_nan() || bytes <= 0.0 {
+            return;
+        }
+        match offload {
+            Some(o) if o.tier != Tier::Hbm && o.fraction > 0.0 => {
+                let moved = bytes * o.fraction;
+                if moved < bytes {
+                    self.record(kind, Tier::Hbm, bytes - moved, &basis);
+                }
+                self.record(kind, o.tier, moved, &basis);
+            }
+            _ => self.record(kind, Tier::Hbm, bytes, &basis),
+        }
+    }
+}
+
+/// Allocations that live only while a step or pass runs; the caching
+/// allocator's fragmentation is charged against them.
+fn is_transient(kind: ItemKind) -> bool {
+    matches!(
+        kind,
+        ItemKind::Activations
+            | ItemKind::EmbeddingActivations
+            | ItemKind::RecomputeWorkingSet
+            | ItemKind::Logits
+            | ItemKind::GatherBuffers
+            | ItemKind::PrefillActivations
+    )
+}
+
+/// The report's sink: every item with its basis.
 pub(crate) struct Items {
     pub items: Vec<MemoryItem>,
+    transient: f64,
+}
+
+impl Sink for Items {
+    fn record<B: Fn() -> String>(&mut self, kind: ItemKind, tier: Tier, bytes: f64, basis: &B) {
+        if tier == Tier::Hbm && is_transient(kind) {
+            self.transient += bytes;
+        }
+        self.items.push(MemoryItem {
+            kind,
+            tier,
+            bytes: Bytes::new(bytes),
+            basis: basis(),
+        });
+    }
+
+    fn transient_hbm(&self) -> f64 {
+        self.transient
+    }
 }
 
 impl Items {
     pub fn new() -> Self {
         Self {
             items: Vec::with_capacity(20),
+            transient: 0.0,
         }
-    }
-
-    /// Adds an item in HBM.
-    pub fn hbm(&mut self, kind: ItemKind, bytes: f64, basis: impl Into<String>) {
-        self.place(kind, bytes, None, basis);
-    }
-
-    /// Adds an item, moving the offloaded fraction to its tier.
-    pub fn place(
-        &mut self,
-        kind: ItemKind,
-        bytes: f64,
-        offload: Option<OffloadTarget>,
-        basis: impl Into<String>,
-    ) {
-        // Also skips NaN.
-        if bytes.is_nan() || bytes <= 0.0 {
-            return;
-        }
-        let basis = basis.into();
-        match offload {
-            Some(o) if o.tier != Tier::Hbm && o.fraction > 0.0 => {
-                let moved = bytes * o.fraction;
-                if moved < bytes {
-                    self.items.push(MemoryItem {
-                        kind,
-                        tier: Tier::Hbm,
-                        bytes: Bytes::new(bytes - moved),
-                        basis: basis.clone(),
-                    });
-                }
-                self.items.push(MemoryItem {
-                    kind,
-                    tier: o.tier,
-                    bytes: Bytes::new(moved),
-                    basis,
-                });
-            }
-            _ => self.items.push(MemoryItem {
-                kind,
-                tier: Tier::Hbm,
-                bytes: Bytes::new(bytes),
-                basis,
-            }),
-        }
-    }
-
-    /// HBM bytes of the given kinds.
-    pub fn hbm_of(&self, kinds: &[ItemKind]) -> f64 {
-        self.items
-            .iter()
-            .filter(|i| i.tier == Tier::Hbm && kinds.contains(&i.kind))
-            .map(|i| i.bytes.base())
-            .sum()
-    }
-
-    /// Adds context, workspaces, NCCL buffers and fragmentation.
-    pub fn overheads(&mut self, r: &Resolved, groups: u32) {
-        let o = &r.overheads;
-        self.hbm(
-            ItemKind::CudaContext,
-            o.cuda_context.base(),
-            "CUDA context with lazy module loading (overheads.cuda_context)",
-        );
-        self.hbm(
-            ItemKind::Workspace,
-            o.workspace.base(),
-            "cuBLAS/cuDNN workspaces (overheads.workspace)",
-        );
-        self.hbm(
-            ItemKind::NcclBuffers,
-            o.nccl_per_group.base() * f64::from(groups),
-            format!("{groups} process group(s) of size > 1 × overheads.nccl_per_group"),
-        );
-        let transient = self.hbm_of(&[
-            ItemKind::Activations,
-            ItemKind::EmbeddingActivations,
-            ItemKind::RecomputeWorkingSet,
-            ItemKind::Logits,
-            ItemKind::GatherBuffers,
-            ItemKind::PrefillActivations,
-        ]);
-        self.hbm(
-            ItemKind::Fragmentation,
-            transient * o.fragmentation,
-            format!(
-                "{:.0}% of transient allocations (overheads.fragmentation)",
-                o.fragmentation * 100.0
-            ),
-        );
     }
 
     /// Finishes a device: sums per tier against capacity.
@@ -369,6 +376,126 @@ impl Items {
     }
 }
 
+/// The search's sink: bytes per kind and tier, and per-tier totals summed
+/// in the order the report sums its items (so the verdicts agree to the
+/// bit). No strings, no heap; it writes into a table the caller owns.
+pub(crate) struct Tally<'a> {
+    table: &'a mut Breakdown,
+    used: &'a mut [f64; 4],
+    transient: f64,
+    memo: Option<&'a mut training::StoredMemo>,
+}
+
+impl Sink for Tally<'_> {
+    #[inline]
+    fn record<B: Fn() -> String>(&mut self, kind: ItemKind, tier: Tier, bytes: f64, _: &B) {
+        if tier == Tier::Hbm && is_transient(kind) {
+            self.transient += bytes;
+        }
+        self.table.add(kind, tier, bytes);
+        self.used[tier_index(tier)] += bytes;
+    }
+
+    fn transient_hbm(&self) -> f64 {
+        self.transient
+    }
+
+    fn memo(&mut self) -> Option<&mut training::StoredMemo> {
+        self.memo.as_deref_mut()
+    }
+}
+
+/// The memory tables of every distinct device of a plan, in report order,
+/// with their per-tier totals. Reused from candidate to candidate, so the
+/// search neither allocates nor copies tables around.
+#[derive(Debug, Clone)]
+pub(crate) struct Tables {
+    tables: [Breakdown; 2],
+    used: [[f64; 4]; 2],
+    len: usize,
+    memo: Option<training::StoredMemo>,
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Self {
+            tables: [Breakdown::empty(DeviceRole::OnlyStage, 0, 0); 2],
+            used: [[0.0; 4]; 2],
+            len: 0,
+            memo: None,
+        }
+    }
+}
+
+impl Tables {
+    /// Tables that remember activation walks across fills (the search's:
+    /// one allocation, then none per candidate).
+    pub fn with_memo() -> Self {
+        Self {
+            memo: Some(training::StoredMemo::new()),
+            ..Self::default()
+        }
+    }
+
+    /// The memory of `r`, overwriting what was there.
+    pub fn fill(&mut self, r: &Resolved) {
+        let sts = stages(r);
+        self.len = sts.len();
+        for ((st, table), used) in sts.iter().zip(&mut self.tables).zip(&mut self.used) {
+            *table = Breakdown::empty(st.role, st.rank, st.layers());
+            *used = [0.0; 4];
+            let mut t = Tally {
+                table,
+                used,
+                transient: 0.0,
+                memo: self.memo.as_mut(),
+            };
+            fill(&mut t, r, st);
+        }
+    }
+
+    /// One table per distinct device.
+    pub fn tables(&self) -> &[Breakdown] {
+        &self.tables[..self.len]
+    }
+
+    /// Whether device `i` fits every tier (as `TierUse::fits` says).
+    pub fn fits(&self, r: &Resolved, i: usize) -> bool {
+        self.used[i]
+            .iter()
+            .zip(r.capacity.iter())
+            .all(|(u, c)| *u <= c.base())
+    }
+
+    /// HBM capacity minus use of device `i` (as `TierUse::margin`).
+    pub fn hbm_margin(&self, r: &Resolved, i: usize) -> f64 {
+        (r.capacity(Tier::Hbm) - Bytes::new(self.used[i][0])).base()
+    }
+}
+
+/// Adds context, workspaces, NCCL buffers and fragmentation.
+pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
+    let o = &r.overheads;
+    s.hbm(ItemKind::CudaContext, o.cuda_context.base(), || {
+        "CUDA context with lazy module loading (overheads.cuda_context)".into()
+    });
+    s.hbm(ItemKind::Workspace, o.workspace.base(), || {
+        "cuBLAS/cuDNN workspaces (overheads.workspace)".into()
+    });
+    s.hbm(
+        ItemKind::NcclBuffers,
+        o.nccl_per_group.base() * f64::from(groups),
+        || format!("{groups} process group(s) of size > 1 × overheads.nccl_per_group"),
+    );
+    let transient = s.transient_hbm();
+    s.hbm(ItemKind::Fragmentation, transient * o.fragmentation, || {
+        format!(
+            "{:.0}% of transient allocations (overheads.fragmentation)",
+            o.fragmentation * 100.0
+        )
+    });
+}
+
 /// Process groups of size > 1 a rank belongs to (each holds NCCL buffers).
 pub(crate) fn process_groups(r: &Resolved) -> u32 {
     let data = match r.work {
@@ -382,22 +509,45 @@ pub(crate) fn process_groups(r: &Resolved) -> u32 {
         + u32::from(r.ep > 1)
 }
 
-/// The breakdown of every distinct device of the plan.
+/// Writes the memory of one stage into a sink.
+fn fill<S: Sink>(s: &mut S, r: &Resolved, st: &Stage) {
+    match r.work {
+        Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        } => training::fill(s, r, st, kind, seq, micro_batches),
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => inference::fill(s, r, st, prompt, output, batch, logits),
+    }
+}
+
+/// The breakdown of every distinct device of the plan, with bases.
 pub(crate) fn devices(r: &Resolved) -> Vec<DeviceMemory> {
     stages(r)
         .iter()
-        .map(|st| match r.work {
-            Work::Train {
-                kind,
-                seq,
-                micro_batches,
-            } => training::device(r, st, kind, seq, micro_batches),
-            Work::Infer {
-                prompt,
-                output,
-                batch,
-                logits,
-            } => inference::device(r, st, prompt, output, batch, logits),
+        .map(|st| {
+            let mut items = Items::new();
+            fill(&mut items, r, st);
+            items.into_device(r, st)
         })
         .collect()
+}
+
+/// Whether every tier of every device fits, without building the report.
+pub(crate) fn fits(r: &Resolved) -> bool {
+    let mut t = Tables::default();
+    t.fill(r);
+    (0..t.len).all(|i| t.fits(r, i))
+}
+
+/// Whether every device's HBM fits, without building the report.
+pub(crate) fn hbm_fits(r: &Resolved) -> bool {
+    let mut t = Tables::default();
+    t.fill(r);
+    (0..t.len).all(|i| t.used[i][0] <= r.capacity(Tier::Hbm).base())
 }

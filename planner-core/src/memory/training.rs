@@ -11,13 +11,14 @@
 //! both special cases.
 
 use super::activations::{self, ActContext, Ffn, LayerActs};
-use super::{stage_params, weight_bytes, Items, Stage};
+use super::{stage_params, weight_bytes, Sink, Stage};
 use crate::hardware::GpuArch;
 use crate::plan::{
-    Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier, TrainingKind,
+    AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
+    TrainingKind,
 };
 use crate::precision::Precision;
-use crate::report::{DeviceMemory, ItemKind};
+use crate::report::ItemKind;
 use crate::resolve::Resolved;
 use crate::zero::{model_states, sharded_states, StateBytes};
 
@@ -95,111 +96,188 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     }
 }
 
-/// One checkpointing segment: what it keeps through the forward pass, and
-/// what it holds while its backward runs (recomputed activations included).
-#[derive(Clone, Copy)]
-struct Segment {
-    kept: f64,
-    live: f64,
+/// What each layer of a stage keeps for backward, as the basis says it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kept {
+    Everything,
+    Selective(AttentionKernel),
+    LayerInputs,
+    GroupInputs(usize),
+    FirstRecomputed(usize),
 }
 
-/// Activations one micro-batch keeps across the stage's layers, and how
-/// far its backward rises above that.
+impl Kept {
+    fn describe(self) -> String {
+        match self {
+            Kept::Everything => "every activation kept (Korthikanti Eq. 1/2/4)".into(),
+            Kept::Selective(AttentionKernel::Eager) => {
+                "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
+            }
+            Kept::Selective(AttentionKernel::Flash) => {
+                "FlashAttention already recomputes the attention core; nothing more to drop".into()
+            }
+            Kept::LayerInputs => {
+                "one layer input per layer (Korthikanti Table 2, full recompute)".into()
+            }
+            Kept::GroupInputs(g) => {
+                format!("one input per group of {g} layers, each group recomputed in backward")
+            }
+            Kept::FirstRecomputed(k) => {
+                format!("first {k} layers of the stage recomputed, the rest kept")
+            }
+        }
+    }
+}
+
+/// Activations one micro-batch keeps across the stage's layers, how far
+/// its backward rises above that, and what was kept.
 ///
-/// Backward runs from the last segment to the first; while segment j is
-/// processed, the earlier segments still hold what they kept and segment j
-/// holds its full activations (recomputed, if it was checkpointed). The
-/// peak is max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the
-/// recompute working set. Korthikanti et al. count only Σ kept (Table 2).
-fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, String) {
-    let layers: Vec<&LayerActs> = std::iter::repeat_n(dense, st.dense_layers as usize)
-        .chain(std::iter::repeat_n(moe, st.moe_layers as usize))
-        .collect();
-    let n = layers.len();
+/// The stage's layers are its dense layers followed by its MoE layers, and
+/// checkpointing cuts them into segments. Backward runs from the last
+/// segment to the first; while segment j is processed, the earlier segments
+/// still hold what they kept and segment j holds its full activations
+/// (recomputed, if it was checkpointed). The peak is
+/// max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the recompute
+/// working set. Korthikanti et al. count only Σ kept (Table 2).
+///
+/// The segments are walked one by one rather than collected, so this
+/// allocates nothing; the sums run in layer order, as a list would.
+fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, Kept) {
+    let nd = st.dense_layers as usize;
+    let n = nd + st.moe_layers as usize;
+    let layer = |i: usize| if i < nd { dense } else { moe };
     let kernel = r.levers.attention;
-    let kept_whole = |l: &&LayerActs| Segment {
-        kept: l.full(),
-        live: l.full(),
-    };
-    let (segments, how): (Vec<Segment>, String) = match r.levers.checkpointing {
-        Checkpointing::None => (
-            layers.iter().map(kept_whole).collect(),
-            "every activation kept (Korthikanti Eq. 1/2/4)".into(),
-        ),
-        Checkpointing::Selective => (
-            layers
-                .iter()
-                .map(|l| Segment {
-                    kept: l.selective(kernel),
-                    live: l.full(),
-                })
-                .collect(),
-            match kernel {
-                crate::plan::AttentionKernel::Eager => {
-                    "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
-                }
-                crate::plan::AttentionKernel::Flash => {
-                    "FlashAttention already recomputes the attention core; nothing more to drop"
-                        .into()
-                }
-            },
-        ),
-        Checkpointing::Full => (
-            layers
-                .iter()
-                .map(|l| Segment {
-                    kept: l.input,
-                    live: l.full(),
-                })
-                .collect(),
-            "one layer input per layer (Korthikanti Table 2, full recompute)".into(),
-        ),
+    let (group, recomputed, kept) = match r.levers.checkpointing {
+        // (layers per segment, segments from the start whose inner
+        // activations are recomputed)
+        Checkpointing::None => (1, 0, Kept::Everything),
+        Checkpointing::Selective => (1, 0, Kept::Selective(kernel)),
+        Checkpointing::Full => (1, n, Kept::LayerInputs),
         Checkpointing::Uniform { group } => {
             let g = (group as usize).max(1);
-            (
-                layers
-                    .chunks(g)
-                    .map(|c| Segment {
-                        kept: c[0].input,
-                        live: c.iter().map(|l| l.full()).sum(),
-                    })
-                    .collect(),
-                format!("one input per group of {g} layers, each group recomputed in backward"),
-            )
+            (g, n, Kept::GroupInputs(g))
         }
         Checkpointing::Block { layers: k } => {
             let k = (k as usize).min(n);
-            (
-                layers[..k]
-                    .iter()
-                    .map(|l| Segment {
-                        kept: l.input,
-                        live: l.full(),
-                    })
-                    .chain(layers[k..].iter().map(kept_whole))
-                    .collect(),
-                format!("first {k} layers of the stage recomputed, the rest kept"),
-            )
+            (1, k, Kept::FirstRecomputed(k))
         }
     };
     let mut before = 0.0;
     let mut peak: f64 = 0.0;
-    for s in &segments {
-        peak = peak.max(before + s.live);
-        before += s.kept;
+    let mut start = 0;
+    while start < n {
+        let end = (start + group).min(n);
+        let first = layer(start);
+        let (kept_here, live) = if start < recomputed {
+            // A checkpointed segment keeps its input and rebuilds the rest.
+            let mut live = 0.0;
+            for i in start..end {
+                live += layer(i).full();
+            }
+            (first.input, live)
+        } else if let Kept::Selective(k) = kept {
+            (first.selective(k), first.full())
+        } else {
+            (first.full(), first.full())
+        };
+        peak = peak.max(before + live);
+        before += kept_here;
+        start = end;
     }
-    (before, (peak - before).max(0.0), how)
+    (before, (peak - before).max(0.0), kept)
 }
 
-/// The training breakdown of one stage; `m` is micro-batches per step.
-pub(crate) fn device(
+/// Everything [`stored`] reads, bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredKey {
+    acts: [u64; 8],
+    dense_layers: u32,
+    moe_layers: u32,
+    checkpointing: Checkpointing,
+    kernel: AttentionKernel,
+}
+
+impl StoredKey {
+    fn new(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> Self {
+        let b = |a: &LayerActs| {
+            [
+                a.replicated.to_bits(),
+                a.sharded.to_bits(),
+                a.scores.to_bits(),
+                a.input.to_bits(),
+            ]
+        };
+        let (d, m) = (b(dense), b(moe));
+        Self {
+            acts: [d[0], d[1], d[2], d[3], m[0], m[1], m[2], m[3]],
+            dense_layers: st.dense_layers,
+            moe_layers: st.moe_layers,
+            checkpointing: r.levers.checkpointing,
+            kernel: r.levers.attention,
+        }
+    }
+
+    fn slot(&self, slots: usize) -> usize {
+        let ckpt = match self.checkpointing {
+            Checkpointing::None => 0,
+            Checkpointing::Selective => 1,
+            Checkpointing::Full => 2,
+            Checkpointing::Uniform { group } => 3 + (u64::from(group) << 3),
+            Checkpointing::Block { layers } => 4 + (u64::from(layers) << 3),
+        };
+        let mut h = ckpt ^ (u64::from(self.dense_layers) << 32) ^ u64::from(self.moe_layers);
+        for x in self.acts {
+            h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        (h >> 40) as usize % slots.max(1)
+    }
+}
+
+/// Results of [`stored`] the search computed recently. Its layer walk is a
+/// chain of dependent additions, the longest single cost of the memory
+/// model, and the search asks for the same stage with the same
+/// activations again and again (every sharding, offload and schedule
+/// choice leaves them alone). A hit returns the very numbers `stored`
+/// returned for the same inputs, so the memo changes no result.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredMemo {
+    slots: Vec<Option<(StoredKey, f64, f64, Kept)>>,
+}
+
+impl StoredMemo {
+    /// Slots in the direct-mapped table.
+    const SLOTS: usize = 1024;
+
+    pub fn new() -> Self {
+        Self {
+            slots: vec![None; Self::SLOTS],
+        }
+    }
+
+    fn get_or(&mut self, key: StoredKey, f: impl FnOnce() -> (f64, f64, Kept)) -> (f64, f64, Kept) {
+        let i = key.slot(self.slots.len());
+        match self.slots.get(i) {
+            Some(Some((k, kept, working, how))) if *k == key => (*kept, *working, *how),
+            _ => {
+                let v = f();
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = Some((key, v.0, v.1, v.2));
+                }
+                v
+            }
+        }
+    }
+}
+
+/// Writes the training memory of one stage; `m` is micro-batches per step.
+pub(crate) fn fill<S: Sink>(
+    items: &mut S,
     r: &Resolved,
     st: &Stage,
     kind: TrainingKind,
     seq: u32,
     m: u32,
-) -> DeviceMemory {
-    let mut items = Items::new();
+) {
     let sp = stage_params(r, st);
     let prec = &r.levers.precision;
     let off = &r.levers.offload;
@@ -248,12 +326,14 @@ pub(crate) fn device(
         ItemKind::Weights,
         (dense.weights + experts.weights).base(),
         off.parameters,
-        format!(
-            "{:.3e} params × {:.3} B{}",
-            dense_params + sp.experts,
-            w_dense,
-            suffix(shard_param)
-        ),
+        || {
+            format!(
+                "{:.3e} params × {:.3} B{}",
+                dense_params + sp.experts,
+                w_dense,
+                suffix(shard_param)
+            )
+        },
     );
     if full_training {
         let p = per(w_dense);
@@ -261,13 +341,13 @@ pub(crate) fn device(
             ItemKind::Gradients,
             (dense.gradients + experts.gradients).base(),
             off.gradients,
-            format!("{} B/param{}", p.gradients, suffix(shard_grad)),
+            || format!("{} B/param{}", p.gradients, suffix(shard_grad)),
         );
         items.place(
             ItemKind::MasterWeights,
             (dense.master + experts.master).base(),
             off.optimizer,
-            format!("{} B/param{}", p.master, suffix(shard_opt)),
+            || format!("{} B/param{}", p.master, suffix(shard_opt)),
         );
         let factored = match r.levers.optimizer {
             // Shazeer & Stern 2018, "Adafactor": row and column statistics
@@ -279,21 +359,19 @@ pub(crate) fn device(
             ItemKind::OptimizerStates,
             (dense.optimizer + experts.optimizer).base() + factored,
             off.optimizer,
-            format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
+            || format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
         // Adapters: weights and gradients in the adapter precision plus the
         // optimizer's moments; small enough that nobody shards them.
         let ab = l.adapter_precision.bytes_per_element();
         let per = 2.0 * ab + optimizer_bytes(r);
-        items.hbm(
-            ItemKind::Adapters,
-            sp.adapters * per,
+        items.hbm(ItemKind::Adapters, sp.adapters * per, || {
             format!(
                 "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
                 sp.adapters, l.rank
-            ),
-        );
+            )
+        });
     }
 
     // FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
@@ -307,7 +385,7 @@ pub(crate) fn device(
         items.hbm(
             ItemKind::Fp8WeightCopies,
             copies * (sp.linear / div(shard_param, n) + sp.experts / div(shard_param, ne)),
-            format!("{copies} FP8 byte(s) per linear weight"),
+            || format!("{copies} FP8 byte(s) per linear weight"),
         );
     }
 
@@ -322,18 +400,16 @@ pub(crate) fn device(
         } else {
             0.0
         };
-        items.hbm(
-            ItemKind::GatherBuffers,
-            unit * (2.0 * w_lin + g),
-            "current + prefetched layer gathered, one layer's full gradient",
-        );
+        items.hbm(ItemKind::GatherBuffers, unit * (2.0 * w_lin + g), || {
+            "current + prefetched layer gathered, one layer's full gradient".into()
+        });
     } else if let Some(o) = off.parameters.filter(|o| o.tier != Tier::Hbm) {
         // Never more staging than what was moved out.
         let moved = o.fraction * (dense.weights + experts.weights).base();
         items.hbm(
             ItemKind::GatherBuffers,
             (2.0 * unit * w_lin).min(moved),
-            "two layers staged in HBM for parameter offload",
+            || "two layers staged in HBM for parameter offload".into(),
         );
     }
 
@@ -341,8 +417,18 @@ pub(crate) fn device(
     let mb = r.levers.parallel.micro_batch;
     let ctx = act_context(r, seq, mb);
     let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
-    let moe = activations::layer(&r.spec, Ffn::Moe, &ctx);
-    let (per_mb, working, how) = stored(r, st, &dense, &moe);
+    // A stage without MoE layers never reads the MoE figures.
+    let moe = if st.moe_layers > 0 {
+        activations::layer(&r.spec, Ffn::Moe, &ctx)
+    } else {
+        dense
+    };
+    let (per_mb, working, how) = match items.memo() {
+        Some(memo) => memo.get_or(StoredKey::new(r, st, &dense, &moe), || {
+            stored(r, st, &dense, &moe)
+        }),
+        None => stored(r, st, &dense, &moe),
+    };
     let flight = in_flight(r, st.rank, m);
     let rep_div = if ctx.sp { ctx.tp } else { 1.0 };
     let sb = ctx.seq * ctx.batch;
@@ -351,7 +437,12 @@ pub(crate) fn device(
         ItemKind::Activations,
         per_mb * flight,
         off.activations,
-        format!("{how}; {flight:.3} micro-batch(es) of {mb} in flight"),
+        || {
+            format!(
+                "{}; {flight:.3} micro-batch(es) of {mb} in flight",
+                how.describe()
+            )
+        },
     );
     if st.embedding {
         // Token ids (int64) and the embedding-dropout mask (Korthikanti §4.3).
@@ -360,26 +451,51 @@ pub(crate) fn device(
             ItemKind::EmbeddingActivations,
             (8.0 * sb + mask) * head_in_flight(r, m).max(f64::from(r.pp).min(f64::from(m))),
             off.activations,
-            "int64 token ids + embedding-dropout mask per in-flight micro-batch",
+            || "int64 token ids + embedding-dropout mask per in-flight micro-batch".into(),
         );
     }
-    items.hbm(
-        ItemKind::RecomputeWorkingSet,
-        working,
-        "rise above the kept activations while a recomputed segment runs its backward",
-    );
+    items.hbm(ItemKind::RecomputeWorkingSet, working, || {
+        "rise above the kept activations while a recomputed segment runs its backward".into()
+    });
     if st.head {
         // Final-norm input, output-layer input and FP32 logits:
         // 4sbh/t·(1 + v/h) in Korthikanti §4.3.
         let v = f64::from(r.spec.vocab);
         let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + 4.0 * sb * v / ctx.tp;
-        items.hbm(
-            ItemKind::Logits,
-            logits * head_in_flight(r, m),
-            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)",
-        );
+        items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
+            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)".into()
+        });
     }
 
-    items.overheads(r, super::process_groups(r));
-    items.into_device(r, st)
+    super::overheads(items, r, super::process_groups(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::example_plan;
+    use crate::resolve::resolve;
+
+    /// A memo hit returns exactly what the walk returned; other inputs miss.
+    #[test]
+    fn the_memo_returns_what_stored_returns() {
+        let (mut r, _, _) = resolve(&example_plan());
+        let st = super::super::stages(&r)[0];
+        let ctx = act_context(&r, 4096, 2);
+        let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
+        let mut memo = StoredMemo::new();
+        let direct = stored(&r, &st, &dense, &dense);
+        let key = StoredKey::new(&r, &st, &dense, &dense);
+        let first = memo.get_or(key, || stored(&r, &st, &dense, &dense));
+        let second = memo.get_or(key, || (f64::NAN, f64::NAN, Kept::Everything));
+        for v in [first, second] {
+            assert_eq!(v.0.to_bits(), direct.0.to_bits());
+            assert_eq!(v.1.to_bits(), direct.1.to_bits());
+        }
+        r.levers.checkpointing = Checkpointing::Full;
+        let other = StoredKey::new(&r, &st, &dense, &dense);
+        assert_ne!(other, key);
+        let full = memo.get_or(other, || stored(&r, &st, &dense, &dense));
+        assert!(full.0 < direct.0);
+    }
 }

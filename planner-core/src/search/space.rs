@@ -1,0 +1,622 @@
+//! The space the search walks: hardware options, GPU counts, and the lever
+//! values tried on each. Everything here is built once per scenario (or
+//! per hardware option and GPU count); the per-candidate loop only indexes
+//! into these lists.
+//!
+//! Every list contains the base plan's own value where it is valid, so the
+//! base plan, and the base levers on other hardware, are in the space.
+
+use super::scenario::{GpuCounts, Interleaving, Permission, Scenario};
+use crate::catalog::{self, GpuId, LinkId, PriceKind, PricedItem};
+use crate::hardware::{GpuChoice, Hardware};
+use crate::model::{AttentionKind, ModelSpec};
+use crate::plan::{
+    Checkpointing, Levers, Offload, OffloadTarget, PipelineSchedule, Precisions, SequenceParallel,
+    Sharding, Tier,
+};
+use crate::precision::Precision;
+use crate::resolve::{Resolved, Work};
+
+/// The scale-up domain of a GB200/GB300 NVL72 rack.
+pub(crate) const NVL72: u32 = 72;
+
+/// One hardware choice: a GPU kind in the base plan's node, with or
+/// without an added CXL expansion, in its own or an NVL72 domain.
+#[derive(Debug, Clone)]
+pub(crate) struct HwOption {
+    /// The hardware, `gpus` not yet set.
+    pub hardware: Hardware,
+    /// Catalog id of the GPU (`None`: the base plan's custom GPU).
+    pub gpu: Option<GpuId>,
+    /// Whether a CXL expansion was added that the base plan does not have
+    /// (the idle-CXL rule applies).
+    pub added_cxl: AddedCxl,
+}
+
+/// Whether a hardware option has a CXL expansion the base plan lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AddedCxl {
+    No,
+    Yes,
+}
+
+/// GPUs whose scale-up link can span an NVL72 rack: NVLink 5 parts
+/// (GB200, B200, B300 in the catalog).
+fn nvl72_capable(gpu: Option<GpuId>) -> bool {
+    gpu.is_some_and(|id| catalog::gpu(id).spec.scale_up == Some(LinkId::NvLink5))
+}
+
+/// The GPU kinds tried: the allowed list, or the base GPU and every
+/// catalog GPU with a price in the base plan's pricing basis (rental or
+/// purchase) or in the scenario's prices. The base kind comes first.
+fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
+    let kind = match s.base.economics.pricing {
+        crate::economics::Pricing::Rental { .. } => PriceKind::RentalPerHour,
+        crate::economics::Pricing::Capex { .. } => PriceKind::Purchase,
+    };
+    let base = match &s.base.hardware.gpu {
+        GpuChoice::Preset(id) => Some(*id),
+        GpuChoice::Custom(_) => None,
+    };
+    let allowed = |id: Option<GpuId>| match (&s.constraints.gpu_kinds, id) {
+        (Some(list), Some(id)) => list.contains(&id),
+        (Some(_), None) => false,
+        (None, _) => true,
+    };
+    let mut out = Vec::new();
+    if allowed(base) {
+        out.push(base);
+    }
+    let listed: Vec<GpuId> = match &s.constraints.gpu_kinds {
+        Some(list) => GpuId::ALL
+            .iter()
+            .copied()
+            .filter(|id| list.contains(id))
+            .collect(),
+        None => GpuId::ALL
+            .iter()
+            .copied()
+            .filter(|id| {
+                catalog::default_price(PricedItem::Gpu(*id), kind).is_some()
+                    || s.prices.iter().any(|p| p.gpu == *id)
+            })
+            .collect(),
+    };
+    for id in listed {
+        if Some(id) != base {
+            out.push(Some(id));
+        }
+    }
+    out
+}
+
+/// Hardware options, the base plan's hardware first (index 0 when its GPU
+/// kind is allowed).
+pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Vec<HwOption> {
+    let base = &s.base.hardware;
+    let base_gpu = match &base.gpu {
+        GpuChoice::Preset(id) => Some(*id),
+        GpuChoice::Custom(_) => None,
+    };
+    let mut out = Vec::new();
+    for gpu in gpu_kinds(s) {
+        let same_kind = gpu == base_gpu;
+        if hardware_changes == Permission::Forbidden && !same_kind {
+            continue;
+        }
+        let mut hw = base.clone();
+        if let (Some(id), false) = (gpu, same_kind) {
+            hw.gpu = GpuChoice::Preset(id);
+        }
+        let mut domains = vec![hw.scale_up_domain];
+        if s.space.nvl72 == Permission::Allowed && nvl72_capable(gpu) && hw.scale_up_gpus() != NVL72
+        {
+            domains.push(NVL72);
+        }
+        for domain in domains {
+            let with_domain = Hardware {
+                scale_up_domain: domain,
+                ..hw.clone()
+            };
+            out.push(HwOption {
+                hardware: with_domain.clone(),
+                gpu,
+                added_cxl: AddedCxl::No,
+            });
+            if s.constraints.offload == Permission::Allowed {
+                for x in &s.space.cxl {
+                    if base.cxl.as_ref() != Some(x) {
+                        out.push(HwOption {
+                            hardware: Hardware {
+                                cxl: Some(*x),
+                                ..with_domain.clone()
+                            },
+                            gpu,
+                            added_cxl: AddedCxl::Yes,
+                        });
+                    }
+                }
+            }
+        }
+        if hardware_changes == Permission::Forbidden {
+            // Only the base hardware itself.
+            out.truncate(1);
+        }
+    }
+    out
+}
+
+/// GPU counts tried, ascending.
+pub(crate) fn gpu_counts(s: &Scenario, hardware_changes: Permission) -> Vec<u32> {
+    let max = s.max_gpus;
+    let base_n = s.base.hardware.gpus;
+    if hardware_changes == Permission::Forbidden {
+        return if (1..=max).contains(&base_n) {
+            vec![base_n]
+        } else {
+            Vec::new()
+        };
+    }
+    let per_node = s.base.hardware.gpus_per_node.max(1);
+    let powers =
+        || std::iter::successors(Some(1u32), |n| n.checked_mul(2)).take_while(move |n| *n <= max);
+    let mut out: Vec<u32> = match &s.gpu_counts {
+        GpuCounts::PowersOfTwo => {
+            let mut v: Vec<u32> = powers().collect();
+            if max % per_node == 0 {
+                v.push(max);
+            }
+            v
+        }
+        GpuCounts::NodeMultiples => powers()
+            .filter(|n| *n < per_node)
+            .chain((1..=max / per_node).map(|k| k * per_node))
+            .collect(),
+        GpuCounts::Listed(list) => list
+            .iter()
+            .copied()
+            .filter(|n| (1..=max).contains(n))
+            .collect(),
+    };
+    if (1..=max).contains(&base_n) {
+        out.push(base_n);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Divisors of `n`, ascending.
+pub(crate) fn divisors(n: u32) -> Vec<u32> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1u32;
+    while u64::from(d) * u64::from(d) <= u64::from(n) {
+        if n % d == 0 {
+            small.push(d);
+            if d != n / d {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    large.reverse();
+    small.extend(large);
+    small
+}
+
+/// Whether `resolve` accepts a TP degree for this model: it divides the
+/// heads and the FFN width, and the KV heads and it divide one another.
+pub(crate) fn tp_ok(spec: &ModelSpec, tp: u32) -> bool {
+    let kv_ok = match spec.attention {
+        AttentionKind::Standard => spec.kv_heads % tp == 0 || tp % spec.kv_heads.max(1) == 0,
+        AttentionKind::Mla(_) => true,
+    };
+    spec.heads % tp == 0 && spec.ffn % tp == 0 && kv_ok
+}
+
+/// Parallel degrees of one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Degrees {
+    pub tp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    pub cp: u32,
+    pub ep: u32,
+}
+
+/// Every degree split of `n` GPUs that `resolve` accepts for this model
+/// and workload, in (tp, pp, cp, ep) order.
+pub(crate) fn degrees(r: &Resolved, n: u32, max_cp: u32, global_batch: u32) -> Vec<Degrees> {
+    let spec = &r.spec;
+    let (seq, training) = match r.work {
+        Work::Train { seq, .. } => (seq, true),
+        Work::Infer { .. } => (0, false),
+    };
+    let mut out = Vec::new();
+    for tp in divisors(n) {
+        if !tp_ok(spec, tp) {
+            continue;
+        }
+        for pp in divisors(n / tp) {
+            if pp > spec.layers {
+                continue;
+            }
+            for cp in divisors(n / tp / pp) {
+                // CP splits a training sequence; serving keeps it whole.
+                let cp_ok = if training {
+                    cp <= max_cp.max(1) && seq % cp == 0
+                } else {
+                    cp == 1
+                };
+                if !cp_ok {
+                    continue;
+                }
+                let dp = n / tp / pp / cp;
+                if training && global_batch % dp != 0 {
+                    continue;
+                }
+                let ranks = dp * cp;
+                match spec.moe {
+                    Some(m) => {
+                        for ep in divisors(m.experts) {
+                            if ranks % ep == 0 {
+                                out.push(Degrees { tp, pp, dp, cp, ep });
+                            }
+                        }
+                    }
+                    None => out.push(Degrees {
+                        tp,
+                        pp,
+                        dp,
+                        cp,
+                        ep: 1,
+                    }),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Adds `v` to `list` unless it is there already.
+fn with<T: PartialEq>(mut list: Vec<T>, v: T) -> Vec<T> {
+    if !list.contains(&v) {
+        list.push(v);
+    }
+    list
+}
+
+/// Sequence parallelism: both settings when TP > 1; with TP = 1 it does
+/// nothing, so only the base plan's setting is kept.
+pub(crate) fn sequence_parallel(
+    tp: u32,
+    base: SequenceParallel,
+    training: bool,
+) -> Vec<SequenceParallel> {
+    if tp > 1 && training {
+        with(vec![SequenceParallel::Off, SequenceParallel::On], base)
+    } else {
+        vec![base]
+    }
+}
+
+/// ZeRO/FSDP levels. FSDP FULL_SHARD holds and moves what ZeRO-3 does, so
+/// only one of them is generated (the base plan's, if it uses either).
+/// With a single data-parallel rank nothing can be sharded: only no
+/// sharding (and the base plan's setting) is tried.
+pub(crate) fn shardings(ranks: u32, base: Sharding, training: bool) -> Vec<Sharding> {
+    if !training {
+        return vec![base];
+    }
+    if ranks <= 1 {
+        return with(vec![Sharding::None], base);
+    }
+    let full = match base {
+        Sharding::FsdpFullShard => Sharding::FsdpFullShard,
+        _ => Sharding::Zero3,
+    };
+    with(
+        vec![
+            Sharding::None,
+            Sharding::Zero1,
+            Sharding::Zero2,
+            full,
+            Sharding::FsdpShardGradOp,
+        ],
+        base,
+    )
+}
+
+/// Checkpointing: none, selective and full (training), and the base plan's.
+pub(crate) fn checkpointings(base: Checkpointing, training: bool) -> Vec<Checkpointing> {
+    if training {
+        with(
+            vec![
+                Checkpointing::None,
+                Checkpointing::Selective,
+                Checkpointing::Full,
+            ],
+            base,
+        )
+    } else {
+        vec![base]
+    }
+}
+
+/// Number formats: the base plan's; when narrower formats are allowed,
+/// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8,
+/// INT8 and INT4 weights, each with the base or an FP8 KV cache.
+pub(crate) fn precisions(
+    r: &Resolved,
+    base: Precisions,
+    quantization: Permission,
+) -> Vec<Precisions> {
+    let mut out = vec![base];
+    if quantization == Permission::Forbidden {
+        return out;
+    }
+    match r.work {
+        Work::Train { .. } => {
+            if r.gpu.fp8.is_some() {
+                out = with(
+                    out,
+                    Precisions {
+                        compute: Precision::Fp8,
+                        ..base
+                    },
+                );
+            }
+        }
+        Work::Infer { .. } => {
+            let weights = [
+                base.weights,
+                Precision::Bf16,
+                Precision::Fp8,
+                Precision::Int8,
+                Precision::Int4 { group_size: 128 },
+            ];
+            for w in weights {
+                for kv in [base.kv_cache, Precision::Fp8] {
+                    out = with(
+                        out,
+                        Precisions {
+                            weights: w,
+                            kv_cache: kv,
+                            ..base
+                        },
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An offload setting and whether it places anything in CXL memory.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OffloadOption {
+    pub offload: Offload,
+    pub uses_cxl: bool,
+}
+
+/// Offload settings: none; for training the optimizer states, or the
+/// optimizer states and the parameters, moved wholly to each slow tier the
+/// hardware has; for serving the KV cache, or the weights, moved to it.
+/// The base plan's setting is kept when its tiers exist.
+pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> Vec<OffloadOption> {
+    let exists = |t: Tier| r.capacity(t).base() > 0.0;
+    let all = |tier: Tier| {
+        Some(OffloadTarget {
+            tier,
+            fraction: 1.0,
+        })
+    };
+    let targets = |o: &Offload| {
+        [
+            o.optimizer,
+            o.parameters,
+            o.gradients,
+            o.activations,
+            o.kv_cache,
+        ]
+    };
+    let tiers_exist = |o: &Offload| {
+        targets(o)
+            .iter()
+            .flatten()
+            .all(|t| t.tier == Tier::Hbm || exists(t.tier))
+    };
+    let uses_cxl = |o: &Offload| {
+        targets(o)
+            .iter()
+            .flatten()
+            .any(|t| t.tier == Tier::Cxl && t.fraction > 0.0)
+    };
+    let mut list = vec![Offload::default()];
+    if permission == Permission::Allowed {
+        for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
+            if !exists(tier) {
+                continue;
+            }
+            match r.work {
+                Work::Train { .. } => {
+                    list.push(Offload {
+                        optimizer: all(tier),
+                        ..Offload::default()
+                    });
+                    list.push(Offload {
+                        optimizer: all(tier),
+                        parameters: all(tier),
+                        ..Offload::default()
+                    });
+                }
+                Work::Infer { .. } => {
+                    list.push(Offload {
+                        kv_cache: all(tier),
+                        ..Offload::default()
+                    });
+                    list.push(Offload {
+                        parameters: all(tier),
+                        ..Offload::default()
+                    });
+                }
+            }
+        }
+    }
+    if tiers_exist(&base) && !list.contains(&base) {
+        list.push(base);
+    }
+    list.into_iter()
+        .map(|o| OffloadOption {
+            uses_cxl: uses_cxl(&o),
+            offload: o,
+        })
+        .collect()
+}
+
+/// Pipeline schedules for a PP degree: with one stage the schedule does
+/// nothing and the base plan's is kept. With more: 1F1B, the base plan's,
+/// and interleaving with every chunk count that divides the stage's layers
+/// (as bounded). GPipe is only tried when the base plan uses it: it holds
+/// every micro-batch's activations where 1F1B holds at most p, for the
+/// same bubble.
+pub(crate) fn schedules(
+    layers: u32,
+    pp: u32,
+    base: PipelineSchedule,
+    interleaving: Interleaving,
+    training: bool,
+) -> Vec<PipelineSchedule> {
+    let valid = |s: PipelineSchedule| match s {
+        PipelineSchedule::Interleaved { chunks } => chunks >= 1 && layers % (pp * chunks) == 0,
+        _ => true,
+    };
+    if pp <= 1 {
+        return vec![base];
+    }
+    let mut out = vec![PipelineSchedule::OneFOneB];
+    if training {
+        let most = match interleaving {
+            Interleaving::Off => 1,
+            Interleaving::All => layers,
+            Interleaving::UpTo { chunks } => chunks,
+        };
+        if layers % pp == 0 {
+            for v in divisors(layers / pp) {
+                if v > 1 && v <= most {
+                    out.push(PipelineSchedule::Interleaved { chunks: v });
+                }
+            }
+        }
+    }
+    if valid(base) {
+        out = with(out, base);
+    }
+    out
+}
+
+/// Micro-batch sizes (training): divisors of the sequences each
+/// data-parallel rank gets per step, up to the bound, ascending; the base
+/// plan's is kept when it divides.
+pub(crate) fn micro_batches(per_rank: u32, max: u32, base: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = divisors(per_rank)
+        .into_iter()
+        .filter(|d| *d <= max || *d == base)
+        .collect();
+    v.dedup();
+    v
+}
+
+/// Batches per replica (serving): powers of two up to the bound and the
+/// base plan's, ascending.
+pub(crate) fn batches(max: u32, base: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = std::iter::successors(Some(1u32), |n| n.checked_mul(2))
+        .take_while(|n| *n <= max)
+        .collect();
+    v.push(base.max(1));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The levers a candidate varies, besides what the base plan fixes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Choice {
+    pub degrees: Degrees,
+    pub sp: SequenceParallel,
+    pub schedule: PipelineSchedule,
+    pub sharding: Sharding,
+    pub checkpointing: Checkpointing,
+    pub precision: Precisions,
+    pub offload: Offload,
+    /// Micro-batch (training) or batch per replica (serving).
+    pub batch: u32,
+}
+
+impl Choice {
+    /// Equal apart from the data-parallel degree (which follows the GPU
+    /// count): what makes a plan "the base levers on other hardware".
+    pub fn same_levers(&self, o: &Choice) -> bool {
+        let d = |c: &Choice| (c.degrees.tp, c.degrees.pp, c.degrees.cp, c.degrees.ep);
+        d(self) == d(o)
+            && self.sp == o.sp
+            && self.schedule == o.schedule
+            && self.sharding == o.sharding
+            && self.checkpointing == o.checkpointing
+            && self.precision == o.precision
+            && self.offload == o.offload
+            && self.batch == o.batch
+    }
+
+    /// Writes the choice into a plan's (or a resolved plan's) levers.
+    /// A hybrid shard group is kept only while it divides the
+    /// data-parallel group.
+    pub fn apply(&self, l: &mut Levers, base_shard_group: Option<u32>, training: bool) {
+        let d = self.degrees;
+        let p = &mut l.parallel;
+        p.tp = d.tp;
+        p.pp = d.pp;
+        p.dp = d.dp;
+        p.cp = d.cp;
+        p.ep = d.ep;
+        p.sequence_parallel = self.sp;
+        p.schedule = self.schedule;
+        if training {
+            p.micro_batch = self.batch;
+        }
+        l.sharding = self.sharding;
+        l.checkpointing = self.checkpointing;
+        l.precision = self.precision;
+        l.offload = self.offload;
+        let ranks = d.dp * d.cp;
+        l.shard_group = base_shard_group.filter(|g| *g >= 1 && ranks % *g == 0);
+    }
+
+    /// Writes the choice into a resolved plan, as `resolve` would have.
+    pub fn apply_resolved(
+        &self,
+        r: &mut Resolved,
+        base_shard_group: Option<u32>,
+        global_batch: u32,
+    ) {
+        let training = matches!(r.work, Work::Train { .. });
+        self.apply(&mut r.levers, base_shard_group, training);
+        let d = self.degrees;
+        r.tp = d.tp;
+        r.pp = d.pp;
+        r.dp = d.dp;
+        r.cp = d.cp;
+        r.ep = d.ep;
+        r.chunks = match self.schedule {
+            PipelineSchedule::Interleaved { chunks } if d.pp > 1 => chunks,
+            _ => 1,
+        };
+        match &mut r.work {
+            Work::Train { micro_batches, .. } => {
+                *micro_batches = (global_batch / (self.batch * d.dp).max(1)).max(1);
+            }
+            Work::Infer { batch, .. } => *batch = self.batch,
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! Tests of the search that need its insides: pruning against an
+//! exhaustive walk, and generated candidates against `evaluate`.
+
+use super::*;
+use crate::catalog::{GpuId, ModelId};
+use crate::diagnostics::DiagnosticKind;
+use crate::effort::PlanFamily;
+use crate::hardware::{GpuChoice, Hardware};
+use crate::plan::{
+    Inference, Levers, LogitsScope, ModelChoice, Overheads, Parallelism, Training, TrainingKind,
+};
+use crate::report::{TimeReport, Verdict};
+use crate::units::{Bytes, Seconds};
+use crate::{evaluate, example_plan};
+
+/// Llama 2 7B pre-training from 8×H100, up to 16 GPUs of two kinds, with
+/// NVMe, the default CXL option, CP and interleaving bounded small.
+fn small_training() -> Scenario {
+    let mut base = example_plan();
+    if let Workload::Training(t) = &mut base.workload {
+        t.global_batch = 16;
+    }
+    base.hardware.nvme_per_node = Bytes::from_tb(4.0);
+    Scenario {
+        version: 1,
+        name: "small training".into(),
+        base,
+        max_gpus: 16,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm, GpuId::A100Sxm40]),
+            ..Constraints::default()
+        },
+        space: Space {
+            max_context_parallel: 2,
+            max_micro_batch: 4,
+            interleaving: Interleaving::UpTo { chunks: 2 },
+            ..Space::default()
+        },
+        prices: Vec::new(),
+    }
+}
+
+/// Llama 3.1 8B serving on up to 8 H100s.
+fn small_serving() -> Scenario {
+    let base = Plan {
+        version: 1,
+        name: "serve".into(),
+        model: ModelChoice::Preset(ModelId::Llama31_8b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 2000,
+            output_tokens: 500,
+            batch: 32,
+            logits: LogitsScope::LastToken,
+        }),
+        levers: Levers::default(),
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
+        overheads: Overheads::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    };
+    Scenario {
+        version: 1,
+        name: "small serving".into(),
+        base,
+        max_gpus: 8,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm, GpuId::A100Sxm80]),
+            ..Constraints::default()
+        },
+        space: Space {
+            max_batch: 256,
+            ..Space::default()
+        },
+        prices: Vec::new(),
+    }
+}
+
+/// Mixtral 8×7B fine-tuning on up to 16 H100s: expert parallelism.
+fn small_moe() -> Scenario {
+    let base = Plan {
+        version: 1,
+        name: "moe".into(),
+        model: ModelChoice::Preset(ModelId::Mixtral8x7b),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::FullFineTune,
+            seq_len: 4096,
+            global_batch: 16,
+            tokens: 1e9,
+        }),
+        levers: Levers {
+            parallel: Parallelism {
+                tp: 2,
+                pp: 2,
+                dp: 2,
+                ep: 2,
+                ..Parallelism::default()
+            },
+            sharding: crate::plan::Sharding::Zero1,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8),
+        overheads: Overheads::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    };
+    Scenario {
+        version: 1,
+        name: "small moe".into(),
+        base,
+        max_gpus: 16,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm]),
+            ..Constraints::default()
+        },
+        space: Space {
+            max_context_parallel: 1,
+            max_micro_batch: 4,
+            interleaving: Interleaving::Off,
+            ..Space::default()
+        },
+        prices: Vec::new(),
+    }
+}
+
+fn scenarios() -> [Scenario; 3] {
+    [small_training(), small_serving(), small_moe()]
+}
+
+/// Serving under placement by heat, on a small space.
+fn small_by_heat() -> Scenario {
+    let mut s = small_serving();
+    s.name = "small serving by heat".into();
+    s.base.levers.placement = crate::plan::Placement::ByHeat;
+    s.base.workload = Workload::Inference(Inference {
+        prompt_tokens: 8000,
+        output_tokens: 2000,
+        batch: 64,
+        logits: LogitsScope::LastToken,
+    });
+    s.max_gpus = 2;
+    s.constraints.gpu_kinds = Some(vec![GpuId::H100Sxm]);
+    s
+}
+
+/// Every evaluated candidate: its plan, and whether and how fast it ran.
+#[derive(Default)]
+struct Seen {
+    every: usize,
+    count: usize,
+    sampled: Vec<(Plan, Option<QuickTime>)>,
+    fitting_gpus: Vec<u32>,
+    families: Vec<PlanFamily>,
+}
+
+impl Observe for Seen {
+    fn seen(&mut self, ctx: &Ctx, hw: usize, n: u32, c: &Choice, time: Option<QuickTime>) {
+        if time.is_some() {
+            self.fitting_gpus.push(n);
+        }
+        let family = ctx.family(hw, n, c);
+        if !self.families.contains(&family) {
+            self.families.push(family);
+        }
+        if self.count % self.every.max(1) == 0 {
+            self.sampled.push((ctx.plan(hw, n, c), time));
+        }
+        self.count += 1;
+    }
+}
+
+#[test]
+fn pruning_keeps_the_frontier_and_the_inverse_answers() {
+    for s in scenarios() {
+        let pruned = run(&s, Mode::Pruned, &mut ());
+        let all = run(&s, Mode::Exhaustive, &mut ());
+        assert!(!pruned.frontier.is_empty(), "{}", s.name);
+        assert_eq!(pruned.frontier, all.frontier, "{}", s.name);
+        assert_eq!(pruned.fewest_gpus, all.fewest_gpus, "{}", s.name);
+        assert_eq!(pruned.largest_batch, all.largest_batch, "{}", s.name);
+        assert_eq!(pruned.by_gpu_kind, all.by_gpu_kind, "{}", s.name);
+        let (p, a) = (&pruned.counts, &all.counts);
+        assert_eq!(p.combinations, a.combinations);
+        assert_eq!(a.evaluated, a.combinations);
+        assert_eq!(
+            p.evaluated + p.pruned_after_non_fit + p.pruned_idle_cxl,
+            p.combinations
+        );
+        assert!(p.pruned_after_non_fit > 0, "{}: rule 1 never fired", s.name);
+        // Pruning only skips plans that do not fit, or that fit the same as
+        // a cheaper one.
+        assert!(p.fitting <= a.fitting);
+    }
+}
+
+#[test]
+fn generated_candidates_are_plans_evaluate_accepts_and_agrees_with() {
+    // Every 97th candidate of the larger spaces (a few hundred, spread over
+    // them), every one under placement by heat.
+    let mut all: Vec<(Scenario, usize)> = scenarios().into_iter().map(|s| (s, 97)).collect();
+    all.push((small_by_heat(), 1));
+    for (s, every) in all {
+        let mut seen = Seen {
+            every,
+            ..Seen::default()
+        };
+        run(&s, Mode::Exhaustive, &mut seen);
+        assert!(
+            seen.sampled.len() >= 100,
+            "{}: {}",
+            s.name,
+            seen.sampled.len()
+        );
+        for (plan, time) in &seen.sampled {
+            let report = evaluate(plan);
+            let errors: Vec<_> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .filter(|d| !matches!(d.detail, DiagnosticKind::OverCapacity { .. }))
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", s.name);
+            assert_eq!(report.verdict == Verdict::Fits, time.is_some());
+            let bits = |x: Seconds| x.base().to_bits();
+            let agree = match (time, &report.time) {
+                (Some(QuickTime::Training { step, .. }), TimeReport::Training(t)) => {
+                    bits(*step) == bits(t.step)
+                }
+                (Some(QuickTime::Inference { ttft, tpot, .. }), TimeReport::Inference(t)) => {
+                    bits(*ttft) == bits(t.ttft) && bits(*tpot) == bits(t.tpot)
+                }
+                (None, _) => true,
+                (Some(_), _) => false,
+            };
+            assert!(agree, "{}: {time:?} vs {:?}", s.name, report.time);
+        }
+    }
+}
+
+#[test]
+fn the_baseline_and_every_family_are_in_the_space() {
+    for s in scenarios() {
+        let mut seen = Seen {
+            every: usize::MAX,
+            ..Seen::default()
+        };
+        let r = run(&s, Mode::Exhaustive, &mut seen);
+        for f in [
+            PlanFamily::Baseline,
+            PlanFamily::Algorithmic,
+            PlanFamily::Hardware,
+            PlanFamily::Hybrid,
+        ] {
+            assert!(seen.families.contains(&f), "{}: no {f:?}", s.name);
+        }
+        assert!(r.baseline.is_some());
+    }
+}
+
+#[test]
+fn fewest_gpus_is_the_fewest_that_fit() {
+    for s in scenarios() {
+        let mut seen = Seen {
+            every: usize::MAX,
+            ..Seen::default()
+        };
+        let r = run(&s, Mode::Exhaustive, &mut seen);
+        let least = seen.fitting_gpus.iter().min().copied();
+        assert_eq!(r.fewest_gpus.map(|f| f.plan.hardware.gpus), least);
+    }
+}
+
+#[test]
+fn frontier_is_sorted_and_undominated() {
+    for s in scenarios() {
+        let r = search(&s);
+        let pts: Vec<(f64, f64)> = r
+            .frontier
+            .iter()
+            .map(|f| {
+                (
+                    f.figures
+                        .usd_per_million_tokens
+                        .map_or(f64::INFINITY, |u| u.as_usd()),
+                    f.figures.speed.latency().base(),
+                )
+            })
+            .collect();
+        for w in pts.windows(2) {
+            assert!(w[0].0 <= w[1].0 && w[0].1 > w[1].1, "{}: {pts:?}", s.name);
+        }
+        for f in &r.frontier {
+            assert_eq!(f.figures.verdict, Verdict::Fits);
+        }
+    }
+}
+
+#[test]
+fn families_are_those_effort_gives() {
+    for s in scenarios() {
+        let r = search(&s);
+        let found = r
+            .frontier
+            .iter()
+            .chain(r.best.algorithmic.iter())
+            .chain(r.best.hardware.iter())
+            .chain(r.best.hybrid.iter())
+            .chain(r.fewest_gpus.iter())
+            .chain(r.largest_batch.iter())
+            .chain(r.by_gpu_kind.iter())
+            .chain(r.baseline.iter());
+        for f in found {
+            assert_eq!(
+                crate::effort::family(&f.plan, &s.base),
+                f.family,
+                "{}",
+                s.name
+            );
+        }
+    }
+}
+
+#[test]
+fn placement_by_heat_is_searched_without_pruning() {
+    let s = small_by_heat();
+    let r = search(&s);
+    assert!(!r.frontier.is_empty());
+    assert_eq!(r.counts.evaluated, r.counts.combinations);
+    assert!(r.counts.fitting < r.counts.evaluated);
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_result() {
+    let s = small_training();
+    assert_eq!(search(&s), search(&s));
+}
+
+#[test]
+fn constraints_bind_every_answer() {
+    let mut s = small_training();
+    let base_step = search(&s)
+        .baseline
+        .map(|f| f.figures.speed.latency().base())
+        .unwrap_or(0.0);
+    // Plans at least as fast as the base plan.
+    let cap = Seconds::from_secs(base_step);
+    s.constraints.max_step_time = Some(cap);
+    s.constraints.families = vec![PlanFamily::Algorithmic];
+    s.constraints.offload = Permission::Forbidden;
+    s.constraints.quantization = Permission::Forbidden;
+    let r = search(&s);
+    assert!(r.counts.feasible > 0 && r.counts.feasible < r.counts.fitting);
+    let answers = r
+        .frontier
+        .iter()
+        .chain(r.best.algorithmic.iter())
+        .chain(r.fewest_gpus.iter())
+        .chain(r.largest_batch.iter())
+        .chain(r.by_gpu_kind.iter());
+    for f in answers {
+        assert!(f.figures.speed.latency().base() <= cap.base());
+        assert_eq!(f.plan.hardware, s.base.hardware);
+        assert_eq!(f.plan.levers.offload, s.base.levers.offload);
+        assert_eq!(f.plan.levers.precision, s.base.levers.precision);
+        assert!(matches!(
+            f.family,
+            PlanFamily::Algorithmic | PlanFamily::Baseline
+        ));
+    }
+    assert!(r.best.hardware.is_none() && r.best.hybrid.is_none());
+}
+
+#[test]
+fn the_hardware_family_keeps_the_base_levers() {
+    let s = small_training();
+    let r = search(&s);
+    let h = r.best.hardware.expect("a hardware answer");
+    let mut levers = h.plan.levers;
+    levers.parallel.dp = s.base.levers.parallel.dp;
+    assert_eq!(levers, s.base.levers);
+    assert_ne!(h.plan.hardware, s.base.hardware);
+}
+
+#[test]
+fn nvl72_is_offered_to_nvlink5_parts_only() {
+    let mut s = small_training();
+    s.constraints.gpu_kinds = Some(vec![GpuId::B200, GpuId::H100Sxm]);
+    let hw = space::hardware_options(&s, Permission::Allowed);
+    let domain = |id: GpuId| {
+        hw.iter()
+            .filter(|h| h.gpu == Some(id))
+            .map(|h| h.hardware.scale_up_gpus())
+            .collect::<Vec<_>>()
+    };
+    assert!(domain(GpuId::B200).contains(&space::NVL72));
+    assert!(!domain(GpuId::H100Sxm).contains(&space::NVL72));
+}
+
+#[test]
+fn a_broken_base_plan_stops_the_search_with_its_diagnostics() {
+    let mut s = small_training();
+    if let ModelChoice::Preset(_) = s.base.model {
+        let mut spec = crate::catalog::model(ModelId::Llama2_7b).spec;
+        spec.hidden = 0;
+        s.base.model = ModelChoice::Custom(crate::plan::CustomModel {
+            name: "broken".into(),
+            spec,
+        });
+    }
+    let r = search(&s);
+    assert!(r.frontier.is_empty() && r.counts.evaluated == 0);
+    assert!(!r.diagnostics.is_empty());
+}
+
+#[test]
+fn a_base_with_bad_degrees_is_still_searched() {
+    let mut s = small_training();
+    s.base.levers.parallel.tp = 3;
+    let r = search(&s);
+    assert!(r.baseline.is_none());
+    assert!(!r.frontier.is_empty());
+}
+
+#[test]
+fn example_scenario_round_trips() {
+    let s = example_scenario();
+    assert_eq!(Scenario::from_json(&s.to_json()), Ok(s));
+}
