@@ -34,7 +34,8 @@ impl AppState {
             None => (crate::presets::default_workspace(browser_lang), None),
         };
         let ws = RwSignal::new(ws);
-        let reports = Memo::new(move |_| ws.with(|w| w.plans.iter().map(planner_core::evaluate).collect()));
+        let reports =
+            Memo::new(move |_| ws.with(|w| w.plans.iter().map(planner_core::evaluate).collect()));
         let state = Self {
             ws,
             reports,
@@ -65,12 +66,28 @@ impl AppState {
         self.ws.with(|w| w.lang)
     }
 
-    /// Reloads the workspace from the address (back/forward navigation).
+    /// Reloads the workspace from the address: back/forward navigation, or
+    /// a link pasted into the address bar of an open page (only the hash
+    /// changes, so the page does not reload). A link that cannot be read
+    /// shows its message over the default workspace, as on first load.
     pub fn reload_from_address(&self) {
-        if let Some(Ok(ws)) = url::parse(&url::read()).workspace {
-            if self.ws.with_untracked(|w| *w != ws) {
-                self.ws.set(ws);
+        let address = url::parse(&url::read());
+        if self.embed.get_untracked() != address.embed {
+            self.embed.set(address.embed);
+        }
+        match address.workspace {
+            Some(Ok(ws)) => {
+                self.link_error.set(None);
+                if self.ws.with_untracked(|w| *w != ws) {
+                    self.ws.set(ws);
+                }
             }
+            Some(Err(e)) => {
+                let lang = self.ws.with_untracked(|w| w.lang);
+                self.link_error.set(Some(e));
+                self.ws.set(crate::presets::default_workspace(lang));
+            }
+            None => {}
         }
     }
 }

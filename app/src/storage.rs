@@ -56,7 +56,10 @@ mod tests {
         };
         let json = serde_json::to_string(&vec![good.clone()]).unwrap_or_default();
         assert_eq!(parse(&json), vec![good.clone()]);
-        let mixed = format!("[{{\"name\":\"x\"}},{}]", serde_json::to_string(&good).unwrap_or_default());
+        let mixed = format!(
+            "[{{\"name\":\"x\"}},{}]",
+            serde_json::to_string(&good).unwrap_or_default()
+        );
         assert_eq!(parse(&mixed), vec![good]);
         assert!(parse("not json").is_empty());
     }

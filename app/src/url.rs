@@ -94,7 +94,10 @@ mod tests {
         assert_eq!(parse("").workspace, None);
         assert_eq!(parse("#").workspace, None);
         assert!(matches!(parse("#w=1.%%%").workspace, Some(Err(_))));
-        assert!(matches!(parse("#w=").workspace, Some(Err(LinkError::Empty))));
+        assert!(matches!(
+            parse("#w=").workspace,
+            Some(Err(LinkError::Empty))
+        ));
         assert_eq!(parse("#other=3").workspace, None);
     }
 }

@@ -16,9 +16,12 @@ pub fn App() -> impl IntoView {
     let state = AppState::start(lang);
     provide_context(state);
     // Back and forward restore the workspace from the address.
-    let on_pop = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || state.reload_from_address());
+    let on_pop =
+        wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || state.reload_from_address());
     if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+        let f = on_pop.as_ref().unchecked_ref();
+        let _ = w.add_event_listener_with_callback("popstate", f);
+        let _ = w.add_event_listener_with_callback("hashchange", f);
     }
     on_pop.forget();
 

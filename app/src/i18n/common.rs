@@ -38,7 +38,11 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::CopyEmbed => tr(lang, "Copy embed snippet", "复制嵌入代码"),
         K::EmbedCopied => tr(lang, "Embed snippet copied", "嵌入代码已复制"),
         K::LinkProblem => tr(lang, "This link could not be opened", "无法打开此链接"),
-        K::DefaultLoaded => tr(lang, "The default plan is shown instead.", "已改为显示默认方案。"),
+        K::DefaultLoaded => tr(
+            lang,
+            "The default plan is shown instead.",
+            "已改为显示默认方案。",
+        ),
         K::Dismiss => tr(lang, "Dismiss", "关闭"),
         K::OpenFull => tr(lang, "Open in memwall", "在 memwall 中打开"),
         K::Plans => tr(lang, "Plans", "方案"),

@@ -99,6 +99,9 @@ mod tests {
         for t in Tier::ALL {
             assert!(!tier(Lang::Zh, t).is_empty());
         }
-        assert_ne!(verdict(Lang::Zh, Verdict::Fits), verdict(Lang::En, Verdict::Fits));
+        assert_ne!(
+            verdict(Lang::Zh, Verdict::Fits),
+            verdict(Lang::En, Verdict::Fits)
+        );
     }
 }
