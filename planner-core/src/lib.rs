@@ -25,6 +25,7 @@ pub mod hardware;
 pub mod hf;
 mod memory;
 pub mod model;
+pub mod pareto;
 pub mod placement;
 pub mod plan;
 pub mod precision;
