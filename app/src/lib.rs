@@ -3,8 +3,12 @@
 //! The app holds no formulas. It edits a [`planner_core::share::Workspace`],
 //! asks the core for reports, sweeps and searches, and draws them.
 
+pub mod charts;
 pub mod components;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod i18n;
+pub mod numfmt;
 pub mod presets;
 pub mod state;
 pub mod storage;

@@ -2,8 +2,9 @@
 //! severities) in both languages, so reports read in either.
 
 use super::{tr, Lang};
+use planner_core::effort::{MigrationClass, PlanFamily};
 use planner_core::plan::Tier;
-use planner_core::report::{ItemKind, TimeKind, Verdict};
+use planner_core::report::{DeviceRole, ItemKind, TimeKind, Verdict};
 use planner_core::Severity;
 
 /// A memory item's name.
@@ -82,6 +83,36 @@ pub fn severity(lang: Lang, s: Severity) -> &'static str {
     }
 }
 
+/// A migration class (what kind of change adopting a plan is).
+pub fn migration(lang: Lang, m: MigrationClass) -> &'static str {
+    match m {
+        MigrationClass::None => tr(lang, "no change", "无需改动"),
+        MigrationClass::Configuration => tr(lang, "configuration", "改配置"),
+        MigrationClass::FrameworkChange => tr(lang, "framework change", "换框架"),
+        MigrationClass::ModelCodeChange => tr(lang, "model-code change", "改模型代码"),
+        MigrationClass::InfrastructureChange => tr(lang, "infrastructure change", "换基础设施"),
+    }
+}
+
+/// A plan family (where a plan stands against the baseline).
+pub fn family(lang: Lang, f: PlanFamily) -> &'static str {
+    match f {
+        PlanFamily::Baseline => tr(lang, "baseline", "基线"),
+        PlanFamily::Algorithmic => tr(lang, "software", "软件手段"),
+        PlanFamily::Hardware => tr(lang, "hardware", "硬件方案"),
+        PlanFamily::Hybrid => tr(lang, "hybrid", "软硬结合"),
+    }
+}
+
+/// Which device of a plan a breakdown is for.
+pub fn role(lang: Lang, r: DeviceRole) -> &'static str {
+    match r {
+        DeviceRole::OnlyStage => tr(lang, "every GPU", "每个 GPU"),
+        DeviceRole::FirstStage => tr(lang, "first pipeline stage", "流水线第一段"),
+        DeviceRole::LastStage => tr(lang, "last pipeline stage", "流水线最后一段"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +133,18 @@ mod tests {
         assert_ne!(
             verdict(Lang::Zh, Verdict::Fits),
             verdict(Lang::En, Verdict::Fits)
+        );
+        assert_ne!(
+            family(Lang::Zh, PlanFamily::Hybrid),
+            family(Lang::En, PlanFamily::Hybrid)
+        );
+        assert_ne!(
+            migration(Lang::Zh, MigrationClass::Configuration),
+            migration(Lang::En, MigrationClass::Configuration)
+        );
+        assert_ne!(
+            role(Lang::Zh, DeviceRole::LastStage),
+            role(Lang::En, DeviceRole::LastStage)
         );
     }
 }

@@ -1,4 +1,5 @@
-//! Strings of the results column and the charts.
+//! Strings of the results column, the charts, the comparison table and the
+//! exports.
 
 use super::{tr, Lang};
 
@@ -7,11 +8,128 @@ use super::{tr, Lang};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum K {
     Results,
+    ResultViews,
+    Diagnostics,
+    NoProblems,
+    ExportJson,
+    ExportCsv,
+    ExportPng,
+    Total,
+    Range,
+    NotAvailable,
+    // Memory chart.
+    MemoryTitle,
+    GibPerGpu,
+    HbmCapacity,
+    // Time chart.
+    TimeTitle,
+    StepTime,
+    Ttft,
+    Tpot,
+    Seconds,
+    Milliseconds,
+    // Frontier chart.
+    FrontierTitle,
+    LatencyAxis,
+    UsdPerMTok,
+    GpuHoursPerRun,
+    Pareto,
+    NotPlaced,
+    Unfit,
+    // Sweep chart.
+    SweepTitle,
+    SweepAxis,
+    AxisSeqLen,
+    AxisBatch,
+    AxisModelSize,
+    HbmUsed,
+    // Comparison table and CSV.
+    Plan,
+    Family,
+    Verdict,
+    Margin,
+    PeakHbm,
+    Latency,
+    Throughput,
+    Mfu,
+    UsdPerHour,
+    Migration,
+    Effort,
+    OneTime,
+    Low,
+    High,
+    EffortNote,
 }
 
 /// A results string.
 pub fn t(lang: Lang, k: K) -> &'static str {
     match k {
         K::Results => tr(lang, "Results", "结果"),
+        K::ResultViews => tr(lang, "Result views", "结果视图"),
+        K::Diagnostics => tr(lang, "Diagnostics", "诊断"),
+        K::NoProblems => tr(lang, "No problems found.", "未发现问题。"),
+        K::ExportJson => tr(lang, "Export JSON", "导出 JSON"),
+        K::ExportCsv => tr(lang, "Export CSV", "导出 CSV"),
+        K::ExportPng => tr(lang, "Save PNG", "保存 PNG"),
+        K::Total => tr(lang, "total", "合计"),
+        K::Range => tr(lang, "expected range", "预期范围"),
+        K::NotAvailable => "—",
+        K::MemoryTitle => tr(
+            lang,
+            "Memory per GPU of the most loaded device, by item and tier",
+            "最吃紧设备的每 GPU 显存：按项目与层级",
+        ),
+        K::GibPerGpu => tr(lang, "GiB per GPU", "每 GPU GiB"),
+        K::HbmCapacity => tr(lang, "HBM capacity", "HBM 容量"),
+        K::TimeTitle => tr(
+            lang,
+            "Where the time goes (exposed time, with expected range)",
+            "时间花在哪里（未被重叠的时间，含预期范围）",
+        ),
+        K::StepTime => tr(lang, "Step time", "单步时间"),
+        K::Ttft => tr(lang, "Time to first token", "首 token 时间 (TTFT)"),
+        K::Tpot => tr(lang, "Time per output token", "每输出 token 时间 (TPOT)"),
+        K::Seconds => tr(lang, "seconds", "秒"),
+        K::Milliseconds => tr(lang, "milliseconds", "毫秒"),
+        K::FrontierTitle => tr(
+            lang,
+            "Cost against latency, with the Pareto frontier of plans that fit",
+            "成本与延迟，以及可放下方案的帕累托前沿",
+        ),
+        K::LatencyAxis => tr(lang, "latency: step time or TPOT", "延迟：单步时间或 TPOT"),
+        K::UsdPerMTok => tr(lang, "$ per million tokens", "每百万 token 美元"),
+        K::GpuHoursPerRun => tr(lang, "GPU-hours per run", "每次训练 GPU 小时"),
+        K::Pareto => tr(lang, "Pareto frontier", "帕累托前沿"),
+        K::NotPlaced => tr(lang, "Not placed, no cost figure:", "无成本数据，未绘出："),
+        K::Unfit => tr(lang, "hollow: does not fit", "空心：放不下"),
+        K::SweepTitle => tr(
+            lang,
+            "Memory of the active plan along one axis, with each GPU's HBM as the wall",
+            "当前方案沿某一维度的显存，以各 GPU 的 HBM 为墙",
+        ),
+        K::SweepAxis => tr(lang, "Sweep along", "扫描维度"),
+        K::AxisSeqLen => tr(lang, "sequence length (tokens)", "序列长度（token）"),
+        K::AxisBatch => tr(lang, "batch (sequences)", "批大小（序列数）"),
+        K::AxisModelSize => tr(lang, "model size (parameters)", "模型规模（参数量）"),
+        K::HbmUsed => tr(lang, "HBM used per GPU (GiB)", "每 GPU HBM 用量 (GiB)"),
+        K::Plan => tr(lang, "Plan", "方案"),
+        K::Family => tr(lang, "Family", "类别"),
+        K::Verdict => tr(lang, "Fits", "能否放下"),
+        K::Margin => tr(lang, "HBM margin (GiB)", "HBM 余量 (GiB)"),
+        K::PeakHbm => tr(lang, "Peak HBM (GiB)", "HBM 峰值 (GiB)"),
+        K::Latency => tr(lang, "Step time or TTFT / TPOT", "单步时间或 TTFT / TPOT"),
+        K::Throughput => tr(lang, "Throughput (tokens/s)", "吞吐 (token/s)"),
+        K::Mfu => tr(lang, "MFU", "MFU"),
+        K::UsdPerHour => tr(lang, "$ per hour", "每小时美元"),
+        K::Migration => tr(lang, "Migration", "迁移类型"),
+        K::Effort => tr(lang, "Effort (person-weeks)", "工作量（人周）"),
+        K::OneTime => tr(lang, "One-time $", "一次性美元"),
+        K::Low => tr(lang, "low", "下限"),
+        K::High => tr(lang, "high", "上限"),
+        K::EffortNote => tr(
+            lang,
+            "Family is against the first plan; migration and effort against a plain baseline on the same GPUs. Person-weeks are assumptions.",
+            "类别相对第一个方案；迁移类型与工作量相对同一 GPU 上的朴素基线。人周数为假设值。",
+        ),
     }
 }

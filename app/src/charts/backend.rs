@@ -1,0 +1,175 @@
+//! Drawing on an HTML canvas, crisp on high-DPI screens: the canvas's
+//! backing store is the CSS size times `devicePixelRatio`, the context is
+//! scaled by the same factor, and plotters draws in CSS pixels, so hover
+//! regions and mouse positions share one coordinate system.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// The canvas backend's error (its type is not exported by name).
+pub type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+/// A canvas backend that reports its size in CSS pixels.
+pub struct Hidpi {
+    inner: CanvasBackend,
+    ctx: CanvasRenderingContext2d,
+    size: (u32, u32),
+}
+
+/// The CSS `font` shorthand the canvas backend writes for a text style.
+fn font_of<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
+}
+
+impl DrawingBackend for Hidpi {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        p: BackendCoord,
+        c: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(p, c)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        a: BackendCoord,
+        b: BackendCoord,
+        s: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(a, b, s)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        a: BackendCoord,
+        b: BackendCoord,
+        s: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_rect(a, b, s, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        s: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, s)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        s: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(path, s)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        c: BackendCoord,
+        r: u32,
+        s: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_circle(c, r, s, fill)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        s: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_text(text, s, pos)
+    }
+
+    /// Measures with the canvas itself: exact for any script, and no
+    /// layout of a hidden element per label (plotters' default on wasm).
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        s: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        self.ctx.set_font(&font_of(s));
+        let width = self
+            .ctx
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(text.chars().count() as f64 * s.size());
+        Ok((width.ceil() as u32, s.size().ceil() as u32))
+    }
+}
+
+/// Sizes the canvas for its CSS box at the screen's pixel ratio and runs
+/// `f` on a drawing area in CSS pixels. `css_height` is the canvas's CSS
+/// height; its width is what layout gave it.
+pub fn draw_on<T>(
+    canvas: &HtmlCanvasElement,
+    css_height: u32,
+    f: impl FnOnce(&DrawingArea<Hidpi, Shift>) -> Result<T, DrawingAreaErrorKind<CanvasError>>,
+) -> Result<T, String> {
+    let css_width = match canvas.client_width() {
+        w if w > 0 => w as u32,
+        _ => 640,
+    };
+    let ratio = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0)
+        .clamp(1.0, 4.0);
+    canvas.set_width((f64::from(css_width) * ratio).round() as u32);
+    canvas.set_height((f64::from(css_height) * ratio).round() as u32);
+    let ctx: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or("no 2d context")?;
+    // Resizing reset the context; scale it so one unit is one CSS pixel.
+    ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)
+        .map_err(|e| format!("{e:?}"))?;
+    let inner = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no canvas backend")?;
+    let root = Hidpi {
+        inner,
+        ctx,
+        size: (css_width, css_height),
+    }
+    .into_drawing_area();
+    let out = f(&root).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Marks the end of a chart's drawing for browser benchmarks
+/// (`performance.getEntriesByName("memwall:chart:<name>")`).
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(&format!("memwall:chart:{name}"));
+    }
+}

@@ -1,0 +1,187 @@
+//! The frontier chart: every plan as a point of latency against cost,
+//! marked by family, hollow when it does not fit, with the Pareto frontier
+//! of the plans that fit as a line.
+
+use super::{
+    bold_grid, font, legend, legend_width, light_grid, message, muted, Drawn, LegendEntry,
+};
+use crate::charts::draw::time::metric_name;
+use crate::charts::hover::Hit;
+use crate::charts::palette::{self, Marker, FRONT, MUTED};
+use crate::charts::series::{CostMetric, FrontierPoint, FrontierSeries};
+use crate::i18n::results::{t, K};
+use crate::i18n::{domain, Lang};
+use crate::numfmt::{duration, num, short, usd};
+use planner_core::effort::PlanFamily;
+use planner_core::report::Verdict;
+use planner_core::units::Usd;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The cost axis's name.
+pub fn metric_name_of(lang: Lang, m: CostMetric) -> &'static str {
+    match m {
+        CostMetric::UsdPerMillionTokens => t(lang, K::UsdPerMTok),
+        CostMetric::GpuHoursPerRun => t(lang, K::GpuHoursPerRun),
+    }
+}
+
+fn cost_text(m: CostMetric, v: f64) -> String {
+    match m {
+        CostMetric::UsdPerMillionTokens => usd(Usd::new(v)),
+        CostMetric::GpuHoursPerRun => num(v),
+    }
+}
+
+/// The vertices of a marker around (0, 0), in pixels; `None` for a circle.
+fn outline(m: Marker) -> Option<Vec<(i32, i32)>> {
+    match m {
+        Marker::Circle => None,
+        Marker::Square => Some(vec![(-5, -5), (5, -5), (5, 5), (-5, 5)]),
+        Marker::Triangle => Some(vec![(0, -7), (6, 4), (-6, 4)]),
+        Marker::Diamond => Some(vec![(0, -7), (7, 0), (0, 7), (-7, 0)]),
+    }
+}
+
+/// Draws the frontier series; returns a hover region per point.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    s: &FrontierSeries,
+    lang: Lang,
+) -> Drawn<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled(t(lang, K::FrontierTitle), font(14.0))?;
+    let mut hits = Vec::new();
+    let Some(metric) = s.metric.filter(|_| !s.points.is_empty()) else {
+        message(
+            &root,
+            &format!("{} {}", t(lang, K::NotPlaced), s.unplaced.join(", ")),
+        )?;
+        return Ok(hits);
+    };
+    let (w, _) = root.dim_in_pixel();
+    let (area, side) = root.split_horizontally(w - legend_width(w));
+    let max_x = s
+        .points
+        .iter()
+        .map(|p| p.latency.as_secs())
+        .fold(0.0, f64::max);
+    let max_y = s.points.iter().map(|p| p.cost).fold(0.0, f64::max);
+    let (scale, unit) = if max_x >= 1.0 {
+        (1.0, K::Seconds)
+    } else {
+        (1e3, K::Milliseconds)
+    };
+    let x_desc = format!("{} ({})", t(lang, K::LatencyAxis), t(lang, unit));
+    let mut chart = ChartBuilder::on(&area)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            0f64..(max_x * scale * 1.2).max(1e-9),
+            0f64..(max_y * 1.2).max(1e-9),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(metric_name_of(lang, metric))
+        .label_style(font(12.0))
+        .axis_desc_style(font(12.0))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    let at = |p: &FrontierPoint| (p.latency.as_secs() * scale, p.cost);
+    chart.draw_series(LineSeries::new(
+        s.front.iter().map(|&i| at(&s.points[i])),
+        FRONT.stroke_width(2),
+    ))?;
+    for p in &s.points {
+        let (color, marker) = palette::family(p.family);
+        let fits = p.verdict == Verdict::Fits;
+        let style = if fits {
+            color.filled()
+        } else {
+            color.stroke_width(2)
+        };
+        match (outline(marker), fits) {
+            (None, _) => chart.draw_series(std::iter::once(Circle::new(at(p), 6, style)))?,
+            (Some(v), true) => chart.draw_series(std::iter::once(
+                EmptyElement::at(at(p)) + Polygon::new(v, style),
+            ))?,
+            (Some(mut v), false) => {
+                v.push(v[0]);
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at(at(p)) + PathElement::new(v, style),
+                ))?
+            }
+        };
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(at(p)) + Text::new(short(&p.name, 16), (9, -14), muted(11.0)),
+        ))?;
+        hits.push(Hit::point(
+            chart.backend_coord(&at(p)),
+            7,
+            format!(
+                "{}\n{} · {}\n{}: {}\n{}: {}",
+                p.name,
+                domain::family(lang, p.family),
+                domain::verdict(lang, p.verdict),
+                metric_name(lang, p.latency_metric),
+                duration(p.latency),
+                metric_name_of(lang, metric),
+                cost_text(metric, p.cost)
+            ),
+        ));
+    }
+    let mut entries: Vec<LegendEntry> = [
+        PlanFamily::Baseline,
+        PlanFamily::Algorithmic,
+        PlanFamily::Hardware,
+        PlanFamily::Hybrid,
+    ]
+    .into_iter()
+    .filter(|f| s.points.iter().any(|p| p.family == *f))
+    .map(|f| LegendEntry {
+        label: domain::family(lang, f).to_string(),
+        color: palette::family(f).0.to_rgba(),
+        line: false,
+    })
+    .collect();
+    entries.push(LegendEntry {
+        label: t(lang, K::Pareto).to_string(),
+        color: FRONT.to_rgba(),
+        line: true,
+    });
+    if s.points.iter().any(|p| p.verdict != Verdict::Fits) {
+        entries.push(LegendEntry {
+            label: t(lang, K::Unfit).to_string(),
+            color: MUTED.to_rgba(),
+            line: true,
+        });
+    }
+    legend(&side, &entries)?;
+    Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::draw::recorder::Recorder;
+    use crate::charts::series::frontier_series;
+    use crate::fixtures;
+
+    #[test]
+    fn one_hover_region_per_point() {
+        let (plans, reports) = fixtures::three();
+        let s = frontier_series(&plans, &reports);
+        for lang in [Lang::En, Lang::Zh] {
+            let area = Recorder::new(800, 360).into_drawing_area();
+            let hits = draw(&area, &s, lang).expect("draws");
+            assert_eq!(hits.len(), s.points.len());
+        }
+        let empty = Recorder::new(400, 300).into_drawing_area();
+        assert!(draw(&empty, &FrontierSeries::default(), Lang::En)
+            .expect("draws")
+            .is_empty());
+    }
+}

@@ -1,0 +1,206 @@
+//! The memory chart: per plan, one stacked bar per tier of the binding
+//! device, a whisker for the expected range, and the HBM capacity as a
+//! dashed wall across the plan's column.
+
+use super::{
+    bold_grid, category_label, font, legend, legend_width, light_grid, muted, Drawn, LegendEntry,
+};
+use crate::charts::hover::Hit;
+use crate::charts::palette::{self, INK, WALL};
+use crate::charts::series::MemorySeries;
+use crate::i18n::results::{t, K};
+use crate::i18n::{domain, Lang};
+use crate::numfmt::{gib, short};
+use planner_core::plan::Tier;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Draws the memory series; returns a hover region per segment, whisker
+/// and wall.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    s: &MemorySeries,
+    lang: Lang,
+) -> Drawn<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled(t(lang, K::MemoryTitle), font(14.0))?;
+    let mut hits = Vec::new();
+    if s.plans.is_empty() {
+        return Ok(hits);
+    }
+    let (w, _) = root.dim_in_pixel();
+    let (area, side) = root.split_horizontally(w - legend_width(w));
+    let n = s.plans.len();
+    let top = (s.top().as_gib() * 1.12).max(1.0);
+    let names: Vec<String> = s.plans.iter().map(|p| short(&p.name, 18)).collect();
+    let label = |v: &f64| category_label(&names, *v);
+    let mut chart = ChartBuilder::on(&area)
+        .margin(8)
+        .x_label_area_size(26)
+        .y_label_area_size(54)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n + 2)
+        .x_label_formatter(&label)
+        .y_desc(t(lang, K::GibPerGpu))
+        .label_style(font(12.0))
+        .axis_desc_style(font(12.0))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+
+    for (i, plan) in s.plans.iter().enumerate() {
+        let bars: Vec<_> = s.bars.iter().filter(|b| b.plan == i).collect();
+        let m = bars.len().max(1) as f64;
+        let width = 0.76 / m;
+        let role = domain::role(lang, plan.role);
+        for (j, bar) in bars.iter().enumerate() {
+            let x0 = i as f64 - 0.38 + j as f64 * width + 0.02;
+            let x1 = x0 + width - 0.04;
+            let tier = domain::tier(lang, bar.tier);
+            let mut y = 0.0;
+            for &(kind, bytes) in &bar.segments {
+                let y1 = y + bytes.as_gib();
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, y), (x1, y1)],
+                    palette::item(kind).filled(),
+                )))?;
+                hits.push(Hit::rect(
+                    chart.backend_coord(&(x0, y)),
+                    chart.backend_coord(&(x1, y1)),
+                    format!(
+                        "{}\n{} · {} · {}\n{}: {}",
+                        plan.name,
+                        role,
+                        tier,
+                        domain::item(lang, kind),
+                        gib(bytes),
+                        pct_of(bytes.base(), bar.used.base())
+                    ),
+                ));
+                y = y1;
+            }
+            // The expected range as a whisker with caps.
+            let (lo, hi) = (bar.range.low.as_gib(), bar.range.high.as_gib());
+            if hi > lo {
+                let xc = (x0 + x1) / 2.0;
+                let cap = (x1 - x0) / 4.0;
+                let ink = INK.stroke_width(1);
+                chart.draw_series([
+                    PathElement::new(vec![(xc, lo), (xc, hi)], ink),
+                    PathElement::new(vec![(xc - cap, lo), (xc + cap, lo)], ink),
+                    PathElement::new(vec![(xc - cap, hi), (xc + cap, hi)], ink),
+                ])?;
+                hits.push(Hit::rect(
+                    chart.backend_coord(&(xc - cap, lo)),
+                    chart.backend_coord(&(xc + cap, hi)),
+                    format!(
+                        "{} · {}\n{}: {}\n{}: {}–{}",
+                        plan.name,
+                        tier,
+                        t(lang, K::Total),
+                        gib(bar.used),
+                        t(lang, K::Range),
+                        gib(bar.range.low),
+                        gib(bar.range.high)
+                    ),
+                ));
+            }
+            if bars.len() > 1 || bar.tier != Tier::Hbm {
+                let above = (x0, bar.used.max(bar.range.high).as_gib());
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at(above) + Text::new(tier.to_string(), (0, -14), muted(11.0)),
+                ))?;
+            }
+        }
+        // The wall: this plan's HBM per GPU.
+        let cap = plan.hbm.as_gib();
+        let (wx0, wx1) = (i as f64 - 0.45, i as f64 + 0.45);
+        chart.draw_series(DashedLineSeries::new(
+            vec![(wx0, cap), (wx1, cap)],
+            6,
+            4,
+            WALL.stroke_width(2),
+        ))?;
+        let (a, b) = (
+            chart.backend_coord(&(wx0, cap)),
+            chart.backend_coord(&(wx1, cap)),
+        );
+        hits.push(Hit::rect(
+            (a.0, a.1 - 3),
+            (b.0, b.1 + 3),
+            format!(
+                "{}\n{}: {}",
+                plan.name,
+                t(lang, K::HbmCapacity),
+                gib(plan.hbm)
+            ),
+        ));
+    }
+
+    let mut entries: Vec<LegendEntry> = s
+        .kinds()
+        .into_iter()
+        .map(|k| LegendEntry {
+            label: domain::item(lang, k).to_string(),
+            color: palette::item(k).to_rgba(),
+            line: false,
+        })
+        .collect();
+    entries.insert(
+        0,
+        LegendEntry {
+            label: t(lang, K::HbmCapacity).to_string(),
+            color: WALL.to_rgba(),
+            line: true,
+        },
+    );
+    entries.insert(
+        1,
+        LegendEntry {
+            label: t(lang, K::Range).to_string(),
+            color: INK.to_rgba(),
+            line: true,
+        },
+    );
+    legend(&side, &entries)?;
+    Ok(hits)
+}
+
+/// A part's share of a whole, for read-outs.
+fn pct_of(part: f64, whole: f64) -> String {
+    if whole > 0.0 {
+        crate::numfmt::pct(part / whole)
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::draw::recorder::Recorder;
+    use crate::charts::series::memory_series;
+    use crate::fixtures;
+
+    #[test]
+    fn draws_every_segment_and_wall_in_both_languages() {
+        let (plans, reports) = fixtures::three();
+        let s = memory_series(
+            plans
+                .iter()
+                .zip(&reports)
+                .map(|(p, r)| (p.name.as_str(), r)),
+        );
+        for lang in [Lang::En, Lang::Zh] {
+            let area = Recorder::new(800, 360).into_drawing_area();
+            let hits = draw(&area, &s, lang).expect("draws");
+            let segments: usize = s.bars.iter().map(|b| b.segments.len()).sum();
+            // Every segment and wall can be hovered; whiskers too.
+            assert!(hits.len() >= segments + s.plans.len());
+            assert!(hits.iter().all(|h| h.x0 <= h.x1 && h.y0 <= h.y1));
+        }
+    }
+}

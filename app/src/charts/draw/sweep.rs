@@ -1,0 +1,145 @@
+//! The sweep chart: HBM per GPU of the active plan along one axis (log
+//! scale), its expected range as a band, each point coloured by verdict,
+//! and the HBM of several GPUs as horizontal walls.
+
+use super::{bold_grid, font, light_grid, message, muted, Drawn};
+use crate::charts::hover::Hit;
+use crate::charts::palette::{self, INK, WALL};
+use crate::i18n::results::{t, K};
+use crate::i18n::{domain, Lang};
+use crate::numfmt::{gib, si};
+use planner_core::share::SweepAxis;
+use planner_core::sweep::SweepResult;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The swept axis's name.
+pub fn axis_name(lang: Lang, a: SweepAxis) -> &'static str {
+    match a {
+        SweepAxis::SequenceLength => t(lang, K::AxisSeqLen),
+        SweepAxis::Batch => t(lang, K::AxisBatch),
+        SweepAxis::ModelSize => t(lang, K::AxisModelSize),
+    }
+}
+
+/// Draws a sweep; returns a hover region per point and per wall.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    s: &SweepResult,
+    lang: Lang,
+) -> Drawn<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled(t(lang, K::SweepTitle), font(14.0))?;
+    let mut hits = Vec::new();
+    let pts: Vec<_> = s
+        .points
+        .iter()
+        .filter(|p| p.x > 0.0 && p.x.is_finite())
+        .collect();
+    let (Some(first), Some(last)) = (pts.first(), pts.last()) else {
+        message(&root, t(lang, K::NotAvailable))?;
+        return Ok(hits);
+    };
+    let top = pts
+        .iter()
+        .map(|p| p.hbm_high.max(p.hbm_used).as_gib())
+        .chain(s.walls.iter().map(|w| w.capacity.as_gib()))
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((first.x / 1.4..last.x * 1.4).log_scale(), 0f64..top)?;
+    let x_label = |v: &f64| si(*v);
+    chart
+        .configure_mesh()
+        .x_desc(axis_name(lang, s.axis))
+        .y_desc(t(lang, K::HbmUsed))
+        .x_label_formatter(&x_label)
+        .label_style(font(12.0))
+        .axis_desc_style(font(12.0))
+        .light_line_style(light_grid())
+        .bold_line_style(bold_grid())
+        .draw()?;
+    // The expected range as a band under the line.
+    let band: Vec<(f64, f64)> = pts
+        .iter()
+        .map(|p| (p.x, p.hbm_low.as_gib()))
+        .chain(pts.iter().rev().map(|p| (p.x, p.hbm_high.as_gib())))
+        .collect();
+    chart.draw_series(std::iter::once(Polygon::new(band, INK.mix(0.08).filled())))?;
+    chart.draw_series(LineSeries::new(
+        pts.iter().map(|p| (p.x, p.hbm_used.as_gib())),
+        INK.stroke_width(2),
+    ))?;
+    for wall in &s.walls {
+        let y = wall.capacity.as_gib();
+        let (x0, x1) = (first.x / 1.4, last.x * 1.4);
+        chart.draw_series(DashedLineSeries::new(
+            vec![(x0, y), (x1, y)],
+            6,
+            4,
+            WALL.stroke_width(1),
+        ))?;
+        let label = format!("{} · {}", wall.name, gib(wall.capacity));
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((first.x, y)) + Text::new(label.clone(), (2, -15), muted(11.0)),
+        ))?;
+        let (a, b) = (chart.backend_coord(&(x0, y)), chart.backend_coord(&(x1, y)));
+        hits.push(Hit::rect(
+            (a.0, a.1 - 3),
+            (b.0, b.1 + 3),
+            format!("{}: {label}", t(lang, K::HbmCapacity)),
+        ));
+    }
+    for p in &pts {
+        let c = (p.x, p.hbm_used.as_gib());
+        chart.draw_series(std::iter::once(Circle::new(
+            c,
+            4,
+            palette::verdict(p.verdict).filled(),
+        )))?;
+        hits.push(Hit::point(
+            chart.backend_coord(&c),
+            5,
+            format!(
+                "{}: {}\n{} ({}: {}–{})\n{}",
+                axis_name(lang, s.axis),
+                p.label,
+                gib(p.hbm_used),
+                t(lang, K::Range),
+                gib(p.hbm_low),
+                gib(p.hbm_high),
+                domain::verdict(lang, p.verdict)
+            ),
+        ));
+    }
+    Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::draw::recorder::Recorder;
+    use crate::fixtures;
+    use planner_core::catalog::GpuId;
+    use planner_core::sweep::sweep;
+
+    #[test]
+    fn every_axis_draws_a_region_per_point_and_wall() {
+        let walls = [GpuId::H100Sxm, GpuId::B200];
+        for axis in [
+            SweepAxis::SequenceLength,
+            SweepAxis::Batch,
+            SweepAxis::ModelSize,
+        ] {
+            let s = sweep(&fixtures::serving(), axis, &walls);
+            for lang in [Lang::En, Lang::Zh] {
+                let area = Recorder::new(800, 360).into_drawing_area();
+                let hits = draw(&area, &s, lang).expect("draws");
+                assert_eq!(hits.len(), s.points.len() + walls.len());
+            }
+        }
+    }
+}

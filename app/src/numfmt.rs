@@ -1,0 +1,133 @@
+//! Numbers as the results show them: sizes in GiB, durations in the unit
+//! that reads best, dollars, counts with SI prefixes. The same in both
+//! languages (Chinese technical writing uses the same units).
+
+use planner_core::units::{Bytes, Seconds, Usd};
+
+/// Digits after the point for a value of this size: three significant
+/// digits or so, never fewer than none.
+fn decimals(v: f64) -> usize {
+    let a = v.abs();
+    if a >= 100.0 || a == 0.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else {
+        // 0.0123 → 4 decimals: three significant digits below one.
+        ((-a.log10()).floor() as usize + 3).min(9)
+    }
+}
+
+/// A number with about three significant digits.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    format!("{v:.*}", decimals(v))
+}
+
+/// A size in GiB (2^30 bytes): `66.2 GiB`.
+pub fn gib(b: Bytes) -> String {
+    format!("{} GiB", num(b.as_gib()))
+}
+
+/// A signed size in GiB: `+13.8 GiB`, `−4.10 GiB`.
+pub fn gib_signed(b: Bytes) -> String {
+    let v = b.as_gib();
+    let sign = if v < 0.0 { "−" } else { "+" };
+    format!("{sign}{} GiB", num(v.abs()))
+}
+
+/// A duration in s, ms or µs, whichever keeps the number readable.
+pub fn duration(s: Seconds) -> String {
+    let v = s.as_secs();
+    if !v.is_finite() {
+        "—".into()
+    } else if v.abs() >= 1.0 {
+        format!("{} s", num(v))
+    } else if v.abs() >= 1e-3 {
+        format!("{} ms", num(v * 1e3))
+    } else {
+        format!("{} µs", num(v * 1e6))
+    }
+}
+
+/// A duration and its expected range: `9.12 s (8.50–10.1 s)`.
+pub fn duration_range(s: Seconds, low: Seconds, high: Seconds) -> String {
+    format!("{} ({}–{})", duration(s), duration(low), duration(high))
+}
+
+/// Dollars: `$21.92`, `$0.0529`, `$1234`.
+pub fn usd(u: Usd) -> String {
+    let v = u.as_usd();
+    if v.is_finite() && v.abs() >= 1.0 && v.abs() < 100.0 {
+        format!("${v:.2}")
+    } else {
+        format!("${}", num(v))
+    }
+}
+
+/// A count with an SI prefix: `512`, `4.10 K`, `1.05 M`, `70.6 B`.
+pub fn si(v: f64) -> String {
+    let a = v.abs();
+    let (scaled, prefix) = if a >= 1e12 {
+        (v / 1e12, " T")
+    } else if a >= 1e9 {
+        (v / 1e9, " B")
+    } else if a >= 1e6 {
+        (v / 1e6, " M")
+    } else if a >= 1e3 {
+        (v / 1e3, " K")
+    } else {
+        (v, "")
+    };
+    format!("{}{prefix}", num(scaled))
+}
+
+/// A fraction in `0..=1` as a percentage: `41.2 %`.
+pub fn pct(f: f64) -> String {
+    format!("{} %", num(f * 100.0))
+}
+
+/// Shortens a name for a chart label, keeping whole characters.
+pub fn short(name: &str, max_chars: usize) -> String {
+    if name.chars().count() <= max_chars {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(max_chars.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_numbers() {
+        assert_eq!(gib(Bytes::from_gib(66.171)), "66.2 GiB");
+        assert_eq!(gib(Bytes::from_gib(0.0)), "0 GiB");
+        assert_eq!(gib_signed(Bytes::from_gib(-4.1)), "−4.10 GiB");
+        assert_eq!(duration(Seconds::from_secs(9.1178)), "9.12 s");
+        assert_eq!(duration(Seconds::from_millis(35.14)), "35.1 ms");
+        assert_eq!(duration(Seconds::from_micros(12.0)), "12.0 µs");
+        assert_eq!(usd(Usd::new(21.92)), "$21.92");
+        assert_eq!(usd(Usd::new(0.052945)), "$0.0529");
+        assert_eq!(usd(Usd::new(1234.4)), "$1234");
+        assert_eq!(si(4096.0), "4.10 K");
+        assert_eq!(si(512.0), "512");
+        assert_eq!(si(7.0e9), "7.00 B");
+        assert_eq!(pct(0.4123), "41.2 %");
+        assert_eq!(num(f64::NAN), "—");
+    }
+
+    #[test]
+    fn short_keeps_whole_characters() {
+        assert_eq!(short("abc", 5), "abc");
+        assert_eq!(short("Llama 2 7B on 8×H100", 8), "Llama 2…");
+        assert_eq!(short("显存墙规划器方案", 4), "显存墙…");
+    }
+}
