@@ -4,7 +4,9 @@
 //! asks the core for reports, sweeps and searches, and draws them.
 
 pub mod charts;
+pub mod compare;
 pub mod components;
+pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod i18n;
