@@ -1,0 +1,128 @@
+//! A chart on a canvas: drawn after mount and again when its series, the
+//! language or the window size changes; a text tooltip on hover; a PNG
+//! download of what is drawn.
+
+use crate::charts::backend::{self, Hidpi};
+use crate::charts::draw::Drawn;
+use crate::charts::hover::{self, Hit};
+use crate::export;
+use crate::i18n::results::{t, K};
+use crate::i18n::Lang;
+use crate::state::use_state;
+use leptos::ev;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::DrawingArea;
+
+/// Where the tooltip sits: the pointer, and whether it opens to the left
+/// (pointer on the right half) so it stays inside the chart.
+#[derive(Debug, Clone, PartialEq)]
+struct Tip {
+    x: i32,
+    y: i32,
+    left: bool,
+    text: String,
+}
+
+/// One chart.
+#[component]
+pub fn ChartFrame<S, D>(
+    /// The chart's name: testids `chart-<name>` (the canvas) and
+    /// `export-png-<name>`, and the mark `memwall:chart:<name>` set after
+    /// each draw.
+    name: &'static str,
+    /// The chart's title, for screen readers (the canvas draws it too).
+    title: K,
+    /// What to draw; the chart redraws when it changes.
+    #[prop(into)]
+    series: Signal<S>,
+    /// Draws the series on an area measured in CSS pixels and returns the
+    /// hover regions.
+    draw: D,
+    /// CSS height of the canvas in pixels.
+    #[prop(default = 340)]
+    height: u32,
+) -> impl IntoView
+where
+    S: Send + Sync + 'static,
+    D: Fn(&DrawingArea<Hidpi, Shift>, &S, Lang) -> Drawn<Hidpi> + 'static,
+{
+    let state = use_state();
+    let lang = move || state.lang();
+    let canvas = NodeRef::<Canvas>::new();
+    let hits = StoredValue::new(Vec::<Hit>::new());
+    let tip = RwSignal::new(None::<Tip>);
+    let resized = RwSignal::new(0u32);
+    let handle = window_event_listener(ev::resize, move |_| resized.update(|n| *n += 1));
+    on_cleanup(move || handle.remove());
+
+    Effect::new(move |_| {
+        resized.track();
+        let lang = lang();
+        let Some(el) = canvas.get() else {
+            return;
+        };
+        let drawn = series.with(|s| backend::draw_on(&el, height, |area| draw(area, s, lang)));
+        match drawn {
+            Ok(h) => {
+                hits.set_value(h);
+                backend::mark(name);
+            }
+            Err(e) => leptos::logging::warn!("chart {name}: {e}"),
+        }
+        tip.set(None);
+    });
+
+    let on_move = move |ev: ev::MouseEvent| {
+        let (x, y) = (ev.offset_x(), ev.offset_y());
+        let width = canvas.get_untracked().map_or(0, |c| c.client_width());
+        let text = hits.with_value(|h| hover::nearest(h, x, y).map(|h| h.text.clone()));
+        tip.set(text.map(|text| Tip {
+            x,
+            y,
+            left: x > width / 2,
+            text,
+        }));
+    };
+    let save = move |_| {
+        if let Some(url) = canvas.get_untracked().and_then(|c| c.to_data_url().ok()) {
+            export::download_data_url(&format!("memwall-{name}.png"), &url);
+        }
+    };
+    view! {
+        <figure class="chart" data-testid=format!("chart-box-{name}")>
+            <div class="chart-canvas">
+                <canvas
+                    node_ref=canvas
+                    data-testid=format!("chart-{name}")
+                    role="img"
+                    aria-label=move || t(lang(), title)
+                    style=format!("height:{height}px")
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| tip.set(None)
+                ></canvas>
+                {move || {
+                    tip.get()
+                        .map(|tip| {
+                            let style = if tip.left {
+                                format!("right:calc(100% - {}px);top:{}px", tip.x - 12, tip.y + 12)
+                            } else {
+                                format!("left:{}px;top:{}px", tip.x + 12, tip.y + 12)
+                            };
+                            view! {
+                                <div class="chart-tooltip" data-testid="chart-tooltip" style=style>
+                                    {tip.text}
+                                </div>
+                            }
+                        })
+                }}
+            </div>
+            <figcaption class="chart-actions">
+                <button data-testid=format!("export-png-{name}") on:click=save>
+                    {move || t(lang(), K::ExportPng)}
+                </button>
+            </figcaption>
+        </figure>
+    }
+}
