@@ -86,6 +86,21 @@ pub fn si(v: f64) -> String {
     format!("{}{prefix}", num(scaled))
 }
 
+/// An axis tick: no trailing zeros (`80`, `0.5`, `12.5`), SI prefixes
+/// from ten thousand up.
+pub fn tick(v: f64) -> String {
+    if v.abs() >= 1e4 {
+        return si(v);
+    }
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
+    }
+}
+
 /// A fraction in `0..=1` as a percentage: `41.2 %`.
 pub fn pct(f: f64) -> String {
     format!("{} %", num(f * 100.0))
@@ -122,6 +137,10 @@ mod tests {
         assert_eq!(si(7.0e9), "7.00 B");
         assert_eq!(pct(0.4123), "41.2 %");
         assert_eq!(num(f64::NAN), "—");
+        assert_eq!(tick(80.0), "80");
+        assert_eq!(tick(0.30000000000000004), "0.3");
+        assert_eq!(tick(0.0), "0");
+        assert_eq!(tick(25000.0), "25.0 K");
     }
 
     #[test]

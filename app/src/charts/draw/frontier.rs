@@ -1,9 +1,12 @@
 //! The frontier chart: every plan as a point of latency against cost,
 //! marked by family, hollow when it does not fit, with the Pareto frontier
-//! of the plans that fit as a line.
+//! of the plans that fit as a line. The latency axis turns logarithmic when
+//! the plans' latencies span more than twenty times (a serving TPOT next
+//! to training steps).
 
 use super::{
-    bold_grid, font, legend, legend_width, light_grid, message, muted, Drawn, LegendEntry,
+    bold_grid, font, legend, legend_width, light_grid, message, muted, text_width, Drawn,
+    LegendEntry, Placed,
 };
 use crate::charts::draw::time::metric_name;
 use crate::charts::hover::Hit;
@@ -11,10 +14,12 @@ use crate::charts::palette::{self, Marker, FRONT, MUTED};
 use crate::charts::series::{CostMetric, FrontierPoint, FrontierSeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::{domain, Lang};
-use crate::numfmt::{duration, num, short, usd};
+use crate::numfmt::{duration, num, short, tick, usd};
 use planner_core::effort::PlanFamily;
 use planner_core::report::Verdict;
 use planner_core::units::Usd;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -51,21 +56,23 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
     let root = root.titled(t(lang, K::FrontierTitle), font(14.0))?;
-    let mut hits = Vec::new();
     let Some(metric) = s.metric.filter(|_| !s.points.is_empty()) else {
         message(
             &root,
             &format!("{} {}", t(lang, K::NotPlaced), s.unplaced.join(", ")),
         )?;
-        return Ok(hits);
+        return Ok(Vec::new());
     };
     let (w, _) = root.dim_in_pixel();
     let (area, side) = root.split_horizontally(w - legend_width(w));
-    let max_x = s
+    let xs = s
         .points
         .iter()
         .map(|p| p.latency.as_secs())
-        .fold(0.0, f64::max);
+        .filter(|x| *x > 0.0);
+    let (min_x, max_x) = xs.fold((f64::INFINITY, 0.0f64), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
     let max_y = s.points.iter().map(|p| p.cost).fold(0.0, f64::max);
     let (scale, unit) = if max_x >= 1.0 {
         (1.0, K::Seconds)
@@ -73,20 +80,55 @@ pub fn draw<DB: DrawingBackend>(
         (1e3, K::Milliseconds)
     };
     let x_desc = format!("{} ({})", t(lang, K::LatencyAxis), t(lang, unit));
-    let mut chart = ChartBuilder::on(&area)
+    let y = 0f64..(max_y * 1.2).max(1e-9);
+    let mut builder = ChartBuilder::on(&area);
+    builder
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(
-            0f64..(max_x * scale * 1.2).max(1e-9),
-            0f64..(max_y * 1.2).max(1e-9),
-        )?;
+        .y_label_area_size(60);
+    if min_x.is_finite() && max_x / min_x > 20.0 {
+        let x = (min_x * scale / 2.0..max_x * scale * 2.0).log_scale();
+        plot(
+            builder.build_cartesian_2d(x, y)?,
+            &side,
+            s,
+            lang,
+            metric,
+            scale,
+            x_desc,
+        )
+    } else {
+        plot(
+            builder.build_cartesian_2d(0f64..(max_x * scale * 1.2).max(1e-9), y)?,
+            &side,
+            s,
+            lang,
+            metric,
+            scale,
+            x_desc,
+        )
+    }
+}
+
+/// Draws the mesh, the frontier, the points and the legend on a built chart.
+fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
+    mut chart: ChartContext<'_, DB, Cartesian2d<X, RangedCoordf64>>,
+    side: &DrawingArea<DB, Shift>,
+    s: &FrontierSeries,
+    lang: Lang,
+    metric: CostMetric,
+    scale: f64,
+    x_desc: String,
+) -> Drawn<DB> {
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(metric_name_of(lang, metric))
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .max_light_lines(1)
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
@@ -95,6 +137,8 @@ pub fn draw<DB: DrawingBackend>(
         s.front.iter().map(|&i| at(&s.points[i])),
         FRONT.stroke_width(2),
     ))?;
+    let mut hits = Vec::new();
+    let mut labels = Placed::default();
     for p in &s.points {
         let (color, marker) = palette::family(p.family);
         let fits = p.verdict == Verdict::Fits;
@@ -115,11 +159,9 @@ pub fn draw<DB: DrawingBackend>(
                 ))?
             }
         };
-        chart.draw_series(std::iter::once(
-            EmptyElement::at(at(p)) + Text::new(short(&p.name, 16), (9, -14), muted(11.0)),
-        ))?;
+        let c = chart.backend_coord(&at(p));
         hits.push(Hit::point(
-            chart.backend_coord(&at(p)),
+            c,
             7,
             format!(
                 "{}\n{} · {}\n{}: {}\n{}: {}",
@@ -132,6 +174,21 @@ pub fn draw<DB: DrawingBackend>(
                 cost_text(metric, p.cost)
             ),
         ));
+        // A name beside the point where it overlaps no other name.
+        let name = short(&p.name, 16);
+        let (w, h) = (text_width(&name, 11.0), 13);
+        let spots = [
+            (c.0 + 9, c.1 - 15),
+            (c.0 + 9, c.1 + 3),
+            (c.0 - 9 - w, c.1 - 15),
+            (c.0 - 9 - w, c.1 + 3),
+        ];
+        if let Some((x, y)) = labels.take(&spots, w, h) {
+            let offset = (x - c.0, y - c.1);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at(p)) + Text::new(name, offset, muted(11.0)),
+            ))?;
+        }
     }
     let mut entries: Vec<LegendEntry> = [
         PlanFamily::Baseline,
@@ -159,7 +216,7 @@ pub fn draw<DB: DrawingBackend>(
             line: true,
         });
     }
-    legend(&side, &entries)?;
+    legend(side, &entries)?;
     Ok(hits)
 }
 
@@ -171,13 +228,16 @@ mod tests {
     use crate::fixtures;
 
     #[test]
-    fn one_hover_region_per_point() {
+    fn one_hover_region_per_point_on_linear_and_log_axes() {
         let (plans, reports) = fixtures::three();
-        let s = frontier_series(&plans, &reports);
-        for lang in [Lang::En, Lang::Zh] {
-            let area = Recorder::new(800, 360).into_drawing_area();
-            let hits = draw(&area, &s, lang).expect("draws");
-            assert_eq!(hits.len(), s.points.len());
+        // Training only (linear), then with the serving plan (log).
+        for n in [1, 3] {
+            let s = frontier_series(&plans[..n], &reports[..n]);
+            for lang in [Lang::En, Lang::Zh] {
+                let area = Recorder::new(800, 360).into_drawing_area();
+                let hits = draw(&area, &s, lang).expect("draws");
+                assert_eq!(hits.len(), s.points.len());
+            }
         }
         let empty = Recorder::new(400, 300).into_drawing_area();
         assert!(draw(&empty, &FrontierSeries::default(), Lang::En)

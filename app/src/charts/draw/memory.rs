@@ -3,14 +3,15 @@
 //! dashed wall across the plan's column.
 
 use super::{
-    bold_grid, category_label, font, legend, legend_width, light_grid, muted, Drawn, LegendEntry,
+    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, muted, Drawn,
+    LegendEntry,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::charts::series::MemorySeries;
 use crate::i18n::results::{t, K};
 use crate::i18n::{domain, Lang};
-use crate::numfmt::{gib, short};
+use crate::numfmt::{gib, short, tick};
 use planner_core::plan::Tier;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -32,7 +33,8 @@ pub fn draw<DB: DrawingBackend>(
     let (area, side) = root.split_horizontally(w - legend_width(w));
     let n = s.plans.len();
     let top = (s.top().as_gib() * 1.12).max(1.0);
-    let names: Vec<String> = s.plans.iter().map(|p| short(&p.name, 18)).collect();
+    let chars = label_chars(f64::from(area.dim_in_pixel().0.saturating_sub(70)) / n as f64);
+    let names: Vec<String> = s.plans.iter().map(|p| short(&p.name, chars)).collect();
     let label = |v: &f64| category_label(&names, *v);
     let mut chart = ChartBuilder::on(&area)
         .margin(8)
@@ -47,6 +49,8 @@ pub fn draw<DB: DrawingBackend>(
         .y_desc(t(lang, K::GibPerGpu))
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
+        .y_label_formatter(&|v| tick(*v))
+        .max_light_lines(1)
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
@@ -54,10 +58,12 @@ pub fn draw<DB: DrawingBackend>(
     for (i, plan) in s.plans.iter().enumerate() {
         let bars: Vec<_> = s.bars.iter().filter(|b| b.plan == i).collect();
         let m = bars.len().max(1) as f64;
-        let width = 0.76 / m;
+        // Bars no wider than 0.4 of a column, the group centred on it.
+        let width = (0.76 / m).min(0.4);
+        let start = i as f64 - width * m / 2.0;
         let role = domain::role(lang, plan.role);
         for (j, bar) in bars.iter().enumerate() {
-            let x0 = i as f64 - 0.38 + j as f64 * width + 0.02;
+            let x0 = start + j as f64 * width + 0.02;
             let x1 = x0 + width - 0.04;
             let tier = domain::tier(lang, bar.tier);
             let mut y = 0.0;
@@ -86,7 +92,7 @@ pub fn draw<DB: DrawingBackend>(
             let (lo, hi) = (bar.range.low.as_gib(), bar.range.high.as_gib());
             if hi > lo {
                 let xc = (x0 + x1) / 2.0;
-                let cap = (x1 - x0) / 4.0;
+                let cap = ((x1 - x0) / 4.0).min(0.04);
                 let ink = INK.stroke_width(1);
                 chart.draw_series([
                     PathElement::new(vec![(xc, lo), (xc, hi)], ink),

@@ -51,27 +51,33 @@ pub struct LegendEntry {
     pub line: bool,
 }
 
-/// Draws a legend down an area, one entry per line, as many as fit.
+/// Draws a legend down an area, one entry per line; lines get tighter
+/// (down to 11 px) so every entry fits, and any that still do not are left
+/// out.
 pub fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let (_, h) = area.dim_in_pixel();
-    let row = 17;
+    let top = 30;
+    let n = entries.len().max(1) as i32;
+    let row = ((h as i32 - top) / n).clamp(11, 17);
+    let size = f64::from((row - 4).clamp(9, 12));
+    let swatch = row - 5;
     for (i, e) in entries.iter().enumerate() {
-        let y = 30 + row * i as i32;
+        let y = top + row * i as i32;
         if y + row > h as i32 {
             break;
         }
         if e.line {
             area.draw(&PathElement::new(
-                vec![(6, y + 6), (20, y + 6)],
+                vec![(6, y + swatch / 2), (20, y + swatch / 2)],
                 e.color.stroke_width(2),
             ))?;
         } else {
-            area.draw(&Rectangle::new([(6, y), (18, y + 12)], e.color.filled()))?;
+            area.draw(&Rectangle::new([(6, y), (6 + swatch, y + swatch)], e.color.filled()))?;
         }
-        area.draw(&Text::new(e.label.clone(), (24, y - 1), font(12.0)))?;
+        area.draw(&Text::new(e.label.clone(), (24, y - 1), font(size)))?;
     }
     Ok(())
 }
@@ -108,6 +114,41 @@ pub fn category_label(names: &[String], v: f64) -> String {
     names.get(i as usize).cloned().unwrap_or_default()
 }
 
+/// Roughly how wide a label is in CSS pixels: wide (CJK) characters count
+/// as a full em, others as about 0.6 em. Used only to keep labels apart.
+pub fn text_width(text: &str, size: f64) -> i32 {
+    let em: f64 = text
+        .chars()
+        .map(|c| if u32::from(c) >= 0x2E80 { 1.0 } else { 0.6 })
+        .sum();
+    (em * size).ceil() as i32
+}
+
+/// Labels already placed on a chart, so new ones go where they do not
+/// overlap (or are left out; the tooltip still names every point).
+#[derive(Debug, Default)]
+pub struct Placed(Vec<(i32, i32, i32, i32)>);
+
+impl Placed {
+    /// The first of the candidate top-left corners where a `w`×`h` label
+    /// overlaps no earlier one; it is then taken.
+    pub fn take(&mut self, candidates: &[(i32, i32)], w: i32, h: i32) -> Option<(i32, i32)> {
+        let free = |&(x, y): &(i32, i32)| {
+            self.0
+                .iter()
+                .all(|&(a, b, c, d)| x + w <= a || c <= x || y + h <= b || d <= y)
+        };
+        let at = candidates.iter().copied().find(free)?;
+        self.0.push((at.0, at.1, at.0 + w, at.1 + h));
+        Some(at)
+    }
+}
+
+/// How many characters of a category label fit in `px` pixels.
+pub fn label_chars(px: f64) -> usize {
+    ((px - 8.0) / 7.0).clamp(3.0, 24.0) as usize
+}
+
 #[cfg(test)]
 pub(crate) mod recorder;
 
@@ -122,5 +163,16 @@ mod tests {
         assert_eq!(category_label(&names, 0.5), "");
         assert_eq!(category_label(&names, 2.0), "");
         assert_eq!(category_label(&names, -1.0), "");
+    }
+
+    #[test]
+    fn labels_do_not_overlap() {
+        let mut p = Placed::default();
+        assert_eq!(p.take(&[(0, 0)], 10, 10), Some((0, 0)));
+        assert_eq!(p.take(&[(5, 5), (0, 10)], 10, 10), Some((0, 10)));
+        assert_eq!(p.take(&[(5, 5)], 10, 10), None);
+        assert!(text_width("显存", 10.0) > text_width("ab", 10.0));
+        assert_eq!(label_chars(1000.0), 24);
+        assert_eq!(label_chars(0.0), 3);
     }
 }

@@ -1,15 +1,18 @@
-//! The sweep chart: HBM per GPU of the active plan along one axis (log
-//! scale), its expected range as a band, each point coloured by verdict,
-//! and the HBM of several GPUs as horizontal walls.
+//! The sweep chart: HBM per GPU of the active plan along one axis, its
+//! expected range as a band, each point coloured by verdict, and the HBM of
+//! several GPUs as horizontal walls. Both axes are logarithmic: memory
+//! grows as a power of the swept value, so the curve reads as a line and
+//! the walls stay visible next to points a thousand times above them.
 
-use super::{bold_grid, font, light_grid, message, muted, Drawn};
+use super::{text_width, Placed, bold_grid, font, light_grid, message, muted, Drawn};
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
 use crate::i18n::{domain, Lang};
-use crate::numfmt::{gib, si};
+use crate::numfmt::{gib, si, tick};
 use planner_core::share::SweepAxis;
 use planner_core::sweep::SweepResult;
+use planner_core::units::Bytes;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -40,17 +43,28 @@ pub fn draw<DB: DrawingBackend>(
         message(&root, t(lang, K::NotAvailable))?;
         return Ok(hits);
     };
-    let top = pts
+    let ys = pts
         .iter()
-        .map(|p| p.hbm_high.max(p.hbm_used).as_gib())
-        .chain(s.walls.iter().map(|w| w.capacity.as_gib()))
-        .fold(1.0, f64::max)
-        * 1.1;
+        .flat_map(|p| [p.hbm_low, p.hbm_used, p.hbm_high])
+        .chain(s.walls.iter().map(|w| w.capacity))
+        .map(|b| b.as_gib())
+        .filter(|v| *v > 0.0);
+    let (bottom, top) = ys.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (bottom, top) = if bottom.is_finite() {
+        (bottom / 1.5, top * 1.5)
+    } else {
+        (0.1, 1.0)
+    };
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d((first.x / 1.4..last.x * 1.4).log_scale(), 0f64..top)?;
+        .build_cartesian_2d(
+            (first.x / 1.4..last.x * 1.4).log_scale(),
+            (bottom..top).log_scale(),
+        )?;
     let x_label = |v: &f64| si(*v);
     chart
         .configure_mesh()
@@ -59,6 +73,8 @@ pub fn draw<DB: DrawingBackend>(
         .x_label_formatter(&x_label)
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
+        .y_label_formatter(&|v| tick(*v))
+        .max_light_lines(1)
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
@@ -73,8 +89,9 @@ pub fn draw<DB: DrawingBackend>(
         pts.iter().map(|p| (p.x, p.hbm_used.as_gib())),
         INK.stroke_width(2),
     ))?;
-    for wall in &s.walls {
-        let y = wall.capacity.as_gib();
+    let mut placed = Placed::default();
+    for (capacity, names) in merged_walls(s) {
+        let y = capacity.as_gib();
         let (x0, x1) = (first.x / 1.4, last.x * 1.4);
         chart.draw_series(DashedLineSeries::new(
             vec![(x0, y), (x1, y)],
@@ -82,10 +99,20 @@ pub fn draw<DB: DrawingBackend>(
             4,
             WALL.stroke_width(1),
         ))?;
-        let label = format!("{} · {}", wall.name, gib(wall.capacity));
-        chart.draw_series(std::iter::once(
-            EmptyElement::at((first.x, y)) + Text::new(label.clone(), (2, -15), muted(11.0)),
-        ))?;
+        let label = format!("{} · {}", names.join(", "), gib(capacity));
+        // Above the line at the left, else further along or below it, so
+        // walls close together keep readable names.
+        let (lx, ly) = chart.backend_coord(&(first.x, y));
+        let (w, h) = (text_width(&label, 11.0), 13);
+        let spots: Vec<(i32, i32)> = [0, 1, 2]
+            .iter()
+            .flat_map(|k| [(lx + 2 + k * (w + 16), ly - 15), (lx + 2 + k * (w + 16), ly + 3)])
+            .collect();
+        if let Some((x, y_px)) = placed.take(&spots, w, h) {
+            chart.draw_series(std::iter::once(
+                EmptyElement::at((first.x, y)) + Text::new(label.clone(), (x - lx, y_px - ly), muted(11.0)),
+            ))?;
+        }
         let (a, b) = (chart.backend_coord(&(x0, y)), chart.backend_coord(&(x1, y)));
         hits.push(Hit::rect(
             (a.0, a.1 - 3),
@@ -118,6 +145,20 @@ pub fn draw<DB: DrawingBackend>(
     Ok(hits)
 }
 
+/// Walls of equal capacity (within 1 %) as one line naming every GPU, so
+/// the labels of the A100 80GB and the H100 do not print over each other.
+pub fn merged_walls(s: &SweepResult) -> Vec<(Bytes, Vec<String>)> {
+    let mut out: Vec<(Bytes, Vec<String>)> = Vec::new();
+    for w in &s.walls {
+        let near = |c: &Bytes| (c.base() - w.capacity.base()).abs() <= 0.01 * w.capacity.base();
+        match out.iter_mut().find(|(c, _)| near(c)) {
+            Some((_, names)) => names.push(w.name.clone()),
+            None => out.push((w.capacity, vec![w.name.clone()])),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,7 +169,9 @@ mod tests {
 
     #[test]
     fn every_axis_draws_a_region_per_point_and_wall() {
-        let walls = [GpuId::H100Sxm, GpuId::B200];
+        let walls = [GpuId::A100Sxm80, GpuId::H100Sxm, GpuId::B200];
+        let merged = merged_walls(&sweep(&fixtures::serving(), SweepAxis::Batch, &walls));
+        assert_eq!(merged.len(), 2, "A100 80GB and H100 share a line");
         for axis in [
             SweepAxis::SequenceLength,
             SweepAxis::Batch,
@@ -138,7 +181,7 @@ mod tests {
             for lang in [Lang::En, Lang::Zh] {
                 let area = Recorder::new(800, 360).into_drawing_area();
                 let hits = draw(&area, &s, lang).expect("draws");
-                assert_eq!(hits.len(), s.points.len() + walls.len());
+                assert_eq!(hits.len(), s.points.len() + merged_walls(&s).len());
             }
         }
     }

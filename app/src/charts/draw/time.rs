@@ -3,14 +3,15 @@
 //! an error bar.
 
 use super::{
-    bold_grid, category_label, font, legend, legend_width, light_grid, Drawn, LegendEntry,
+    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, Drawn,
+    LegendEntry,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK};
 use crate::charts::series::{TimeBar, TimeMetric, TimeSeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::{domain, Lang};
-use crate::numfmt::{duration, duration_range, pct, short};
+use crate::numfmt::{duration, duration_range, pct, short, tick};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,7 +38,19 @@ pub fn draw<DB: DrawingBackend>(
     }
     let (w, _) = root.dim_in_pixel();
     let (area, side) = root.split_horizontally(w - legend_width(w));
-    for (panel, p) in area.split_evenly((1, s.panels.len())).iter().zip(&s.panels) {
+    // Panel widths follow their bar counts (plus one for the axis).
+    let total_w = f64::from(area.dim_in_pixel().0);
+    let weights: Vec<f64> = s.panels.iter().map(|p| p.bars.len() as f64 + 1.0).collect();
+    let sum: f64 = weights.iter().sum();
+    let mut breaks = Vec::new();
+    let mut acc = 0.0;
+    for w in &weights[..weights.len() - 1] {
+        acc += w;
+        breaks.push((total_w * acc / sum).round() as i32);
+    }
+    let panels = area.split_by_breakpoints(breaks, Vec::<i32>::new());
+    for ((panel, p), w) in panels.iter().zip(&s.panels).zip(&weights) {
+        let chars = label_chars((total_w * w / sum - 70.0) / (w - 1.0).max(1.0));
         let top = p
             .bars
             .iter()
@@ -49,7 +62,11 @@ pub fn draw<DB: DrawingBackend>(
         } else {
             (1e3, K::Milliseconds)
         };
-        let names: Vec<String> = p.bars.iter().map(|b| short(&s.plans[b.plan], 14)).collect();
+        let names: Vec<String> = p
+            .bars
+            .iter()
+            .map(|b| short(&s.plans[b.plan], chars))
+            .collect();
         let label = |v: &f64| category_label(&names, *v);
         let mut chart = ChartBuilder::on(panel)
             .caption(metric_name(lang, p.metric), font(13.0))
@@ -68,6 +85,8 @@ pub fn draw<DB: DrawingBackend>(
             .y_desc(t(lang, unit))
             .label_style(font(12.0))
             .axis_desc_style(font(12.0))
+            .y_label_formatter(&|v| tick(*v))
+            .max_light_lines(1)
             .light_line_style(light_grid())
             .bold_line_style(bold_grid())
             .draw()?;
@@ -107,7 +126,7 @@ fn bar_at<DB: DrawingBackend>(
     lang: Lang,
     metric: TimeMetric,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (x0, x1) = (x - 0.3, x + 0.3);
+    let (x0, x1) = (x - 0.22, x + 0.22);
     let mut y = 0.0;
     for &(kind, secs) in &bar.segments {
         let y1 = y + secs.as_secs() * scale;
@@ -136,7 +155,7 @@ fn bar_at<DB: DrawingBackend>(
         bar.range.low.as_secs() * scale,
         bar.range.high.as_secs() * scale,
     );
-    let cap = 0.08;
+    let cap = 0.05;
     let ink = INK.stroke_width(1);
     chart.draw_series([
         PathElement::new(vec![(x, lo), (x, hi)], ink),

@@ -49,7 +49,9 @@ where
     D: Fn(&DrawingArea<Hidpi, Shift>, &S, Lang) -> Drawn<Hidpi> + 'static,
 {
     let state = use_state();
-    let lang = move || state.lang();
+    // A memo: the effect below must not redraw on every workspace change,
+    // only when the language itself changes.
+    let lang = Memo::new(move |_| state.lang());
     let canvas = NodeRef::<Canvas>::new();
     let hits = StoredValue::new(Vec::<Hit>::new());
     let tip = RwSignal::new(None::<Tip>);
@@ -59,7 +61,7 @@ where
 
     Effect::new(move |_| {
         resized.track();
-        let lang = lang();
+        let lang = lang.get();
         let Some(el) = canvas.get() else {
             return;
         };
@@ -97,7 +99,7 @@ where
                     node_ref=canvas
                     data-testid=format!("chart-{name}")
                     role="img"
-                    aria-label=move || t(lang(), title)
+                    aria-label=move || t(lang.get(), title)
                     style=format!("height:{height}px")
                     on:mousemove=on_move
                     on:mouseleave=move |_| tip.set(None)
@@ -120,7 +122,7 @@ where
             </div>
             <figcaption class="chart-actions">
                 <button data-testid=format!("export-png-{name}") on:click=save>
-                    {move || t(lang(), K::ExportPng)}
+                    {move || t(lang.get(), K::ExportPng)}
                 </button>
             </figcaption>
         </figure>

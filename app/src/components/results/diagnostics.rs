@@ -1,8 +1,8 @@
 //! The active plan's diagnostics in plain words, in the workspace's
 //! language.
 
-use crate::i18n::results::{t, K};
 use crate::i18n::domain;
+use crate::i18n::results::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::Severity;
@@ -22,7 +22,9 @@ pub fn DiagnosticsList() -> impl IntoView {
     let lang = move || state.lang();
     let diagnostics = Memo::new(move |_| {
         let i = state.ws.with(|w| w.active);
-        state.reports.with(|r| r.get(i).map(|r| r.diagnostics.clone()).unwrap_or_default())
+        state
+            .reports
+            .with(|r| r.get(i).map(|r| r.diagnostics.clone()).unwrap_or_default())
     });
     view! {
         <section class="diagnostics">

@@ -13,15 +13,25 @@ pub fn ExportBar() -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
     let json = move |_| {
-        let text = state.ws.with_untracked(|w| state.reports.with_untracked(|r| export::workspace_json(w, r)));
+        let text = state.ws.with_untracked(|w| {
+            state
+                .reports
+                .with_untracked(|r| export::workspace_json(w, r))
+        });
         export::download_text("memwall-workspace.json", "application/json", &text);
     };
     let csv = move |_| {
         let lang = state.ws.with_untracked(|w| w.lang);
-        let text = state
-            .ws
-            .with_untracked(|w| state.reports.with_untracked(|r| compare::csv(&compare::rows(&w.plans, r), lang)));
-        export::download_text("memwall-comparison.csv", "text/csv;charset=utf-8", &format!("{CSV_BOM}{text}"));
+        let text = state.ws.with_untracked(|w| {
+            state
+                .reports
+                .with_untracked(|r| compare::csv(&compare::rows(&w.plans, r), lang))
+        });
+        export::download_text(
+            "memwall-comparison.csv",
+            "text/csv;charset=utf-8",
+            &format!("{CSV_BOM}{text}"),
+        );
     };
     view! {
         <div class="exports">

@@ -15,7 +15,11 @@ pub fn FrontierView(
 ) -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
-    let series = Memo::new(move |_| state.ws.with(|w| state.reports.with(|r| series::frontier_series(&w.plans, r))));
+    let series = Memo::new(move |_| {
+        state
+            .ws
+            .with(|w| state.reports.with(|r| series::frontier_series(&w.plans, r)))
+    });
     let unplaced = move || series.with(|s| s.unplaced.join(", "));
     view! {
         <ChartFrame name="frontier" title=K::FrontierTitle series=series draw=draw::frontier::draw height=height />

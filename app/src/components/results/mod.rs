@@ -50,7 +50,14 @@ pub fn ResultsPanel() -> impl IntoView {
 pub fn EmbedView() -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
-    let name = move || state.ws.with(|w| w.plans.get(w.active).map(|p| p.name.clone()).unwrap_or_default());
+    let name = move || {
+        state.ws.with(|w| {
+            w.plans
+                .get(w.active)
+                .map(|p| p.name.clone())
+                .unwrap_or_default()
+        })
+    };
     let full = move || format!("{}{}", url::base(), state.ws.with(|w| url::hash(w, false)));
     view! {
         <div class="embed-result">
@@ -61,7 +68,7 @@ pub fn EmbedView() -> impl IntoView {
                     {move || t(lang(), K::OpenFull)}
                 </a>
             </div>
-            <ResultBody scope=Scope::Active height=260 />
+            <ResultBody scope=Scope::Active />
         </div>
     }
 }

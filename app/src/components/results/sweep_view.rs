@@ -27,7 +27,11 @@ pub fn SweepView(
 ) -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
-    let input = Memo::new(move |_| state.ws.with(|w| (w.plans.get(w.active).cloned(), w.sweep.clone())));
+    let input = Memo::new(move |_| {
+        state
+            .ws
+            .with(|w| (w.plans.get(w.active).cloned(), w.sweep.clone()))
+    });
     let result = Memo::new(move |_| {
         input.with(|(plan, settings)| match plan {
             Some(p) => sweep(p, settings.axis, &settings.walls),
