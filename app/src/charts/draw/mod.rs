@@ -75,7 +75,10 @@ pub fn legend<DB: DrawingBackend>(
                 e.color.stroke_width(2),
             ))?;
         } else {
-            area.draw(&Rectangle::new([(6, y), (6 + swatch, y + swatch)], e.color.filled()))?;
+            area.draw(&Rectangle::new(
+                [(6, y), (6 + swatch, y + swatch)],
+                e.color.filled(),
+            ))?;
         }
         area.draw(&Text::new(e.label.clone(), (24, y - 1), font(size)))?;
     }

@@ -4,7 +4,7 @@
 //! grows as a power of the swept value, so the curve reads as a line and
 //! the walls stay visible next to points a thousand times above them.
 
-use super::{text_width, Placed, bold_grid, font, light_grid, message, muted, Drawn};
+use super::{bold_grid, font, light_grid, message, muted, text_width, Drawn, Placed};
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
@@ -106,11 +106,17 @@ pub fn draw<DB: DrawingBackend>(
         let (w, h) = (text_width(&label, 11.0), 13);
         let spots: Vec<(i32, i32)> = [0, 1, 2]
             .iter()
-            .flat_map(|k| [(lx + 2 + k * (w + 16), ly - 15), (lx + 2 + k * (w + 16), ly + 3)])
+            .flat_map(|k| {
+                [
+                    (lx + 2 + k * (w + 16), ly - 15),
+                    (lx + 2 + k * (w + 16), ly + 3),
+                ]
+            })
             .collect();
         if let Some((x, y_px)) = placed.take(&spots, w, h) {
             chart.draw_series(std::iter::once(
-                EmptyElement::at((first.x, y)) + Text::new(label.clone(), (x - lx, y_px - ly), muted(11.0)),
+                EmptyElement::at((first.x, y))
+                    + Text::new(label.clone(), (x - lx, y_px - ly), muted(11.0)),
             ))?;
         }
         let (a, b) = (chart.backend_coord(&(x0, y)), chart.backend_coord(&(x1, y)));
