@@ -82,6 +82,20 @@ pub fn default_workspace(lang: Lang) -> Workspace {
     Preset::Default.workspace(lang)
 }
 
+/// A rack-level CXL pool behind a switch: 4 TB shared by 32 GPUs, each
+/// with one x16 CXL 2.0 port's bandwidth (the catalog's generic expander)
+/// and a latency in the middle of the 300–600 ns of switched pools. The
+/// starting point of the pool editor and of the multi-tenant preset; the
+/// capacity and the sharing are scenario choices, not measurements.
+pub fn default_pool() -> MemoryPool {
+    MemoryPool {
+        capacity: Bytes::from_tb(4.0),
+        shared_by_gpus: 32,
+        bandwidth: catalog::cxl_device(CxlId::Cxl2X16Expander).spec.bandwidth,
+        latency: Seconds::from_nanos(450.0),
+    }
+}
+
 /// A fresh plan for "add plan": the example plan, numbered.
 pub fn new_plan(lang: Lang, number: usize) -> Plan {
     Plan {
@@ -392,15 +406,7 @@ fn multi_tenant(lang: Lang) -> Vec<Plan> {
     };
     let h100 = gpus(GpuId::H100Sxm, 1);
     let pooled = Hardware {
-        // A rack-level CXL pool behind a switch, shared by 32 GPUs; the
-        // bandwidth is one x16 CXL 2.0 port's, the latency the middle of
-        // the 300–600 ns of switched pools.
-        pool: Some(MemoryPool {
-            capacity: Bytes::from_tb(4.0),
-            shared_by_gpus: 32,
-            bandwidth: catalog::cxl_device(CxlId::Cxl2X16Expander).spec.bandwidth,
-            latency: Seconds::from_nanos(450.0),
-        }),
+        pool: Some(default_pool()),
         ..h100.clone()
     };
     let mig = Hardware::new(
