@@ -58,6 +58,7 @@ strings! {
     // Model.
     Model => "Model", "模型";
     CustomModel => "Custom model…", "自定义模型…";
+    CustomEntry => "Custom:", "自定义：";
     ModelName => "Model name", "模型名称";
     Layers => "Layers", "层数";
     Hidden => "Hidden size", "隐藏层维度";
@@ -193,7 +194,6 @@ strings! {
     // Hardware.
     Gpus => "GPUs and nodes", "GPU 与节点";
     Gpu => "GPU", "GPU 型号";
-    CustomGpu => "Custom GPU:", "自定义 GPU：";
     GpuCount => "GPU count", "GPU 数量";
     GpusPerNode => "GPUs per node", "每节点 GPU 数";
     ScaleUpDomain => "Scale-up domain (GPUs)", "纵向扩展域（GPU）";

@@ -37,7 +37,7 @@ fn gpu_options(p: &Plan, lang: Lang) -> Vec<(String, String)> {
     if let GpuChoice::Custom(c) = &p.hardware.gpu {
         o.push((
             "custom".into(),
-            format!("{} {}", t(lang, K::CustomGpu), c.name),
+            format!("{} {}", t(lang, K::CustomEntry), c.name),
         ));
     }
     o

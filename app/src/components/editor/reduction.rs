@@ -43,9 +43,20 @@ macro_rules! kept {
     };
 }
 
-fn students(lang: Lang) -> Vec<(String, String)> {
+fn students(p: &Plan, lang: Lang) -> Vec<(String, String)> {
     let mut o = vec![(String::new(), t(lang, K::NoDistillation).to_string())];
     o.extend(catalog_options());
+    // A custom student (from a link) keeps an entry of its own.
+    if let Some(Distillation {
+        student: ModelChoice::Custom(c),
+        ..
+    }) = &p.distillation
+    {
+        o.push((
+            "custom".into(),
+            format!("{} {}", t(lang, K::CustomEntry), c.name),
+        ));
+    }
     o
 }
 
@@ -55,13 +66,18 @@ fn student_key(p: &Plan) -> String {
             student: ModelChoice::Preset(id),
             ..
         }) => model_key(*id),
-        // A custom student from a link has no menu entry; it shows as "none"
-        // until another is picked.
-        _ => String::new(),
+        Some(Distillation {
+            student: ModelChoice::Custom(_),
+            ..
+        }) => "custom".into(),
+        None => String::new(),
     }
 }
 
 fn set_student(p: &mut Plan, key: &str) {
+    if key == "custom" {
+        return;
+    }
     p.distillation = model_of_key(key).map(|id| Distillation {
         student: ModelChoice::Preset(id),
         tokens: p
@@ -90,12 +106,47 @@ pub fn ReductionLevers() -> impl IntoView {
                     {kept!(Ffn, "prune-ffn", ffn)}
                 </div>
             </Show>
-            {choice(K::Student, "lever-student", students, student_key, set_student)}
+            {choice(K::Student, "lever-student", move |lang| lens.get(|p| students(p, lang)), student_key, set_student)}
             <Show when={move || distilled.get()}>
                 {number(K::DistillTokens, "lever-distill-tokens", NUMBER,
                     |p| p.distillation.as_ref().map_or(0.0, |d| d.tokens),
                     |p, v| if let Some(d) = &mut p.distillation { d.tokens = v })}
             </Show>
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::catalog::ModelId;
+    use planner_core::example_plan;
+
+    #[test]
+    fn students_are_picked_kept_and_dropped() {
+        let mut p = example_plan();
+        set_student(&mut p, &model_key(ModelId::Llama31_8b));
+        assert_eq!(student_key(&p), model_key(ModelId::Llama31_8b));
+        assert_eq!(
+            p.distillation.as_ref().map(|d| d.tokens),
+            Some(default_distillation_tokens())
+        );
+        // A custom student from a link is listed and survives re-picking it.
+        let custom = planner_core::plan::CustomModel {
+            name: "mine".into(),
+            spec: super::super::model_picker::spec_of(&p.model),
+        };
+        p.distillation = Some(Distillation {
+            student: ModelChoice::Custom(custom),
+            tokens: 1e9,
+        });
+        assert_eq!(student_key(&p), "custom");
+        assert!(students(&p, Lang::En)
+            .iter()
+            .any(|(k, l)| k == "custom" && l.ends_with("mine")));
+        set_student(&mut p, "custom");
+        assert_eq!(student_key(&p), "custom");
+        set_student(&mut p, "");
+        assert_eq!(p.distillation, None);
     }
 }

@@ -4,6 +4,7 @@
 
 use super::select::Select;
 use crate::i18n::editor::{t, K};
+use crate::i18n::Lang;
 use crate::presets::Preset;
 use crate::state::use_state;
 use crate::url::History;
@@ -34,12 +35,16 @@ fn about(p: Preset) -> K {
 pub fn ScenarioPanel() -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
-    // The preset the workspace still is, if it is one unchanged.
+    // The preset the workspace still is, if it is one unchanged (its plan
+    // names in either language, since the language may have been switched
+    // after loading it).
     let current = Memo::new(move |_| {
         state.ws.with(|w| {
-            Preset::ALL
-                .into_iter()
-                .find(|p| p.workspace(w.lang).plans == w.plans)
+            Preset::ALL.into_iter().find(|p| {
+                [Lang::En, Lang::Zh]
+                    .into_iter()
+                    .any(|l| p.workspace(l).plans == w.plans)
+            })
         })
     });
     let options = Signal::derive(move || {

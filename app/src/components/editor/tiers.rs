@@ -26,26 +26,35 @@ const NANOS: Codec<Seconds> = Codec {
     show: |s| show_number(s.as_nanos()),
 };
 
-fn cxl_options(lang: Lang) -> Vec<(String, String)> {
+fn cxl_options(p: &Plan, lang: Lang) -> Vec<(String, String)> {
     let mut o = vec![(String::new(), t(lang, K::NoCxl).to_string())];
     o.extend(
         CXL_DEVICES
             .iter()
             .map(|e| (id_key(e.id), e.name.to_string())),
     );
+    // A custom device (from a link) keeps an entry of its own.
+    if let Some(CxlChoice::Custom(c)) = p.hardware.cxl.map(|c| c.device) {
+        o.push((
+            "custom".into(),
+            format!("{} {}", t(lang, K::CustomEntry), c.capacity),
+        ));
+    }
     o
 }
 
 fn cxl_key(p: &Plan) -> String {
     match p.hardware.cxl.map(|c| c.device) {
         Some(CxlChoice::Preset(id)) => id_key(id),
-        // A custom device from a link keeps working; the menu shows "none"
-        // for it until one is picked.
-        _ => String::new(),
+        Some(CxlChoice::Custom(_)) => "custom".into(),
+        None => String::new(),
     }
 }
 
 fn set_cxl(p: &mut Plan, key: &str) {
+    if key == "custom" {
+        return;
+    }
     p.hardware.cxl = id_of_key(key).map(|id| CxlExpansion {
         devices_per_node: p.hardware.cxl.map_or(4, |c| c.devices_per_node),
         device: CxlChoice::Preset(id),
@@ -81,7 +90,7 @@ pub fn TierLevers() -> impl IntoView {
                 {number(K::HostDram, "hw-host-dram", GB, |p| p.hardware.host_dram_per_node, |p, v| p.hardware.host_dram_per_node = v)}
                 {number(K::Nvme, "hw-nvme", GB, |p| p.hardware.nvme_per_node, |p, v| p.hardware.nvme_per_node = v)}
             </div>
-            {choice(K::CxlDevice, "hw-cxl-device", cxl_options, cxl_key, set_cxl)}
+            {choice(K::CxlDevice, "hw-cxl-device", move |lang| lens.get(|p| cxl_options(p, lang)), cxl_key, set_cxl)}
             <Show when={move || has_cxl.get()}>
                 {number(K::CxlCount, "hw-cxl-count", COUNT,
                     |p| p.hardware.cxl.map_or(0, |c| c.devices_per_node),
@@ -98,5 +107,28 @@ pub fn TierLevers() -> impl IntoView {
                 </div>
             </Show>
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::catalog::CxlId;
+    use planner_core::example_plan;
+
+    #[test]
+    fn cxl_devices_keep_their_count() {
+        let mut p = example_plan();
+        set_cxl(&mut p, &id_key(CxlId::SamsungCmmD128));
+        assert_eq!(p.hardware.cxl.map(|c| c.devices_per_node), Some(4));
+        if let Some(c) = &mut p.hardware.cxl {
+            c.devices_per_node = 2;
+        }
+        set_cxl(&mut p, &id_key(CxlId::MicronCz120_256));
+        assert_eq!(cxl_key(&p), id_key(CxlId::MicronCz120_256));
+        assert_eq!(p.hardware.cxl.map(|c| c.devices_per_node), Some(2));
+        set_cxl(&mut p, "");
+        assert_eq!(p.hardware.cxl, None);
+        assert_eq!(cxl_options(&p, Lang::En).len(), CXL_DEVICES.len() + 1);
     }
 }
