@@ -221,6 +221,25 @@ strings! {
     CatalogPrice => "catalog price", "目录价格";
     Horizon => "Amortisation (years)", "摊销年限（年）";
     Utilisation => "Utilisation", "利用率";
+    // Find best plans.
+    FindBest => "Find best plans", "寻找最优方案";
+    GpuBudget => "GPU budget", "GPU 预算";
+    OtherGpus => "Try other GPU kinds", "尝试其他 GPU 型号";
+    FindBestButton => "Search", "搜索";
+    Searching => "Searching…", "正在搜索…";
+    NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";
+    FrontierRow => "Frontier", "帕累托前沿";
+    BestAlgorithmic => "Cheapest algorithmic", "最便宜的算法方案";
+    BestHardware => "Cheapest hardware", "最便宜的硬件方案";
+    BestHybrid => "Cheapest hybrid", "最便宜的混合方案";
+    FamilyBaseline => "Baseline", "基线";
+    FamilyAlgorithmic => "Algorithmic", "算法";
+    FamilyHardware => "Hardware", "硬件";
+    FamilyHybrid => "Hybrid", "混合";
+    AddToPlans => "Add to plans", "加入方案";
+    SecondsPerStep => "s/step", "秒/步";
+    MsPerToken => "ms/token", "毫秒/token";
+    PerMillionTokens => "per million tokens", "每百万 token";
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 mod bind;
 mod custom_model;
 mod economics;
+mod find_best;
+mod found;
 mod hardware;
 mod hf_import;
 pub mod lens;
@@ -41,5 +43,6 @@ pub fn EditorPanel() -> impl IntoView {
         <model_picker::ModelPicker />
         <workload::WorkloadEditor />
         <levers::LeverEditor />
+        <find_best::FindBest />
     }
 }
