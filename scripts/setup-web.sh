@@ -38,6 +38,8 @@ apt_install() {
 command -v wasm-opt >/dev/null || { note "installing binaryen (wasm-opt)"; apt_install binaryen; }
 if [ "${MEMWALL_NO_BROWSER:-0}" != 1 ]; then
   command -v chromium >/dev/null || { note "installing chromium"; apt_install chromium chromium-driver; }
+  # A CJK font, so the Chinese views (and their screenshots) render glyphs.
+  fc-list 2>/dev/null | grep -qiE 'wqy|cjk|hei' || { note "installing a CJK font"; apt_install fonts-wqy-microhei; }
   if [ ! -d node_modules/@playwright/test ]; then
     note "installing Playwright (npm)"
     npm ci --no-audit --no-fund --loglevel=error

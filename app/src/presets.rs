@@ -1,11 +1,599 @@
-//! Built-in workspaces: the default plan and the scenario presets.
+//! Built-in workspaces: the default plan and the three situations of the
+//! product brief, each as several plans side by side (the first is the
+//! baseline the others are compared with).
+//!
+//! Presets are data, not formulas: every figure below is an input a user
+//! could have typed. Plan names are user data too, so they are written in
+//! the workspace's language when the preset is loaded.
 
+use crate::i18n::{tr, Lang};
+use planner_core::catalog::{self, CxlId, GpuId, ModelId};
+use planner_core::economics::Economics;
 use planner_core::example_plan;
-use planner_core::share::{Lang, Workspace};
+use planner_core::hardware::{
+    CustomGpu, CxlChoice, CxlExpansion, GpuChoice, GpuSpec, Hardware, MemoryPool,
+};
+use planner_core::plan::{
+    Checkpointing, Inference, KvCacheLayout, Levers, LogitsScope, LoraSpec, LoraTargets,
+    ModelChoice, OffloadTarget, Parallelism, Plan, Precisions, Sharding, Tier, Training,
+    TrainingKind, Workload, SCHEMA_VERSION,
+};
+use planner_core::precision::Precision;
+use planner_core::share::Workspace;
+use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Watts};
+
+/// A built-in workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    /// The example plan: Llama 2 7B pre-training on 8×H100.
+    Default,
+    /// Budget-limited exploration: fine-tuning a 70B model on a few
+    /// ordinary GPUs with software levers, against bigger GPUs.
+    Budget,
+    /// Latency-sensitive large-scale serving with long context:
+    /// quantization and KV offload against bigger-HBM GPUs and CXL.
+    Serving,
+    /// Cloud-native multi-tenant sharing: small models on shared GPUs with
+    /// memory caps, smaller batches and MIG-sized slices.
+    MultiTenant,
+}
+
+impl Preset {
+    /// Every preset, in menu order.
+    pub const ALL: [Preset; 4] = [
+        Preset::Default,
+        Preset::Budget,
+        Preset::Serving,
+        Preset::MultiTenant,
+    ];
+
+    /// A stable key for the preset menu.
+    pub fn key(self) -> &'static str {
+        match self {
+            Preset::Default => "default",
+            Preset::Budget => "budget",
+            Preset::Serving => "serving",
+            Preset::MultiTenant => "multi-tenant",
+        }
+    }
+
+    /// The preset of a menu key.
+    pub fn from_key(key: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.key() == key)
+    }
+
+    /// The preset's workspace, with plan names in `lang`.
+    pub fn workspace(self, lang: Lang) -> Workspace {
+        let plans = match self {
+            Preset::Default => vec![example_plan()],
+            Preset::Budget => budget(lang),
+            Preset::Serving => serving(lang),
+            Preset::MultiTenant => multi_tenant(lang),
+        };
+        let mut ws = Workspace::new(example_plan());
+        ws.plans = plans;
+        ws.lang = lang;
+        ws
+    }
+}
 
 /// The workspace shown when the address holds none.
 pub fn default_workspace(lang: Lang) -> Workspace {
-    let mut ws = Workspace::new(example_plan());
-    ws.lang = lang;
-    ws
+    Preset::Default.workspace(lang)
+}
+
+/// A rack-level CXL pool behind a switch: 4 TB shared by 32 GPUs, each
+/// with one x16 CXL 2.0 port's bandwidth (the catalog's generic expander)
+/// and a latency in the middle of the 300–600 ns of switched pools. The
+/// starting point of the pool editor and of the multi-tenant preset; the
+/// capacity and the sharing are scenario choices, not measurements.
+pub fn default_pool() -> MemoryPool {
+    MemoryPool {
+        capacity: Bytes::from_tb(4.0),
+        shared_by_gpus: 32,
+        bandwidth: catalog::cxl_device(CxlId::Cxl2X16Expander).spec.bandwidth,
+        latency: Seconds::from_nanos(450.0),
+    }
+}
+
+/// A fresh plan for "add plan": the example plan, numbered.
+pub fn new_plan(lang: Lang, number: usize) -> Plan {
+    Plan {
+        name: format!("{} {number}", tr(lang, "Plan", "方案")),
+        ..example_plan()
+    }
+}
+
+fn plan(
+    name: &str,
+    model: ModelId,
+    workload: Workload,
+    levers: Levers,
+    hardware: Hardware,
+) -> Plan {
+    Plan {
+        version: SCHEMA_VERSION,
+        name: name.to_string(),
+        model: ModelChoice::Preset(model),
+        workload,
+        levers,
+        hardware,
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Economics::default(),
+        distillation: None,
+    }
+}
+
+fn gpus(id: GpuId, count: u32) -> Hardware {
+    Hardware::new(GpuChoice::Preset(id), count)
+}
+
+fn offload(tier: Tier, fraction: f64) -> Option<OffloadTarget> {
+    Some(OffloadTarget { tier, fraction })
+}
+
+/// `per_node` CXL expanders of one kind in each node.
+fn with_cxl(mut hw: Hardware, device: CxlId, per_node: u32) -> Hardware {
+    hw.cxl = Some(CxlExpansion {
+        devices_per_node: per_node,
+        device: CxlChoice::Preset(device),
+    });
+    hw
+}
+
+/// Full fine-tuning of Llama 3.1 70B at 4 K context on one node of
+/// 8×A100 80GB: ZeRO-3 with full recomputation is the software starting
+/// point (18 bytes/parameter ÷ 8 still does not fit), then offload, QLoRA,
+/// bigger GPUs, and CXL memory for the offloaded states.
+fn budget(lang: Lang) -> Vec<Plan> {
+    let model = ModelId::Llama31_70b;
+    let full = Workload::Training(Training {
+        kind: TrainingKind::FullFineTune,
+        seq_len: 4096,
+        global_batch: 64,
+        tokens: 1.0e9,
+    });
+    let base = Levers {
+        sharding: Sharding::Zero3,
+        checkpointing: Checkpointing::Full,
+        parallel: Parallelism {
+            dp: 8,
+            ..Parallelism::default()
+        },
+        ..Levers::default()
+    };
+    let mut offloaded = base;
+    offloaded.offload.optimizer = offload(Tier::HostDram, 1.0);
+    let qlora = Workload::Training(Training {
+        kind: TrainingKind::Qlora(LoraSpec {
+            // QLoRA's own setting (Dettmers et al. 2023, §4): r = 64 on
+            // every linear layer.
+            rank: 64,
+            targets: LoraTargets::AllLinear,
+            adapter_precision: Precision::Fp32,
+        }),
+        seq_len: 4096,
+        global_batch: 64,
+        tokens: 1.0e9,
+    });
+    let mut qlora_levers = base;
+    // The core stores a QLoRA base in NF4 with double quantization.
+    qlora_levers.sharding = Sharding::None;
+    let mut cxl_levers = base;
+    cxl_levers.offload.optimizer = offload(Tier::Cxl, 1.0);
+    let a100 = gpus(GpuId::A100Sxm80, 8);
+    vec![
+        plan(
+            tr(
+                lang,
+                "8×A100 80GB, ZeRO-3 + full recompute",
+                "8×A100 80GB，ZeRO-3 + 全量重计算",
+            ),
+            model,
+            full.clone(),
+            base,
+            a100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "+ optimizer offload to host DRAM",
+                "+ 优化器状态卸载到主机内存",
+            ),
+            model,
+            full.clone(),
+            offloaded,
+            a100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "QLoRA r=64 (NF4 base) on the same A100s",
+                "QLoRA r=64（NF4 底座），同样的 A100",
+            ),
+            model,
+            qlora,
+            qlora_levers,
+            a100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "Bigger GPUs: 8×B300 288GB, same software",
+                "更大显存：8×B300 288GB，软件不变",
+            ),
+            model,
+            full.clone(),
+            base,
+            gpus(GpuId::B300, 8),
+        ),
+        plan(
+            tr(
+                lang,
+                "A100s + 4 CXL expanders, optimizer on CXL",
+                "A100 + 4 块 CXL 扩展卡，优化器放在 CXL",
+            ),
+            model,
+            full,
+            cxl_levers,
+            with_cxl(a100, CxlId::MicronCz120_256, 4),
+        ),
+    ]
+}
+
+/// Llama 3.1 70B serving 32 concurrent 32 K-token prompts with 1 K tokens
+/// out, TP=4: BF16 on H100 runs out of HBM for the KV cache; FP8, INT4
+/// with KV offload, H200, GB200 in an NVL72 domain, and KV on CXL.
+fn serving(lang: Lang) -> Vec<Plan> {
+    let model = ModelId::Llama31_70b;
+    let work = Workload::Inference(Inference {
+        prompt_tokens: 32_768,
+        output_tokens: 1024,
+        batch: 32,
+        logits: LogitsScope::LastToken,
+    });
+    let base = Levers {
+        parallel: Parallelism {
+            tp: 4,
+            ..Parallelism::default()
+        },
+        kv_cache: KvCacheLayout::Paged { block_tokens: 16 },
+        // Chunked prefill (8 K tokens per pass) bounds the prefill working
+        // set, as serving engines do for long prompts.
+        prefill_chunk: Some(8192),
+        ..Levers::default()
+    };
+    let mut fp8 = base;
+    fp8.precision = Precisions {
+        weights: Precision::Fp8,
+        compute: Precision::Fp8,
+        kv_cache: Precision::Fp8,
+        ..Precisions::default()
+    };
+    let mut int4 = base;
+    int4.precision.weights = Precision::Int4 { group_size: 128 };
+    int4.offload.kv_cache = offload(Tier::HostDram, 0.5);
+    let mut fp8_cxl = fp8;
+    fp8_cxl.precision.kv_cache = Precision::Bf16;
+    fp8_cxl.offload.kv_cache = offload(Tier::Cxl, 0.5);
+    let h100 = gpus(GpuId::H100Sxm, 4);
+    let gb200 = Hardware {
+        // A GB200 compute tray holds four GPUs; NVL72 joins 18 trays in
+        // one NVLink domain.
+        gpus_per_node: 4,
+        scale_up_domain: 72,
+        ..gpus(GpuId::Gb200, 4)
+    };
+    vec![
+        plan(
+            tr(lang, "4×H100, BF16, TP=4", "4×H100，BF16，TP=4"),
+            model,
+            work.clone(),
+            base,
+            h100.clone(),
+        ),
+        plan(
+            tr(lang, "FP8 weights and KV cache", "FP8 权重与 KV 缓存"),
+            model,
+            work.clone(),
+            fp8,
+            h100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "INT4 weights, half the KV in host DRAM",
+                "INT4 权重，一半 KV 放主机内存",
+            ),
+            model,
+            work.clone(),
+            int4,
+            h100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "4×H200 141GB, same software",
+                "4×H200 141GB，软件不变",
+            ),
+            model,
+            work.clone(),
+            base,
+            gpus(GpuId::H200Sxm, 4),
+        ),
+        plan(
+            tr(lang, "4×GB200 in an NVL72 domain", "NVL72 域中的 4×GB200"),
+            model,
+            work.clone(),
+            base,
+            gb200,
+        ),
+        plan(
+            tr(
+                lang,
+                "FP8 weights, half the KV on CXL",
+                "FP8 权重，一半 KV 放 CXL",
+            ),
+            model,
+            work,
+            fp8_cxl,
+            with_cxl(h100, CxlId::MicronCz120_256, 4),
+        ),
+    ]
+}
+
+/// One slice of a MIG-partitioned GPU as a custom part: `compute` of seven
+/// compute slices and `memory` of eight memory slices (NVIDIA MIG User
+/// Guide, supported profiles: H100 3g.40gb is 3/7 of the SMs and 4/8 of the
+/// memory). Rates and power scale with the slice; an approximation, since
+/// a slice also gets a share of the L2 and copy engines we do not model.
+fn mig_slice(id: GpuId, profile: &str, compute: u32, memory: u32) -> CustomGpu {
+    let entry = catalog::gpu(id);
+    let c = f64::from(compute) / 7.0;
+    let m = f64::from(memory) / 8.0;
+    let s = entry.spec;
+    let rate = |r: FlopRate| FlopRate::from_tflops(r.as_tflops() * c);
+    CustomGpu {
+        name: format!("{} MIG {profile}", entry.name),
+        spec: GpuSpec {
+            capacity: Bytes::new(s.capacity.as_bytes() * m),
+            usable: s.usable.map(|u| Bytes::new(u.as_bytes() * m)),
+            memory_bandwidth: ByteRate::from_gb_per_s(s.memory_bandwidth.as_gb_per_s() * m),
+            bf16: rate(s.bf16),
+            fp16: rate(s.fp16),
+            fp8: s.fp8.map(rate),
+            fp4: s.fp4.map(rate),
+            tdp: Watts::new(s.tdp.as_watts() * c),
+            scale_up: None,
+            mig_slices: 0,
+            matmul_ceiling: s.matmul_ceiling.or_else(|| catalog::matmul_ceiling(id)),
+            ..s
+        },
+    }
+}
+
+/// Tenants of a shared inference cluster, one plan each: Llama 3.1 8B on a
+/// whole H100, then capped to share the card, with a smaller batch, with
+/// its KV spilling to a CXL pool, and two more tenants on a smaller cap and
+/// on a MIG slice.
+fn multi_tenant(lang: Lang) -> Vec<Plan> {
+    let chat = |batch| {
+        Workload::Inference(Inference {
+            prompt_tokens: 4096,
+            output_tokens: 512,
+            batch,
+            logits: LogitsScope::LastToken,
+        })
+    };
+    let whole = Levers {
+        prefill_chunk: Some(8192),
+        ..Levers::default()
+    };
+    let capped = Levers {
+        memory_cap: Some(0.4),
+        ..whole
+    };
+    let mut spilled = capped;
+    spilled.offload.kv_cache = offload(Tier::Cxl, 0.7);
+    let small = Levers {
+        memory_cap: Some(0.25),
+        precision: Precisions {
+            weights: Precision::Int4 { group_size: 128 },
+            ..Precisions::default()
+        },
+        ..whole
+    };
+    let h100 = gpus(GpuId::H100Sxm, 1);
+    let pooled = Hardware {
+        pool: Some(default_pool()),
+        ..h100.clone()
+    };
+    let mig = Hardware::new(
+        GpuChoice::Custom(mig_slice(GpuId::H100Sxm, "3g.40gb", 3, 4)),
+        1,
+    );
+    vec![
+        plan(
+            tr(
+                lang,
+                "Tenant A: Llama 3.1 8B on a whole H100",
+                "租户 A：Llama 3.1 8B 独占一张 H100",
+            ),
+            ModelId::Llama31_8b,
+            chat(64),
+            whole,
+            h100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "Tenant A capped at 40 % of the H100",
+                "租户 A 限制为 H100 的 40 %",
+            ),
+            ModelId::Llama31_8b,
+            chat(64),
+            capped,
+            h100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "Tenant A capped at 40 %, batch 16",
+                "租户 A 限制为 40 %，批大小 16",
+            ),
+            ModelId::Llama31_8b,
+            chat(16),
+            capped,
+            h100.clone(),
+        ),
+        plan(
+            tr(
+                lang,
+                "Tenant A capped at 40 %, KV spills to a CXL pool",
+                "租户 A 限制为 40 %，KV 溢出到 CXL 内存池",
+            ),
+            ModelId::Llama31_8b,
+            chat(64),
+            spilled,
+            pooled,
+        ),
+        plan(
+            tr(
+                lang,
+                "Tenant B: Qwen2.5 7B INT4 at a 25 % cap",
+                "租户 B：Qwen2.5 7B INT4，上限 25 %",
+            ),
+            ModelId::Qwen25_7b,
+            chat(16),
+            small,
+            h100,
+        ),
+        plan(
+            tr(
+                lang,
+                "Tenant C: Mistral 7B on a MIG 3g.40gb slice",
+                "租户 C：Mistral 7B 运行在 MIG 3g.40gb 切片上",
+            ),
+            ModelId::Mistral7bV01,
+            chat(16),
+            whole,
+            mig,
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::effort::{family, PlanFamily};
+    use planner_core::{evaluate, DiagnosticKind, Severity, Verdict};
+
+    /// Errors other than "over capacity" (which only says a plan does not
+    /// fit, and is part of every preset's story).
+    fn plan_errors(p: &Plan) -> Vec<String> {
+        evaluate(p)
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter(|d| !matches!(d.detail, DiagnosticKind::OverCapacity { .. }))
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn presets_evaluate_without_errors_in_both_languages() {
+        for lang in [Lang::En, Lang::Zh] {
+            for preset in Preset::ALL {
+                let ws = preset.workspace(lang);
+                assert_eq!(ws.lang, lang);
+                assert!(!ws.plans.is_empty() && ws.plans.len() <= planner_core::share::MAX_PLANS);
+                for p in &ws.plans {
+                    assert!(!p.name.is_empty());
+                    let r = evaluate(p);
+                    assert_ne!(
+                        r.verdict,
+                        Verdict::Invalid,
+                        "{preset:?} / {}: {:?}",
+                        p.name,
+                        plan_errors(p)
+                    );
+                    assert!(
+                        plan_errors(p).is_empty(),
+                        "{preset:?} / {}: {:?}",
+                        p.name,
+                        plan_errors(p)
+                    );
+                }
+                // A preset survives its own share link.
+                assert_eq!(Workspace::from_link(&ws.to_link()), Ok(ws));
+            }
+        }
+    }
+
+    #[test]
+    fn plan_names_follow_the_language() {
+        for preset in [Preset::Budget, Preset::Serving, Preset::MultiTenant] {
+            let en = preset.workspace(Lang::En);
+            let zh = preset.workspace(Lang::Zh);
+            for (a, b) in en.plans.iter().zip(&zh.plans) {
+                assert_ne!(a.name, b.name);
+                // Only the names differ.
+                assert_eq!(
+                    Plan {
+                        name: b.name.clone(),
+                        ..a.clone()
+                    },
+                    *b
+                );
+            }
+        }
+    }
+
+    /// The stories the presets tell: the baseline misses, software or
+    /// hardware levers get over the wall.
+    #[test]
+    fn baselines_miss_and_levers_fit() {
+        for preset in [Preset::Budget, Preset::Serving, Preset::MultiTenant] {
+            let ws = preset.workspace(Lang::En);
+            let verdicts: Vec<Verdict> = ws.plans.iter().map(|p| evaluate(p).verdict).collect();
+            let fits = verdicts.iter().filter(|v| **v == Verdict::Fits).count();
+            assert!(fits >= 3, "{preset:?}: {verdicts:?}");
+            assert!(
+                verdicts.contains(&Verdict::DoesNotFit),
+                "{preset:?}: {verdicts:?}"
+            );
+        }
+        for preset in [Preset::Budget, Preset::Serving] {
+            let ws = preset.workspace(Lang::En);
+            assert_eq!(
+                evaluate(&ws.plans[0]).verdict,
+                Verdict::DoesNotFit,
+                "{preset:?}"
+            );
+            let families: Vec<PlanFamily> =
+                ws.plans.iter().map(|p| family(p, &ws.plans[0])).collect();
+            for f in [
+                PlanFamily::Algorithmic,
+                PlanFamily::Hardware,
+                PlanFamily::Hybrid,
+            ] {
+                assert!(families.contains(&f), "{preset:?}: {families:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn keys_round_trip() {
+        for p in Preset::ALL {
+            assert_eq!(Preset::from_key(p.key()), Some(p));
+        }
+        assert_eq!(Preset::from_key("nope"), None);
+    }
+
+    #[test]
+    fn new_plans_are_numbered() {
+        assert_eq!(new_plan(Lang::En, 3).name, "Plan 3");
+        assert_eq!(new_plan(Lang::Zh, 3).name, "方案 3");
+    }
 }

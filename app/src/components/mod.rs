@@ -5,6 +5,5 @@ pub mod app;
 pub mod banner;
 pub mod editor;
 pub mod header;
-pub mod plan_tabs;
 pub mod results;
 pub mod verdict;

@@ -1,0 +1,77 @@
+//! The editor's one way to read and change the plan being edited: every
+//! field reads the active plan through [`PlanLens::get`] and writes it
+//! through [`PlanLens::set`], which goes through the app state (and so
+//! into the address).
+
+use crate::i18n::Lang;
+use crate::state::{use_state, AppState};
+use crate::url::History;
+use leptos::prelude::*;
+use planner_core::plan::Plan;
+use planner_core::share::Workspace;
+
+/// The plan being edited (the first when the index is out of range).
+pub fn active(ws: &Workspace) -> Option<&Plan> {
+    ws.plans.get(ws.active).or_else(|| ws.plans.first())
+}
+
+/// The plan being edited, for a change.
+pub fn active_mut(ws: &mut Workspace) -> Option<&mut Plan> {
+    let i = ws.active.min(ws.plans.len().saturating_sub(1));
+    ws.plans.get_mut(i)
+}
+
+/// A handle on the active plan of the app's workspace.
+#[derive(Clone, Copy)]
+pub struct PlanLens {
+    state: AppState,
+}
+
+/// The lens on the active plan (needs the app state in context).
+pub fn use_plan() -> PlanLens {
+    PlanLens { state: use_state() }
+}
+
+impl PlanLens {
+    /// Reads the active plan; tracked, so a view that calls it updates.
+    pub fn get<T: Default>(self, f: impl FnOnce(&Plan) -> T) -> T {
+        self.state.ws.with(|w| active(w).map(f).unwrap_or_default())
+    }
+
+    /// Changes the active plan; `how` says whether the change is a new
+    /// history entry (Push for discrete choices, Replace for typing).
+    pub fn set(self, how: History, f: impl FnOnce(&mut Plan)) {
+        self.state.update(how, |w| {
+            if let Some(p) = active_mut(w) {
+                f(p);
+            }
+        });
+    }
+
+    /// The display language; tracked.
+    pub fn lang(self) -> Lang {
+        self.state.lang()
+    }
+
+    /// The app state behind the lens.
+    pub fn state(self) -> AppState {
+        self.state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::example_plan;
+
+    #[test]
+    fn active_plan_is_always_found() {
+        let mut ws = Workspace::new(example_plan());
+        ws.active = 7;
+        assert!(active(&ws).is_some());
+        assert!(active_mut(&mut ws).is_some());
+        ws.plans.clear();
+        assert!(active(&ws).is_none());
+        assert!(active_mut(&mut ws).is_none());
+    }
+}

@@ -1,0 +1,133 @@
+//! The model of the plan being edited: a catalog entry, or a custom
+//! architecture (typed in, or imported from a Hugging Face config.json).
+
+use super::bind::choice;
+use super::custom_model::CustomModel;
+use super::hf_import::HfImport;
+use super::lens::use_plan;
+use crate::i18n::editor::{t, K};
+use crate::i18n::Lang;
+use leptos::prelude::*;
+use planner_core::catalog::{self, ModelId, MODELS};
+use planner_core::model::ModelSpec;
+use planner_core::plan::{CustomModel as Custom, ModelChoice, Plan};
+
+/// A parameter count as `70.6B` or `335M`.
+pub fn params_label(n: f64) -> String {
+    if n >= 1e12 {
+        format!("{:.2}T", n / 1e12)
+    } else if n >= 1e9 {
+        format!("{:.1}B", n / 1e9)
+    } else {
+        format!("{:.0}M", n / 1e6)
+    }
+}
+
+/// The catalog key of a model id (its name in plans and links).
+pub fn model_key(id: ModelId) -> String {
+    serde_json::to_value(id)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The model id of a catalog key.
+pub fn model_of_key(key: &str) -> Option<ModelId> {
+    serde_json::from_value(serde_json::Value::String(key.to_string())).ok()
+}
+
+/// Every catalog model as (key, "name · parameters").
+pub fn catalog_options() -> Vec<(String, String)> {
+    MODELS
+        .iter()
+        .map(|e| {
+            (
+                model_key(e.id),
+                format!("{} · {}", e.name, params_label(e.spec.params().total())),
+            )
+        })
+        .collect()
+}
+
+/// The architecture a model choice stands for.
+pub fn spec_of(m: &ModelChoice) -> ModelSpec {
+    match m {
+        ModelChoice::Preset(id) => catalog::model(*id).spec,
+        ModelChoice::Custom(c) => c.spec,
+    }
+}
+
+fn options(lang: Lang) -> Vec<(String, String)> {
+    let mut o = catalog_options();
+    o.push(("custom".into(), t(lang, K::CustomModel).into()));
+    o
+}
+
+fn key(p: &Plan) -> String {
+    match &p.model {
+        ModelChoice::Preset(id) => model_key(*id),
+        ModelChoice::Custom(_) => "custom".into(),
+    }
+}
+
+fn set(p: &mut Plan, key: &str) {
+    if let Some(id) = model_of_key(key) {
+        p.model = ModelChoice::Preset(id);
+    } else if let (true, ModelChoice::Preset(id)) = (key == "custom", &p.model) {
+        // Start from the catalog entry, so the user edits from a real shape.
+        p.model = ModelChoice::Custom(Custom {
+            name: catalog::model(*id).name.to_string(),
+            spec: spec_of(&p.model),
+        });
+    }
+}
+
+/// Model menu, custom editor and config.json import.
+#[component]
+pub fn ModelPicker() -> impl IntoView {
+    let lens = use_plan();
+    let custom = Memo::new(move |_| lens.get(|p| matches!(p.model, ModelChoice::Custom(_))));
+    view! {
+        <section class="editor-block model" data-testid="model-picker">
+            <h3>{move || t(lens.lang(), K::Model)}</h3>
+            {choice(K::Model, "model-select", options, key, set)}
+            <Show when={move || custom.get()}>
+                <CustomModel />
+            </Show>
+            <HfImport />
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_keys_round_trip() {
+        for id in ModelId::ALL {
+            assert_eq!(model_of_key(&model_key(*id)), Some(*id));
+        }
+        assert_eq!(model_of_key("custom"), None);
+        assert_eq!(catalog_options().len(), MODELS.len());
+    }
+
+    #[test]
+    fn parameter_labels() {
+        assert_eq!(params_label(70_553_706_496.0), "70.6B");
+        assert_eq!(params_label(335e6), "335M");
+        assert_eq!(params_label(1.008e12), "1.01T");
+    }
+
+    #[test]
+    fn custom_starts_from_the_catalog_shape() {
+        let mut p = planner_core::example_plan();
+        set(&mut p, "custom");
+        assert_eq!(key(&p), "custom");
+        assert_eq!(spec_of(&p.model), catalog::model(ModelId::Llama2_7b).spec);
+        set(&mut p, "no-such-model");
+        assert_eq!(key(&p), "custom");
+        set(&mut p, &model_key(ModelId::Qwen25_7b));
+        assert_eq!(p.model, ModelChoice::Preset(ModelId::Qwen25_7b));
+    }
+}

@@ -1,0 +1,105 @@
+//! Offload of each kind of state to a slower tier, with the share moved,
+//! and placement by heat (which replaces the offload settings).
+
+use super::bind::{fraction_slider, pick};
+use super::lens::use_plan;
+use crate::i18n::editor::{t, K};
+use leptos::prelude::*;
+use planner_core::plan::{Offload, OffloadTarget, Plan};
+
+/// A state the offload levers move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Optimizer moments and master weights.
+    Optimizer,
+    /// Working weights.
+    Parameters,
+    /// Gradients.
+    Gradients,
+    /// Saved activations.
+    Activations,
+    /// KV cache.
+    KvCache,
+}
+
+impl State {
+    /// Every state, in the order shown.
+    pub const ALL: [State; 5] = [
+        State::Optimizer,
+        State::Parameters,
+        State::Gradients,
+        State::Activations,
+        State::KvCache,
+    ];
+
+    /// The state's slot in the offload levers.
+    pub fn of(self, o: &Offload) -> Option<OffloadTarget> {
+        match self {
+            State::Optimizer => o.optimizer,
+            State::Parameters => o.parameters,
+            State::Gradients => o.gradients,
+            State::Activations => o.activations,
+            State::KvCache => o.kv_cache,
+        }
+    }
+
+    /// The state's slot, for a change.
+    pub fn of_mut(self, o: &mut Offload) -> &mut Option<OffloadTarget> {
+        match self {
+            State::Optimizer => &mut o.optimizer,
+            State::Parameters => &mut o.parameters,
+            State::Gradients => &mut o.gradients,
+            State::Activations => &mut o.activations,
+            State::KvCache => &mut o.kv_cache,
+        }
+    }
+
+    fn id(self) -> &'static str {
+        match self {
+            State::Optimizer => "optimizer",
+            State::Parameters => "parameters",
+            State::Gradients => "gradients",
+            State::Activations => "activations",
+            State::KvCache => "kv",
+        }
+    }
+
+    fn label(self) -> K {
+        match self {
+            State::Optimizer => K::OffloadOptimizer,
+            State::Parameters => K::OffloadParameters,
+            State::Gradients => K::OffloadGradients,
+            State::Activations => K::OffloadActivations,
+            State::KvCache => K::OffloadKv,
+        }
+    }
+}
+
+/// One state: its tier and, when it leaves HBM, the share moved.
+fn state_row(s: State) -> impl IntoView {
+    let lens = use_plan();
+    let moved = Memo::new(move |_| lens.get(|p: &Plan| s.of(&p.levers.offload).is_some()));
+    view! {
+        <div class="offload-row" data-testid={format!("offload-{}", s.id())}>
+            {pick(s.label(), &format!("offload-{}-tier", s.id()), move |p| s.of(&p.levers.offload), move |p, v| *s.of_mut(&mut p.levers.offload) = v)}
+            <Show when={move || moved.get()}>
+                {fraction_slider(K::MovedShare, &format!("offload-{}-fraction", s.id()),
+                    move |p| s.of(&p.levers.offload).map_or(0.0, |t| t.fraction),
+                    move |p, v| if let Some(t) = s.of_mut(&mut p.levers.offload) { t.fraction = v })}
+            </Show>
+        </div>
+    }
+}
+
+/// Offload and placement levers.
+#[component]
+pub fn OffloadLevers() -> impl IntoView {
+    let lens = use_plan();
+    view! {
+        <details class="lever-set" open data-testid="levers-offload">
+            <summary>{move || t(lens.lang(), K::Offload)}</summary>
+            {State::ALL.map(state_row).collect_view()}
+            {pick(K::Placement, "lever-placement", |p| p.levers.placement, |p, v| p.levers.placement = v)}
+        </details>
+    }
+}
