@@ -16,7 +16,7 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'target/playwright',
-  timeout: 60_000,
+  timeout: 90_000,
   workers: 1,
   reporter: [['list']],
   use: {

@@ -21,6 +21,8 @@ pub struct AppState {
     pub notice: RwSignal<Option<&'static str>>,
     /// How the next write enters the history.
     history: RwSignal<History>,
+    /// The hash this app wrote last: an event reporting it is our own echo.
+    written: StoredValue<String>,
 }
 
 impl AppState {
@@ -43,12 +45,15 @@ impl AppState {
             embed: RwSignal::new(address.embed),
             notice: RwSignal::new(None),
             history: RwSignal::new(History::Replace),
+            written: StoredValue::new(String::new()),
         };
         let embed = state.embed;
         let history = state.history;
+        let written = state.written;
         Effect::new(move |_| {
             let h = ws.with(|w| url::hash(w, embed.get_untracked()));
             url::write(&h, history.get_untracked());
+            written.set_value(h);
             history.set(History::Replace);
         });
         state
@@ -71,7 +76,13 @@ impl AppState {
     /// changes, so the page does not reload). A link that cannot be read
     /// shows its message over the default workspace, as on first load.
     pub fn reload_from_address(&self) {
-        let address = url::parse(&url::read());
+        let hash = url::read();
+        // `popstate` and `hashchange` may both report one change, the second
+        // after we rewrote the address; our own hash is not news.
+        if self.written.with_value(|w| *w == hash) {
+            return;
+        }
+        let address = url::parse(&hash);
         if self.embed.get_untracked() != address.embed {
             self.embed.set(address.embed);
         }
