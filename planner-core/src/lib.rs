@@ -35,6 +35,7 @@ mod resolve;
 pub mod search;
 pub mod share;
 pub mod sweep;
+pub mod tenants;
 mod time;
 pub mod units;
 pub mod zero;
