@@ -39,6 +39,7 @@ pub mod sweep;
 pub mod tenants;
 mod time;
 pub mod units;
+pub mod wall;
 pub mod zero;
 
 pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
