@@ -13,6 +13,7 @@
 //! ```
 
 pub mod catalog;
+pub mod checklist;
 pub mod checkpoint;
 mod cost;
 pub mod diagnostics;
