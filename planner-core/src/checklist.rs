@@ -12,7 +12,10 @@ use crate::checkpoint::{self, CheckpointSettings};
 use crate::effort::{self, Lever, MigrationClass};
 use crate::evaluate;
 use crate::hardware::GpuChoice;
-use crate::plan::{KvCacheLayout, Plan, Sharding, Tier, TrainingKind, Workload};
+use crate::plan::{
+    Checkpointing, KvCacheLayout, Optimizer, PipelineSchedule, Plan, Sharding, Tier, TrainingKind,
+    Workload,
+};
 use crate::report::{Report, Verdict};
 use crate::share::Lang;
 use serde::{Deserialize, Serialize};
@@ -107,6 +110,8 @@ pub struct Checklist {
     pub plan: String,
     /// The baseline's name.
     pub baseline: String,
+    /// Whether the baseline is the plain one ([`effort::plain_baseline`]).
+    pub plain_baseline: bool,
     /// The most disruptive change.
     pub migration: MigrationClass,
     /// Assumed person-weeks, from [`effort`].
@@ -180,6 +185,48 @@ fn sharding_names(s: Sharding) -> (&'static str, &'static str) {
             "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP",
             "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP",
         ),
+    }
+}
+
+fn recompute_names(c: Checkpointing) -> (String, String) {
+    match c {
+        Checkpointing::None => ("none".into(), "不重算".into()),
+        Checkpointing::Selective => (
+            "selective: the attention core".into(),
+            "选择性重算：注意力核心".into(),
+        ),
+        Checkpointing::Full => (
+            "full: every layer from its input".into(),
+            "完全重算：每层从其输入重算".into(),
+        ),
+        Checkpointing::Uniform { group } => (
+            format!("every group of {group} layers"),
+            format!("每 {group} 层为一组重算"),
+        ),
+        Checkpointing::Block { layers } => (
+            format!("the first {layers} layers of each stage"),
+            format!("每个阶段的前 {layers} 层"),
+        ),
+    }
+}
+
+fn schedule_names(s: PipelineSchedule) -> (String, String) {
+    match s {
+        PipelineSchedule::OneFOneB => ("1F1B".into(), "1F1B".into()),
+        PipelineSchedule::Interleaved { chunks } => (
+            format!("interleaved 1F1B, {chunks} chunks per GPU"),
+            format!("交错式 1F1B，每块 GPU {chunks} 个模型块"),
+        ),
+        PipelineSchedule::Gpipe => ("GPipe".into(), "GPipe".into()),
+    }
+}
+
+fn optimizer_name(o: Optimizer) -> &'static str {
+    match o {
+        Optimizer::AdamW => "AdamW",
+        Optimizer::Adam8bit => "8-bit Adam",
+        Optimizer::Adafactor { .. } => "Adafactor",
+        Optimizer::Sgd { .. } => "SGD",
     }
 }
 
@@ -274,10 +321,13 @@ fn lever_items(out: &mut Items, plan: &Plan, lever: Lever, class: MigrationClass
                 "Wrap the transformer blocks in activation checkpointing (torch.utils.checkpoint, FSDP's checkpoint wrapper, or Megatron --recompute-granularity/--recompute-method) and re-measure the step time.",
                 "用激活检查点包装 Transformer 块（torch.utils.checkpoint、FSDP 的 checkpoint wrapper，或 Megatron 的 --recompute-granularity/--recompute-method），并重新测量步时。",
             ),
-            t(
-                format!("The plan recomputes activations ({:?}).", l.checkpointing),
-                format!("方案在反向传播中重算激活（{:?}）。", l.checkpointing),
-            ),
+            {
+                let (en, zh) = recompute_names(l.checkpointing);
+                t(
+                    format!("The plan recomputes activations ({en})."),
+                    format!("方案在反向传播中重算激活（{zh}）。"),
+                )
+            },
         ),
         Lever::TensorParallel => {
             out.add(
@@ -333,10 +383,13 @@ fn lever_items(out: &mut Items, plan: &Plan, lever: Lever, class: MigrationClass
                     "Split the model into pipeline stages with balanced layers, choose the schedule, and keep at least as many micro-batches per step as stages.",
                     "把模型拆分为层数均衡的流水线阶段，选定调度方式，并保证每步的微批次数不少于阶段数。",
                 ),
-                t(
-                    format!("The plan runs PP = {} stages ({:?}).", par.pp, par.schedule),
-                    format!("方案使用 PP = {} 级流水线（{:?}）。", par.pp, par.schedule),
-                ),
+                {
+                    let (en, zh) = schedule_names(par.schedule);
+                    t(
+                        format!("The plan runs PP = {} stages ({en}).", par.pp),
+                        format!("方案使用 PP = {} 级流水线（{zh}）。", par.pp),
+                    )
+                },
             );
             out.add(
                 "pp.network",
@@ -479,8 +532,8 @@ fn lever_items(out: &mut Items, plan: &Plan, lever: Lever, class: MigrationClass
                 "更换优化器（bitsandbytes 8-bit Adam、Adafactor、SGD），重新调整超参数并检查收敛。",
             ),
             t(
-                format!("The plan uses {:?}.", l.optimizer),
-                format!("方案使用 {:?}。", l.optimizer),
+                format!("The plan uses {}.", optimizer_name(l.optimizer)),
+                format!("方案使用 {}。", optimizer_name(l.optimizer)),
             ),
         ),
         Lever::Offload => {
@@ -943,6 +996,7 @@ pub fn checklist(plan: &Plan, baseline: &Plan, checkpoint: &CheckpointSettings) 
     Checklist {
         plan: plan.name.clone(),
         baseline: baseline.name.clone(),
+        plain_baseline: false,
         migration: effort::migration_class(&efforts),
         person_weeks: effort::person_weeks(&efforts),
         items: out.0,
@@ -954,7 +1008,7 @@ pub fn checklist(plan: &Plan, baseline: &Plan, checkpoint: &CheckpointSettings) 
 pub fn checklist_from_plain(plan: &Plan, checkpoint: &CheckpointSettings) -> Checklist {
     let base = effort::plain_baseline(plan);
     let mut c = checklist(plan, &base, checkpoint);
-    c.baseline = "plain data parallelism on the same GPUs".into();
+    c.plain_baseline = true;
     c
 }
 

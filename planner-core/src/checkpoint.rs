@@ -349,7 +349,7 @@ pub fn goodput(interval: Seconds, stall: Seconds, restore: Seconds, mtbi: Second
         restore.as_secs(),
         mtbi.as_secs(),
     );
-    if !(m > 0.0) {
+    if m.is_nan() || m <= 0.0 {
         return 0.0;
     }
     if !m.is_finite() {

@@ -387,8 +387,8 @@ fn place(state: &mut [GpuState], per_node: u32, job: usize, d: Demand) -> Option
             })
         }
         Demand::Mig { compute, memory } => {
-            for g in 0..state.len() {
-                let (slices, used) = match &state[g] {
+            for (g, s) in state.iter_mut().enumerate() {
+                let (slices, used) = match s {
                     GpuState::Free => ([None; MEMORY_SLICES as usize], 0),
                     GpuState::Mig {
                         memory,
@@ -399,29 +399,31 @@ fn place(state: &mut [GpuState], per_node: u32, job: usize, d: Demand) -> Option
                 if used + compute > COMPUTE_SLICES {
                     continue;
                 }
-                for &start in catalog::placements(compute, memory) {
+                let free = |start: u32| {
                     let end = start + memory;
-                    if end > MEMORY_SLICES {
-                        continue;
-                    }
-                    if slices[start as usize..end as usize]
-                        .iter()
-                        .all(Option::is_none)
-                    {
-                        let mut slices = slices;
-                        for s in &mut slices[start as usize..end as usize] {
-                            *s = Some(job);
-                        }
-                        state[g] = GpuState::Mig {
-                            memory: slices,
-                            compute_used: used + compute,
-                        };
-                        return Some(Slot {
-                            gpus: vec![g as u32],
-                            mig_start: Some(start),
-                        });
-                    }
+                    end <= MEMORY_SLICES
+                        && slices[start as usize..end as usize]
+                            .iter()
+                            .all(Option::is_none)
+                };
+                let Some(&start) = catalog::placements(compute, memory)
+                    .iter()
+                    .find(|&&st| free(st))
+                else {
+                    continue;
+                };
+                let mut slices = slices;
+                for m in &mut slices[start as usize..(start + memory) as usize] {
+                    *m = Some(job);
                 }
+                *s = GpuState::Mig {
+                    memory: slices,
+                    compute_used: used + compute,
+                };
+                return Some(Slot {
+                    gpus: vec![g as u32],
+                    mig_start: Some(start),
+                });
             }
             None
         }
@@ -1419,8 +1421,9 @@ mod tests {
         s.jobs.truncate(3);
         let r = share(&s);
         for j in &r.jobs {
-            let Some(Share::Cap { fraction }) = j.share else {
-                panic!("{} has no cap", j.job)
+            let fraction = match j.share {
+                Some(Share::Cap { fraction }) => fraction,
+                _ => -1.0,
             };
             assert!(fraction > 0.0 && fraction <= 1.0);
             // One per cent less would not do.
@@ -1453,7 +1456,7 @@ mod tests {
         let r = share(&s);
         let sv = r.jobs[0].serving.as_ref().map(|x| (x.batch, x.slo_met));
         let (batch, met) = sv.unwrap_or((0, false));
-        assert!(batch >= 1 && batch < 16, "batch {batch}");
+        assert!((1..16).contains(&batch), "batch {batch}");
         assert!(met);
         assert!(r.jobs[0]
             .diagnostics
