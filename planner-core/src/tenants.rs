@@ -458,6 +458,8 @@ pub struct ServingOutcome {
     /// `tokens_per_second / reference_tokens_per_second`, 0..=1 (1 where
     /// there is no reference).
     pub throughput_kept: f64,
+    /// Output tokens per second given up against the reference (≥ 0).
+    pub tokens_per_second_lost: f64,
 }
 
 /// A training job's step time where it runs, against whole GPUs.
@@ -962,6 +964,7 @@ fn outcomes(
                     } else {
                         1.0
                     },
+                    tokens_per_second_lost: (ref_tps - tps).max(0.0),
                 }),
                 None,
             )
