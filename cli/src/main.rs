@@ -6,6 +6,8 @@
 //! preset, invalid values or impossible splits). Errors are one line on
 //! stderr; nothing panics.
 
+mod ops;
+mod ops_view;
 mod search_view;
 mod table;
 
@@ -21,7 +23,8 @@ memwall — does it fit, and how far over the GPU memory wall is it?
 usage:
   memwall eval FILE [--format json|table]   evaluate a plan (FILE or - for stdin)
   memwall example                           print a complete example plan (JSON)
-  memwall schema [plan|scenario]            print the plan's (or a search scenario's) JSON schema
+  memwall schema [plan|scenario|tenants]    print the JSON schema of a plan, a search scenario
+                                            or a shared pool
   memwall search SCENARIO [--format json|table]
                                             search every valid plan of a scenario (FILE or -):
                                             cost/latency frontier, best per kind of change,
@@ -32,14 +35,30 @@ usage:
                                             migration class from the first plan)
   memwall import-hf CONFIG                  turn a Hugging Face config.json (or -) into a
                                             plan for that model (notes on stderr)
-  memwall presets [models|gpus|links|cxl|prices]
+  memwall tenants JOBS [--format json|table]
+                                            pack jobs (plans) onto a shared pool of GPUs with
+                                            MIG slices, memory caps or whole GPUs (FILE or -)
+  memwall example-tenants                   print a pool of 4 H100s and six jobs to share it
+  memwall checkpoint PLAN [--storage-gbps X] [--node-gbps Y] [--failure-rate Z]
+                          [--restart-minutes M] [--async] [--own-shards] [--format json|table]
+                                            checkpoint size, save and restore time, MTBI,
+                                            optimal interval and goodput of a training plan
+                                            (X, Y in GB/s; Z interruptions per GPU-year)
+  memwall checklist PLAN [--baseline BASE] [--lang en|zh] [--format json|table]
+                                            what to change or verify to adopt a plan
+                                            (also takes the checkpoint options)
+  memwall wall [--serving] [--gpu ID] [--format json|table]
+                                            model sizes and GPU memory by year, and what each
+                                            model needs on one GPU and on the fewest GPUs
+  memwall presets [models|gpus|mig|links|cxl|prices]
                                             list catalog entries and their sources
   memwall help                              this text
 
-exit codes: 0 fits (search: found a plan), 1 does not fit (search: nothing fits), 2 bad input";
+exit codes: 0 fits (search: found a plan; tenants: every job placed), 1 does not fit
+(search: nothing fits; tenants: some job left out), 2 bad input";
 
 /// A failure that ends the program with exit code 2 and one line on stderr.
-struct Fail(String);
+pub(crate) struct Fail(String);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -69,9 +88,10 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
             let schema = match rest.first().map(String::as_str) {
                 None | Some("plan") => schemars::schema_for!(Plan),
                 Some("scenario") => schemars::schema_for!(Scenario),
+                Some("tenants") => schemars::schema_for!(planner_core::tenants::Sharing),
                 Some(other) => {
                     return Err(Fail(format!(
-                        "unknown schema {other:?}; use plan or scenario"
+                        "unknown schema {other:?}; use plan, scenario or tenants"
                     )))
                 }
             };
@@ -91,6 +111,15 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         "compare" => compare(rest),
+        "tenants" => ops::tenants(rest),
+        "example-tenants" => {
+            no_extra(rest)?;
+            println!("{}", planner_core::tenants::example_sharing().to_json());
+            Ok(ExitCode::SUCCESS)
+        }
+        "checkpoint" => ops::checkpoint(rest),
+        "checklist" => ops::checklist(rest),
+        "wall" => ops::wall(rest),
         "presets" => presets(rest),
         "import-hf" => import_hf(rest),
         "help" | "--help" | "-h" => {
@@ -111,7 +140,7 @@ fn no_extra(rest: &[String]) -> Result<(), Fail> {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Format {
+pub(crate) enum Format {
     Json,
     Table,
 }
@@ -176,7 +205,7 @@ fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
 }
 
 /// The errors of a plan that make it invalid, on one line.
-fn plan_errors(diagnostics: &[planner_core::Diagnostic]) -> String {
+pub(crate) fn plan_errors(diagnostics: &[planner_core::Diagnostic]) -> String {
     diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -278,7 +307,7 @@ fn compare(rest: &[String]) -> Result<ExitCode, Fail> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_input(file: &str) -> Result<String, Fail> {
+pub(crate) fn read_input(file: &str) -> Result<String, Fail> {
     if file == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -320,12 +349,14 @@ fn presets(rest: &[String]) -> Result<ExitCode, Fail> {
     let text = match which {
         "models" => table::models(),
         "gpus" => table::gpus(),
+        "mig" => ops_view::mig(),
         "links" => table::links(),
         "cxl" => table::cxl(),
         "prices" => table::prices(),
         "all" => [
             table::models(),
             table::gpus(),
+            ops_view::mig(),
             table::links(),
             table::cxl(),
             table::prices(),
@@ -333,7 +364,7 @@ fn presets(rest: &[String]) -> Result<ExitCode, Fail> {
         .join("\n"),
         other => {
             return Err(Fail(format!(
-                "unknown catalog {other:?}; use models, gpus, links, cxl or prices"
+                "unknown catalog {other:?}; use models, gpus, mig, links, cxl or prices"
             )))
         }
     };

@@ -434,3 +434,213 @@ fn schema_describes_the_scenario() {
     }
     assert_bad_input(&memwall(&["schema", "boats"], None), "unknown schema");
 }
+
+fn example_tenants() -> String {
+    text(&memwall(&["example-tenants"], None).stdout)
+}
+
+#[test]
+fn example_tenants_are_all_placed() {
+    let out = memwall(&["tenants", "-"], Some(&example_tenants()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("tenants prints JSON");
+    let jobs = r["jobs"].as_array().expect("jobs are listed");
+    assert_eq!(jobs.len(), 6);
+    for j in jobs {
+        assert_eq!(j["placed"], true, "{j}");
+        assert!(j["headroom"].as_f64().unwrap_or(-1.0) >= 0.0, "{j}");
+    }
+    assert!(jobs.iter().any(|j| j["share"]["kind"] == "mig"));
+    assert!(jobs.iter().any(|j| j["share"]["kind"] == "whole"));
+    assert!(r["gpus_used"].as_u64().unwrap_or(99) <= 4);
+
+    let table = memwall(
+        &["tenants", "-", "--format", "table"],
+        Some(&example_tenants()),
+    );
+    let t = text(&table.stdout);
+    assert!(
+        t.contains("MIG 3g.40gb") && t.contains("first-fit decreasing"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_pool_too_small_exits_1_and_says_who_is_left_out() {
+    let mut s: serde_json::Value = serde_json::from_str(&example_tenants()).expect("json");
+    s["pool"]["gpus"] = 1.into();
+    s["pool"]["mode"] = "memory_cap".into();
+    let out = memwall(&["tenants", "-", "--format", "table"], Some(&s.to_string()));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("NOT PLACED") && t.contains("no room left in the pool"),
+        "{t}"
+    );
+    assert!(t.contains("cap "), "{t}");
+}
+
+#[test]
+fn bad_tenant_files_are_bad_input() {
+    assert_bad_input(&memwall(&["tenants", "-"], Some("{")), "invalid jobs file");
+    let mut s: serde_json::Value = serde_json::from_str(&example_tenants()).expect("json");
+    s["pool"]["mode"] = "timeshare".into();
+    assert_bad_input(
+        &memwall(&["tenants", "-"], Some(&s.to_string())),
+        "pool.mode",
+    );
+    s["pool"]["mode"] = "mig".into();
+    s["pool"]["gpus"] = 0.into();
+    assert_bad_input(
+        &memwall(&["tenants", "-"], Some(&s.to_string())),
+        "pool.gpus",
+    );
+    assert_bad_input(&memwall(&["tenants"], None), "jobs file");
+}
+
+fn checkpoint_json(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["checkpoint", "-"];
+    args.extend_from_slice(extra);
+    let out = memwall(&args, Some(&example()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("checkpoint prints JSON")
+}
+
+#[test]
+fn checkpoint_reports_size_times_interval_and_goodput() {
+    let c = checkpoint_json(&[]);
+    // Llama 2 7B: BF16 weights, FP32 master and Adam, 14 bytes per parameter.
+    let total = c["size"]["total"].as_f64().unwrap_or(0.0);
+    assert!(total > 90e9 && total < 98e9, "{total}");
+    let goodput = c["goodput"].as_f64().unwrap_or(0.0);
+    assert!(goodput > 0.9 && goodput < 1.0);
+    for key in [
+        "interval",
+        "interval_young",
+        "interval_daly",
+        "mtbi",
+        "stall",
+        "restore",
+    ] {
+        assert!(c[key].as_f64().unwrap_or(0.0) > 0.0, "{key}");
+    }
+    // More failures: a shorter interval and less goodput.
+    let worse = checkpoint_json(&["--failure-rate", "50"]);
+    assert!(worse["interval"].as_f64() < c["interval"].as_f64());
+    assert!(worse["goodput"].as_f64() < c["goodput"].as_f64());
+    // Faster storage: a shorter persist.
+    let fast = checkpoint_json(&["--storage-gbps", "100"]);
+    assert!(fast["persist"].as_f64() < c["persist"].as_f64());
+    let table = memwall(
+        &["checkpoint", "-", "--format", "table", "--async"],
+        Some(&example()),
+    );
+    let t = text(&table.stdout);
+    assert!(t.contains("goodput") && t.contains("asynchronous"), "{t}");
+}
+
+#[test]
+fn checkpoint_refuses_serving_plans_and_bad_options() {
+    let s: serde_json::Value = serde_json::from_str(&example_tenants()).expect("json");
+    let serving = s["jobs"][0]["plan"].to_string();
+    assert_bad_input(&memwall(&["checkpoint", "-"], Some(&serving)), "training");
+    assert_bad_input(
+        &memwall(
+            &["checkpoint", "-", "--storage-gbps", "-3"],
+            Some(&example()),
+        ),
+        "--storage-gbps",
+    );
+    assert_bad_input(
+        &memwall(&["checkpoint", "-", "--lang", "zh"], Some(&example())),
+        "unknown option",
+    );
+}
+
+#[test]
+fn checklist_in_both_languages() {
+    let out = memwall(&["checklist", "-"], Some(&example()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).expect("checklist prints JSON");
+    let items = c["items"].as_array().expect("items");
+    assert!(items.iter().any(|i| i["id"] == "sharding.framework"));
+    assert!(items.iter().any(|i| i["category"] == "monitoring"));
+    for i in items {
+        assert!(!i["text"]["zh"].as_str().unwrap_or("").is_empty());
+        assert!(!i["reason"]["en"].as_str().unwrap_or("").is_empty());
+    }
+    let zh = memwall(
+        &["checklist", "-", "--lang", "zh", "--format", "table"],
+        Some(&example()),
+    );
+    let t = text(&zh.stdout);
+    assert!(
+        t.contains("框架支持") && t.contains("监控") && t.contains("原因"),
+        "{t}"
+    );
+}
+
+#[test]
+fn checklist_against_a_baseline_lists_only_what_changes() {
+    let dir = std::env::temp_dir().join(format!("memwall-checklist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let base = dir.join("base.json");
+    std::fs::write(&base, example()).expect("written");
+    let same = memwall(
+        &[
+            "checklist",
+            "-",
+            "--baseline",
+            base.to_str().unwrap_or_default(),
+        ],
+        Some(&example()),
+    );
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
+    let c: serde_json::Value = serde_json::from_slice(&same.stdout).expect("json");
+    assert_eq!(c["migration"], "none");
+    let items = c["items"].as_array().expect("items");
+    assert!(items.iter().all(|i| i["lever"].is_null()), "{items:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wall_lists_models_and_gpus_by_date() {
+    let out = memwall(&["wall"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let w: serde_json::Value = serde_json::from_slice(&out.stdout).expect("wall prints JSON");
+    let models = w["models"].as_array().expect("models");
+    assert!(models.len() >= 8);
+    assert!(models
+        .iter()
+        .all(|m| !m["source"].as_str().unwrap_or("").is_empty()));
+    let table = memwall(
+        &[
+            "wall",
+            "--serving",
+            "--gpu",
+            "h200-sxm",
+            "--format",
+            "table",
+        ],
+        None,
+    );
+    let t = text(&table.stdout);
+    assert!(
+        t.contains("DeepSeek-V3") && t.contains("MI355X") && t.contains("H200"),
+        "{t}"
+    );
+    assert_bad_input(&memwall(&["wall", "--gpu", "x9000"], None), "unknown GPU");
+}
+
+#[test]
+fn mig_presets_and_tenants_schema() {
+    let out = memwall(&["presets", "mig"], None);
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("3g.40gb") && t.contains("7g.141gb") && t.contains("mig-parted"),
+        "{t}"
+    );
+    let schema = memwall(&["schema", "tenants"], None);
+    assert_eq!(schema.status.code(), Some(0));
+    assert!(text(&schema.stdout).contains("min_batch"));
+}

@@ -3,7 +3,7 @@
 
 use crate::plan::Tier;
 use crate::report::DeviceRole;
-use crate::units::Bytes;
+use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
 
 /// How bad a problem is.
@@ -226,6 +226,83 @@ pub enum DiagnosticKind {
         /// GB of memory added.
         gb: f64,
     },
+    /// A job of a shared pool is not a valid plan.
+    JobInvalid {
+        /// The job.
+        job: String,
+        /// Its plan's errors, joined.
+        errors: String,
+    },
+    /// A job does not fit even on a whole GPU of the pool.
+    JobDoesNotFit {
+        /// The job.
+        job: String,
+        /// The pool's GPU.
+        gpu: String,
+    },
+    /// A serving job misses its latency target even at batch 1 on a whole GPU.
+    JobSloNotMet {
+        /// The job.
+        job: String,
+        /// The pool's GPU.
+        gpu: String,
+        /// Time to first token at batch 1.
+        ttft: Seconds,
+        /// Time per output token at batch 1.
+        tpot: Seconds,
+    },
+    /// The pool has no room left for a job that fits on its own.
+    PoolFull {
+        /// The job.
+        job: String,
+        /// What it needs (a MIG profile, a cap, whole GPUs).
+        share: String,
+    },
+    /// A serving job runs at a smaller batch than it asks for.
+    BatchBounded {
+        /// The job.
+        job: String,
+        /// The batch it gets.
+        batch: u32,
+        /// The batch it asks for.
+        requested: u32,
+    },
+    /// The pool's GPU has no MIG; jobs get whole GPUs.
+    MigUnsupported {
+        /// The GPU.
+        gpu: String,
+    },
+    /// Per-process memory caps do not split compute.
+    CapsShareCompute,
+    /// A multi-GPU job gets whole GPUs in a MIG pool.
+    WholeGpusForMultiGpuJob {
+        /// The job.
+        job: String,
+        /// GPUs it takes.
+        gpus: u32,
+    },
+    /// A multi-GPU job's GPUs are spread over several nodes.
+    JobSpansNodes {
+        /// The job.
+        job: String,
+        /// Nodes it spans.
+        nodes: u32,
+    },
+    /// Checkpoint figures asked of a serving plan.
+    NotATrainingPlan,
+    /// An asynchronous checkpoint takes longer to persist than the
+    /// interval between checkpoints.
+    PersistOutlastsInterval {
+        /// Time to write one checkpoint to storage.
+        persist: Seconds,
+        /// The checkpoint interval.
+        interval: Seconds,
+    },
+    /// Checkpoints and restarts take a large share of the run.
+    LowGoodput {
+        /// Expected fraction of time spent on useful work, 0..=1.
+        goodput: f64,
+    },
 }
 
 /// One problem with a plan.
@@ -383,6 +460,52 @@ fn message(d: &DiagnosticKind) -> String {
         K::RentalMemoryAmortised { gb } => format!(
             "no cloud rents CXL or extra host memory: its {gb:.0} GB are priced as bought and amortised over the default horizon"
         ),
+        K::JobInvalid { job, errors } => format!("job {job:?} is not a valid plan: {errors}"),
+        K::JobDoesNotFit { job, gpu } => {
+            format!("job {job:?} does not fit even on a whole {gpu}; its plan's own diagnostics say where it overflows")
+        }
+        K::JobSloNotMet {
+            job,
+            gpu,
+            ttft,
+            tpot,
+        } => format!(
+            "job {job:?} misses its latency target even at batch 1 on a whole {gpu} (TTFT {:.0} ms, TPOT {:.1} ms)",
+            ttft.as_millis(),
+            tpot.as_millis()
+        ),
+        K::PoolFull { job, share } => {
+            format!("no room left in the pool for job {job:?}, which needs {share}")
+        }
+        K::BatchBounded {
+            job,
+            batch,
+            requested,
+        } => format!(
+            "job {job:?} serves {batch} sequences at a time of the {requested} it asks for: memory or its latency target bounds the batch"
+        ),
+        K::MigUnsupported { gpu } => {
+            format!("{gpu} has no MIG; every job gets whole GPUs")
+        }
+        K::CapsShareCompute => "memory caps split memory, not compute: jobs on one GPU time-share its SMs, so their latencies are those of a GPU to themselves, a best case".to_string(),
+        K::WholeGpusForMultiGpuJob { job, gpus } => format!(
+            "job {job:?} runs on {gpus} GPUs: MIG instances cannot talk to each other over NVLink, so it gets whole GPUs"
+        ),
+        K::JobSpansNodes { job, nodes } => format!(
+            "job {job:?} is spread over {nodes} nodes: its collectives cross the scale-out network"
+        ),
+        K::NotATrainingPlan => {
+            "checkpoints are a training concern; this plan serves".to_string()
+        }
+        K::PersistOutlastsInterval { persist, interval } => format!(
+            "writing a checkpoint takes {:.0} s, longer than the {:.0} s between checkpoints: asynchronous saves would pile up",
+            persist.as_secs(),
+            interval.as_secs()
+        ),
+        K::LowGoodput { goodput } => format!(
+            "only {:.0} % of the time is useful work: checkpoints, lost work and restarts take the rest",
+            goodput * 100.0
+        ),
     }
 }
 
@@ -484,6 +607,46 @@ fn message_zh(d: &DiagnosticKind) -> String {
         ),
         K::RentalMemoryAmortised { gb } => format!(
             "没有云厂商出租 CXL 或额外主机内存：这 {gb:.0} GB 按购买价在默认年限内摊销计价"
+        ),
+        K::JobInvalid { job, errors } => format!("作业 {job:?} 不是有效的方案：{errors}"),
+        K::JobDoesNotFit { job, gpu } => {
+            format!("作业 {job:?} 即使独占一整块 {gpu} 也放不下；其方案自身的诊断指出了溢出之处")
+        }
+        K::JobSloNotMet {
+            job,
+            gpu,
+            ttft,
+            tpot,
+        } => format!(
+            "作业 {job:?} 即使在整块 {gpu} 上以批大小 1 运行也达不到延迟目标（首 token 延迟 {:.0} ms，每 token 延迟 {:.1} ms）",
+            ttft.as_millis(),
+            tpot.as_millis()
+        ),
+        K::PoolFull { job, share } => format!("资源池已无空间容纳作业 {job:?}，它需要 {share}"),
+        K::BatchBounded {
+            job,
+            batch,
+            requested,
+        } => format!(
+            "作业 {job:?} 每次只能服务 {batch} 条序列（请求 {requested} 条）：显存或延迟目标限制了批大小"
+        ),
+        K::MigUnsupported { gpu } => format!("{gpu} 不支持 MIG；每个作业都分配整块 GPU"),
+        K::CapsShareCompute => "显存上限只划分显存、不划分算力：同一 GPU 上的作业分时共享 SM，因此给出的延迟是独占 GPU 时的最好情况".to_string(),
+        K::WholeGpusForMultiGpuJob { job, gpus } => format!(
+            "作业 {job:?} 需要 {gpus} 块 GPU：MIG 实例之间无法通过 NVLink 通信，因此分配整块 GPU"
+        ),
+        K::JobSpansNodes { job, nodes } => {
+            format!("作业 {job:?} 分布在 {nodes} 个节点上：其集合通信要经过横向扩展网络")
+        }
+        K::NotATrainingPlan => "检查点只适用于训练；该方案是推理服务".to_string(),
+        K::PersistOutlastsInterval { persist, interval } => format!(
+            "写一次检查点需要 {:.0} 秒，长于检查点间隔 {:.0} 秒：异步保存会不断积压",
+            persist.as_secs(),
+            interval.as_secs()
+        ),
+        K::LowGoodput { goodput } => format!(
+            "只有 {:.0}% 的时间在做有效计算：检查点、丢失的工作和重启占去了其余时间",
+            goodput * 100.0
         ),
     }
 }

@@ -13,6 +13,8 @@
 //! ```
 
 pub mod catalog;
+pub mod checklist;
+pub mod checkpoint;
 mod cost;
 pub mod diagnostics;
 pub mod economics;
@@ -35,8 +37,10 @@ mod resolve;
 pub mod search;
 pub mod share;
 pub mod sweep;
+pub mod tenants;
 mod time;
 pub mod units;
+pub mod wall;
 pub mod zero;
 
 pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};

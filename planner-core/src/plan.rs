@@ -718,19 +718,25 @@ impl Default for Overheads {
     }
 }
 
+/// Parses any input document from JSON; the error names the field that
+/// failed, as [`Plan::from_json`] does.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, PlanParseError> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        PlanParseError {
+            path: if path == "." { String::new() } else { path },
+            message: inner.to_string(),
+        }
+    })
+}
+
 impl Plan {
     /// Parses a plan from JSON; the error names the field that failed
     /// (`levers.parallel.tp: invalid type: …`).
     pub fn from_json(json: &str) -> Result<Plan, PlanParseError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            PlanParseError {
-                path: if path == "." { String::new() } else { path },
-                message: inner.to_string(),
-            }
-        })
+        parse_json(json)
     }
 
     /// The plan as pretty JSON.

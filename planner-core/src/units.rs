@@ -158,6 +158,11 @@ quantity!(
     Watts,
     "watts"
 );
+quantity!(
+    /// How often something happens, in events per second (failure rates).
+    Frequency,
+    "events per second"
+);
 
 impl Bytes {
     /// Bytes from a count of bytes.
@@ -323,6 +328,36 @@ impl Watts {
     }
 }
 
+/// Hours in a year of 365.25 days.
+const HOURS_PER_YEAR: f64 = 365.25 * 24.0;
+
+impl Frequency {
+    /// Events per second.
+    pub const fn per_second(v: f64) -> Self {
+        Self(v)
+    }
+    /// Events per hour.
+    pub const fn per_hour(v: f64) -> Self {
+        Self(v / 3600.0)
+    }
+    /// Events per year of 365.25 days.
+    pub const fn per_year(v: f64) -> Self {
+        Self(v / (HOURS_PER_YEAR * 3600.0))
+    }
+    /// The value in events per hour.
+    pub fn as_per_hour(self) -> f64 {
+        self.0 * 3600.0
+    }
+    /// The value in events per year of 365.25 days.
+    pub fn as_per_year(self) -> f64 {
+        self.0 * HOURS_PER_YEAR * 3600.0
+    }
+    /// The mean time between events (infinite when the rate is 0).
+    pub fn mean_interval(self) -> Seconds {
+        Seconds(1.0 / self.0)
+    }
+}
+
 /// Parses `"<number> <unit>"` with one of the given (suffix, factor) units.
 fn parse_with_units(s: &str, units: &[(&str, f64)]) -> Option<f64> {
     let s = s.trim();
@@ -435,6 +470,13 @@ mod tests {
         assert!(serde_json::from_str::<Bytes>("\"80 parsecs\"").is_err());
         let r: ByteRate = serde_json::from_str("\"25 GB/s\"").unwrap_or_default();
         assert_eq!(r.as_gb_per_s(), 25.0);
+    }
+
+    #[test]
+    fn frequencies_convert() {
+        let f = Frequency::per_hour(2.0);
+        assert!((f.mean_interval().as_secs() - 1800.0).abs() < 1e-9);
+        assert!((Frequency::per_year(1.0).as_per_hour() * HOURS_PER_YEAR - 1.0).abs() < 1e-12);
     }
 
     #[test]

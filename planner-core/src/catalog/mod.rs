@@ -1,4 +1,5 @@
-//! Catalogs as data: models, accelerators, links, CXL devices and prices.
+//! Catalogs as data: models, accelerators, MIG profiles, links, CXL devices
+//! and prices.
 //!
 //! Every entry names its source and how sure we are of it ([`Provenance`]),
 //! so the report can say where a number came from. Entries are `static`
@@ -9,6 +10,7 @@ mod cxl;
 mod gpus;
 mod links;
 mod mamf;
+mod mig;
 mod models;
 mod prices;
 
@@ -16,6 +18,7 @@ pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};
 pub use mamf::{matmul_ceiling, DEFAULT_CEILING};
+pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 
