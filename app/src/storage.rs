@@ -19,12 +19,14 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// Parses the stored list, dropping anything unreadable.
+/// Parses the stored list, dropping anything unreadable. Each entry goes
+/// back through text rather than `serde_json::from_value`, so the wasm holds
+/// one deserializer of the plan, not two (about 100 KB).
 pub fn parse(json: &str) -> Vec<Saved> {
     serde_json::from_str::<Vec<serde_json::Value>>(json)
         .unwrap_or_default()
         .into_iter()
-        .filter_map(|v| serde_json::from_value(v).ok())
+        .filter_map(|v| serde_json::from_str(&v.to_string()).ok())
         .collect()
 }
 
