@@ -6,6 +6,8 @@
 //! preset, invalid values or impossible splits). Errors are one line on
 //! stderr; nothing panics.
 
+#![forbid(unsafe_code)]
+
 mod ops;
 mod ops_view;
 mod search_view;
