@@ -853,9 +853,11 @@ pub fn fit(ms: &[Measurement], options: &FitOptions) -> Result<Calibration, Cali
         knobs.apply(&mut plan);
         let after = evaluate(&plan);
         for f in Figure::ALL {
-            if let (Some(meas), Some(b), Some(a)) =
-                (f.measured(&m.measured), f.predicted(before), f.predicted(&after))
-            {
+            if let (Some(meas), Some(b), Some(a)) = (
+                f.measured(&m.measured),
+                f.predicted(before),
+                f.predicted(&after),
+            ) {
                 rows.push(CalibrationRow {
                     id: m.id.clone(),
                     held_out: held[i],
@@ -955,7 +957,10 @@ mod tests {
 
     #[test]
     fn relative_error_needs_a_positive_measurement() {
-        assert_eq!(relative_error(1.1, 1.0).map(|e| (e * 1e9).round()), Some(1e8));
+        assert_eq!(
+            relative_error(1.1, 1.0).map(|e| (e * 1e9).round()),
+            Some(1e8)
+        );
         assert_eq!(relative_error(1.0, 0.0), None);
         assert_eq!(relative_error(f64::NAN, 1.0), None);
     }

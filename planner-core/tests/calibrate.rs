@@ -7,8 +7,7 @@
 //! GPU harness's job (`tests/harness`, `tests/gpu/fixtures/`).
 
 use planner_core::calibrate::{
-    fit, CalibrationError, CalibrationInput, Figure, FitOptions, Knob, Knobs, Measured,
-    Measurement,
+    fit, CalibrationError, CalibrationInput, Figure, FitOptions, Knob, Knobs, Measured, Measurement,
 };
 use planner_core::catalog::GpuId;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -147,11 +146,7 @@ fn synthetic(truth: &Knobs) -> Vec<Measurement> {
             // The measurement's own plan keeps the defaults: the fit must
             // find `truth` from there.
             plan.name = id.clone();
-            Measurement {
-                id,
-                plan,
-                measured,
-            }
+            Measurement { id, plan, measured }
         })
         .collect()
 }
@@ -233,7 +228,10 @@ fn knobs_without_measured_figures_are_not_fitted() {
         m.measured.tpot = None;
     }
     let cal = fit(&ms, &FitOptions::default()).expect("fit");
-    assert_eq!(cal.profile.fitted, vec![Knob::CudaContext, Knob::Fragmentation]);
+    assert_eq!(
+        cal.profile.fitted,
+        vec![Knob::CudaContext, Knob::Fragmentation]
+    );
     let skipped: Vec<Knob> = cal.not_fitted.iter().map(|(k, _)| *k).collect();
     assert_eq!(skipped, vec![Knob::Gemm, Knob::Hbm, Knob::LayerOverhead]);
     assert_eq!(cal.profile.knobs.gemm, cal.start.gemm);
