@@ -193,7 +193,15 @@ def provenance(torch, device, nvml, used_before, int8_kernel, date):
 
 
 def fused_backends(SDPBackend):
-    return [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION]
+    # cuDNN attention arrived in PyTorch 2.4; older releases lack the name.
+    names = ("FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION")
+    return [getattr(SDPBackend, n) for n in names if hasattr(SDPBackend, n)]
+
+
+def bf16_native(torch):
+    """BF16 tensor cores (compute capability 8.0 and later); newer PyTorch
+    reports emulated BF16 as supported on older parts."""
+    return torch.cuda.get_device_capability()[0] >= 8
 
 
 def backends(SDPBackend, choice):
@@ -257,7 +265,7 @@ def train_run(torch, model_mod, SDPBackend, sdpa_kernel, grid, cfg, device, nvml
     s = grid["settings"]
     torch.manual_seed(s["seed"])
     precision = cfg["precision"]
-    if precision == "amp-bf16" and not torch.cuda.is_bf16_supported():
+    if precision == "amp-bf16" and not bf16_native(torch):
         return {"status": "skipped", "reason": "the GPU has no BF16"}
     amp_dtype = {"amp-bf16": torch.bfloat16, "amp-fp16": torch.float16}.get(precision)
     with torch.device(device):
@@ -332,7 +340,7 @@ def infer_run(torch, model_mod, SDPBackend, sdpa_kernel, grid, cfg, device, nvml
     s = grid["settings"]
     if cfg["weights"] == "int8" and not int8_ok:
         return {"status": "skipped", "reason": "no INT8 weight kernel (torch._weight_int8pack_mm) on this GPU"}
-    if not torch.cuda.is_bf16_supported():
+    if not bf16_native(torch):
         return {"status": "skipped", "reason": "the GPU has no BF16"}
     torch.manual_seed(s["seed"])
     with torch.device(device):
@@ -427,7 +435,10 @@ def measure(args, grid):
         skip(f"PyTorch is not installed for {sys.executable} ({e})")
     if not torch.cuda.is_available():
         skip(f"PyTorch {torch.__version__} sees no CUDA device")
-    from torch.nn.attention import SDPBackend, sdpa_kernel
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        skip(f"PyTorch {torch.__version__} is too old: the workload needs torch.nn.attention.sdpa_kernel (PyTorch 2.3 or later)")
 
     sys.path.insert(0, HERE)
     import model as model_mod

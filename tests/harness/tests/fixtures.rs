@@ -93,8 +93,8 @@ fn fixtures_directory_holds_only_fixtures() {
     }
 }
 
-#[test]
-fn workload_selftest_runs_where_pytorch_is_installed() {
+/// The interpreter, if it has PyTorch; says loudly when it does not.
+fn python_with_torch(what: &str) -> Option<String> {
     let python = harness::python::interpreter(None);
     let has_torch = Command::new(&python)
         .args(["-c", "import torch"])
@@ -103,23 +103,45 @@ fn workload_selftest_runs_where_pytorch_is_installed() {
         .unwrap_or(false);
     if !has_torch {
         loud(&format!(
-            "PyTorch is not installed for {python}: the workload's CPU self-test\n\
-             (python3 tests/gpu/workload.py --selftest) was not run. Set MEMWALL_PYTHON\n\
-             to an interpreter with PyTorch to run it."
+            "PyTorch is not installed for {python}: {what} was not run.\n\
+             Set MEMWALL_PYTHON to an interpreter with PyTorch to run it."
         ));
-        return;
+        return None;
     }
-    let out = Command::new(&python)
-        .arg(harness::python::workload())
-        .arg("--selftest")
+    Some(python)
+}
+
+fn run_script(python: &str, script: &str, args: &[&str], success: &str) {
+    let out = Command::new(python)
+        .arg(harness::repo_root().join("tests/gpu").join(script))
+        .args(args)
         .output()
         .expect("python runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && text.contains("selftest passed"),
+        out.status.success() && text.contains(success),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Parameter counts against the planner, every lever's code path and the
+/// KV cache against a full forward pass, on the CPU.
+#[test]
+fn workload_selftest_runs_where_pytorch_is_installed() {
+    if let Some(python) = python_with_torch("the workload's CPU self-test (workload.py --selftest)")
+    {
+        run_script(&python, "workload.py", &["--selftest"], "selftest passed");
+    }
+}
+
+/// The measuring code path with torch.cuda stubbed; its numbers are
+/// discarded (see tests/gpu/cpu_smoke.py).
+#[test]
+fn workload_measuring_path_runs_on_the_cpu_where_pytorch_is_installed() {
+    if let Some(python) = python_with_torch("the measuring path's CPU smoke test (cpu_smoke.py)") {
+        run_script(&python, "cpu_smoke.py", &[], "cpu smoke passed");
+    }
 }
 
 #[test]
