@@ -6,6 +6,9 @@
 //! preset, invalid values or impossible splits). Errors are one line on
 //! stderr; nothing panics.
 
+#![forbid(unsafe_code)]
+
+mod calibrate_view;
 mod ops;
 mod ops_view;
 mod search_view;
@@ -50,6 +53,11 @@ usage:
   memwall wall [--serving] [--gpu ID] [--format json|table]
                                             model sizes and GPU memory by year, and what each
                                             model needs on one GPU and on the fewest GPUs
+  memwall calibrate REPORT [--format json|table] [--hold-out K] [--knobs K,K...]
+                                            fit overheads and efficiencies to measured runs
+                                            of one GPU kind (the GPU harness's comparison
+                                            report, or - for stdin); prints the fitted
+                                            profile and the before/after errors
   memwall presets [models|gpus|mig|links|cxl|prices]
                                             list catalog entries and their sources
   memwall help                              this text
@@ -122,6 +130,7 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
         "wall" => ops::wall(rest),
         "presets" => presets(rest),
         "import-hf" => import_hf(rest),
+        "calibrate" => calibrate(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -317,6 +326,71 @@ pub(crate) fn read_input(file: &str) -> Result<String, Fail> {
     } else {
         std::fs::read_to_string(file).map_err(|e| Fail(format!("cannot read {file}: {e}")))
     }
+}
+
+/// Fits the knobs to the measurements of a harness report.
+fn calibrate(rest: &[String]) -> Result<ExitCode, Fail> {
+    use planner_core::calibrate::{fit, CalibrationInput, FitOptions, Knob};
+    let mut files = Vec::new();
+    let mut format = Format::Table;
+    let mut options = FitOptions::default();
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--format" => {
+                format = match it.next().map(String::as_str) {
+                    Some("json") => Format::Json,
+                    Some("table") => Format::Table,
+                    _ => return Err(Fail("--format needs json or table".into())),
+                }
+            }
+            "--hold-out" => {
+                options.hold_out = it
+                    .next()
+                    .and_then(|k| k.parse().ok())
+                    .ok_or_else(|| Fail("--hold-out needs a whole number (0: none)".into()))?
+            }
+            "--knobs" => {
+                let list = it
+                    .next()
+                    .ok_or_else(|| Fail("--knobs needs a comma-separated list".into()))?;
+                options.knobs = list
+                    .split(',')
+                    .map(|k| {
+                        let k = k.trim();
+                        Knob::ALL
+                            .into_iter()
+                            .find(|x| x.label() == k || x.label().rsplit('.').next() == Some(k))
+                            .ok_or_else(|| {
+                                Fail(format!(
+                                    "unknown knob {k:?}; use {}",
+                                    Knob::ALL.map(|x| x.label()).join(", ")
+                                ))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            f => files.push(f.to_string()),
+        }
+    }
+    let file = one_file(files, "calibrate needs a report file, or - for stdin")?;
+    let text = read_input(&file)?;
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    let input: CalibrationInput = serde_path_to_error::deserialize(de).map_err(|e| {
+        Fail(format!(
+            "invalid report {file}: {}: {}",
+            e.path(),
+            e.inner()
+        ))
+    })?;
+    options.source = input.source.clone();
+    let cal = fit(&input.measurements, &options)
+        .map_err(|e| Fail(format!("cannot calibrate {file}: {e}")))?;
+    match format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&cal).unwrap_or_default()),
+        Format::Table => print!("{}", calibrate_view::render(&cal)),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the example plan with its model replaced by the imported one.

@@ -644,3 +644,114 @@ fn mig_presets_and_tenants_schema() {
     assert_eq!(schema.status.code(), Some(0));
     assert!(text(&schema.stdout).contains("min_batch"));
 }
+
+/// A SYNTHETIC calibration report: variations of the example plan, each
+/// "measured" as the planner predicts it with a slower GEMM efficiency and
+/// a larger CUDA context. Not a measurement of anything.
+fn synthetic_calibration_report() -> String {
+    use planner_core::calibrate::{CalibrationInput, Figure, Knobs, Measured, Measurement};
+    use planner_core::plan::Workload;
+    use planner_core::units::{Bytes, Seconds};
+    let mut measurements = Vec::new();
+    for (i, (seq, mb)) in [
+        (2048, 1),
+        (4096, 1),
+        (2048, 2),
+        (4096, 2),
+        (1024, 4),
+        (8192, 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut plan = planner_core::example_plan();
+        if let Workload::Training(t) = &mut plan.workload {
+            t.seq_len = seq;
+        }
+        plan.levers.parallel.micro_batch = mb;
+        let mut truth = plan.clone();
+        let mut k = Knobs::of(&truth);
+        k.gemm = 0.7;
+        k.cuda_context = Bytes::from_mib(900.0);
+        k.apply(&mut truth);
+        let r = planner_core::evaluate(&truth);
+        let d = r.binding_device().expect("device");
+        measurements.push(Measurement {
+            id: format!("synthetic-{i}"),
+            plan,
+            measured: Measured {
+                peak_allocated: Some(d.hbm_allocated()),
+                peak_reserved: Some(d.hbm_reserved()),
+                device_used: Some(d.hbm_used()),
+                step_time: Figure::StepTime.predicted(&r).map(Seconds::from_secs),
+                ..Measured::default()
+            },
+        });
+    }
+    serde_json::to_string(&CalibrationInput {
+        measurements,
+        source: Default::default(),
+    })
+    .expect("serialize")
+}
+
+#[test]
+fn calibrate_prints_the_fitted_profile_and_errors() {
+    let report = synthetic_calibration_report();
+    let out = memwall(&["calibrate", "-"], Some(&report));
+    let t = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for want in [
+        "calibration of NVIDIA H100 SXM5 80GB (h100-sxm) from 6 measurements (1 held out)",
+        "efficiency.gemm",
+        "overheads.cuda_context",
+        "efficiency.attention",
+        "(not fitted)",
+        "errors on the held-out configurations",
+        "synthetic-3",
+        "step time",
+    ] {
+        assert!(t.contains(want), "{want:?} missing from:\n{t}");
+    }
+    let out = memwall(
+        &[
+            "calibrate",
+            "-",
+            "--format",
+            "json",
+            "--hold-out",
+            "0",
+            "--knobs",
+            "gemm,cuda_context",
+        ],
+        Some(&report),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let cal: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(cal["held_out"], 0);
+    assert_eq!(
+        cal["profile"]["fitted"],
+        serde_json::json!(["gemm", "cuda_context"])
+    );
+    let ctx = cal["profile"]["knobs"]["cuda_context"]
+        .as_f64()
+        .expect("bytes");
+    assert!(
+        (ctx / (900.0 * 1024.0 * 1024.0) - 1.0).abs() < 0.01,
+        "{ctx}"
+    );
+}
+
+#[test]
+fn calibrate_rejects_bad_reports() {
+    assert_bad_input(&memwall(&["calibrate", "-"], Some("{}")), "measurements");
+    assert_bad_input(
+        &memwall(&["calibrate", "-"], Some(r#"{"measurements": []}"#)),
+        "no measurements",
+    );
+    assert_bad_input(&memwall(&["calibrate"], None), "calibrate needs a report");
+    assert_bad_input(
+        &memwall(&["calibrate", "-", "--knobs", "warp"], Some("{}")),
+        "unknown knob",
+    );
+}

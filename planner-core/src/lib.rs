@@ -12,6 +12,11 @@
 //! assert_ne!(report.verdict, Verdict::Invalid);
 //! ```
 
+// The workspace denies unsafe code (the GPU harness alone allows it in its
+// NVML module); the core forbids it outright.
+#![forbid(unsafe_code)]
+
+pub mod calibrate;
 pub mod catalog;
 pub mod checklist;
 pub mod checkpoint;

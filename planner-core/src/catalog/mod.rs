@@ -1,11 +1,12 @@
-//! Catalogs as data: models, accelerators, MIG profiles, links, CXL devices
-//! and prices.
+//! Catalogs as data: models, accelerators, MIG profiles, links, CXL devices,
+//! prices and calibration profiles.
 //!
 //! Every entry names its source and how sure we are of it ([`Provenance`]),
 //! so the report can say where a number came from. Entries are `static`
 //! data; a plan refers to them by id (an enum, so an unknown id is a parse
 //! error that names the field) or describes a custom part in full.
 
+mod calibration;
 mod cxl;
 mod gpus;
 mod links;
@@ -14,6 +15,7 @@ mod mig;
 mod models;
 mod prices;
 
+pub use calibration::{calibration, CalibrationEntry, CALIBRATIONS};
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};

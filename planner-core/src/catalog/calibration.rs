@@ -1,0 +1,81 @@
+//! Calibration profiles: knob values fitted to measured runs of one GPU
+//! kind by the GPU harness (`tests/harness`, `calibrate::fit`).
+//!
+//! Empty for now. A profile can only come from fixtures recorded on a real
+//! GPU (`tests/gpu/fixtures/`), and none has been recorded yet: the session
+//! that built the harness had no GPU. To add one, record fixtures with
+//! `cargo run -p memwall-harness -- measure`, fit them with
+//! `memwall calibrate REPORT.json`, and add an entry that names the
+//! fixture files it was fitted on.
+
+use super::{GpuId, Provenance};
+use crate::calibrate::{CalibrationProfile, Knob, Knobs, ProfileSource};
+
+/// A stored profile: fitted knobs of one catalog GPU and where they come
+/// from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CalibrationEntry {
+    /// The GPU it was measured on.
+    pub gpu: GpuId,
+    /// The fitted knob values (and the starting values of the rest).
+    pub knobs: Knobs,
+    /// The knobs the fit moved.
+    pub fitted: &'static [Knob],
+    /// Measurements the fit used.
+    pub measurements: usize,
+    /// Fixture files under `tests/gpu/fixtures/` it was fitted on.
+    pub fixtures: &'static [&'static str],
+    /// When they were measured.
+    pub measured_on: &'static str,
+    /// Driver, CUDA and PyTorch versions they were measured with.
+    pub software: &'static str,
+    /// How it was obtained (`Computed`: fitted to our own measurements).
+    pub provenance: Provenance,
+}
+
+/// Every stored profile. No fixture has been recorded yet, so none.
+pub static CALIBRATIONS: &[CalibrationEntry] = &[];
+
+/// The stored profile of a GPU, if there is one.
+pub fn calibration(id: GpuId) -> Option<&'static CalibrationEntry> {
+    CALIBRATIONS.iter().find(|e| e.gpu == id)
+}
+
+impl CalibrationEntry {
+    /// The entry as a profile a plan can apply.
+    pub fn profile(&self) -> CalibrationProfile {
+        CalibrationProfile {
+            gpu: super::gpu(self.gpu).name.to_string(),
+            gpu_id: Some(self.gpu),
+            knobs: self.knobs,
+            fitted: self.fitted.to_vec(),
+            measurements: self.measurements,
+            source: ProfileSource {
+                fixtures: self.fixtures.iter().map(|f| f.to_string()).collect(),
+                measured_on: self.measured_on.to_string(),
+                software: self.software.to_string(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_names_its_fixtures_and_stays_in_range() {
+        for e in CALIBRATIONS {
+            assert!(!e.fixtures.is_empty(), "{:?} names no fixture", e.gpu);
+            assert!(!e.measured_on.is_empty() && !e.software.is_empty());
+            assert!(e.measurements > 0);
+            let k = &e.knobs;
+            for f in [k.fragmentation, k.gemm, k.hbm, k.attention] {
+                assert!((0.0..=1.0).contains(&f), "{:?}", e.gpu);
+            }
+            assert!(k.cuda_context.base() >= 0.0 && k.layer_overhead.base() >= 0.0);
+            let n = CALIBRATIONS.iter().filter(|o| o.gpu == e.gpu).count();
+            assert_eq!(n, 1, "{:?} has {n} profiles", e.gpu);
+        }
+    }
+}

@@ -1,0 +1,488 @@
+//! Fixtures against predictions: for every measured configuration, the
+//! plan that describes it, the planner's report, and the error of each
+//! figure; per-figure median and worst errors; which rows break the
+//! tolerances; and the measurements in the form `memwall calibrate` reads.
+
+use crate::grid::{GridModel, RunConfig};
+use crate::plans::{gpu_choice, plan, GpuMatch};
+use crate::runset::{RunResult, RunSet, Status};
+use planner_core::calibrate::{
+    errors_against, summarise, ErrorSummary, Figure, FigureError, Measured, Measurement,
+    ProfileSource,
+};
+use planner_core::units::{Bytes, Seconds};
+use planner_core::{evaluate, Verdict};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Format tag of a comparison report.
+pub const REPORT_FORMAT: &str = "memwall-gpu-comparison/1";
+
+/// A recorded run set and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fixture {
+    /// File name (no directory).
+    pub name: String,
+    /// Its content.
+    pub runs: RunSet,
+}
+
+/// Every `*.json` file of a directory, parsed, in name order. A missing
+/// directory has no fixtures; a file that does not parse is an error
+/// naming it.
+pub fn load_dir(dir: &Path) -> Result<Vec<Fixture>, String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| load_file(p)).collect()
+}
+
+/// One fixture file.
+pub fn load_file(path: &Path) -> Result<Fixture, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let runs = RunSet::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Fixture {
+        name: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        runs,
+    })
+}
+
+/// Tolerances a comparison holds predictions to.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Tolerance {
+    /// Largest |relative error| of peak allocated memory (the issue's 5 %).
+    pub allocated: f64,
+    /// Whether measured times must lie in the report's own range (the
+    /// efficiency spread widened by the validation residuals: at least
+    /// predicted/1.10 to predicted/0.85; `docs/validation.md`, "Ranges").
+    pub time_in_range: bool,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Self {
+            allocated: 0.05,
+            time_in_range: true,
+        }
+    }
+}
+
+/// One configuration of one fixture against its prediction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Fixture file.
+    pub fixture: String,
+    /// Configuration id.
+    pub id: String,
+    /// How the run ended.
+    pub status: Status,
+    /// How the GPU was matched.
+    pub gpu: GpuMatch,
+    /// The planner's verdict for the plan.
+    pub verdict: Verdict,
+    /// Each measured figure against its prediction.
+    pub errors: Vec<FigureError>,
+    /// What else the reader should know (skips, mismatches, retries).
+    pub notes: Vec<String>,
+}
+
+/// A row outside a tolerance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    /// Fixture file.
+    pub fixture: String,
+    /// Configuration id.
+    pub id: String,
+    /// The figure.
+    pub figure: Figure,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// A fixture in one line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FixtureSummary {
+    /// File name.
+    pub name: String,
+    /// GPU name.
+    pub gpu: String,
+    /// How it matched the catalog.
+    pub matched: GpuMatch,
+    /// When it ran.
+    pub date: String,
+    /// Driver, CUDA and PyTorch.
+    pub software: String,
+    /// Configurations in it.
+    pub results: usize,
+    /// Those measured.
+    pub measured: usize,
+}
+
+/// The comparison of a set of fixtures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// [`REPORT_FORMAT`].
+    pub format: String,
+    /// The fixtures compared.
+    pub fixtures: Vec<FixtureSummary>,
+    /// The tolerances applied.
+    pub tolerance: Tolerance,
+    /// Every configuration.
+    pub rows: Vec<Row>,
+    /// Per-figure median and worst error over the measured rows.
+    pub summary: Vec<ErrorSummary>,
+    /// Rows outside a tolerance.
+    pub failures: Vec<Failure>,
+    /// The measured configurations as plans and figures
+    /// (`memwall calibrate` reads this and `source`).
+    pub measurements: Vec<Measurement>,
+    /// Where the measurements came from.
+    pub source: ProfileSource,
+}
+
+fn software(r: &RunSet) -> String {
+    let p = &r.provenance;
+    format!(
+        "driver {}, CUDA {}, PyTorch {}",
+        p.driver.as_deref().unwrap_or("?"),
+        p.cuda_runtime.as_deref().unwrap_or("?"),
+        p.torch
+    )
+}
+
+/// Device memory in use before the workload touched CUDA: the workload's
+/// own NVML reading, else the harness probe's for the same device.
+fn used_before(r: &RunSet) -> Option<u64> {
+    r.provenance.device_used_before.or_else(|| {
+        let probe = r.harness.as_ref()?.probe.as_ref()?;
+        let uuid = r.provenance.gpu.uuid.as_deref()?;
+        probe
+            .devices
+            .iter()
+            .find(|d| d.uuid.trim_start_matches("GPU-") == uuid.trim_start_matches("GPU-"))
+            .map(|d| d.memory_used)
+    })
+}
+
+/// The measurement a result makes, with how the GPU matched and notes; an
+/// error when the result has no configuration or model in the grid.
+pub fn measurement(
+    runs: &RunSet,
+    result: &RunResult,
+) -> Result<(Measurement, GpuMatch, Vec<String>), String> {
+    let config: &RunConfig = runs
+        .grid
+        .runs
+        .iter()
+        .find(|c| c.id() == result.id)
+        .ok_or_else(|| format!("result {} is not in the grid", result.id))?;
+    let model: &GridModel = runs
+        .grid
+        .models
+        .get(config.model())
+        .ok_or_else(|| format!("{}: model {} is not in the grid", result.id, config.model()))?;
+    let g = &runs.provenance.gpu;
+    let (choice, matched) = gpu_choice(&g.name, g.total_memory);
+    let mut notes = Vec::new();
+    let mut measured = Measured::default();
+    if let Some(m) = &result.memory {
+        measured.peak_allocated = Some(Bytes::new(m.peak_allocated as f64));
+        measured.peak_reserved = Some(Bytes::new(m.peak_reserved as f64));
+        match (m.device_used_nvml, used_before(runs)) {
+            (Some(after), Some(before)) if after >= before => {
+                measured.device_used = Some(Bytes::new((after - before) as f64));
+            }
+            _ => notes.push("device used not compared: no NVML reading before and after".into()),
+        }
+        if let Some(n) = m.alloc_retries.filter(|n| *n > 0) {
+            notes.push(format!(
+                "the allocator flushed its cache {n} times: times include the retries"
+            ));
+        }
+    }
+    if let Some(t) = &result.time {
+        measured.step_time = t.step_median.map(Seconds::from_secs);
+        measured.ttft = t.ttft_median.map(Seconds::from_secs);
+        measured.tpot = t.tpot_median.map(Seconds::from_secs);
+    }
+    if matched == GpuMatch::Custom {
+        measured.step_time = None;
+        measured.ttft = None;
+        measured.tpot = None;
+        notes.push(format!(
+            "time not compared: {} is not in the catalog (memory only)",
+            g.name
+        ));
+    }
+    if let Some(p) = result.params.filter(|p| *p != model.expected_params) {
+        notes.push(format!(
+            "PyTorch built {p} parameters, the planner counts {}",
+            model.expected_params
+        ));
+    }
+    Ok((
+        Measurement {
+            id: result.id.clone(),
+            plan: plan(config, model, choice),
+            measured,
+        },
+        matched,
+        notes,
+    ))
+}
+
+/// Compares every result of every fixture with its prediction.
+pub fn compare(fixtures: &[Fixture], tol: &Tolerance) -> Comparison {
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    let mut measurements = Vec::new();
+    let mut summaries = Vec::new();
+    for f in fixtures {
+        let g = &f.runs.provenance.gpu;
+        let (_, matched) = gpu_choice(&g.name, g.total_memory);
+        let mut measured = 0;
+        for result in &f.runs.results {
+            let (m, gpu, mut notes) = match measurement(&f.runs, result) {
+                Ok(x) => x,
+                Err(e) => {
+                    failures.push(Failure {
+                        fixture: f.name.clone(),
+                        id: result.id.clone(),
+                        figure: Figure::PeakAllocated,
+                        message: e,
+                    });
+                    continue;
+                }
+            };
+            let report = evaluate(&m.plan);
+            let errors = if result.status == Status::Ok {
+                errors_against(&report, &m.measured)
+            } else {
+                Vec::new()
+            };
+            match result.status {
+                Status::Ok => measured += 1,
+                Status::Oom => {
+                    if report.verdict == Verdict::Fits {
+                        notes.push(format!(
+                            "ran out of memory; the planner predicted it fits with {} to spare",
+                            report.hbm_margin
+                        ));
+                    } else {
+                        notes.push("ran out of memory, as the planner predicted".into());
+                    }
+                }
+                Status::Skipped | Status::Error => notes.push(format!(
+                    "{}: {}",
+                    if result.status == Status::Skipped {
+                        "skipped"
+                    } else {
+                        "failed"
+                    },
+                    result.reason.as_deref().unwrap_or("no reason given")
+                )),
+            }
+            for e in &errors {
+                let fail = match e.figure {
+                    Figure::PeakAllocated if e.error.abs() > tol.allocated => Some(format!(
+                        "peak allocated off by {:+.1} % (tolerance ±{:.0} %)",
+                        e.error * 100.0,
+                        tol.allocated * 100.0
+                    )),
+                    f if f.is_time() && tol.time_in_range && e.in_range() == Some(false) => {
+                        e.range.map(|r| {
+                            format!(
+                                "{} {} outside the report's range {}–{} (error {:+.1} %)",
+                                f.label(),
+                                show(f, e.measured),
+                                show(f, r.low),
+                                show(f, r.high),
+                                e.error * 100.0
+                            )
+                        })
+                    }
+                    _ => None,
+                };
+                if let Some(message) = fail {
+                    failures.push(Failure {
+                        fixture: f.name.clone(),
+                        id: result.id.clone(),
+                        figure: e.figure,
+                        message,
+                    });
+                }
+            }
+            if result.status == Status::Ok {
+                measurements.push(m);
+            }
+            rows.push(Row {
+                fixture: f.name.clone(),
+                id: result.id.clone(),
+                status: result.status,
+                gpu,
+                verdict: report.verdict,
+                errors,
+                notes,
+            });
+        }
+        summaries.push(FixtureSummary {
+            name: f.name.clone(),
+            gpu: g.name.clone(),
+            matched,
+            date: f.runs.provenance.date.clone(),
+            software: software(&f.runs),
+            results: f.runs.results.len(),
+            measured,
+        });
+    }
+    let summary = Figure::ALL
+        .iter()
+        .filter_map(|&fig| {
+            let e: Vec<f64> = rows
+                .iter()
+                .flat_map(|r| r.errors.iter())
+                .filter(|e| e.figure == fig)
+                .map(|e| e.error)
+                .collect();
+            summarise(fig, &e)
+        })
+        .collect();
+    let mut dates: Vec<String> = fixtures
+        .iter()
+        .map(|f| f.runs.provenance.date.clone())
+        .collect();
+    dates.sort();
+    dates.dedup();
+    let mut sw: Vec<String> = fixtures.iter().map(|f| software(&f.runs)).collect();
+    sw.sort();
+    sw.dedup();
+    Comparison {
+        format: REPORT_FORMAT.into(),
+        fixtures: summaries,
+        tolerance: *tol,
+        rows,
+        summary,
+        failures,
+        measurements,
+        source: ProfileSource {
+            fixtures: fixtures.iter().map(|f| f.name.clone()).collect(),
+            measured_on: dates.join(", "),
+            software: sw.join("; "),
+        },
+    }
+}
+
+/// A figure's value with its unit.
+pub fn show(f: Figure, v: f64) -> String {
+    if f.is_time() {
+        let ms = v * 1e3;
+        if ms < 10.0 {
+            format!("{ms:.3} ms")
+        } else {
+            format!("{ms:.1} ms")
+        }
+    } else {
+        format!("{:.3} GiB", v / (1024.0 * 1024.0 * 1024.0))
+    }
+}
+
+impl Comparison {
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    /// The per-configuration table, the summary and the failures.
+    pub fn render(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        for f in &self.fixtures {
+            let m = match f.matched {
+                GpuMatch::Catalog(id) => serde_json::to_string(&id)
+                    .unwrap_or_default()
+                    .trim_matches('"')
+                    .to_string(),
+                GpuMatch::Custom => "not in the catalog".into(),
+            };
+            let _ = writeln!(
+                s,
+                "fixture {}: {} ({m}), {}, {}; {} of {} configurations measured",
+                f.name, f.gpu, f.date, f.software, f.measured, f.results
+            );
+        }
+        let width = self
+            .rows
+            .iter()
+            .map(|r| r.id.len())
+            .max()
+            .unwrap_or(2)
+            .max(2);
+        let _ = writeln!(
+            s,
+            "\n{:width$}  {:14}  {:>12}  {:>12}  {:>8}",
+            "id", "figure", "measured", "predicted", "error"
+        );
+        for r in &self.rows {
+            if r.errors.is_empty() {
+                let _ = writeln!(s, "{:width$}  {:?}", r.id, r.status);
+            }
+            for e in &r.errors {
+                let flag = match e.in_range() {
+                    Some(false) => "  (outside range)",
+                    _ => "",
+                };
+                let _ = writeln!(
+                    s,
+                    "{:width$}  {:14}  {:>12}  {:>12}  {:>+7.1}%{flag}",
+                    r.id,
+                    e.figure.label(),
+                    show(e.figure, e.measured),
+                    show(e.figure, e.predicted),
+                    e.error * 100.0
+                );
+            }
+            for n in &r.notes {
+                let _ = writeln!(s, "{:width$}  note: {n}", "");
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\n{:14}  {:>5}  {:>12}  {:>8}",
+            "figure", "n", "median |err|", "worst"
+        );
+        for x in &self.summary {
+            let _ = writeln!(
+                s,
+                "{:14}  {:>5}  {:>11.1}%  {:>+7.1}%",
+                x.figure.label(),
+                x.count,
+                x.median_abs * 100.0,
+                x.worst * 100.0
+            );
+        }
+        if self.failures.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nevery row within tolerance (peak allocated ±{:.0} %, times inside the report's range)",
+                self.tolerance.allocated * 100.0
+            );
+        } else {
+            let _ = writeln!(s, "\n{} outside tolerance:", self.failures.len());
+            for f in &self.failures {
+                let _ = writeln!(s, "  {} {}: {}", f.fixture, f.id, f.message);
+            }
+        }
+        s
+    }
+}
