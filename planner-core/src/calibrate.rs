@@ -917,6 +917,67 @@ pub fn fit(ms: &[Measurement], options: &FitOptions) -> Result<Calibration, Cali
     })
 }
 
+/// A few figures typed in for one plan: a measured peak and a measured
+/// time. The time is the optimizer-step time of a training plan and the
+/// decode time per output token (TPOT) of a serving plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlanRow {
+    /// The plan that was run.
+    pub plan: Plan,
+    /// Peak bytes held by tensors (`torch.cuda.max_memory_allocated`).
+    #[serde(default)]
+    pub peak_allocated: Option<Bytes>,
+    /// Step time (training) or TPOT (serving).
+    #[serde(default)]
+    pub time: Option<Seconds>,
+}
+
+/// The figure a [`PlanRow`]'s time is: step time for training, TPOT for
+/// serving.
+pub fn time_figure(plan: &Plan) -> Figure {
+    match plan.workload {
+        crate::plan::Workload::Training(_) => Figure::StepTime,
+        crate::plan::Workload::Inference(_) => Figure::Tpot,
+    }
+}
+
+/// Measurements of typed rows (ids `row 1`, `row 2`, …); a row with
+/// neither figure is dropped.
+pub fn plan_row_measurements(rows: &[PlanRow]) -> Vec<Measurement> {
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| r.peak_allocated.is_some() || r.time.is_some())
+        .map(|(i, r)| {
+            let mut measured = Measured {
+                peak_allocated: r.peak_allocated,
+                ..Measured::default()
+            };
+            match time_figure(&r.plan) {
+                Figure::StepTime => measured.step_time = r.time,
+                _ => measured.tpot = r.time,
+            }
+            Measurement {
+                id: format!("row {}", i + 1),
+                plan: r.plan.clone(),
+                measured,
+            }
+        })
+        .collect()
+}
+
+/// Fits the default knobs to a few typed rows, every row serving both to
+/// fit and to judge (too few to hold any out).
+pub fn fit_plan_rows(rows: &[PlanRow]) -> Result<Calibration, CalibrationError> {
+    fit(
+        &plan_row_measurements(rows),
+        &FitOptions {
+            hold_out: 0,
+            ..FitOptions::default()
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -963,5 +1024,69 @@ mod tests {
         );
         assert_eq!(relative_error(1.0, 0.0), None);
         assert_eq!(relative_error(f64::NAN, 1.0), None);
+    }
+
+    #[test]
+    fn typed_rows_become_measurements_of_the_right_figure() {
+        let train = crate::example_plan();
+        let mut serve = crate::example_plan();
+        serve.workload = crate::plan::Workload::Inference(crate::plan::Inference {
+            prompt_tokens: 512,
+            output_tokens: 64,
+            batch: 1,
+            logits: Default::default(),
+        });
+        let rows = [
+            PlanRow {
+                plan: train.clone(),
+                peak_allocated: Some(Bytes::from_gib(30.0)),
+                time: Some(Seconds::from_millis(900.0)),
+            },
+            PlanRow {
+                plan: train.clone(),
+                peak_allocated: None,
+                time: None,
+            },
+            PlanRow {
+                plan: serve,
+                peak_allocated: None,
+                time: Some(Seconds::from_millis(12.0)),
+            },
+        ];
+        let ms = plan_row_measurements(&rows);
+        assert_eq!(ms.len(), 2);
+        assert_eq!(ms[0].measured.step_time, Some(Seconds::from_millis(900.0)));
+        assert_eq!(ms[0].measured.peak_allocated, Some(Bytes::from_gib(30.0)));
+        assert_eq!(ms[1].id, "row 3");
+        assert_eq!(ms[1].measured.tpot, Some(Seconds::from_millis(12.0)));
+        assert_eq!(ms[1].measured.step_time, None);
+        assert_eq!(
+            fit_plan_rows(&rows[1..2]),
+            Err(CalibrationError::NoMeasurements)
+        );
+    }
+
+    #[test]
+    fn a_typed_step_time_moves_the_prediction_towards_it() {
+        // SYNTHETIC: the "measurement" is the plan's own prediction scaled
+        // by 1.3; it checks the machinery, not the model.
+        let plan = crate::example_plan();
+        let predicted = Figure::StepTime
+            .predicted(&evaluate(&plan))
+            .expect("training plan has a step time");
+        let rows = [PlanRow {
+            plan,
+            peak_allocated: None,
+            time: Some(Seconds::from_base(predicted * 1.3)),
+        }];
+        let c = fit_plan_rows(&rows).expect("fits");
+        assert_eq!(c.held_out, 0);
+        let row = c
+            .rows
+            .iter()
+            .find(|r| r.figure == Figure::StepTime)
+            .expect("a step-time row");
+        assert!(row.error_after().abs() < row.error_before().abs());
+        assert!(row.error_after().abs() < 0.02, "{}", row.error_after());
     }
 }
