@@ -4,6 +4,7 @@
 //! ones the editor and results add), so no string is written inline in a
 //! component. `tr(lang, en, zh)` is the one way a table picks a language.
 
+pub mod calibrate;
 pub mod common;
 pub mod domain;
 pub mod editor;

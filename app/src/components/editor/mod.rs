@@ -3,6 +3,7 @@
 //! [`lens::PlanLens`]; nothing here computes a figure of the plan.
 
 mod bind;
+mod calibrate;
 mod custom_model;
 mod economics;
 mod find_best;
@@ -44,5 +45,6 @@ pub fn EditorPanel() -> impl IntoView {
         <workload::WorkloadEditor />
         <levers::LeverEditor />
         <find_best::FindBest />
+        <calibrate::CalibratePanel />
     }
 }
