@@ -290,7 +290,9 @@ pub fn CalibratePanel() -> impl IntoView {
     let applied = RwSignal::new(false);
 
     let time_label = move || {
-        let f = lens.get(|p| Some(time_figure(p))).unwrap_or(Figure::StepTime);
+        let f = lens
+            .get(|p| Some(time_figure(p)))
+            .unwrap_or(Figure::StepTime);
         t(
             lang(),
             if f == Figure::Tpot {
@@ -444,7 +446,11 @@ mod tests {
             ("4", "inf", K::ProblemTime),
             ("4", "<b>1</b>", K::ProblemTime),
         ] {
-            assert_eq!(row_of(&plan, peak, time).map(|_| ()), Err(problem(key)), "{peak} {time}");
+            assert_eq!(
+                row_of(&plan, peak, time).map(|_| ()),
+                Err(problem(key)),
+                "{peak} {time}"
+            );
         }
     }
 
@@ -469,7 +475,10 @@ mod tests {
             assert!(!e.detail.is_empty(), "{bad}");
         }
         let huge = " ".repeat(MAX_TEXT_BYTES + 1);
-        assert_eq!(parse_report(&huge).map(|_| ()), Err(problem(K::ProblemTooLarge)));
+        assert_eq!(
+            parse_report(&huge).map(|_| ()),
+            Err(problem(K::ProblemTooLarge))
+        );
     }
 
     #[test]
@@ -485,7 +494,10 @@ mod tests {
             peak_allocated: None,
             time: Some(Seconds::from_base(step * 1.25)),
         }];
-        assert_eq!(run_fit("", &[]).map(|_| ()), Err(problem(K::ProblemNothing)));
+        assert_eq!(
+            run_fit("", &[]).map(|_| ()),
+            Err(problem(K::ProblemNothing))
+        );
         let c = run_fit("  ", &rows).expect("fits");
         assert!(!c.profile.fitted.contains(&Knob::CudaContext));
         let ps = predictions(&plan, &c);
@@ -493,7 +505,11 @@ mod tests {
         let time = &ps[2];
         assert_eq!(time.figure, Figure::StepTime);
         let (now, after) = (time.current.expect("now"), time.calibrated.expect("after"));
-        assert!((after / (step * 1.25) - 1.0).abs() < 0.02, "{after} vs {}", step * 1.25);
+        assert!(
+            (after / (step * 1.25) - 1.0).abs() < 0.02,
+            "{after} vs {}",
+            step * 1.25
+        );
         assert_eq!(now, step);
 
         // Applying moves the fitted knobs and leaves the rest of the plan.
@@ -514,9 +530,8 @@ mod tests {
     #[test]
     fn core_errors_become_messages() {
         let mut other = example_plan();
-        other.hardware.gpu = planner_core::hardware::GpuChoice::Preset(
-            planner_core::catalog::GpuId::A100Sxm80,
-        );
+        other.hardware.gpu =
+            planner_core::hardware::GpuChoice::Preset(planner_core::catalog::GpuId::A100Sxm80);
         let mk = |plan: Plan| PlanRow {
             plan,
             peak_allocated: Some(Bytes::from_gib(10.0)),
@@ -530,7 +545,10 @@ mod tests {
     #[test]
     fn values_show_with_units() {
         assert_eq!(show_value(Figure::StepTime, Some(0.0125)), "12.500 ms");
-        assert_eq!(show_value(Figure::PeakAllocated, Some(Bytes::from_gib(2.0).base())), "2.00 GiB");
+        assert_eq!(
+            show_value(Figure::PeakAllocated, Some(Bytes::from_gib(2.0).base())),
+            "2.00 GiB"
+        );
         assert_eq!(show_value(Figure::Tpot, None), "—");
         assert_eq!(show_pct(-0.123), "-12.3%");
         assert_eq!(show_pct(f64::NAN), "—");
