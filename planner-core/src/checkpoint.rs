@@ -636,11 +636,98 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
     }
 }
 
+/// The figures of [`checkpoint`] that change with the failure rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RatePoint {
+    /// Interruptions per GPU.
+    pub failure_rate: Frequency,
+    /// The job's mean time between interruptions.
+    pub mtbi: Seconds,
+    /// The interval used (see [`CheckpointReport::interval`]).
+    pub interval: Seconds,
+    /// Young's interval.
+    pub interval_young: Seconds,
+    /// Daly's estimate.
+    pub interval_daly: Seconds,
+    /// Goodput at the interval, 0..=1.
+    pub goodput: f64,
+    /// GPU-hours lost per day.
+    pub lost_gpu_hours_per_day: f64,
+}
+
+/// Points per doubling of the failure rate in [`failure_sweep`].
+pub const SWEEP_STEPS_PER_DOUBLING: u32 = 2;
+
+/// Doublings each side of the settings' rate in [`failure_sweep`].
+pub const SWEEP_DOUBLINGS: u32 = 4;
+
+/// [`checkpoint`] of `plan` at failure rates from 2^-4 to 2^4 times the
+/// rate the settings give (the Llama 3 rate by default), two points per
+/// doubling, lowest rate first: the data of a chart of goodput and
+/// interval against the failure rate, every figure the report's own.
+pub fn failure_sweep(plan: &Plan, settings: &CheckpointSettings) -> Vec<RatePoint> {
+    let centre = checkpoint(plan, settings).failure_rate;
+    let steps = (SWEEP_DOUBLINGS * SWEEP_STEPS_PER_DOUBLING) as i32;
+    (-steps..=steps)
+        .map(|k| {
+            let factor = 2f64.powf(f64::from(k) / f64::from(SWEEP_STEPS_PER_DOUBLING));
+            let c = checkpoint(
+                plan,
+                &CheckpointSettings {
+                    failure_rate: Some(centre * factor),
+                    ..*settings
+                },
+            );
+            RatePoint {
+                failure_rate: c.failure_rate,
+                mtbi: c.mtbi,
+                interval: c.interval,
+                interval_young: c.interval_young,
+                interval_daly: c.interval_daly,
+                goodput: c.goodput,
+                lost_gpu_hours_per_day: c.lost_gpu_hours_per_day,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::example_plan;
     use crate::plan::OffloadTarget;
+
+    #[test]
+    fn the_failure_sweep_centres_on_the_settings_and_is_monotone() {
+        let p = example_plan();
+        let settings = CheckpointSettings {
+            failure_rate: Some(Frequency::per_year(2.0)),
+            ..CheckpointSettings::default()
+        };
+        let points = failure_sweep(&p, &settings);
+        let n = (2 * SWEEP_DOUBLINGS * SWEEP_STEPS_PER_DOUBLING + 1) as usize;
+        assert_eq!(points.len(), n);
+        let one = checkpoint(&p, &settings);
+        let mid = points[n / 2];
+        assert!((mid.failure_rate.as_per_year() - 2.0).abs() < 1e-9);
+        assert_eq!(mid.interval, one.interval);
+        assert_eq!(mid.goodput, one.goodput);
+        let first = points[0].failure_rate.as_per_year();
+        assert!((first - 2.0 / 16.0).abs() < 1e-9, "{first}");
+        for w in points.windows(2) {
+            assert!(w[1].failure_rate.base() > w[0].failure_rate.base());
+            assert!(w[1].goodput <= w[0].goodput);
+            assert!(w[1].interval.base() <= w[0].interval.base());
+        }
+        // A bad rate falls back to the default, and the sweep centres there.
+        let bad = CheckpointSettings {
+            failure_rate: Some(Frequency::per_year(-1.0)),
+            ..CheckpointSettings::default()
+        };
+        let mid = failure_sweep(&p, &bad)[n / 2].failure_rate;
+        assert!((mid.base() / llama3_failure_rate().base() - 1.0).abs() < 1e-12);
+    }
 
     fn mins(v: f64) -> Seconds {
         Seconds::from_secs(v * 60.0)

@@ -9,9 +9,16 @@
 //! (at least one plan, at most [`MAX_PLANS`]) so a hostile link can neither
 //! exhaust memory nor leave the app without a plan. Nothing decoded is ever
 //! markup: names are plain strings the app renders as text.
+//!
+//! Fields added after version 1 (the tenants pool, the reliability
+//! settings) are optional with defaults, so every version-1 link still
+//! opens; adding a field or a [`View`] does not change the version.
 
 use crate::catalog::GpuId;
+use crate::checkpoint::CheckpointSettings;
+use crate::hardware::GpuChoice;
 use crate::plan::Plan;
+use crate::tenants::{Job, LatencySlo, Pool, ShareMode, Sharing};
 use serde::{Deserialize, Serialize};
 
 /// Version of the link format and of [`Workspace`]; bump when a field
@@ -56,6 +63,12 @@ pub enum View {
     Sweep,
     /// Side-by-side comparison table.
     Compare,
+    /// The workspace's plans as tenants of a shared pool of GPUs.
+    Tenants,
+    /// Checkpoints, failures and goodput of the active plan.
+    Reliability,
+    /// Model sizes and GPU memory over the years, under the active plan.
+    Wall,
 }
 
 /// What a sweep varies.
@@ -102,6 +115,118 @@ impl Default for Sweep {
     }
 }
 
+/// How one plan of the workspace takes part in the tenants view.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct JobChoice {
+    /// Whether the plan is a job on the pool (default yes).
+    #[serde(default = "yes")]
+    pub include: bool,
+    /// Latency targets (serving plans only).
+    #[serde(default)]
+    pub slo: LatencySlo,
+    /// Smallest batch the job accepts (serving only; default the plan's).
+    #[serde(default)]
+    pub min_batch: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for JobChoice {
+    fn default() -> Self {
+        Self {
+            include: true,
+            slo: LatencySlo::default(),
+            min_batch: None,
+        }
+    }
+}
+
+/// The tenants view's settings: the pool, and which plans share it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TenantSettings {
+    /// The pool's GPU kind (default H100 SXM).
+    #[serde(default = "default_pool_gpu")]
+    pub gpu: GpuId,
+    /// GPUs in the pool (default 8, one node).
+    #[serde(default = "default_pool_gpus")]
+    pub gpus: u32,
+    /// How jobs share a GPU (default MIG).
+    #[serde(default)]
+    pub mode: ShareMode,
+    /// One entry per plan, by position: entry `i` is plan `i`. Plans past
+    /// the end of the list are jobs without targets.
+    #[serde(default)]
+    pub jobs: Vec<JobChoice>,
+}
+
+fn default_pool_gpu() -> GpuId {
+    GpuId::H100Sxm
+}
+
+fn default_pool_gpus() -> u32 {
+    8
+}
+
+impl Default for TenantSettings {
+    fn default() -> Self {
+        Self {
+            gpu: default_pool_gpu(),
+            gpus: default_pool_gpus(),
+            mode: ShareMode::default(),
+            jobs: Vec::new(),
+        }
+    }
+}
+
+impl TenantSettings {
+    /// The choice for plan `i` (the default past the end of the list).
+    pub fn job(&self, i: usize) -> JobChoice {
+        self.jobs.get(i).copied().unwrap_or_default()
+    }
+
+    /// The choice for plan `i`, for a change: the list grows to reach it.
+    pub fn job_mut(&mut self, i: usize) -> &mut JobChoice {
+        if self.jobs.len() <= i {
+            self.jobs.resize(i + 1, JobChoice::default());
+        }
+        &mut self.jobs[i]
+    }
+
+    /// The input of [`crate::tenants::share`]: the pool, and each included
+    /// plan as a job named after it, in workspace order. Also returns the
+    /// index of the plan behind each job.
+    pub fn sharing(&self, plans: &[Plan]) -> (Sharing, Vec<usize>) {
+        let picked: Vec<usize> = (0..plans.len()).filter(|&i| self.job(i).include).collect();
+        let jobs = picked
+            .iter()
+            .map(|&i| {
+                let c = self.job(i);
+                Job {
+                    name: plans[i].name.clone(),
+                    plan: plans[i].clone(),
+                    slo: c.slo,
+                    min_batch: c.min_batch,
+                }
+            })
+            .collect();
+        let sharing = Sharing {
+            version: crate::plan::SCHEMA_VERSION,
+            pool: Pool {
+                gpu: GpuChoice::Preset(self.gpu),
+                gpus: self.gpus,
+                gpus_per_node: 8,
+                mode: self.mode,
+            },
+            jobs,
+        };
+        (sharing, picked)
+    }
+}
+
 /// Everything a link restores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -123,6 +248,13 @@ pub struct Workspace {
     /// The sweep chart's settings.
     #[serde(default)]
     pub sweep: Sweep,
+    /// The tenants view's pool and jobs (added in version 1; optional).
+    #[serde(default)]
+    pub tenants: TenantSettings,
+    /// Storage and failure settings of the reliability view and the
+    /// checklists (added in version 1; optional, every field defaulted).
+    #[serde(default)]
+    pub reliability: CheckpointSettings,
 }
 
 fn link_version() -> u32 {
@@ -139,7 +271,31 @@ impl Workspace {
             active: 0,
             view: View::default(),
             sweep: Sweep::default(),
+            tenants: TenantSettings::default(),
+            reliability: CheckpointSettings::default(),
         }
+    }
+
+    /// Inserts a plan at `index` (at most the end), keeping the per-plan
+    /// settings (the tenants' job choices) with their plans.
+    pub fn insert_plan(&mut self, index: usize, plan: Plan) {
+        let index = index.min(self.plans.len());
+        self.plans.insert(index, plan);
+        if index < self.tenants.jobs.len() {
+            self.tenants.jobs.insert(index, JobChoice::default());
+        }
+    }
+
+    /// Removes the plan at `index`, keeping the per-plan settings with
+    /// their plans; `None` when there is no such plan.
+    pub fn remove_plan(&mut self, index: usize) -> Option<Plan> {
+        if index >= self.plans.len() {
+            return None;
+        }
+        if index < self.tenants.jobs.len() {
+            self.tenants.jobs.remove(index);
+        }
+        Some(self.plans.remove(index))
     }
 
     /// The workspace as a link payload.
@@ -370,6 +526,66 @@ mod tests {
         assert!(link.starts_with("1."));
         assert!(link.len() < 4000, "{} characters", link.len());
         assert_eq!(Workspace::from_link(&link), Ok(ws));
+    }
+
+    #[test]
+    fn tenants_and_reliability_round_trip() {
+        use crate::units::{ByteRate, Frequency, Seconds};
+        let mut ws = Workspace::new(example_plan());
+        ws.plans.push(example_plan());
+        ws.view = View::Reliability;
+        ws.tenants.gpu = GpuId::A100Sxm80;
+        ws.tenants.gpus = 3;
+        ws.tenants.mode = ShareMode::MemoryCap;
+        ws.tenants.job_mut(1).include = false;
+        ws.tenants.job_mut(0).slo.max_tpot = Some(Seconds::from_millis(50.0));
+        ws.tenants.job_mut(0).min_batch = Some(4);
+        ws.reliability.storage_bandwidth = Some(ByteRate::from_gb_per_s(12.5));
+        ws.reliability.failure_rate = Some(Frequency::per_year(0.3));
+        ws.reliability.mode = crate::checkpoint::SaveMode::Async;
+        for v in [View::Tenants, View::Reliability, View::Wall] {
+            ws.view = v;
+            assert_eq!(Workspace::from_link(&ws.to_link()), Ok(ws.clone()));
+        }
+    }
+
+    #[test]
+    fn workspaces_without_the_new_fields_open_with_defaults() {
+        let plan = serde_json::to_string(&example_plan()).unwrap_or_default();
+        let json = format!("{{\"version\":1,\"plans\":[{plan}],\"view\":\"sweep\"}}");
+        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let ws = Workspace::from_link(&format!("1.{}", base64url_encode(&packed)));
+        let ws = ws.expect("opens");
+        assert_eq!(ws.tenants, TenantSettings::default());
+        assert_eq!(ws.reliability, CheckpointSettings::default());
+        assert_eq!(ws.view, View::Sweep);
+    }
+
+    #[test]
+    fn job_choices_stay_with_their_plans() {
+        let mut ws = Workspace::new(example_plan());
+        for name in ["b", "c"] {
+            let mut p = example_plan();
+            p.name = name.into();
+            ws.plans.push(p);
+        }
+        ws.tenants.job_mut(1).include = false;
+        let (sharing, picked) = ws.tenants.sharing(&ws.plans);
+        assert_eq!(picked, vec![0, 2]);
+        assert_eq!(sharing.jobs[1].name, "c");
+        assert_eq!(sharing.pool.gpus, 8);
+        // A plan inserted before "b" takes a default choice; "b" keeps its own.
+        ws.insert_plan(1, example_plan());
+        assert!(ws.tenants.job(1).include && !ws.tenants.job(2).include);
+        // Removing it brings "b" back to index 1, still excluded.
+        assert!(ws.remove_plan(1).is_some());
+        assert_eq!(ws.plans[1].name, "b");
+        assert!(!ws.tenants.job(1).include);
+        assert!(ws.remove_plan(1).is_some());
+        assert!(ws.tenants.job(1).include, "c is a job again");
+        assert!(ws.remove_plan(9).is_none());
+        ws.insert_plan(99, example_plan());
+        assert_eq!(ws.plans.len(), 3);
     }
 
     #[test]

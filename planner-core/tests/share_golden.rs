@@ -1,6 +1,7 @@
 //! Links made by earlier versions keep opening.
 
-use planner_core::share::{Lang, View, Workspace};
+use planner_core::checkpoint::CheckpointSettings;
+use planner_core::share::{Lang, TenantSettings, View, Workspace};
 use planner_core::{evaluate, Verdict};
 
 /// A link made by format version 1 (2026-11-29): the built-in example plan
@@ -15,6 +16,9 @@ fn version_1_links_open() {
     assert_eq!(ws.view, View::Frontier);
     assert_eq!(ws.active, 1);
     assert_eq!(ws.plans[1].name, "对照方案 <b>2</b>");
+    // Fields added later take their defaults.
+    assert_eq!(ws.tenants, TenantSettings::default());
+    assert_eq!(ws.reliability, CheckpointSettings::default());
     for p in &ws.plans {
         assert_eq!(evaluate(p).verdict, Verdict::Fits);
     }
