@@ -59,5 +59,8 @@ pub fn view(lang: Lang, v: View) -> &'static str {
         View::Frontier => tr(lang, "Cost vs latency", "成本与延迟"),
         View::Sweep => tr(lang, "Sweep", "扫描"),
         View::Compare => tr(lang, "Compare", "对比"),
+        View::Tenants => tr(lang, "Tenants", "多租户"),
+        View::Reliability => tr(lang, "Reliability", "可靠性"),
+        View::Wall => tr(lang, "Wall over time", "显存墙演进"),
     }
 }

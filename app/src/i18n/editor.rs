@@ -1,33 +1,10 @@
 //! Strings of the editor column, in English and Simplified Chinese.
 //!
-//! One table: each line is a key, its English and its Chinese. The macro
-//! turns it into the key enum, the list of every key (for the test that
-//! checks the translations) and the lookup.
+//! One table: each line is a key, its English and its Chinese; the
+//! `strings!` macro (in `i18n/mod.rs`) turns it into the key enum, the list
+//! of every key (for the test that checks the translations) and the lookup.
 
 use super::{tr, Lang};
-
-macro_rules! strings {
-    ($($key:ident => $en:literal, $zh:literal;)*) => {
-        /// Keys of the editor's strings (each names its string).
-        #[allow(missing_docs)]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum K {
-            $($key,)*
-        }
-
-        impl K {
-            /// Every key.
-            pub const ALL: &'static [K] = &[$(K::$key,)*];
-        }
-
-        /// An editor string.
-        pub fn t(lang: Lang, k: K) -> &'static str {
-            match k {
-                $(K::$key => tr(lang, $en, $zh),)*
-            }
-        }
-    };
-}
 
 strings! {
     // Scenario and presets.

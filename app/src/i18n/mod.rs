@@ -3,11 +3,40 @@
 //! Each area of the app has its own key enum and table (`common`, and the
 //! ones the editor and results add), so no string is written inline in a
 //! component. `tr(lang, en, zh)` is the one way a table picks a language.
+//! The editor's and the operations views' tables (`editor`, `ops`) are one
+//! line per string through the `strings!` macro.
+
+/// Turns a table of `Key => "English", "中文";` lines into the key enum
+/// `K`, the list `K::ALL` (for the tests that check every translation) and
+/// the lookup `t(lang, key)`.
+macro_rules! strings {
+    ($($key:ident => $en:literal, $zh:literal;)*) => {
+        /// Keys of this table's strings (each names its string).
+        #[allow(missing_docs)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum K {
+            $($key,)*
+        }
+
+        impl K {
+            /// Every key.
+            pub const ALL: &'static [K] = &[$(K::$key,)*];
+        }
+
+        /// A string of this table.
+        pub fn t(lang: Lang, k: K) -> &'static str {
+            match k {
+                $(K::$key => tr(lang, $en, $zh),)*
+            }
+        }
+    };
+}
 
 pub mod calibrate;
 pub mod common;
 pub mod domain;
 pub mod editor;
+pub mod ops;
 pub mod results;
 
 pub use planner_core::share::Lang;
