@@ -19,7 +19,8 @@ use planner_core::plan::{
     TrainingKind, Workload, SCHEMA_VERSION,
 };
 use planner_core::precision::Precision;
-use planner_core::share::Workspace;
+use planner_core::share::{JobChoice, TenantSettings, Workspace};
+use planner_core::tenants::{LatencySlo, ShareMode};
 use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Watts};
 
 /// A built-in workspace.
@@ -73,6 +74,9 @@ impl Preset {
         let mut ws = Workspace::new(example_plan());
         ws.plans = plans;
         ws.lang = lang;
+        if self == Preset::MultiTenant {
+            ws.tenants = tenants_of_multi_tenant();
+        }
         ws
     }
 }
@@ -373,6 +377,36 @@ fn mig_slice(id: GpuId, profile: &str, compute: u32, memory: u32) -> CustomGpu {
     }
 }
 
+/// The multi-tenant preset's pool: its three distinct tenants (tenant A
+/// capped at batch 16, B and C; the other plans are variants of A to
+/// compare) on one H100 under memory caps, each with the same illustrative
+/// targets (5 s to first token of a 4096-token prompt, 50 ms per token;
+/// not from any service).
+/// Switching the pool to MIG slices shows one of them left out.
+fn tenants_of_multi_tenant() -> TenantSettings {
+    let job = |include| JobChoice {
+        include,
+        slo: LatencySlo {
+            max_ttft: Some(Seconds::from_secs(5.0)),
+            max_tpot: Some(Seconds::from_millis(50.0)),
+        },
+        min_batch: None,
+    };
+    TenantSettings {
+        gpu: GpuId::H100Sxm,
+        gpus: 1,
+        mode: ShareMode::MemoryCap,
+        jobs: vec![
+            job(false),
+            job(false),
+            job(true),
+            job(false),
+            job(true),
+            job(true),
+        ],
+    }
+}
+
 /// Tenants of a shared inference cluster, one plan each: Llama 3.1 8B on a
 /// whole H100, then capped to share the card, with a smaller batch, with
 /// its KV spilling to a CXL pool, and two more tenants on a smaller cap and
@@ -580,6 +614,27 @@ mod tests {
             ] {
                 assert!(families.contains(&f), "{preset:?}: {families:?}");
             }
+        }
+    }
+
+    #[test]
+    fn multi_tenant_caps_fit_one_gpu_and_mig_does_not() {
+        use planner_core::tenants::share;
+        let ws = Preset::MultiTenant.workspace(Lang::En);
+        let (sharing, picked) = ws.tenants.sharing(&ws.plans);
+        assert_eq!(picked, vec![2, 4, 5]);
+        let caps = share(&sharing);
+        assert_eq!(caps.placed, 3, "{:#?}", caps.diagnostics);
+        assert_eq!(caps.gpus_used, 1);
+        let mut mig = ws.tenants.clone();
+        mig.mode = ShareMode::Mig;
+        let r = share(&mig.sharing(&ws.plans).0);
+        assert!(r.placed < 3, "{:#?}", r.jobs);
+        mig.gpus = 2;
+        let r2 = share(&mig.sharing(&ws.plans).0);
+        assert_eq!(r2.placed, 3);
+        for p in [Preset::Default, Preset::Budget, Preset::Serving] {
+            assert_eq!(p.workspace(Lang::Zh).tenants, TenantSettings::default());
         }
     }
 

@@ -17,7 +17,8 @@ pub fn PlanTabs() -> impl IntoView {
     let add = move |_| {
         state.update(History::Push, |w| {
             if w.plans.len() < MAX_PLANS {
-                w.plans.push(new_plan(w.lang, w.plans.len() + 1));
+                let plan = new_plan(w.lang, w.plans.len() + 1);
+                w.insert_plan(w.plans.len(), plan);
                 w.active = w.plans.len() - 1;
             }
         })
@@ -27,7 +28,7 @@ pub fn PlanTabs() -> impl IntoView {
             if let (true, Some(p)) = (w.plans.len() < MAX_PLANS, w.plans.get(w.active)) {
                 let mut p = p.clone();
                 p.name = format!("{} ({})", p.name, t(w.lang, K::CopySuffix));
-                w.plans.insert(w.active + 1, p);
+                w.insert_plan(w.active + 1, p);
                 w.active += 1;
             }
         })
@@ -35,7 +36,7 @@ pub fn PlanTabs() -> impl IntoView {
     let remove = move |_| {
         state.update(History::Push, |w| {
             if w.plans.len() > 1 && w.active < w.plans.len() {
-                w.plans.remove(w.active);
+                w.remove_plan(w.active);
                 w.active = w.active.min(w.plans.len() - 1);
             }
         })

@@ -55,7 +55,10 @@ pub fn ScenarioPanel() -> impl IntoView {
     let load = Callback::new(move |key: String| {
         if let Some(p) = Preset::from_key(&key) {
             state.update(History::Push, |w| {
-                w.plans = p.workspace(w.lang).plans;
+                let preset = p.workspace(w.lang);
+                w.plans = preset.plans;
+                // The job choices belong to the plans they sit beside.
+                w.tenants = preset.tenants;
                 w.active = 0;
             });
         }
