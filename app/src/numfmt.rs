@@ -2,7 +2,7 @@
 //! that reads best, dollars, counts with SI prefixes. The same in both
 //! languages (Chinese technical writing uses the same units).
 
-use planner_core::units::{Bytes, Seconds, Usd};
+use planner_core::units::{ByteRate, Bytes, Seconds, Usd};
 
 /// Digits after the point for a value of this size: three significant
 /// digits or so, never fewer than none.
@@ -52,6 +52,33 @@ pub fn duration(s: Seconds) -> String {
     } else {
         format!("{} µs", num(v * 1e6))
     }
+}
+
+/// A long duration in the unit that reads best: seconds (as
+/// [`duration`]), minutes, hours or days: `45.0 min`, `2.50 h`, `3.20 d`.
+pub fn span(s: Seconds) -> String {
+    let v = s.as_secs();
+    if !v.is_finite() {
+        "—".into()
+    } else if v.abs() < 60.0 {
+        duration(s)
+    } else if v.abs() < 3600.0 {
+        format!("{} min", num(v / 60.0))
+    } else if s.as_hours().abs() < 48.0 {
+        format!("{} h", num(s.as_hours()))
+    } else {
+        format!("{} d", num(s.as_days()))
+    }
+}
+
+/// A size in decimal GB (10^9 bytes), as GPU memory is marketed: `80.0 GB`.
+pub fn gb(b: Bytes) -> String {
+    format!("{} GB", num(b.as_gb()))
+}
+
+/// A bandwidth in GB/s: `12.5 GB/s`.
+pub fn gbps(r: ByteRate) -> String {
+    format!("{} GB/s", num(r.as_gb_per_s()))
 }
 
 /// A duration and its expected range: `9.12 s (8.50–10.1 s)`.
@@ -141,6 +168,12 @@ mod tests {
         assert_eq!(tick(0.30000000000000004), "0.3");
         assert_eq!(tick(0.0), "0");
         assert_eq!(tick(25000.0), "25.0 K");
+        assert_eq!(span(Seconds::from_secs(2700.0)), "45.0 min");
+        assert_eq!(span(Seconds::from_hours(2.5)), "2.50 h");
+        assert_eq!(span(Seconds::from_hours(96.0)), "4.00 d");
+        assert_eq!(span(Seconds::from_secs(12.0)), "12.0 s");
+        assert_eq!(gb(Bytes::from_gb(80.0)), "80.0 GB");
+        assert_eq!(gbps(ByteRate::from_gb_per_s(12.5)), "12.5 GB/s");
     }
 
     #[test]

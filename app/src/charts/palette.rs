@@ -24,6 +24,21 @@ pub fn time(k: TimeKind) -> HSLColor {
     nth(i, 0.08)
 }
 
+/// A job's colour in the tenants grid (by its index among the jobs).
+pub fn job(i: usize) -> HSLColor {
+    nth(i, 0.33)
+}
+
+/// A colour as CSS (`hsl(120 58% 52%)`), for views drawn in the DOM.
+pub fn css(c: HSLColor) -> String {
+    format!(
+        "hsl({:.0} {:.0}% {:.0}%)",
+        c.0 * 360.0,
+        c.1 * 100.0,
+        c.2 * 100.0
+    )
+}
+
 /// The HBM wall.
 pub const WALL: RGBColor = RGBColor(207, 34, 46);
 /// Whiskers, axes and text.
@@ -64,5 +79,16 @@ pub fn family(f: PlanFamily) -> (RGBColor, Marker) {
         PlanFamily::Algorithmic => (RGBColor(31, 111, 235), Marker::Circle),
         PlanFamily::Hardware => (RGBColor(191, 87, 0), Marker::Square),
         PlanFamily::Hybrid => (RGBColor(130, 80, 223), Marker::Triangle),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_colours_are_css() {
+        assert_eq!(css(HSLColor(0.5, 0.58, 0.52)), "hsl(180 58% 52%)");
+        assert_ne!(css(job(0)), css(job(1)));
     }
 }

@@ -5,8 +5,10 @@
 
 pub mod frontier;
 pub mod memory;
+pub mod reliability;
 pub mod sweep;
 pub mod time;
+pub mod wall;
 
 use super::hover::Hit;
 use super::palette::{INK, MUTED};

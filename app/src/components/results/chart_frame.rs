@@ -15,6 +15,37 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
 
+/// A chart's title, from the results' strings or the operations views'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartTitle {
+    /// A results string.
+    Results(K),
+    /// An operations string.
+    Ops(crate::i18n::ops::K),
+}
+
+impl From<K> for ChartTitle {
+    fn from(k: K) -> Self {
+        ChartTitle::Results(k)
+    }
+}
+
+impl From<crate::i18n::ops::K> for ChartTitle {
+    fn from(k: crate::i18n::ops::K) -> Self {
+        ChartTitle::Ops(k)
+    }
+}
+
+impl ChartTitle {
+    /// The title in a language.
+    pub fn text(self, lang: Lang) -> &'static str {
+        match self {
+            ChartTitle::Results(k) => t(lang, k),
+            ChartTitle::Ops(k) => crate::i18n::ops::t(lang, k),
+        }
+    }
+}
+
 /// Where the tooltip sits: the pointer, and whether it opens to the left
 /// (pointer on the right half) so it stays inside the chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +64,8 @@ pub fn ChartFrame<S, D>(
     /// each draw.
     name: &'static str,
     /// The chart's title, for screen readers (the canvas draws it too).
-    title: K,
+    #[prop(into)]
+    title: ChartTitle,
     /// What to draw; the chart redraws when it changes.
     #[prop(into)]
     series: Signal<S>,
@@ -99,7 +131,7 @@ where
                     node_ref=canvas
                     data-testid=format!("chart-{name}")
                     role="img"
-                    aria-label=move || t(lang.get(), title)
+                    aria-label=move || title.text(lang.get())
                     style=format!("height:{height}px")
                     on:mousemove=on_move
                     on:mouseleave=move |_| tip.set(None)
