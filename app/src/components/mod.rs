@@ -1,9 +1,11 @@
 //! UI components, one per file. The editor column lives in `editor/`, the
-//! results column and the embed view in `results/`.
+//! results column and the embed view in `results/`, the tenants,
+//! reliability and wall views and the checklist in `ops/`.
 
 pub mod app;
 pub mod banner;
 pub mod editor;
 pub mod header;
+pub mod ops;
 pub mod results;
 pub mod verdict;

@@ -6,6 +6,9 @@ use super::memory_view::MemoryView;
 use super::scope::Scope;
 use super::sweep_view::SweepView;
 use super::time_view::TimeView;
+use crate::components::ops::{
+    reliability_view::ReliabilityView, tenants_view::TenantsView, wall_view::WallView,
+};
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::share::View;
@@ -29,5 +32,8 @@ pub fn ResultBody(
         View::Frontier => view! { <FrontierView height=height /> }.into_any(),
         View::Sweep => view! { <SweepView height=height /> }.into_any(),
         View::Compare => view! { <CompareTable /> }.into_any(),
+        View::Tenants => view! { <TenantsView /> }.into_any(),
+        View::Reliability => view! { <ReliabilityView height=height /> }.into_any(),
+        View::Wall => view! { <WallView height=height /> }.into_any(),
     }
 }

@@ -17,6 +17,7 @@ pub mod sweep_view;
 pub mod time_view;
 pub mod view_tabs;
 
+use super::ops::checklist::ChecklistPanel;
 use super::verdict::VerdictLine;
 use crate::i18n::common::{t, K};
 use crate::state::use_state;
@@ -39,6 +40,7 @@ pub fn ResultsPanel() -> impl IntoView {
                 <ResultBody scope=Scope::All />
             </div>
             <DiagnosticsList />
+            <ChecklistPanel />
             <ExportBar />
         </div>
     }

@@ -9,12 +9,15 @@ use leptos::prelude::*;
 use planner_core::share::View;
 
 /// Every view with its testid suffix.
-pub const VIEWS: [(View, &str); 5] = [
+pub const VIEWS: [(View, &str); 8] = [
     (View::Memory, "memory"),
     (View::Time, "time"),
     (View::Frontier, "frontier"),
     (View::Sweep, "sweep"),
     (View::Compare, "compare"),
+    (View::Tenants, "tenants"),
+    (View::Reliability, "reliability"),
+    (View::Wall, "wall"),
 ];
 
 /// The view tabs.
