@@ -34,6 +34,10 @@ pub const MAX_STATE_BYTES: usize = 512 * 1024;
 /// Most plans a workspace holds.
 pub const MAX_PLANS: usize = 12;
 
+/// Most GPUs a workspace's tenants pool holds: a link cannot make the
+/// packer lay out more.
+pub const MAX_POOL_GPUS: u32 = 256;
+
 /// Display language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -151,7 +155,8 @@ pub struct TenantSettings {
     /// The pool's GPU kind (default H100 SXM).
     #[serde(default = "default_pool_gpu")]
     pub gpu: GpuId,
-    /// GPUs in the pool (default 8, one node).
+    /// GPUs in the pool (default 8, one node; at most [`MAX_POOL_GPUS`]
+    /// are used).
     #[serde(default = "default_pool_gpus")]
     pub gpus: u32,
     /// How jobs share a GPU (default MIG).
@@ -217,7 +222,7 @@ impl TenantSettings {
             version: crate::plan::SCHEMA_VERSION,
             pool: Pool {
                 gpu: GpuChoice::Preset(self.gpu),
-                gpus: self.gpus,
+                gpus: self.gpus.min(MAX_POOL_GPUS),
                 gpus_per_node: 8,
                 mode: self.mode,
             },
@@ -584,6 +589,8 @@ mod tests {
         assert!(ws.remove_plan(1).is_some());
         assert!(ws.tenants.job(1).include, "c is a job again");
         assert!(ws.remove_plan(9).is_none());
+        ws.tenants.gpus = u32::MAX;
+        assert_eq!(ws.tenants.sharing(&ws.plans).0.pool.gpus, MAX_POOL_GPUS);
         ws.insert_plan(99, example_plan());
         assert_eq!(ws.plans.len(), 3);
     }
