@@ -125,6 +125,7 @@ strings! {
     WallNote => "Each model is evaluated with the active plan's workload and levers (its context clamped to the model's). The fewest GPUs are of the active plan's GPU kind, training states sharded by FSDP over data-parallel ranks and serving split into pipeline stages; activations do not shrink with more data-parallel ranks, so a training plan without full recomputation may fit at no count.", "每个模型都按当前方案的工作负载与手段计算（上下文长度不超过模型本身的上限）。最少 GPU 数按当前方案的 GPU 型号计算：训练时用 FSDP 在数据并行的各 rank 间切分模型状态，推理时按流水线阶段切分；激活值不会随数据并行 rank 增多而减小，因此未开启完全重算的训练方案可能在任何数量下都放不下。";
     Model => "Model", "模型";
     Published => "Published", "发布时间";
+    ParamsCol => "Parameters", "参数量";
     OneGpu => "On one GPU (GB)", "单 GPU 所需 (GB)";
 }
 

@@ -12,7 +12,7 @@ use planner_core::wall::WallSeries;
 const COLUMNS: [K; 5] = [
     K::Model,
     K::Published,
-    K::Parameters,
+    K::ParamsCol,
     K::OneGpu,
     K::FewestGpus,
 ];
