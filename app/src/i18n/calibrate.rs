@@ -1,33 +1,10 @@
 //! Strings of the calibration panel, in English and Simplified Chinese.
 //!
 //! One table, as in `editor.rs`: each line is a key, its English and its
-//! Chinese.
+//! Chinese, through the `strings!` macro of `i18n/mod.rs`.
 
 use super::{tr, Lang};
 use planner_core::calibrate::{Figure, Knob};
-
-macro_rules! strings {
-    ($($key:ident => $en:literal, $zh:literal;)*) => {
-        /// Keys of the calibration panel's strings (each names its string).
-        #[allow(missing_docs)]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum K {
-            $($key,)*
-        }
-
-        impl K {
-            /// Every key.
-            pub const ALL: &'static [K] = &[$(K::$key,)*];
-        }
-
-        /// A calibration panel string.
-        pub fn t(lang: Lang, k: K) -> &'static str {
-            match k {
-                $(K::$key => tr(lang, $en, $zh),)*
-            }
-        }
-    };
-}
 
 strings! {
     Calibrate => "Calibrate to measurements", "按实测结果校准";
