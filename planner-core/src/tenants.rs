@@ -989,14 +989,32 @@ fn outcomes(
     }
 }
 
+/// Largest pool `share` lays out (GPU by GPU); larger ones are cut to it
+/// with an error diagnostic.
+pub const MAX_POOL_GPUS: u32 = 65_536;
+
 /// Packs the jobs of `sharing` onto its pool (see the module
 /// documentation). Pure and total: bad jobs come back unplaced with the
 /// reason in their diagnostics.
 pub fn share(sharing: &Sharing) -> SharingResult {
-    let pool = &sharing.pool;
+    let mut diagnostics = Vec::new();
+    // A pool is laid out GPU by GPU; an absurd size would exhaust memory,
+    // so it is cut to the largest pool this planner lays out.
+    let bounded = (sharing.pool.gpus > MAX_POOL_GPUS).then(|| {
+        diagnostics.push(Diagnostic::error(DiagnosticKind::InvalidValue {
+            field: "pool.gpus".into(),
+            problem: format!(
+                "{} GPUs is more than the {MAX_POOL_GPUS} a pool is laid out on; using {MAX_POOL_GPUS}",
+                sharing.pool.gpus
+            ),
+        }));
+        let mut p = sharing.pool.clone();
+        p.gpus = MAX_POOL_GPUS;
+        p
+    });
+    let pool = bounded.as_ref().unwrap_or(&sharing.pool);
     let (spec, gpu_name, id) = pool_gpu(&pool.gpu);
     let per_node = pool.gpus_per_node.max(1);
-    let mut diagnostics = Vec::new();
     let mut mode = pool.mode;
     if mode == ShareMode::Mig && id.and_then(catalog::mig_profiles).is_none() {
         diagnostics.push(Diagnostic::warning(DiagnosticKind::MigUnsupported {
@@ -1294,6 +1312,18 @@ mod tests {
 
     fn mig(compute: u32, memory: u32) -> Option<Demand> {
         Some(Demand::Mig { compute, memory })
+    }
+
+    #[test]
+    fn absurd_pools_are_cut_with_a_diagnostic() {
+        let mut s = crate::tenants::example_sharing();
+        s.pool.gpus = u32::MAX;
+        let r = share(&s);
+        assert_eq!(r.pool_gpus, MAX_POOL_GPUS);
+        assert!(r
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.detail, DiagnosticKind::InvalidValue { .. })));
     }
 
     #[test]
