@@ -12,7 +12,7 @@
 
 use super::comm::{collective, p2p, Collective};
 use super::training::tier_seconds_per_byte;
-use super::work::{peak, stage, Pass, StageWork};
+use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::{kv_per_token_layer_rank, Stage};
@@ -107,7 +107,6 @@ pub(crate) fn serve(
         embedding: true,
         head: true,
     };
-    let sts = [whole];
     let ab = r.levers.precision.activations.bytes_per_element();
     let h = f64::from(r.spec.hidden);
 
@@ -124,7 +123,8 @@ pub(crate) fn serve(
         crate::plan::AttentionKernel::Flash => window(s) / 2.0,
         crate::plan::AttentionKernel::Eager => s,
     };
-    for st in &sts {
+    {
+        let st = &whole;
         let pass = Pass {
             tokens: chunk,
             keys: kernel_keys,
@@ -148,7 +148,8 @@ pub(crate) fn serve(
     // Decode at the average context of the generation.
     let ctx = s + f64::from(output) / 2.0;
     let mut decode = Parts::default();
-    for (i, st) in sts.iter().enumerate() {
+    {
+        let st = &whole;
         let pass = Pass {
             tokens: b,
             keys: window(ctx),
@@ -159,8 +160,8 @@ pub(crate) fn serve(
         // KV cache read: every cached token of every sequence, every layer.
         let kv = kv_per_token_layer_rank(r) * window(ctx) * b * f64::from(st.layers());
         let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
-        let dev = devices.get(i).or(devices.first());
-        let _ = i;
+        // Offloaded KV shares are fractions, the same on every stage.
+        let dev = devices.first();
         let total_kv = dev.map_or(0.0, |d| d.kind(ItemKind::KvCache));
         let mut on_hbm = kv;
         let mut slow: f64 = 0.0;
@@ -215,7 +216,6 @@ pub(crate) fn serve(
         let t = p2p(r, b * h * ab, stride) * f64::from(r.pp - 1);
         decode.add(TimeKind::PipelineP2p, t, t);
     }
-    let _ = peak(r);
     ServeTime {
         prefill,
         decode,

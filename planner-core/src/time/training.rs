@@ -16,7 +16,7 @@
 //! element-wise traffic; checkpointing adds forward work again.
 
 use super::comm::{collective, p2p, Collective};
-use super::work::{peak, stage, Pass, StageWork};
+use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::{stage_params, stages, weight_bytes};
@@ -246,7 +246,6 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
         passes * overhead,
     );
 
-    let _ = tp_busy;
     let fwd = compute_f + tp_exp_f + cp_f + ep_f + overhead;
     let bwd = compute_b + recompute + tp_exp_b + cp_b + ep_f + (1.0 + full_fraction) * overhead;
     StageTimes {
@@ -537,7 +536,6 @@ pub(crate) fn step(
     let recompute_per_token =
         worst.recompute_flops * f64::from(r.tp) * layer_share / tokens_mb.max(1.0);
     let hardware_flops = model_flops + recompute_per_token * tokens;
-    let _ = peak(r);
     StepTime {
         parts,
         model_flops,
