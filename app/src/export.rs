@@ -3,7 +3,7 @@
 //! download from a Blob (or the canvas's data URL).
 
 use planner_core::report::Report;
-use planner_core::share::Workspace;
+use planner_core::workspace::Workspace;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 

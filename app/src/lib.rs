@@ -1,6 +1,6 @@
 //! memwall's web planner: URL → workspace → reports → views.
 //!
-//! The app holds no formulas. It edits a [`planner_core::share::Workspace`],
+//! The app holds no formulas. It edits a [`planner_core::workspace::Workspace`],
 //! asks the core for reports, sweeps and searches, and draws them.
 
 pub mod charts;

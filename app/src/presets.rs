@@ -19,9 +19,9 @@ use planner_core::plan::{
     TrainingKind, Workload, SCHEMA_VERSION,
 };
 use planner_core::precision::Precision;
-use planner_core::share::{JobChoice, TenantSettings, Workspace};
 use planner_core::tenants::{LatencySlo, ShareMode};
 use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Watts};
+use planner_core::workspace::{JobChoice, TenantSettings, Workspace};
 
 /// A built-in workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -541,7 +541,7 @@ mod tests {
             for preset in Preset::ALL {
                 let ws = preset.workspace(lang);
                 assert_eq!(ws.lang, lang);
-                assert!(!ws.plans.is_empty() && ws.plans.len() <= planner_core::share::MAX_PLANS);
+                assert!(!ws.plans.is_empty() && ws.plans.len() <= planner_core::link::MAX_PLANS);
                 for p in &ws.plans {
                     assert!(!p.name.is_empty());
                     let r = evaluate(p);

@@ -4,7 +4,7 @@
 use crate::url::{self, History};
 use leptos::prelude::*;
 use planner_core::report::Report;
-use planner_core::share::{Lang, LinkError, Workspace};
+use planner_core::workspace::{Lang, LinkError, Workspace};
 
 /// Shared handles, provided as context at the root.
 #[derive(Clone, Copy)]

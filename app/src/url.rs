@@ -2,7 +2,7 @@
 //! workspace, `embed=1` asks for the embed view. Parsing is pure and tested
 //! natively; only `read`/`write` touch the browser.
 
-use planner_core::share::{LinkError, Workspace};
+use planner_core::workspace::{LinkError, Workspace};
 
 /// What the address asks for.
 #[derive(Debug, Clone, PartialEq)]

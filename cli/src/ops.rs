@@ -9,10 +9,10 @@ use planner_core::checkpoint::{
     checkpoint as make_checkpoint, CheckpointSettings, SaveLayout, SaveMode,
 };
 use planner_core::hardware::GpuChoice;
-use planner_core::share::Lang;
 use planner_core::tenants::{share, Sharing};
 use planner_core::units::{ByteRate, Frequency, Seconds};
 use planner_core::wall::{serving_template, training_template, wall as make_wall};
+use planner_core::workspace::Lang;
 use planner_core::{evaluate, DiagnosticKind, Plan, Severity, Verdict};
 use std::process::ExitCode;
 

@@ -7,10 +7,10 @@ use planner_core::checklist::{Category, Checklist};
 use planner_core::checkpoint::{CheckpointReport, SaveLayout, SaveMode, StorageBound, WriteStep};
 use planner_core::effort::MigrationClass;
 use planner_core::plan::Tier;
-use planner_core::share::Lang;
 use planner_core::tenants::{GpuState, JobKind, Share, ShareMode, SharingResult};
 use planner_core::units::{Bytes, Seconds};
 use planner_core::wall::WallSeries;
+use planner_core::workspace::Lang;
 use std::fmt::Write;
 
 fn gb(b: Bytes) -> String {

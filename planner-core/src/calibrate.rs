@@ -18,11 +18,12 @@
 //! the result.
 
 use crate::catalog::GpuId;
+use crate::diagnostics::Severity;
+use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
 use crate::plan::Plan;
 use crate::report::{Interval, Report, TimeReport, Verdict};
 use crate::units::{Bytes, Seconds};
-use crate::{evaluate, Severity};
 use serde::{Deserialize, Serialize};
 
 /// What a run of a plan measured; every figure is optional.
@@ -995,7 +996,7 @@ mod tests {
 
     #[test]
     fn knobs_round_trip_through_a_plan() {
-        let mut plan = crate::example_plan();
+        let mut plan = crate::examples::example_plan();
         let mut k = Knobs::of(&plan);
         for (i, knob) in Knob::ALL.iter().enumerate() {
             let (lo, hi, _) = knob.bounds();
@@ -1028,8 +1029,8 @@ mod tests {
 
     #[test]
     fn typed_rows_become_measurements_of_the_right_figure() {
-        let train = crate::example_plan();
-        let mut serve = crate::example_plan();
+        let train = crate::examples::example_plan();
+        let mut serve = crate::examples::example_plan();
         serve.workload = crate::plan::Workload::Inference(crate::plan::Inference {
             prompt_tokens: 512,
             output_tokens: 64,
@@ -1070,7 +1071,7 @@ mod tests {
     fn a_typed_step_time_moves_the_prediction_towards_it() {
         // SYNTHETIC: the "measurement" is the plan's own prediction scaled
         // by 1.3; it checks the machinery, not the model.
-        let plan = crate::example_plan();
+        let plan = crate::examples::example_plan();
         let predicted = Figure::StepTime
             .predicted(&evaluate(&plan))
             .expect("training plan has a step time");

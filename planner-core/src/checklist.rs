@@ -10,14 +10,14 @@
 
 use crate::checkpoint::{self, CheckpointSettings};
 use crate::effort::{self, Lever, MigrationClass};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
+use crate::lang::Lang;
 use crate::plan::{
     Checkpointing, KvCacheLayout, Optimizer, PipelineSchedule, Plan, Sharding, Tier, TrainingKind,
     Workload,
 };
 use crate::report::{Report, Verdict};
-use crate::share::Lang;
 use serde::{Deserialize, Serialize};
 
 /// What kind of work an item is.
@@ -1015,7 +1015,7 @@ pub fn checklist_from_plain(plan: &Plan, checkpoint: &CheckpointSettings) -> Che
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
+    use crate::examples::example_plan;
     use crate::hardware::MemoryPool;
     use crate::plan::OffloadTarget;
     use crate::units::{ByteRate, Bytes, Seconds};

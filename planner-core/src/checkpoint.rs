@@ -44,7 +44,7 @@
 
 use crate::catalog::{self, Provenance};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, Severity};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
 use crate::plan::{Offload, Parallelism, Placement, Plan, Sharding, Tier, TrainingKind, Workload};
 use crate::report::{ItemKind, Report, TimeReport};
@@ -695,7 +695,7 @@ pub fn failure_sweep(plan: &Plan, settings: &CheckpointSettings) -> Vec<RatePoin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
+    use crate::examples::example_plan;
     use crate::plan::OffloadTarget;
 
     #[test]

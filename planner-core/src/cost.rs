@@ -446,7 +446,7 @@ pub(crate) fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
+    use crate::examples::example_plan;
     use crate::hardware::MemoryPool;
     use crate::resolve::{resolve, resolve_economics};
     use crate::units::{ByteRate, Bytes};

@@ -2,7 +2,6 @@
 //! kind (so the app can translate it) plus an English message.
 
 use crate::plan::Tier;
-use crate::report::DeviceRole;
 use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +17,40 @@ pub enum Severity {
     /// Cannot run as specified.
     Error,
 }
+
+/// Which device of the plan a breakdown is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceRole {
+    /// The only pipeline stage (PP = 1).
+    OnlyStage,
+    /// First pipeline stage: most in-flight micro-batches, the embedding.
+    FirstStage,
+    /// Last pipeline stage: the output layer and logits.
+    LastStage,
+}
+
+impl DeviceRole {
+    /// Every role.
+    pub const ALL: [DeviceRole; 3] = [
+        DeviceRole::OnlyStage,
+        DeviceRole::FirstStage,
+        DeviceRole::LastStage,
+    ];
+}
+
+crate::lang::named!(DeviceRole {
+    DeviceRole::OnlyStage => "only_stage", "every GPU", "每个 GPU";
+    DeviceRole::FirstStage => "first_stage", "first pipeline stage", "流水线第一段";
+    DeviceRole::LastStage => "last_stage", "last pipeline stage", "流水线最后一段";
+});
+
+crate::lang::named!(Severity {
+    Severity::Info => "info", "note", "提示";
+    Severity::Warning => "warning", "warning", "警告";
+    Severity::Error => "error", "error", "错误";
+});
 
 /// What the problem is, with the numbers that make it one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -653,10 +686,10 @@ fn message_zh(d: &DiagnosticKind) -> String {
 
 impl Diagnostic {
     /// The message in a language.
-    pub fn message_in(&self, lang: crate::share::Lang) -> String {
+    pub fn message_in(&self, lang: crate::lang::Lang) -> String {
         match lang {
-            crate::share::Lang::En => self.message.clone(),
-            crate::share::Lang::Zh => message_zh(&self.detail),
+            crate::lang::Lang::En => self.message.clone(),
+            crate::lang::Lang::Zh => message_zh(&self.detail),
         }
     }
 }

@@ -17,7 +17,7 @@
 //! | `energy.average_power_fraction` | 0.76 | Newkirk et al. 2025 (arXiv:2506.14551): 8×H100 nodes training at 76 % of the 10.2 kW rating on compute-heavy workloads; Latif et al. 2024 (arXiv:2412.08602) saw a maximum of 8.4 kW (82 %) training Llama 2 13B |
 //! | `energy.node_overhead` | 0.82 | Computed: DGX H100 is rated 10.2 kW for eight 700 W GPUs (5.6 kW), so the rest of the server (CPUs, DRAM, NICs, fans, power conversion) adds 4.6 kW, 0.82 of the GPUs' TDP |
 
-use crate::effort::Lever;
+use crate::lever::Lever;
 use crate::units::Usd;
 use serde::{Deserialize, Serialize};
 

@@ -19,107 +19,13 @@
 
 use crate::economics::Engineering;
 use crate::hardware::Hardware;
+pub use crate::lever::Lever;
 use crate::plan::{
     Checkpointing, Levers, Overlap, Parallelism, Placement, Plan, Precisions, Pruning,
     SequenceParallel, Sharding,
 };
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
-
-/// A lever, software or hardware, that a plan can pull over the memory
-/// wall (or the throughput wall).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Lever {
-    /// ZeRO / FSDP sharding of model states (and hybrid shard groups).
-    Sharding,
-    /// Activation checkpointing (any granularity).
-    ActivationCheckpointing,
-    /// Tensor parallelism.
-    TensorParallel,
-    /// Megatron-style sequence parallelism alongside TP.
-    SequenceParallel,
-    /// Pipeline parallelism (any schedule).
-    PipelineParallel,
-    /// Context parallelism.
-    ContextParallel,
-    /// Expert parallelism.
-    ExpertParallel,
-    /// FP8 (or FP4) GEMMs.
-    LowPrecisionCompute,
-    /// INT8/INT4/NF4/FP8/MXFP4 weights.
-    WeightQuantization,
-    /// A KV cache narrower than 16 bits.
-    KvCacheQuantization,
-    /// Other number formats: FP16, no master copy, narrower gradients,
-    /// optimizer states or activations.
-    NumberFormats,
-    /// An optimizer other than AdamW.
-    Optimizer,
-    /// Offload of states to slower tiers.
-    Offload,
-    /// Placement by heat (a tiering engine).
-    TieredPlacement,
-    /// Chunked prefill.
-    ChunkedPrefill,
-    /// Overlap of TP collectives with compute.
-    TpCommOverlap,
-    /// Structured (2:4) or shape pruning.
-    Pruning,
-    /// Serving or training a distilled student.
-    Distillation,
-    /// A different kind of GPU.
-    GpuKind,
-    /// More GPUs.
-    GpuCount,
-    /// CXL memory expanders.
-    CxlExpansion,
-    /// A CXL memory pool.
-    MemoryPool,
-    /// A larger scale-up (NVLink) domain, such as NVL72.
-    ScaleUpDomain,
-    /// More host DRAM per node.
-    HostMemory,
-    /// More NVMe per node.
-    Nvme,
-    /// A different scale-out fabric or more NICs.
-    ScaleOutFabric,
-}
-
-impl Lever {
-    /// A short English label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Lever::Sharding => "ZeRO/FSDP sharding",
-            Lever::ActivationCheckpointing => "activation checkpointing",
-            Lever::TensorParallel => "tensor parallelism",
-            Lever::SequenceParallel => "sequence parallelism",
-            Lever::PipelineParallel => "pipeline parallelism",
-            Lever::ContextParallel => "context parallelism",
-            Lever::ExpertParallel => "expert parallelism",
-            Lever::LowPrecisionCompute => "FP8/FP4 compute",
-            Lever::WeightQuantization => "weight quantization",
-            Lever::KvCacheQuantization => "KV-cache quantization",
-            Lever::NumberFormats => "number formats",
-            Lever::Optimizer => "optimizer",
-            Lever::Offload => "offload",
-            Lever::TieredPlacement => "placement by heat",
-            Lever::ChunkedPrefill => "chunked prefill",
-            Lever::TpCommOverlap => "TP communication overlap",
-            Lever::Pruning => "pruning",
-            Lever::Distillation => "distillation",
-            Lever::GpuKind => "GPU kind",
-            Lever::GpuCount => "GPU count",
-            Lever::CxlExpansion => "CXL expanders",
-            Lever::MemoryPool => "memory pool",
-            Lever::ScaleUpDomain => "scale-up domain",
-            Lever::HostMemory => "host memory",
-            Lever::Nvme => "NVMe",
-            Lever::ScaleOutFabric => "scale-out fabric",
-        }
-    }
-}
 
 /// What kind of change adopting a lever is, from least to most disruptive.
 #[derive(
@@ -145,17 +51,28 @@ pub enum MigrationClass {
 }
 
 impl MigrationClass {
-    /// A short English label.
+    /// Every class, least disruptive first.
+    pub const ALL: [MigrationClass; 5] = [
+        MigrationClass::None,
+        MigrationClass::Configuration,
+        MigrationClass::FrameworkChange,
+        MigrationClass::ModelCodeChange,
+        MigrationClass::InfrastructureChange,
+    ];
+
+    /// The English name ([`crate::lang::Named`]).
     pub fn label(self) -> &'static str {
-        match self {
-            MigrationClass::None => "no change",
-            MigrationClass::Configuration => "configuration",
-            MigrationClass::FrameworkChange => "framework change",
-            MigrationClass::ModelCodeChange => "model-code change",
-            MigrationClass::InfrastructureChange => "infrastructure change",
-        }
+        crate::lang::Named::en(self)
     }
 }
+
+crate::lang::named!(MigrationClass {
+    MigrationClass::None => "none", "no change", "无需改动";
+    MigrationClass::Configuration => "configuration", "configuration", "改配置";
+    MigrationClass::FrameworkChange => "framework_change", "framework change", "换框架";
+    MigrationClass::ModelCodeChange => "model_code_change", "model-code change", "改模型代码";
+    MigrationClass::InfrastructureChange => "infrastructure_change", "infrastructure change", "换基础设施";
+});
 
 /// The effort one lever takes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -186,6 +103,23 @@ pub enum PlanFamily {
     /// Both.
     Hybrid,
 }
+
+impl PlanFamily {
+    /// Every family.
+    pub const ALL: [PlanFamily; 4] = [
+        PlanFamily::Baseline,
+        PlanFamily::Algorithmic,
+        PlanFamily::Hardware,
+        PlanFamily::Hybrid,
+    ];
+}
+
+crate::lang::named!(PlanFamily {
+    PlanFamily::Baseline => "baseline", "baseline", "基线";
+    PlanFamily::Algorithmic => "software", "software", "软件手段";
+    PlanFamily::Hardware => "hardware", "hardware", "硬件方案";
+    PlanFamily::Hybrid => "hybrid", "hybrid", "软硬结合";
+});
 
 /// The levers of a plan with the data-parallel degree set to 1: DP follows
 /// from the GPU count and the other degrees, so it is not a lever of its
@@ -595,7 +529,7 @@ mod tests {
     use super::*;
     use crate::catalog::{GpuId, ModelId};
     use crate::economics::EffortOverride;
-    use crate::example_plan;
+    use crate::examples::example_plan;
     use crate::hardware::{CxlChoice, CxlExpansion, GpuChoice};
     use crate::plan::{Distillation, ModelChoice};
 

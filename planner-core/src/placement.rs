@@ -18,39 +18,8 @@
 
 use crate::memory;
 use crate::plan::{Checkpointing, OffloadTarget, Tier};
+pub use crate::report::{MovableState, Placed};
 use crate::resolve::{Resolved, Work};
-use serde::{Deserialize, Serialize};
-
-/// A state the placement may move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum MovableState {
-    /// Optimizer moments and master weights.
-    Optimizer,
-    /// Gradients.
-    Gradients,
-    /// Working weights.
-    Parameters,
-    /// Saved activations.
-    Activations,
-    /// KV cache.
-    KvCache,
-}
-
-/// One placement decision.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Placed {
-    /// The state.
-    pub state: MovableState,
-    /// Accesses per step per byte.
-    pub heat: f64,
-    /// Where the moved part went.
-    pub tier: Tier,
-    /// Fraction moved.
-    pub fraction: f64,
-}
 
 fn slot(r: &mut Resolved, s: MovableState) -> &mut Option<OffloadTarget> {
     let o = &mut r.levers.offload;

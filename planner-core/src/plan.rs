@@ -6,6 +6,7 @@ use crate::catalog::ModelId;
 use crate::economics::Economics;
 use crate::efficiency::Efficiency;
 use crate::hardware::Hardware;
+pub use crate::lever::Lever;
 use crate::model::ModelSpec;
 use crate::precision::Precision;
 use crate::units::Bytes;
@@ -444,6 +445,13 @@ impl Tier {
     /// All tiers, hottest first.
     pub const ALL: [Tier; 4] = [Tier::Hbm, Tier::Cxl, Tier::HostDram, Tier::Nvme];
 }
+
+crate::lang::named!(Tier {
+    Tier::Hbm => "hbm", "HBM", "HBM";
+    Tier::Cxl => "cxl", "CXL memory", "CXL 内存";
+    Tier::HostDram => "host_dram", "host DRAM", "主机内存";
+    Tier::Nvme => "nvme", "NVMe", "NVMe";
+});
 
 /// Where one kind of state lives, and how much of it moves there.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -103,6 +103,17 @@ impl Precision {
     }
 }
 
+crate::lang::named!(Precision {
+    Precision::Fp32 => "fp32", "FP32", "FP32";
+    Precision::Bf16 => "bf16", "BF16", "BF16";
+    Precision::Fp16 => "fp16", "FP16", "FP16";
+    Precision::Fp8 => "fp8", "FP8", "FP8";
+    Precision::Int8 => "int8", "INT8", "INT8";
+    Precision::Int4 { .. } => "int4", "INT4 (grouped)", "INT4（分组）";
+    Precision::Nf4 { .. } => "nf4", "NF4 (QLoRA)", "NF4（QLoRA）";
+    Precision::Mxfp4 => "mxfp4", "MXFP4", "MXFP4";
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

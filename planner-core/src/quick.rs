@@ -46,7 +46,7 @@ impl Prepared {
         let r = placed(r);
         let validity = if diagnostics
             .iter()
-            .any(|d| d.severity == crate::Severity::Error)
+            .any(|d| d.severity == crate::diagnostics::Severity::Error)
         {
             Validity::Invalid
         } else {

@@ -1,6 +1,7 @@
 //! The output: one serializable [`Report`] per plan.
 
 use crate::catalog::Provenance;
+pub use crate::diagnostics::DeviceRole;
 use crate::diagnostics::Diagnostic;
 use crate::effort::{LeverEffort, MigrationClass};
 use crate::plan::Tier;
@@ -145,28 +146,9 @@ impl ItemKind {
         }
     }
 
-    /// A short English label.
+    /// The English name ([`crate::lang::Named`]).
     pub fn label(self) -> &'static str {
-        match self {
-            ItemKind::Weights => "weights",
-            ItemKind::Fp8WeightCopies => "FP8 weight copies",
-            ItemKind::MasterWeights => "master weights",
-            ItemKind::Gradients => "gradients",
-            ItemKind::OptimizerStates => "optimizer states",
-            ItemKind::Adapters => "LoRA adapters",
-            ItemKind::Activations => "activations",
-            ItemKind::EmbeddingActivations => "embedding activations",
-            ItemKind::RecomputeWorkingSet => "recompute working set",
-            ItemKind::Logits => "logits",
-            ItemKind::GatherBuffers => "gather buffers",
-            ItemKind::KvCache => "KV cache",
-            ItemKind::KvCacheWaste => "KV cache waste",
-            ItemKind::PrefillActivations => "prefill activations",
-            ItemKind::CudaContext => "CUDA context",
-            ItemKind::Workspace => "workspaces",
-            ItemKind::NcclBuffers => "NCCL buffers",
-            ItemKind::Fragmentation => "fragmentation",
-        }
+        crate::lang::Named::en(self)
     }
 }
 
@@ -182,19 +164,6 @@ pub struct MemoryItem {
     pub bytes: Bytes,
     /// How it was computed, in one line.
     pub basis: String,
-}
-
-/// Which device of the plan a breakdown is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum DeviceRole {
-    /// The only pipeline stage (PP = 1).
-    OnlyStage,
-    /// First pipeline stage: most in-flight micro-batches, the embedding.
-    FirstStage,
-    /// Last pipeline stage: the output layer and logits.
-    LastStage,
 }
 
 /// Use and capacity of one tier on one device.
@@ -416,28 +385,9 @@ impl TimeKind {
         TimeKind::LayerOverhead,
     ];
 
-    /// A short English label.
+    /// The English name ([`crate::lang::Named`]).
     pub fn label(self) -> &'static str {
-        match self {
-            TimeKind::Gemm => "GEMMs",
-            TimeKind::Attention => "attention",
-            TimeKind::Elementwise => "element-wise",
-            TimeKind::Recompute => "recompute",
-            TimeKind::Optimizer => "optimizer step",
-            TimeKind::WeightRead => "weight reads",
-            TimeKind::KvRead => "KV-cache reads",
-            TimeKind::TensorParallel => "TP/SP collectives",
-            TimeKind::ContextParallel => "CP exchange",
-            TimeKind::ExpertParallel => "EP all-to-all",
-            TimeKind::PipelineP2p => "pipeline sends",
-            TimeKind::PipelineBubble => "pipeline bubble",
-            TimeKind::DataParallel => "gradient reduction",
-            TimeKind::ParameterGather => "parameter gathers",
-            TimeKind::TransferCxl => "CXL transfers",
-            TimeKind::TransferHost => "host transfers",
-            TimeKind::TransferNvme => "NVMe transfers",
-            TimeKind::LayerOverhead => "per-layer overhead",
-        }
+        crate::lang::Named::en(self)
     }
 }
 
@@ -701,7 +651,7 @@ pub struct Report {
     pub time: TimeReport,
     /// What placement by heat moved, coldest first (empty unless
     /// `levers.placement` is `by_heat` and HBM overflowed).
-    pub placement: Vec<crate::placement::Placed>,
+    pub placement: Vec<Placed>,
     /// What it costs (absent in reports written before costs existed).
     #[serde(default)]
     pub cost: Option<CostReport>,
@@ -720,3 +670,82 @@ impl Report {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 }
+
+/// A state the placement may move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MovableState {
+    /// Optimizer moments and master weights.
+    Optimizer,
+    /// Gradients.
+    Gradients,
+    /// Working weights.
+    Parameters,
+    /// Saved activations.
+    Activations,
+    /// KV cache.
+    KvCache,
+}
+
+/// One placement decision.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Placed {
+    /// The state.
+    pub state: MovableState,
+    /// Accesses per step per byte.
+    pub heat: f64,
+    /// Where the moved part went.
+    pub tier: Tier,
+    /// Fraction moved.
+    pub fraction: f64,
+}
+
+crate::lang::named!(ItemKind {
+    ItemKind::Weights => "weights", "weights", "权重";
+    ItemKind::Fp8WeightCopies => "fp8_weight_copies", "FP8 weight copies", "FP8 权重副本";
+    ItemKind::MasterWeights => "master_weights", "master weights", "主权重";
+    ItemKind::Gradients => "gradients", "gradients", "梯度";
+    ItemKind::OptimizerStates => "optimizer_states", "optimizer states", "优化器状态";
+    ItemKind::Adapters => "adapters", "LoRA adapters", "LoRA 适配器";
+    ItemKind::Activations => "activations", "activations", "激活值";
+    ItemKind::EmbeddingActivations => "embedding_activations", "embedding activations", "嵌入层激活";
+    ItemKind::RecomputeWorkingSet => "recompute_working_set", "recompute working set", "重计算工作集";
+    ItemKind::Logits => "logits", "logits", "logits";
+    ItemKind::GatherBuffers => "gather_buffers", "gather buffers", "聚合缓冲区";
+    ItemKind::KvCache => "kv_cache", "KV cache", "KV 缓存";
+    ItemKind::KvCacheWaste => "kv_cache_waste", "KV cache waste", "KV 缓存浪费";
+    ItemKind::PrefillActivations => "prefill_activations", "prefill activations", "预填充激活";
+    ItemKind::CudaContext => "cuda_context", "CUDA context", "CUDA 上下文";
+    ItemKind::Workspace => "workspace", "workspaces", "工作区";
+    ItemKind::NcclBuffers => "nccl_buffers", "NCCL buffers", "NCCL 缓冲区";
+    ItemKind::Fragmentation => "fragmentation", "fragmentation", "碎片";
+});
+
+crate::lang::named!(TimeKind {
+    TimeKind::Gemm => "gemm", "GEMMs", "矩阵乘";
+    TimeKind::Attention => "attention", "attention", "注意力";
+    TimeKind::Elementwise => "elementwise", "element-wise", "逐元素运算";
+    TimeKind::Recompute => "recompute", "recompute", "重计算";
+    TimeKind::Optimizer => "optimizer", "optimizer step", "优化器更新";
+    TimeKind::WeightRead => "weight_read", "weight reads", "读取权重";
+    TimeKind::KvRead => "kv_read", "KV-cache reads", "读取 KV 缓存";
+    TimeKind::TensorParallel => "tensor_parallel", "TP/SP collectives", "TP/SP 集合通信";
+    TimeKind::ContextParallel => "context_parallel", "CP exchange", "CP 交换";
+    TimeKind::ExpertParallel => "expert_parallel", "EP all-to-all", "EP all-to-all";
+    TimeKind::PipelineP2p => "pipeline_p2p", "pipeline sends", "流水线点对点";
+    TimeKind::PipelineBubble => "pipeline_bubble", "pipeline bubble", "流水线气泡";
+    TimeKind::DataParallel => "data_parallel", "gradient reduction", "梯度归约";
+    TimeKind::ParameterGather => "parameter_gather", "parameter gathers", "参数聚合";
+    TimeKind::TransferCxl => "transfer_cxl", "CXL transfers", "CXL 传输";
+    TimeKind::TransferHost => "transfer_host", "host transfers", "主机传输";
+    TimeKind::TransferNvme => "transfer_nvme", "NVMe transfers", "NVMe 传输";
+    TimeKind::LayerOverhead => "layer_overhead", "per-layer overhead", "逐层固定开销";
+});
+
+crate::lang::named!(Verdict {
+    Verdict::Fits => "fits", "Fits", "放得下";
+    Verdict::DoesNotFit => "does_not_fit", "Does not fit", "放不下";
+    Verdict::Invalid => "invalid", "Invalid plan", "方案无效";
+});

@@ -3,12 +3,55 @@
 //! GPU's HBM as the wall.
 
 use crate::catalog::{self, GpuId, ModelId};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::plan::{ModelChoice, Plan, Workload};
 use crate::report::{Report, TimeReport, Verdict};
-use crate::share::SweepAxis;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
+
+/// What a sweep varies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SweepAxis {
+    /// Sequence length (training) or context (serving).
+    #[default]
+    SequenceLength,
+    /// Micro-batch (training) or concurrent sequences (serving).
+    Batch,
+    /// Model size, through the catalog's models.
+    ModelSize,
+}
+
+/// The sweep chart's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Sweep {
+    /// What is varied.
+    #[serde(default)]
+    pub axis: SweepAxis,
+    /// GPUs whose HBM is drawn as a line.
+    #[serde(default = "default_walls")]
+    pub walls: Vec<GpuId>,
+}
+
+fn default_walls() -> Vec<GpuId> {
+    vec![
+        GpuId::A100Sxm80,
+        GpuId::H100Sxm,
+        GpuId::H200Sxm,
+        GpuId::B200,
+    ]
+}
+
+impl Default for Sweep {
+    fn default() -> Self {
+        Self {
+            axis: SweepAxis::default(),
+            walls: default_walls(),
+        }
+    }
+}
 
 /// One evaluated point of a sweep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -160,7 +203,7 @@ pub fn sweep(plan: &Plan, axis: SweepAxis, walls: &[GpuId]) -> SweepResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
+    use crate::examples::example_plan;
 
     #[test]
     fn memory_grows_along_sequence_and_batch() {

@@ -40,7 +40,7 @@
 
 use crate::catalog::{self, GpuId, MigProfile, COMPUTE_SLICES, MEMORY_SLICES};
 use crate::diagnostics::{Diagnostic, DiagnosticKind, Severity};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::hardware::{CustomGpu, GpuChoice, GpuSpec, Hardware};
 use crate::plan::{
     parse_json, Inference, Levers, ModelChoice, Parallelism, Plan, PlanParseError, Precisions,

@@ -18,7 +18,7 @@
 //!   degree changes with N).
 
 use crate::catalog::{self, GpuId, ModelId, Provenance};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
 use crate::model::{
     AttentionKind, Bias, Dropout, Embeddings, FfnActivation, ModelSpec, Norm, Positions,

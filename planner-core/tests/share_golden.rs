@@ -1,7 +1,7 @@
 //! Links made by earlier versions keep opening.
 
 use planner_core::checkpoint::CheckpointSettings;
-use planner_core::share::{Lang, TenantSettings, View, Workspace};
+use planner_core::workspace::{Lang, TenantSettings, View, Workspace};
 use planner_core::{evaluate, Verdict};
 
 /// A link made by format version 1 (2026-11-29): the built-in example plan

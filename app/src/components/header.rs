@@ -4,7 +4,7 @@ use crate::i18n::common::{t, K};
 use crate::state::use_state;
 use crate::url::{self, History};
 use leptos::prelude::*;
-use planner_core::share::Lang;
+use planner_core::workspace::Lang;
 
 fn copy(text: &str) {
     if let Some(w) = web_sys::window() {

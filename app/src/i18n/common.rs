@@ -1,7 +1,7 @@
 //! Strings of the page frame: header, actions, banners, view names.
 
 use super::{tr, Lang};
-use planner_core::share::View;
+use planner_core::workspace::View;
 
 /// Keys of the frame's strings (each names its string).
 #[allow(missing_docs)]

@@ -39,7 +39,7 @@ pub mod editor;
 pub mod ops;
 pub mod results;
 
-pub use planner_core::share::Lang;
+pub use planner_core::workspace::Lang;
 
 /// Picks the string of a language.
 pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {

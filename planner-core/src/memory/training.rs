@@ -473,7 +473,7 @@ pub(crate) fn fill<S: Sink>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
+    use crate::examples::example_plan;
     use crate::resolve::resolve;
 
     /// A memo hit returns exactly what the walk returned; other inputs miss.

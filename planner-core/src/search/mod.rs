@@ -62,11 +62,11 @@ pub use scenario::{
 };
 
 use crate::catalog::GpuId;
+use crate::diagnostics::Severity;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
 use crate::plan::{Placement, Plan, Workload};
 use crate::quick::{self, QuickTime};
 use crate::resolve::{resolve, Resolved, Work};
-use crate::Severity;
 use space::{AddedCxl, Choice, HwOption};
 use std::cmp::Ordering;
 

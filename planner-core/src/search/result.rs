@@ -3,7 +3,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::effort::{self, MigrationClass, PlanFamily};
-use crate::evaluate;
+use crate::evaluate::evaluate;
 use crate::plan::Plan;
 use crate::report::{Report, TimeReport, Verdict};
 use crate::resolve::resolve_economics;

@@ -5,13 +5,14 @@ use super::*;
 use crate::catalog::{GpuId, ModelId};
 use crate::diagnostics::DiagnosticKind;
 use crate::effort::PlanFamily;
+use crate::evaluate::evaluate;
+use crate::examples::example_plan;
 use crate::hardware::{GpuChoice, Hardware};
 use crate::plan::{
     Inference, Levers, LogitsScope, ModelChoice, Overheads, Parallelism, Training, TrainingKind,
 };
 use crate::report::{TimeReport, Verdict};
 use crate::units::{Bytes, Seconds};
-use crate::{evaluate, example_plan};
 
 /// Llama 2 7B pre-training from 8×H100, up to 16 GPUs of two kinds, with
 /// NVMe, the default CXL option, CP and interleaving bounded small.

@@ -10,9 +10,9 @@ use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
 use crate::i18n::{domain, Lang};
 use crate::numfmt::{gib, si, tick};
-use planner_core::share::SweepAxis;
 use planner_core::sweep::SweepResult;
 use planner_core::units::Bytes;
+use planner_core::workspace::SweepAxis;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

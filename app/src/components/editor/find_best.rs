@@ -10,8 +10,8 @@ use super::parse::{parse_count, COUNT};
 use crate::i18n::editor::{t, K};
 use crate::url::History;
 use leptos::prelude::*;
+use planner_core::link::MAX_PLANS;
 use planner_core::search::{search, Found};
-use planner_core::share::MAX_PLANS;
 use std::time::Duration;
 
 /// Budget box, search button and the plans found.

@@ -8,7 +8,7 @@ use crate::state::{use_state, AppState};
 use crate::url::History;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
-use planner_core::share::Workspace;
+use planner_core::workspace::Workspace;
 
 /// The plan being edited (the first when the index is out of range).
 pub fn active(ws: &Workspace) -> Option<&Plan> {

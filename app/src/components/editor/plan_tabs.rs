@@ -6,7 +6,7 @@ use crate::presets::new_plan;
 use crate::state::use_state;
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::share::MAX_PLANS;
+use planner_core::link::MAX_PLANS;
 
 /// Plan tabs and the add/duplicate/remove buttons.
 #[component]

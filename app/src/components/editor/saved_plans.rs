@@ -5,7 +5,7 @@ use crate::state::use_state;
 use crate::storage::{self, Saved};
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::share::MAX_PLANS;
+use planner_core::link::MAX_PLANS;
 
 /// The saved list.
 #[component]

@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 use crate::state::{use_state, AppState};
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::share::Workspace;
+use planner_core::workspace::Workspace;
 
 /// How a setting is read from the workspace.
 pub trait ReadsWs<T>: Fn(&Workspace) -> T + Copy + Send + Sync + 'static {}

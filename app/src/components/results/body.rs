@@ -11,7 +11,7 @@ use crate::components::ops::{
 };
 use crate::state::use_state;
 use leptos::prelude::*;
-use planner_core::share::View;
+use planner_core::workspace::View;
 
 /// The chosen view. Only it is mounted, so a hidden chart neither draws nor
 /// sweeps.

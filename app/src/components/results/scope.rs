@@ -1,7 +1,7 @@
 //! Which plans a result shows: all of them in the planner, only the active
 //! one in the embed view.
 
-use planner_core::share::Workspace;
+use planner_core::workspace::Workspace;
 
 /// Which plans a chart draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

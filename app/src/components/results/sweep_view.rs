@@ -9,8 +9,8 @@ use crate::i18n::results::{t, K};
 use crate::state::use_state;
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::share::SweepAxis;
 use planner_core::sweep::{sweep, SweepResult};
+use planner_core::workspace::SweepAxis;
 
 const AXES: [(SweepAxis, &str); 3] = [
     (SweepAxis::SequenceLength, "sequence_length"),

@@ -6,7 +6,7 @@ use crate::i18n::results::{t, K};
 use crate::state::use_state;
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::share::View;
+use planner_core::workspace::View;
 
 /// Every view with its testid suffix.
 pub const VIEWS: [(View, &str); 8] = [

@@ -1,55 +1,27 @@
-//! Share links: the whole workspace (plans, the chosen view, the language)
-//! as one compact, versioned string for a URL.
-//!
-//! Format: `<version>.<payload>`, where the payload is the workspace as JSON,
-//! compressed with raw DEFLATE (RFC 1951) and written in unpadded base64url
-//! (RFC 4648 §5), so it survives any URL unescaped. Decoding is defensive:
-//! the length is bounded before and after decompression, every failure is a
-//! [`LinkError`] with a plain message, and the decoded workspace is checked
-//! (at least one plan, at most [`MAX_PLANS`]) so a hostile link can neither
-//! exhaust memory nor leave the app without a plan. Nothing decoded is ever
-//! markup: names are plain strings the app renders as text.
+//! The workspace: what the web planner holds and a link carries — the
+//! plans, the chosen view, the language, the sweep chart's settings, the
+//! tenants pool with each plan's job choice, and the reliability settings.
 //!
 //! Fields added after version 1 (the tenants pool, the reliability
 //! settings) are optional with defaults, so every version-1 link still
-//! opens; adding a field or a [`View`] does not change the version.
+//! opens; adding a field or a [`View`] does not change the version. The
+//! codec itself (versioned, compressed, base64url) is [`crate::link`].
 
 use crate::catalog::GpuId;
 use crate::checkpoint::CheckpointSettings;
 use crate::hardware::GpuChoice;
+pub use crate::lang::Lang;
+pub use crate::link::LinkError;
+use crate::link::{self, LINK_VERSION, MAX_PLANS};
 use crate::plan::Plan;
+pub use crate::sweep::{Sweep, SweepAxis};
 use crate::tenants::{Job, LatencySlo, Pool, ShareMode, Sharing};
 use serde::{Deserialize, Serialize};
 
-/// Version of the link format and of [`Workspace`]; bump when a field
-/// changes meaning, and keep decoding the old ones.
-pub const LINK_VERSION: u32 = 1;
-
-/// Longest link payload accepted, in characters.
-pub const MAX_LINK_CHARS: usize = 32 * 1024;
-
-/// Largest decompressed workspace accepted, in bytes.
-pub const MAX_STATE_BYTES: usize = 512 * 1024;
-
-/// Most plans a workspace holds.
-pub const MAX_PLANS: usize = 12;
-
 /// Most GPUs a workspace's tenants pool holds: a link cannot make the
-/// packer lay out more.
-pub const MAX_POOL_GPUS: u32 = 256;
-
-/// Display language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub enum Lang {
-    /// English.
-    #[default]
-    #[serde(rename = "en")]
-    En,
-    /// Simplified Chinese.
-    #[serde(rename = "zh")]
-    Zh,
-}
+/// packer lay out more (the packer's own bound is
+/// [`crate::tenants::MAX_POOL_GPUS`]).
+pub const MAX_LINK_POOL_GPUS: u32 = 256;
 
 /// Which result the workspace shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -73,50 +45,6 @@ pub enum View {
     Reliability,
     /// Model sizes and GPU memory over the years, under the active plan.
     Wall,
-}
-
-/// What a sweep varies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum SweepAxis {
-    /// Sequence length (training) or context (serving).
-    #[default]
-    SequenceLength,
-    /// Micro-batch (training) or concurrent sequences (serving).
-    Batch,
-    /// Model size, through the catalog's models.
-    ModelSize,
-}
-
-/// The sweep chart's settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Sweep {
-    /// What is varied.
-    #[serde(default)]
-    pub axis: SweepAxis,
-    /// GPUs whose HBM is drawn as a line.
-    #[serde(default = "default_walls")]
-    pub walls: Vec<GpuId>,
-}
-
-fn default_walls() -> Vec<GpuId> {
-    vec![
-        GpuId::A100Sxm80,
-        GpuId::H100Sxm,
-        GpuId::H200Sxm,
-        GpuId::B200,
-    ]
-}
-
-impl Default for Sweep {
-    fn default() -> Self {
-        Self {
-            axis: SweepAxis::default(),
-            walls: default_walls(),
-        }
-    }
 }
 
 /// How one plan of the workspace takes part in the tenants view.
@@ -155,7 +83,7 @@ pub struct TenantSettings {
     /// The pool's GPU kind (default H100 SXM).
     #[serde(default = "default_pool_gpu")]
     pub gpu: GpuId,
-    /// GPUs in the pool (default 8, one node; at most [`MAX_POOL_GPUS`]
+    /// GPUs in the pool (default 8, one node; at most [`MAX_LINK_POOL_GPUS`]
     /// are used).
     #[serde(default = "default_pool_gpus")]
     pub gpus: u32,
@@ -222,7 +150,7 @@ impl TenantSettings {
             version: crate::plan::SCHEMA_VERSION,
             pool: Pool {
                 gpu: GpuChoice::Preset(self.gpu),
-                gpus: self.gpus.min(MAX_POOL_GPUS),
+                gpus: self.gpus.min(MAX_LINK_POOL_GPUS),
                 gpus_per_node: 8,
                 mode: self.mode,
             },
@@ -306,39 +234,16 @@ impl Workspace {
     /// The workspace as a link payload.
     pub fn to_link(&self) -> String {
         let json = serde_json::to_vec(self).unwrap_or_default();
-        let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-        format!("{LINK_VERSION}.{}", base64url_encode(&packed))
+        link::encode(&json)
     }
 
     /// Reads a link payload; the error says what is wrong in plain words.
-    pub fn from_link(link: &str) -> Result<Workspace, LinkError> {
-        let link = link.trim();
-        if link.is_empty() {
-            return Err(LinkError::Empty);
-        }
-        if link.len() > MAX_LINK_CHARS {
-            return Err(LinkError::TooLong { chars: link.len() });
-        }
-        let (version, payload) = link.split_once('.').ok_or(LinkError::Damaged)?;
-        let version: u32 = version.parse().map_err(|_| LinkError::Damaged)?;
-        if version > LINK_VERSION {
-            return Err(LinkError::NewerVersion { version });
-        }
-        if version == 0 {
-            return Err(LinkError::Damaged);
-        }
-        let packed = base64url_decode(payload).ok_or(LinkError::Damaged)?;
-        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE_BYTES)
-            .map_err(|e| match e.status {
-                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-                _ => LinkError::Damaged,
-            })?;
-        let text = std::str::from_utf8(&json).map_err(|_| LinkError::Damaged)?;
+    pub fn from_link(text: &str) -> Result<Workspace, LinkError> {
+        let json = link::decode(text)?;
         // Plain serde_json, not serde_path_to_error: the error still names
         // the value and its position, and the web build stays 200 KB smaller
         // (one instantiation of every Deserialize impl instead of two).
-        let mut ws: Workspace = serde_json::from_str(text).map_err(|e| LinkError::Invalid {
-            field: String::new(),
+        let mut ws: Workspace = serde_json::from_str(&json).map_err(|e| LinkError::Invalid {
             message: e.to_string(),
         })?;
         if ws.plans.is_empty() {
@@ -355,168 +260,11 @@ impl Workspace {
     }
 }
 
-/// Why a link could not be opened.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LinkError {
-    /// Nothing after the `#`.
-    Empty,
-    /// Longer than [`MAX_LINK_CHARS`].
-    TooLong {
-        /// Its length.
-        chars: usize,
-    },
-    /// Not a memwall link, or cut short, or altered.
-    Damaged,
-    /// Decompresses to more than [`MAX_STATE_BYTES`].
-    TooLarge,
-    /// Made by a newer memwall.
-    NewerVersion {
-        /// The link's version.
-        version: u32,
-    },
-    /// Well-formed, but a field is wrong.
-    Invalid {
-        /// Dotted path of the field, when known (empty otherwise).
-        field: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// No plan in it.
-    NoPlan,
-    /// More than [`MAX_PLANS`] plans.
-    TooManyPlans {
-        /// How many.
-        plans: usize,
-    },
-}
-
-impl LinkError {
-    /// The problem in plain words, in a language.
-    pub fn message(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (LinkError::Empty, Lang::En) => "The link holds no plan.".into(),
-            (LinkError::Empty, Lang::Zh) => "链接中没有方案。".into(),
-            (LinkError::TooLong { chars }, Lang::En) => {
-                format!("The link is too long ({chars} characters; at most {MAX_LINK_CHARS}).")
-            }
-            (LinkError::TooLong { chars }, Lang::Zh) => {
-                format!("链接过长（{chars} 个字符，上限 {MAX_LINK_CHARS}）。")
-            }
-            (LinkError::Damaged, Lang::En) => {
-                "The link is damaged or incomplete; it may have been cut when copied.".into()
-            }
-            (LinkError::Damaged, Lang::Zh) => "链接已损坏或不完整，可能在复制时被截断。".into(),
-            (LinkError::TooLarge, Lang::En) => "The link expands to more data than a plan can hold.".into(),
-            (LinkError::TooLarge, Lang::Zh) => "链接展开后的数据超出了方案的容量上限。".into(),
-            (LinkError::NewerVersion { version }, Lang::En) => format!(
-                "The link was made by a newer memwall (format {version}; this one reads up to {LINK_VERSION})."
-            ),
-            (LinkError::NewerVersion { version }, Lang::Zh) => format!(
-                "该链接由更新版本的 memwall 生成（格式 {version}；当前版本最多支持 {LINK_VERSION}）。"
-            ),
-            (LinkError::Invalid { field, message }, Lang::En) if field.is_empty() => {
-                format!("The link's plan is invalid: {message}")
-            }
-            (LinkError::Invalid { field, message }, Lang::En) => {
-                format!("The link's plan is invalid at {field}: {message}")
-            }
-            (LinkError::Invalid { field, message }, Lang::Zh) if field.is_empty() => {
-                format!("链接中的方案无效：{message}")
-            }
-            (LinkError::Invalid { field, message }, Lang::Zh) => {
-                format!("链接中的方案在 {field} 处无效：{message}")
-            }
-            (LinkError::NoPlan, Lang::En) => "The link holds no plan.".into(),
-            (LinkError::NoPlan, Lang::Zh) => "链接中没有方案。".into(),
-            (LinkError::TooManyPlans { plans }, Lang::En) => {
-                format!("The link holds {plans} plans; at most {MAX_PLANS} are allowed.")
-            }
-            (LinkError::TooManyPlans { plans }, Lang::Zh) => {
-                format!("链接包含 {plans} 个方案，最多允许 {MAX_PLANS} 个。")
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for LinkError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message(Lang::En))
-    }
-}
-
-impl std::error::Error for LinkError {}
-
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Unpadded base64url (RFC 4648 §5).
-pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            let idx = (n >> (18 - 6 * i)) & 63;
-            out.push(char::from(ALPHABET[idx as usize]));
-        }
-    }
-    out
-}
-
-/// Decodes unpadded base64url; `None` on any character outside the
-/// alphabet or an impossible length. Padding `=` is tolerated at the end.
-pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
-    if text.len() % 4 == 1 {
-        return None;
-    }
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    for chunk in text.as_bytes().chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= value(c)? << (18 - 6 * i);
-        }
-        let bytes = chunk.len() - 1;
-        for i in 0..bytes {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::example_plan;
-
-    #[test]
-    fn base64url_round_trips_every_length() {
-        for len in 0..70usize {
-            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
-            let text = base64url_encode(&bytes);
-            assert!(text.bytes().all(|c| ALPHABET.contains(&c)));
-            assert_eq!(base64url_decode(&text), Some(bytes));
-        }
-        assert_eq!(base64url_encode(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64url_encode(b"fo"), "Zm8");
-        assert_eq!(base64url_decode("Zm8="), Some(b"fo".to_vec()));
-        assert_eq!(base64url_decode("Zm9v!"), None);
-        assert_eq!(base64url_decode("Z"), None);
-    }
+    use crate::examples::example_plan;
+    use crate::link::*;
 
     #[test]
     fn workspace_round_trips_exactly() {
@@ -590,7 +338,10 @@ mod tests {
         assert!(ws.tenants.job(1).include, "c is a job again");
         assert!(ws.remove_plan(9).is_none());
         ws.tenants.gpus = u32::MAX;
-        assert_eq!(ws.tenants.sharing(&ws.plans).0.pool.gpus, MAX_POOL_GPUS);
+        assert_eq!(
+            ws.tenants.sharing(&ws.plans).0.pool.gpus,
+            MAX_LINK_POOL_GPUS
+        );
         ws.insert_plan(99, example_plan());
         assert_eq!(ws.plans.len(), 3);
     }

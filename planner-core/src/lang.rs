@@ -1,0 +1,148 @@
+//! The two languages memwall speaks, and the one way every core enum is
+//! named in them.
+//!
+//! Each enum users read (tiers, memory items, time parts, verdicts,
+//! severities, device roles, families, migration classes, levers and
+//! number formats) implements [`Named`] through the [`named!`] table next
+//! to its definition: a stable string key, an English name and a Chinese
+//! name, one row per variant. The CLI and the web app take every such name
+//! from here, so one concept has one wording in each language. The tables
+//! sit beside their enums (not in this file) so that modules low in the
+//! vocabulary floor, such as the diagnostics, can word their messages with
+//! them without importing upward; `tests::every_name_in_both_languages`
+//! walks all of them.
+
+use serde::{Deserialize, Serialize};
+
+/// Display language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Lang {
+    /// English.
+    #[default]
+    #[serde(rename = "en")]
+    En,
+    /// Simplified Chinese.
+    #[serde(rename = "zh")]
+    Zh,
+}
+
+impl Lang {
+    /// Both languages.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The BCP 47 tag (`en`, `zh-CN`), for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+}
+
+/// An enum whose variants users read: one key and one name per language.
+pub trait Named: Copy {
+    /// A stable snake_case key (for test ids, CSV headers and look-ups).
+    fn key(self) -> &'static str;
+    /// The name in a language.
+    fn name(self, lang: Lang) -> &'static str;
+    /// The English name.
+    fn en(self) -> &'static str {
+        self.name(Lang::En)
+    }
+}
+
+/// Implements [`Named`] from a table of `pattern => key, English, Chinese;`
+/// rows, one per variant.
+macro_rules! named {
+    ($ty:ty { $($pat:pat => $key:literal, $en:literal, $zh:literal;)+ }) => {
+        impl $crate::lang::Named for $ty {
+            fn key(self) -> &'static str {
+                match self {
+                    $($pat => $key,)+
+                }
+            }
+            fn name(self, lang: $crate::lang::Lang) -> &'static str {
+                match (self, lang) {
+                    $(($pat, $crate::lang::Lang::En) => $en,)+
+                    $(($pat, $crate::lang::Lang::Zh) => $zh,)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use named;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::{DeviceRole, Severity};
+    use crate::effort::{MigrationClass, PlanFamily};
+    use crate::plan::{Lever, Tier};
+    use crate::precision::{DoubleQuant, Precision};
+    use crate::report::{ItemKind, TimeKind, Verdict};
+    use std::collections::HashSet;
+
+    /// Every variant has a key and a name in both languages; keys are
+    /// unique within an enum, and so are the names in each language (one
+    /// wording per concept, no two concepts worded alike).
+    fn check<T: Named>(all: &[T]) {
+        let keys: HashSet<_> = all.iter().map(|v| v.key()).collect();
+        assert_eq!(keys.len(), all.len(), "duplicate key");
+        for lang in Lang::ALL {
+            let names: HashSet<_> = all.iter().map(|v| v.name(lang)).collect();
+            assert_eq!(names.len(), all.len(), "duplicate name in {lang:?}");
+            for v in all {
+                assert!(!v.name(lang).trim().is_empty(), "{} empty", v.key());
+            }
+        }
+        for v in all {
+            assert!(v
+                .key()
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+        }
+    }
+
+    #[test]
+    fn every_name_in_both_languages() {
+        check(&Tier::ALL);
+        check(&ItemKind::ALL);
+        check(&TimeKind::ALL);
+        check(&Lever::ALL);
+        check(&MigrationClass::ALL);
+        check(&PlanFamily::ALL);
+        check(&DeviceRole::ALL);
+        check(&[Verdict::Fits, Verdict::DoesNotFit, Verdict::Invalid]);
+        check(&[Severity::Info, Severity::Warning, Severity::Error]);
+        check(&[
+            Precision::Fp32,
+            Precision::Bf16,
+            Precision::Fp16,
+            Precision::Fp8,
+            Precision::Int8,
+            Precision::Int4 { group_size: 128 },
+            Precision::Nf4 {
+                double_quant: DoubleQuant::On,
+            },
+            Precision::Mxfp4,
+        ]);
+    }
+
+    #[test]
+    fn chinese_differs_where_it_should() {
+        // Acronyms (HBM, NVMe, logits) read the same; these must not.
+        assert_ne!(Verdict::Fits.name(Lang::Zh), Verdict::Fits.en());
+        assert_ne!(PlanFamily::Hybrid.name(Lang::Zh), PlanFamily::Hybrid.en());
+        assert_ne!(
+            MigrationClass::Configuration.name(Lang::Zh),
+            MigrationClass::Configuration.en()
+        );
+        assert_ne!(
+            DeviceRole::LastStage.name(Lang::Zh),
+            DeviceRole::LastStage.en()
+        );
+        assert_ne!(Tier::HostDram.name(Lang::Zh), Tier::HostDram.en());
+        assert_ne!(Lever::Sharding.name(Lang::Zh), Lever::Sharding.en());
+    }
+}
