@@ -5,12 +5,11 @@
 use planner_core::catalog::{self, Provenance};
 use planner_core::checklist::{Category, Checklist};
 use planner_core::checkpoint::{CheckpointReport, SaveLayout, SaveMode, StorageBound, WriteStep};
-use planner_core::effort::MigrationClass;
-use planner_core::plan::Tier;
 use planner_core::tenants::{GpuState, JobKind, Share, ShareMode, SharingResult};
 use planner_core::units::{Bytes, Seconds};
 use planner_core::wall::WallSeries;
 use planner_core::workspace::Lang;
+use planner_core::Named;
 use std::fmt::Write;
 
 fn gb(b: Bytes) -> String {
@@ -156,15 +155,6 @@ pub fn render_sharing(r: &SharingResult) -> String {
     o
 }
 
-fn tier(t: Tier) -> &'static str {
-    match t {
-        Tier::Hbm => "HBM",
-        Tier::Cxl => "CXL",
-        Tier::HostDram => "host DRAM",
-        Tier::Nvme => "NVMe",
-    }
-}
-
 /// The checkpoint and failure figures.
 pub fn render_checkpoint(c: &CheckpointReport) -> String {
     let mut o = String::new();
@@ -213,7 +203,7 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
         let _ = writeln!(
             o,
             "  {:<10} holds {}, writes {}, {step}",
-            tier(t.tier),
+            t.tier.en(),
             gb(t.held),
             gb(t.written)
         );
@@ -303,16 +293,7 @@ pub fn render_checklist(c: &Checklist, lang: Lang) -> String {
         (true, Lang::Zh) => "同一批 GPU 上的普通数据并行".to_string(),
         (false, _) => c.baseline.clone(),
     };
-    let migration = match lang {
-        Lang::En => c.migration.label(),
-        Lang::Zh => match c.migration {
-            MigrationClass::None => "无变更",
-            MigrationClass::Configuration => "配置变更",
-            MigrationClass::FrameworkChange => "框架变更",
-            MigrationClass::ModelCodeChange => "模型代码变更",
-            MigrationClass::InfrastructureChange => "基础设施变更",
-        },
-    };
+    let migration = c.migration.name(lang);
     let _ = writeln!(o, "{plan}: {}", c.plan);
     let _ = writeln!(o, "{base}: {baseline}");
     let _ = writeln!(o, "{class}: {migration}   {weeks}: {:.1}", c.person_weeks);

@@ -2,32 +2,14 @@
 //! every number comes from `planner-core`.
 
 use crate::table::{maybe, secs};
-use planner_core::effort::PlanFamily;
 use planner_core::plan::{
     Checkpointing, Offload, OffloadTarget, PipelineSchedule, Plan, SequenceParallel, Sharding,
     Tier, Workload,
 };
 use planner_core::report::Verdict;
 use planner_core::search::{Figures, Found, SearchResult, Speed};
+use planner_core::Named;
 use std::fmt::Write;
-
-fn family(f: PlanFamily) -> &'static str {
-    match f {
-        PlanFamily::Baseline => "baseline",
-        PlanFamily::Algorithmic => "algorithmic",
-        PlanFamily::Hardware => "hardware",
-        PlanFamily::Hybrid => "hybrid",
-    }
-}
-
-fn tier(t: Tier) -> &'static str {
-    match t {
-        Tier::Hbm => "HBM",
-        Tier::Cxl => "CXL",
-        Tier::HostDram => "host",
-        Tier::Nvme => "NVMe",
-    }
-}
 
 /// Thousands separators: 7,228,560.
 fn count(n: u64) -> String {
@@ -68,13 +50,9 @@ fn offload(o: &Offload) -> String {
     let mut add = |name: &str, t: Option<OffloadTarget>| {
         if let Some(t) = t.filter(|t| t.tier != Tier::Hbm && t.fraction > 0.0) {
             if t.fraction >= 1.0 {
-                parts.push(format!("{name}→{}", tier(t.tier)));
+                parts.push(format!("{name}→{}", t.tier.en()));
             } else {
-                parts.push(format!(
-                    "{name} {:.0}%→{}",
-                    t.fraction * 100.0,
-                    tier(t.tier)
-                ));
+                parts.push(format!("{name} {:.0}%→{}", t.fraction * 100.0, t.tier.en()));
             }
         }
     };
@@ -182,7 +160,7 @@ fn found(o: &mut String, label: &str, f: &Found) {
     let _ = writeln!(
         o,
         "  {label:<18} {:<12} {}  {}/M tok  {}/h  HBM margin {}",
-        family(f.family),
+        f.family.en(),
         speed(&fig.speed),
         maybe(fig.usd_per_million_tokens),
         maybe(fig.usd_per_hour),

@@ -2,32 +2,15 @@
 //! from `planner-core`.
 
 use planner_core::catalog::{self, Provenance};
-use planner_core::plan::Tier;
 use planner_core::report::{
-    CostReport, DeviceRole, EnergyBilling, PriceBasis, Report, TimePart, TimeReport, Verdict,
+    CostReport, EnergyBilling, PriceBasis, Report, TimePart, TimeReport, Verdict,
 };
 use planner_core::units::{Bytes, Seconds, Usd};
+use planner_core::Named;
 use std::fmt::Write;
 
 fn gib(b: Bytes) -> String {
     format!("{:>10.2}", b.as_gib())
-}
-
-fn tier_name(t: Tier) -> &'static str {
-    match t {
-        Tier::Hbm => "HBM",
-        Tier::Cxl => "CXL",
-        Tier::HostDram => "host DRAM",
-        Tier::Nvme => "NVMe",
-    }
-}
-
-fn role_name(r: DeviceRole) -> &'static str {
-    match r {
-        DeviceRole::OnlyStage => "device",
-        DeviceRole::FirstStage => "pipeline stage 0",
-        DeviceRole::LastStage => "last pipeline stage",
-    }
 }
 
 fn params(n: f64) -> String {
@@ -66,14 +49,14 @@ pub fn render(r: &Report) -> String {
         } else {
             ""
         };
-        let _ = writeln!(o, "{} ({} layers){mark}", role_name(d.role), d.layers);
+        let _ = writeln!(o, "{} ({} layers){mark}", d.role.en(), d.layers);
         let _ = writeln!(o, "  {:<24} {:<10} {:>10}  basis", "item", "tier", "GiB");
         for it in &d.items {
             let _ = writeln!(
                 o,
                 "  {:<24} {:<10} {}  {}",
                 it.kind.label(),
-                tier_name(it.tier),
+                it.tier.en(),
                 gib(it.bytes),
                 it.basis
             );
@@ -89,7 +72,7 @@ pub fn render(r: &Report) -> String {
             let _ = writeln!(
                 o,
                 "  {:<10} {:>10.2} / {:>10.2} GiB  {:<4}  (expected {:.2}–{:.2} GiB)",
-                tier_name(t.tier),
+                t.tier.en(),
                 t.used.as_gib(),
                 t.capacity.as_gib(),
                 if t.fits() { "ok" } else { "OVER" },
@@ -124,7 +107,7 @@ pub fn render(r: &Report) -> String {
                 "  {:?}: {:.0}% to {} ({:.0} accesses per step per byte)",
                 p.state,
                 p.fraction * 100.0,
-                tier_name(p.tier),
+                p.tier.en(),
                 p.heat
             );
         }

@@ -22,7 +22,7 @@ use crate::catalog::{self, PriceKind, PricedItem};
 use crate::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::economics::{self, Economics, Pricing, RentalEnergy, HOURS_PER_YEAR};
 use crate::effort;
-use crate::hardware::{default_host_dram, CxlChoice, GpuChoice};
+use crate::hardware::{default_host_dram, CxlChoice};
 use crate::plan::Plan;
 use crate::report::{
     CostReport, DistillationCost, EnergyBilling, EnergyCost, GpuHourPrice, MemoryCost, PriceBasis,
@@ -89,10 +89,7 @@ fn gpu_price(
     gpu: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<GpuHourPrice> {
-    let item = match plan.hardware.gpu {
-        GpuChoice::Preset(id) => Some(PricedItem::Gpu(id)),
-        GpuChoice::Custom(_) => None,
-    };
+    let item = plan.hardware.gpu.preset().map(PricedItem::Gpu);
     let lookup = |v: Option<Usd>, field: &str, kind: PriceKind| match item {
         Some(item) => chosen(v, field, item, kind),
         None => v.map(|v| {

@@ -130,6 +130,37 @@ pub enum GpuChoice {
     Custom(CustomGpu),
 }
 
+impl GpuChoice {
+    /// The catalog id, for a catalog part.
+    pub fn preset(&self) -> Option<GpuId> {
+        match self {
+            GpuChoice::Preset(id) => Some(*id),
+            GpuChoice::Custom(_) => None,
+        }
+    }
+
+    /// The part's datasheet figures; a catalog part also gets its measured
+    /// matmul ceiling ([`crate::catalog::matmul_ceiling`]).
+    pub fn spec(&self) -> GpuSpec {
+        match self {
+            GpuChoice::Preset(id) => {
+                let mut spec = crate::catalog::gpu(*id).spec;
+                spec.matmul_ceiling = crate::catalog::matmul_ceiling(*id);
+                spec
+            }
+            GpuChoice::Custom(g) => g.spec,
+        }
+    }
+
+    /// The display name.
+    pub fn name(&self) -> &str {
+        match self {
+            GpuChoice::Preset(id) => crate::catalog::gpu(*id).name,
+            GpuChoice::Custom(g) => &g.name,
+        }
+    }
+}
+
 /// A user-defined accelerator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

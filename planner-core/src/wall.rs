@@ -489,10 +489,7 @@ const MAX_GPUS: u32 = 1 << 16;
 /// The wall's data for one template plan and GPU kind (see the module
 /// documentation).
 pub fn wall(template: &Plan, gpu: &GpuChoice) -> WallSeries {
-    let gpu_name = match gpu {
-        GpuChoice::Preset(id) => catalog::gpu(*id).name.to_string(),
-        GpuChoice::Custom(g) => g.name.clone(),
-    };
+    let gpu_name = gpu.name().to_string();
     let models = MODELS
         .iter()
         .map(|point| {

@@ -2,8 +2,9 @@
 
 use super::{CompareRow, Latency};
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use planner_core::units::{Seconds, Usd};
+use planner_core::Named;
 
 /// A text field of a CSV record (RFC 4180): quoted when it holds a comma,
 /// quote or line break, quotes doubled. A leading `=`, `+`, `-`, `@`, tab
@@ -88,8 +89,8 @@ pub fn csv(rows: &[CompareRow], lang: Lang) -> String {
         };
         let mut f = vec![
             csv_text(&r.name),
-            csv_text(domain::family(lang, r.family)),
-            csv_text(domain::verdict(lang, r.verdict)),
+            csv_text(r.family.name(lang)),
+            csv_text(r.verdict.name(lang)),
             csv_num(Some(r.margin.as_gib())),
             csv_num(Some(r.peak_hbm.as_gib())),
         ];
@@ -100,7 +101,7 @@ pub fn csv(rows: &[CompareRow], lang: Lang) -> String {
         f.push(csv_num(r.usd_per_million_tokens.map(Usd::as_usd)));
         f.push(
             r.migration
-                .map(|m| csv_text(domain::migration(lang, m)))
+                .map(|m| csv_text(m.name(lang)))
                 .unwrap_or_default(),
         );
         f.push(csv_num(r.person_weeks));

@@ -2,8 +2,9 @@
 
 use super::{CompareRow, Latency};
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{duration, duration_range, gib, gib_signed, pct, si, usd};
+use planner_core::Named;
 
 /// A column of the table.
 #[allow(missing_docs)]
@@ -88,8 +89,8 @@ fn or_dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
     match col {
         Col::Plan => row.name.clone(),
-        Col::Family => domain::family(lang, row.family).into(),
-        Col::Verdict => domain::verdict(lang, row.verdict).into(),
+        Col::Family => row.family.name(lang).into(),
+        Col::Verdict => row.verdict.name(lang).into(),
         Col::Margin => gib_signed(row.margin),
         Col::PeakHbm => gib(row.peak_hbm),
         Col::Latency => match row.latency {
@@ -113,7 +114,7 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
         Col::Mfu => or_dash(row.mfu, pct),
         Col::UsdPerHour => or_dash(row.usd_per_hour, usd),
         Col::UsdPerMTok => or_dash(row.usd_per_million_tokens, usd),
-        Col::Migration => or_dash(row.migration, |m| domain::migration(lang, m).into()),
+        Col::Migration => or_dash(row.migration, |m| m.name(lang).into()),
         Col::Effort => or_dash(row.person_weeks, crate::numfmt::num),
     }
 }

@@ -1,9 +1,9 @@
 //! The fit verdict of the active plan, with its HBM margin.
 
-use crate::i18n::domain;
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::report::Verdict;
+use planner_core::Named;
 
 /// One line: fits or not, and by how much.
 #[component]
@@ -24,7 +24,7 @@ pub fn VerdictLine() -> impl IntoView {
                 };
                 view! {
                     <div class={class} data-testid="verdict" data-verdict={format!("{:?}", r.verdict)}>
-                        <strong>{domain::verdict(lang(), r.verdict)}</strong>
+                        <strong>{r.verdict.name(lang())}</strong>
                         " "
                         <span data-testid="hbm-margin">{format!("{:+.2} GiB", r.hbm_margin.as_gib())}</span>
                     </div>

@@ -34,7 +34,6 @@ macro_rules! strings {
 
 pub mod calibrate;
 pub mod common;
-pub mod domain;
 pub mod editor;
 pub mod ops;
 pub mod results;

@@ -10,7 +10,6 @@ use super::scenario::Scenario;
 use crate::catalog::GpuId;
 use crate::cost;
 use crate::economics::{Economics, Pricing};
-use crate::hardware::GpuChoice;
 use crate::plan::Plan;
 use crate::resolve::{resolve_economics, Resolved};
 use crate::units::Usd;
@@ -21,10 +20,7 @@ use crate::units::Usd;
 /// about another).
 pub(crate) fn economics_for(s: &Scenario, gpu: Option<GpuId>) -> Economics {
     let mut e = s.base.economics.clone();
-    let base_gpu = match s.base.hardware.gpu {
-        GpuChoice::Preset(id) => Some(id),
-        GpuChoice::Custom(_) => None,
-    };
+    let base_gpu = s.base.hardware.gpu.preset();
     let listed = s.prices.iter().find(|p| Some(p.gpu) == gpu).map(|p| p.usd);
     let keep = gpu == base_gpu;
     let choose = |current: Option<Usd>| match (listed, keep) {

@@ -13,11 +13,12 @@ use crate::charts::hover::Hit;
 use crate::charts::palette::{self, Marker, FRONT, MUTED};
 use crate::charts::series::{CostMetric, FrontierPoint, FrontierSeries};
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{duration, num, short, tick, usd};
 use planner_core::effort::PlanFamily;
 use planner_core::report::Verdict;
 use planner_core::units::Usd;
+use planner_core::Named;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -166,8 +167,8 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
             format!(
                 "{}\n{} · {}\n{}: {}\n{}: {}",
                 p.name,
-                domain::family(lang, p.family),
-                domain::verdict(lang, p.verdict),
+                p.family.name(lang),
+                p.verdict.name(lang),
                 metric_name(lang, p.latency_metric),
                 duration(p.latency),
                 metric_name_of(lang, metric),
@@ -199,7 +200,7 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     .into_iter()
     .filter(|f| s.points.iter().any(|p| p.family == *f))
     .map(|f| LegendEntry {
-        label: domain::family(lang, f).to_string(),
+        label: f.name(lang).to_string(),
         color: palette::family(f).0.to_rgba(),
         line: false,
     })

@@ -10,9 +10,10 @@ use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::charts::series::MemorySeries;
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{gib, short, tick};
 use planner_core::plan::Tier;
+use planner_core::Named;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -61,11 +62,11 @@ pub fn draw<DB: DrawingBackend>(
         // Bars no wider than 0.4 of a column, the group centred on it.
         let width = (0.76 / m).min(0.4);
         let start = i as f64 - width * m / 2.0;
-        let role = domain::role(lang, plan.role);
+        let role = plan.role.name(lang);
         for (j, bar) in bars.iter().enumerate() {
             let x0 = start + j as f64 * width + 0.02;
             let x1 = x0 + width - 0.04;
-            let tier = domain::tier(lang, bar.tier);
+            let tier = bar.tier.name(lang);
             let mut y = 0.0;
             for &(kind, bytes) in &bar.segments {
                 let y1 = y + bytes.as_gib();
@@ -81,7 +82,7 @@ pub fn draw<DB: DrawingBackend>(
                         plan.name,
                         role,
                         tier,
-                        domain::item(lang, kind),
+                        kind.name(lang),
                         gib(bytes),
                         pct_of(bytes.base(), bar.used.base())
                     ),
@@ -150,7 +151,7 @@ pub fn draw<DB: DrawingBackend>(
         .kinds()
         .into_iter()
         .map(|k| LegendEntry {
-            label: domain::item(lang, k).to_string(),
+            label: k.name(lang).to_string(),
             color: palette::item(k).to_rgba(),
             line: false,
         })

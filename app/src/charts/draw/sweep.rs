@@ -8,11 +8,12 @@ use super::{bold_grid, font, light_grid, message, muted, text_width, Drawn, Plac
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{gib, si, tick};
 use planner_core::sweep::SweepResult;
 use planner_core::units::Bytes;
 use planner_core::workspace::SweepAxis;
+use planner_core::Named;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -144,7 +145,7 @@ pub fn draw<DB: DrawingBackend>(
                 t(lang, K::Range),
                 gib(p.hbm_low),
                 gib(p.hbm_high),
-                domain::verdict(lang, p.verdict)
+                p.verdict.name(lang)
             ),
         ));
     }

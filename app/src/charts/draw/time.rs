@@ -10,8 +10,9 @@ use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK};
 use crate::charts::series::{TimeBar, TimeMetric, TimeSeries};
 use crate::i18n::results::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{duration, duration_range, pct, short, tick};
+use planner_core::Named;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -101,7 +102,7 @@ pub fn draw<DB: DrawingBackend>(
         .kinds()
         .into_iter()
         .map(|k| LegendEntry {
-            label: domain::time(lang, k).to_string(),
+            label: k.name(lang).to_string(),
             color: palette::time(k).to_rgba(),
             line: false,
         })
@@ -145,7 +146,7 @@ fn bar_at<DB: DrawingBackend>(
             format!(
                 "{name}\n{} · {}\n{} ({share})",
                 metric_name(lang, metric),
-                domain::time(lang, kind),
+                kind.name(lang),
                 duration(secs)
             ),
         ));

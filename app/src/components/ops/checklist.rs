@@ -6,11 +6,12 @@
 //! settings.
 
 use crate::i18n::ops::{t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::num;
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::checklist::{checklist, checklist_from_plain, Category, Checklist};
+use planner_core::Named;
 
 fn group(c: &Checklist, cat: Category, lang: Lang) -> Option<impl IntoView> {
     let items: Vec<_> = c.of(cat).cloned().collect();
@@ -24,7 +25,7 @@ fn group(c: &Checklist, cat: Category, lang: Lang) -> Option<impl IntoView> {
                 <li class="ck-item" data-testid="checklist-item" data-id={i.id.clone()}>
                     <span class="ck-text">{i.text.get(lang).to_string()}</span>
                     " "
-                    <span class="ck-class">{domain::migration(lang, i.class)}</span>
+                    <span class="ck-class">{i.class.name(lang)}</span>
                     <p class="ck-reason"><em>{t(lang, K::Why)}</em>" "{i.reason.get(lang).to_string()}</p>
                 </li>
             }
@@ -69,7 +70,7 @@ pub fn ChecklistPanel() -> impl IntoView {
                 <div class="figure"><dt>{move || t(lang(), K::Baseline)}</dt><dd data-testid="checklist-baseline">{against}</dd></div>
                 <div class="figure">
                     <dt>{move || t(lang(), K::MostDisruptive)}</dt>
-                    <dd data-testid="checklist-migration">{move || list.with(|c| c.as_ref().map(|c| domain::migration(lang(), c.migration)))}</dd>
+                    <dd data-testid="checklist-migration">{move || list.with(|c| c.as_ref().map(|c| c.migration.name(lang())))}</dd>
                 </div>
                 <div class="figure">
                     <dt>{move || t(lang(), K::PersonWeeks)}</dt>

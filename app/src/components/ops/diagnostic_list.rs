@@ -1,10 +1,10 @@
 //! A list of the core's diagnostics in the workspace's language
 //! (`Diagnostic::message_in`), each a text node with its severity.
 
-use crate::i18n::domain;
 use crate::i18n::ops::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
+use planner_core::Named;
 use planner_core::{Diagnostic, Severity};
 
 fn class(s: Severity) -> &'static str {
@@ -39,7 +39,7 @@ pub fn DiagnosticItems(
                     .map(|d| {
                         view! {
                             <li class={class(d.severity)} data-testid="ops-diagnostic" data-severity={format!("{:?}", d.severity)}>
-                                <strong>{domain::severity(lang, d.severity)}</strong>
+                                <strong>{d.severity.name(lang)}</strong>
                                 " "
                                 <span>{d.message_in(lang)}</span>
                             </li>

@@ -3,11 +3,12 @@
 //! Every value is a field of the core's [`CheckpointReport`].
 
 use crate::i18n::ops::{bound, step, t, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{gbps, gib, num, pct, span};
 use leptos::prelude::*;
 use planner_core::checkpoint::CheckpointReport;
 use planner_core::report::ItemKind;
+use planner_core::Named;
 
 /// One row: its test id, label and value.
 pub type Row = (&'static str, &'static str, String);
@@ -22,7 +23,7 @@ pub fn rows(c: &CheckpointReport, lang: Lang) -> Vec<Row> {
     ]
     .iter()
     .filter(|(_, b)| b.base() > 0.0)
-    .map(|(k, b)| format!("{} {}", domain::item(lang, *k), gib(*b)))
+    .map(|(k, b)| format!("{} {}", k.name(lang), gib(*b)))
     .collect::<Vec<_>>()
     .join(", ");
     let tiers = c
@@ -31,7 +32,7 @@ pub fn rows(c: &CheckpointReport, lang: Lang) -> Vec<Row> {
         .map(|s| {
             format!(
                 "{}: {} {}, {} {} ({})",
-                domain::tier(lang, s.tier),
+                s.tier.name(lang),
                 t(lang, K::Held),
                 gib(s.held),
                 t(lang, K::Writes),

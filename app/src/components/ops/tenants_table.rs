@@ -4,11 +4,12 @@
 //! is a field of the core's [`JobPlacement`].
 
 use crate::i18n::ops::{kind, t, yes_no, K};
-use crate::i18n::{domain, Lang};
+use crate::i18n::Lang;
 use crate::numfmt::{gib, gib_signed, num, pct};
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::tenants::{JobPlacement, Share, SharingResult};
+use planner_core::Named;
 
 /// The columns, in order.
 pub const COLUMNS: [K; 12] = [
@@ -74,7 +75,7 @@ pub fn cells(j: &JobPlacement, lang: Lang) -> Vec<String> {
         gib(j.capacity),
         gib(j.peak),
         gib_signed(j.headroom),
-        domain::verdict(lang, j.verdict).to_string(),
+        j.verdict.name(lang).to_string(),
         batch,
         kept,
         lost,

@@ -1,10 +1,10 @@
 //! The active plan's diagnostics in plain words, in the workspace's
 //! language.
 
-use crate::i18n::domain;
 use crate::i18n::results::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
+use planner_core::Named;
 use planner_core::Severity;
 
 fn severity_class(s: Severity) -> &'static str {
@@ -45,7 +45,7 @@ pub fn DiagnosticsList() -> impl IntoView {
                                     data-testid="diagnostic"
                                     data-severity=format!("{:?}", d.severity)
                                 >
-                                    <strong>{domain::severity(lang, d.severity)}</strong>
+                                    <strong>{d.severity.name(lang)}</strong>
                                     " "
                                     <span>{d.message_in(lang)}</span>
                                 </li>
