@@ -289,6 +289,66 @@ impl ParamCounts {
 }
 
 impl ModelSpec {
+    /// A GPT-2/GPT-3-style decoder: GELU FFN of 4h, learned positions for
+    /// `seq` tokens, LayerNorm, biases everywhere, dropout, tied embeddings,
+    /// `head_dim` = hidden / heads (Radford et al. 2019; Brown et al. 2020).
+    pub const fn gpt(layers: u32, hidden: u32, heads: u32, vocab: u32, seq: u32) -> ModelSpec {
+        ModelSpec {
+            layers,
+            hidden,
+            heads,
+            kv_heads: heads,
+            head_dim: hidden / heads,
+            ffn: 4 * hidden,
+            activation: FfnActivation::Gelu,
+            vocab,
+            embeddings: Embeddings::Tied,
+            positions: Positions::Learned { max_positions: seq },
+            norm: Norm::LayerNorm,
+            bias: Bias::All,
+            dropout: Dropout::On,
+            attention: AttentionKind::Standard,
+            sliding_window: None,
+            moe: None,
+            token_types: 0,
+            max_context: seq,
+        }
+    }
+
+    /// A Llama-style decoder: SwiGLU, RMSNorm, rotary positions, no biases, no
+    /// dropout, untied output layer, `head_dim` = hidden / heads. Other modern
+    /// decoders (Mistral, Qwen2, DeepSeek) start from this and override fields.
+    pub const fn llama(
+        layers: u32,
+        hidden: u32,
+        heads: u32,
+        kv_heads: u32,
+        ffn: u32,
+        vocab: u32,
+        max_context: u32,
+    ) -> ModelSpec {
+        ModelSpec {
+            layers,
+            hidden,
+            heads,
+            kv_heads,
+            head_dim: hidden / heads,
+            ffn,
+            activation: FfnActivation::SwiGlu,
+            vocab,
+            embeddings: Embeddings::Untied,
+            positions: Positions::Rotary,
+            norm: Norm::RmsNorm,
+            bias: Bias::None,
+            dropout: Dropout::Off,
+            attention: AttentionKind::Standard,
+            sliding_window: None,
+            moe: None,
+            token_types: 0,
+            max_context,
+        }
+    }
+
     /// Attention widths after decompression, and what the KV cache stores.
     pub fn attention_shape(&self) -> AttentionShape {
         let a = f64::from(self.heads);

@@ -20,9 +20,7 @@
 use crate::catalog::{self, GpuId, ModelId, Provenance};
 use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
-use crate::model::{
-    AttentionKind, Bias, Dropout, Embeddings, FfnActivation, ModelSpec, Norm, Positions,
-};
+use crate::model::{Embeddings, ModelSpec};
 use crate::plan::{
     Checkpointing, CustomModel, Inference, Levers, ModelChoice, Offload, Parallelism, Plan,
     Sharding, Training, TrainingKind, Workload, SCHEMA_VERSION,
@@ -105,24 +103,9 @@ pub struct GpuPoint {
 /// 2048 tokens. Parallel attention/FFN blocks are modelled as serial (same
 /// parameters); layer norms without bias as RMSNorm (h parameters each).
 pub const PALM_540B: ModelSpec = ModelSpec {
-    layers: 118,
-    hidden: 18432,
-    heads: 48,
-    kv_heads: 1,
     head_dim: 256,
-    ffn: 73728,
-    activation: FfnActivation::SwiGlu,
-    vocab: 256_000,
     embeddings: Embeddings::Tied,
-    positions: Positions::Rotary,
-    norm: Norm::RmsNorm,
-    bias: Bias::None,
-    dropout: Dropout::Off,
-    attention: AttentionKind::Standard,
-    sliding_window: None,
-    moe: None,
-    token_types: 0,
-    max_context: 2048,
+    ..ModelSpec::llama(118, 18432, 48, 1, 73728, 256_000, 2048)
 };
 
 /// Published model sizes, oldest first.

@@ -2,10 +2,7 @@
 //! `config.json`; the parameter count is derived, never typed in.
 
 use super::Provenance;
-use crate::model::{
-    AttentionKind, Bias, Dropout, Embeddings, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Norm,
-    Positions,
-};
+use crate::model::{AttentionKind, Bias, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Positions};
 use serde::{Deserialize, Serialize};
 
 /// Catalog ids of models (the names used in plans and links).
@@ -108,123 +105,47 @@ pub struct ModelEntry {
     pub provenance: Provenance,
 }
 
-const fn gpt(layers: u32, hidden: u32, heads: u32, vocab: u32, seq: u32) -> ModelSpec {
-    ModelSpec {
-        layers,
-        hidden,
-        heads,
-        kv_heads: heads,
-        head_dim: hidden / heads,
-        ffn: 4 * hidden,
-        activation: FfnActivation::Gelu,
-        vocab,
-        embeddings: Embeddings::Tied,
-        positions: Positions::Learned { max_positions: seq },
-        norm: Norm::LayerNorm,
-        bias: Bias::All,
-        dropout: Dropout::On,
-        attention: AttentionKind::Standard,
-        sliding_window: None,
-        moe: None,
-        token_types: 0,
-        max_context: seq,
-    }
-}
-
-/// A Llama-style decoder: SwiGLU, RMSNorm, rotary positions, no biases, no
-/// dropout, untied output layer, `head_dim` = hidden / heads. Other modern
-/// decoders (Mistral, Qwen2, DeepSeek) start from this and override fields.
-const fn llama(
-    layers: u32,
-    hidden: u32,
-    heads: u32,
-    kv_heads: u32,
-    ffn: u32,
-    vocab: u32,
-    max_context: u32,
-) -> ModelSpec {
-    ModelSpec {
-        layers,
-        hidden,
-        heads,
-        kv_heads,
-        head_dim: hidden / heads,
-        ffn,
-        activation: FfnActivation::SwiGlu,
-        vocab,
-        embeddings: Embeddings::Untied,
-        positions: Positions::Rotary,
-        norm: Norm::RmsNorm,
-        bias: Bias::None,
-        dropout: Dropout::Off,
-        attention: AttentionKind::Standard,
-        sliding_window: None,
-        moe: None,
-        token_types: 0,
-        max_context,
-    }
-}
-
 /// The model catalog.
 pub static MODELS: &[ModelEntry] = &[
     ModelEntry {
         id: ModelId::Gpt3_175b,
         name: "GPT-3 175B",
-        spec: gpt(96, 12288, 96, 51200, 2048),
+        spec: ModelSpec::gpt(96, 12288, 96, 51200, 2048),
         source: "Brown et al., \"Language Models are Few-Shot Learners\", arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); vocab 51200 as padded by Megatron-LM (Korthikanti et al. 2022, Table 3)",
         provenance: Provenance::Verified,
     },
     ModelEntry {
         id: ModelId::Megatron22b,
         name: "Megatron GPT 22B",
-        spec: gpt(48, 6144, 64, 51200, 2048),
+        spec: ModelSpec::gpt(48, 6144, 64, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3",
         provenance: Provenance::Verified,
     },
     ModelEntry {
         id: ModelId::Llama2_7b,
         name: "Llama 2 7B",
-        spec: ModelSpec {
-            layers: 32,
-            hidden: 4096,
-            heads: 32,
-            kv_heads: 32,
-            head_dim: 128,
-            ffn: 11008,
-            activation: FfnActivation::SwiGlu,
-            vocab: 32000,
-            embeddings: Embeddings::Untied,
-            positions: Positions::Rotary,
-            norm: Norm::RmsNorm,
-            bias: Bias::None,
-            dropout: Dropout::Off,
-            attention: AttentionKind::Standard,
-            sliding_window: None,
-            moe: None,
-            token_types: 0,
-            max_context: 4096,
-        },
+        spec: ModelSpec::llama(32, 4096, 32, 32, 11008, 32000, 4096),
         source: "meta-llama/Llama-2-7b-hf config.json (hidden_size 4096, intermediate_size 11008, 32 layers, 32 heads, vocab 32000); Touvron et al., arXiv:2307.09288",
         provenance: Provenance::Verified,
     },
     ModelEntry {
         id: ModelId::Megatron530b,
         name: "Megatron-Turing NLG 530B",
-        spec: gpt(105, 20480, 128, 51200, 2048),
+        spec: ModelSpec::gpt(105, 20480, 128, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3 (105 layers, hidden 20480, 128 heads, sequence 2048, vocabulary 51200); shape recalled, the table was not re-read for this entry",
         provenance: Provenance::Recalled,
     },
     ModelEntry {
         id: ModelId::Megatron1t,
         name: "Megatron GPT 1T",
-        spec: gpt(128, 25600, 160, 51200, 2048),
+        spec: ModelSpec::gpt(128, 25600, 160, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3 (128 layers, hidden 25600, 160 heads, sequence 2048, vocabulary 51200); shape recalled, the table was not re-read for this entry",
         provenance: Provenance::Recalled,
     },
     ModelEntry {
         id: ModelId::Gpt2Xl,
         name: "GPT-2 1.5B (XL)",
-        spec: gpt(48, 1600, 25, 50257, 1024),
+        spec: ModelSpec::gpt(48, 1600, 25, 50257, 1024),
         source: "openai-community/gpt2-xl config.json (n_layer 48, n_embd 1600, n_head 25, n_positions 1024, vocab_size 50257, n_inner null so the FFN is 4h, resid/attn/embd dropout 0.1); Radford et al. 2019, Table 2. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
@@ -233,7 +154,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "BERT-large",
         spec: ModelSpec {
             token_types: 2,
-            ..gpt(24, 1024, 16, 30522, 512)
+            ..ModelSpec::gpt(24, 1024, 16, 30522, 512)
         },
         source: "google-bert/bert-large-uncased config.json (24 layers, hidden 1024, 16 heads, intermediate 4096, vocab 30522, 512 learned positions, type_vocab_size 2, GELU, dropout 0.1); Devlin et al., arXiv:1810.04805. The pooler (h x h + h) and the MLM head transform are not modelled; the embedding LayerNorm stands where a final norm would be, which has the same 2h size. Checked against a full copy of the config (as printed by transformers) in public documentation",
         provenance: Provenance::VerifiedCopy,
@@ -246,7 +167,7 @@ pub static MODELS: &[ModelEntry] = &[
             // OPT's learned position table is offset by 2 rows, so 2048
             // positions need a 2050-row table.
             positions: Positions::Learned { max_positions: 2050 },
-            ..gpt(40, 5120, 40, 50272, 2048)
+            ..ModelSpec::gpt(40, 5120, 40, 50272, 2048)
         },
         source: "facebook/opt-13b config.json (40 layers, hidden 5120, 40 heads, ffn_dim 20480, ReLU, vocab 50272, max_position_embeddings 2048, word_embed_proj_dim 5120, dropout 0.1); Zhang et al., arXiv:2205.01068, Table 1. The learned position table has 2 extra rows (OPTLearnedPositionalEmbedding offset). Checked against a copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
@@ -254,35 +175,35 @@ pub static MODELS: &[ModelEntry] = &[
     ModelEntry {
         id: ModelId::Llama2_13b,
         name: "Llama 2 13B",
-        spec: llama(40, 5120, 40, 40, 13824, 32000, 4096),
+        spec: ModelSpec::llama(40, 5120, 40, 40, 13824, 32000, 4096),
         source: "meta-llama/Llama-2-13b-hf config.json (40 layers, hidden 5120, 40 heads, intermediate 13824, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama2_70b,
         name: "Llama 2 70B",
-        spec: llama(80, 8192, 64, 8, 28672, 32000, 4096),
+        spec: ModelSpec::llama(80, 8192, 64, 8, 28672, 32000, 4096),
         source: "meta-llama/Llama-2-70b-hf config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_8b,
         name: "Llama 3.1 8B",
-        spec: llama(32, 4096, 32, 8, 14336, 128256, 131072),
+        spec: ModelSpec::llama(32, 4096, 32, 8, 14336, 128256, 131072),
         source: "meta-llama/Llama-3.1-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_70b,
         name: "Llama 3.1 70B",
-        spec: llama(80, 8192, 64, 8, 28672, 128256, 131072),
+        spec: ModelSpec::llama(80, 8192, 64, 8, 28672, 128256, 131072),
         source: "meta-llama/Llama-3.1-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
     ModelEntry {
         id: ModelId::Llama31_405b,
         name: "Llama 3.1 405B",
-        spec: llama(126, 16384, 128, 8, 53248, 128256, 131072),
+        spec: ModelSpec::llama(126, 16384, 128, 8, 53248, 128256, 131072),
         source: "meta-llama/Llama-3.1-405B config.json (126 layers, hidden 16384, 128 heads, 8 KV heads, intermediate 53248, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
@@ -291,7 +212,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Mistral 7B v0.1",
         spec: ModelSpec {
             sliding_window: Some(4096),
-            ..llama(32, 4096, 32, 8, 14336, 32000, 32768)
+            ..ModelSpec::llama(32, 4096, 32, 8, 14336, 32000, 32768)
         },
         source: "mistralai/Mistral-7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, max_position_embeddings 32768, sliding_window 4096); Jiang et al., arXiv:2310.06825, Table 1. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
@@ -307,7 +228,7 @@ pub static MODELS: &[ModelEntry] = &[
                 shared_ffn: 0,
                 dense_layers: 0,
             }),
-            ..llama(32, 4096, 32, 8, 14336, 32000, 32768)
+            ..ModelSpec::llama(32, 4096, 32, 8, 14336, 32000, 32768)
         },
         source: "mistralai/Mixtral-8x7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336 per expert, num_local_experts 8, num_experts_per_tok 2, vocab 32000, max_position_embeddings 32768, sliding_window null so attention is full, untied); Jiang et al., arXiv:2401.04088. Checked against a full copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
@@ -317,7 +238,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen2.5 7B",
         spec: ModelSpec {
             bias: Bias::QkvOnly,
-            ..llama(28, 3584, 28, 4, 18944, 152064, 32768)
+            ..ModelSpec::llama(28, 3584, 28, 4, 18944, 152064, 32768)
         },
         source: "Qwen/Qwen2.5-7B-Instruct config.json (28 layers, hidden 3584, 28 heads, 4 KV heads, intermediate 18944, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false, use_sliding_window false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against a full copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
@@ -327,7 +248,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Qwen2.5 72B",
         spec: ModelSpec {
             bias: Bias::QkvOnly,
-            ..llama(80, 8192, 64, 8, 29568, 152064, 32768)
+            ..ModelSpec::llama(80, 8192, 64, 8, 29568, 152064, 32768)
         },
         source: "Qwen/Qwen2.5-72B-Instruct config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
@@ -353,7 +274,7 @@ pub static MODELS: &[ModelEntry] = &[
                 shared_ffn: 2048,
                 dense_layers: 3,
             }),
-            ..llama(61, 7168, 128, 128, 18432, 129280, 163840)
+            ..ModelSpec::llama(61, 7168, 128, 128, 18432, 129280, 163840)
         },
         source: "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3 with intermediate 18432, 256 routed experts of 2048, 8 per token, 1 shared expert, vocab 129280, max_position_embeddings 163840, untied); DeepSeek-AI, arXiv:2412.19437. The multi-token-prediction layer (num_nextn_predict_layers 1) and the router's score-correction bias are not modelled. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,

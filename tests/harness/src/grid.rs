@@ -286,26 +286,9 @@ impl RunConfig {
 /// multiple of 64, as nanoGPT does for tensor-core-friendly shapes.
 pub fn gpt_125m() -> ModelSpec {
     ModelSpec {
-        layers: 12,
-        hidden: 768,
-        heads: 12,
-        kv_heads: 12,
-        head_dim: 64,
-        ffn: 3072,
-        activation: FfnActivation::Gelu,
         vocab: 50304,
-        embeddings: Embeddings::Tied,
-        positions: Positions::Learned {
-            max_positions: 2048,
-        },
-        norm: Norm::LayerNorm,
-        bias: Bias::All,
         dropout: Dropout::Off,
-        attention: AttentionKind::Standard,
-        sliding_window: None,
-        moe: None,
-        token_types: 0,
-        max_context: 2048,
+        ..ModelSpec::gpt(12, 768, 12, 50304, 2048)
     }
 }
 
@@ -315,26 +298,7 @@ pub fn gpt_125m() -> ModelSpec {
 /// 2048-token context), a Llama 2 architecture: RMSNorm, rotary positions,
 /// SwiGLU, no biases, untied output layer.
 pub fn llama_1b() -> ModelSpec {
-    ModelSpec {
-        layers: 22,
-        hidden: 2048,
-        heads: 32,
-        kv_heads: 4,
-        head_dim: 64,
-        ffn: 5632,
-        activation: FfnActivation::SwiGlu,
-        vocab: 32000,
-        embeddings: Embeddings::Untied,
-        positions: Positions::Rotary,
-        norm: Norm::RmsNorm,
-        bias: Bias::None,
-        dropout: Dropout::Off,
-        attention: AttentionKind::Standard,
-        sliding_window: None,
-        moe: None,
-        token_types: 0,
-        max_context: 2048,
-    }
+    ModelSpec::llama(22, 2048, 32, 4, 5632, 32000, 2048)
 }
 
 fn model(source: &str, spec: ModelSpec) -> GridModel {
