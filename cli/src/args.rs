@@ -19,7 +19,7 @@ Run `memwall COMMAND --help` for a command's options and examples.";
 
 /// memwall — does it fit, and how far over the GPU memory wall is it?
 #[derive(Parser)]
-#[command(name = "memwall", version, after_help = EXIT_CODES)]
+#[command(name = "memwall", version, args_override_self = true, after_help = EXIT_CODES)]
 pub(crate) struct Cli {
     /// The command; none prints this help.
     #[command(subcommand)]
@@ -224,7 +224,7 @@ pub(crate) struct Calibrate {
     #[arg(long, value_name = "K", value_parser = whole)]
     pub hold_out: Option<usize>,
     /// The knobs to fit, comma-separated (e.g. gemm,cuda_context)
-    #[arg(long, value_name = "KNOBS", value_delimiter = ',', value_parser = knob)]
+    #[arg(long, value_name = "KNOBS", value_delimiter = ',', value_parser = knob, action = clap::ArgAction::Set)]
     pub knobs: Option<Vec<Knob>>,
 }
 
@@ -374,4 +374,37 @@ fn knob(v: &str) -> Result<Knob, String> {
                 Knob::ALL.map(|x| x.label()).join(", ")
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cmd {
+        let argv = std::iter::once(&"memwall").chain(args);
+        let cmd = Cli::try_parse_from(argv).ok().and_then(|c| c.command);
+        cmd.expect("the arguments parse")
+    }
+
+    #[test]
+    fn a_repeated_option_keeps_its_last_value() {
+        let Cmd::Eval(e) = parse(&["eval", "-", "--format", "json", "--format=table"]) else {
+            unreachable!("eval");
+        };
+        assert!(e.format.format == Format::Table);
+        let Cmd::Calibrate(c) = parse(&[
+            "calibrate",
+            "-",
+            "--knobs",
+            "gemm,hbm",
+            "--knobs=cuda_context",
+        ]) else {
+            unreachable!("calibrate");
+        };
+        assert_eq!(c.knobs, Some(vec![Knob::CudaContext]));
+        let Cmd::Wall(w) = parse(&["wall", "--serving", "--serving"]) else {
+            unreachable!("wall");
+        };
+        assert!(w.serving);
+    }
 }

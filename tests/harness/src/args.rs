@@ -11,7 +11,7 @@ for a command's options and an example.";
 
 /// memwall-harness — measure real GPUs and hold memwall's predictions against them
 #[derive(Parser)]
-#[command(name = "memwall-harness", version, after_help = EXIT_CODES)]
+#[command(name = "memwall-harness", version, args_override_self = true, after_help = EXIT_CODES)]
 pub(crate) struct Cli {
     /// The command; none prints this help.
     #[command(subcommand)]
@@ -156,4 +156,33 @@ pub(crate) enum Format {
     Table,
     /// JSON
     Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measure(args: &[&str]) -> Measure {
+        let argv = ["memwall-harness", "measure"].iter().chain(args);
+        let cmd = Cli::try_parse_from(argv).ok().and_then(|c| c.command);
+        let Some(Cmd::Measure(m)) = cmd else {
+            unreachable!("measure {args:?} does not parse")
+        };
+        m
+    }
+
+    #[test]
+    fn only_adds_up_and_the_last_grid_wins() {
+        let m = measure(&["--only", "a", "--only=b", "--quick"]);
+        assert_eq!(m.only, ["a", "b"]);
+        assert_eq!(m.grid(), "quick");
+        assert_eq!(measure(&["--quick", "--full"]).grid(), "full");
+        assert_eq!(measure(&["--full", "--quick"]).grid(), "quick");
+        assert_eq!(
+            measure(&["--python", "a", "--python", "b"])
+                .python
+                .as_deref(),
+            Some("b")
+        );
+    }
 }
