@@ -8,69 +8,31 @@
 
 #![forbid(unsafe_code)]
 
+mod args;
 mod calibrate_view;
 mod ops;
 mod ops_view;
 mod search_view;
 mod table;
+mod usage;
 
+use args::{Catalog, Cli, Cmd, SchemaKind};
+use clap::{CommandFactory, Parser};
 use planner_core::search::{self, Scenario};
 use planner_core::{evaluate, example_plan, Plan, Severity, Verdict};
 use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "\
-memwall — does it fit, and how far over the GPU memory wall is it?
-
-usage:
-  memwall eval FILE [--format json|table]   evaluate a plan (FILE or - for stdin)
-  memwall example                           print a complete example plan (JSON)
-  memwall schema [plan|scenario|tenants]    print the JSON schema of a plan, a search scenario
-                                            or a shared pool
-  memwall search SCENARIO [--format json|table]
-                                            search every valid plan of a scenario (FILE or -):
-                                            cost/latency frontier, best per kind of change,
-                                            fewest GPUs, cheapest GPU kind, largest batch
-  memwall example-scenario                  print a search scenario: GPT-3 175B on 1024×A100-80GB
-  memwall compare PLAN PLAN... [--format json|table]
-                                            plans side by side (fits, margin, time, cost,
-                                            migration class from the first plan)
-  memwall import-hf CONFIG                  turn a Hugging Face config.json (or -) into a
-                                            plan for that model (notes on stderr)
-  memwall tenants JOBS [--format json|table]
-                                            pack jobs (plans) onto a shared pool of GPUs with
-                                            MIG slices, memory caps or whole GPUs (FILE or -)
-  memwall example-tenants                   print a pool of 4 H100s and six jobs to share it
-  memwall checkpoint PLAN [--storage-gbps X] [--node-gbps Y] [--failure-rate Z]
-                          [--restart-minutes M] [--async] [--own-shards] [--format json|table]
-                                            checkpoint size, save and restore time, MTBI,
-                                            optimal interval and goodput of a training plan
-                                            (X, Y in GB/s; Z interruptions per GPU-year)
-  memwall checklist PLAN [--baseline BASE] [--lang en|zh] [--format json|table]
-                                            what to change or verify to adopt a plan
-                                            (also takes the checkpoint options)
-  memwall wall [--serving] [--gpu ID] [--format json|table]
-                                            model sizes and GPU memory by year, and what each
-                                            model needs on one GPU and on the fewest GPUs
-  memwall calibrate REPORT [--format json|table] [--hold-out K] [--knobs K,K...]
-                                            fit overheads and efficiencies to measured runs
-                                            of one GPU kind (the GPU harness's comparison
-                                            report, or - for stdin); prints the fitted
-                                            profile and the before/after errors
-  memwall presets [models|gpus|mig|links|cxl|prices]
-                                            list catalog entries and their sources
-  memwall help                              this text
-
-exit codes: 0 fits (search: found a plan; tenants: every job placed), 1 does not fit
-(search: nothing fits; tenants: some job left out), 2 bad input";
-
 /// A failure that ends the program with exit code 2 and one line on stderr.
 pub(crate) struct Fail(String);
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage::report(&e),
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(Fail(msg)) => {
             eprintln!("memwall: {msg}");
@@ -79,118 +41,64 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Fail> {
-    let Some(cmd) = args.first() else {
-        println!("{USAGE}");
+fn run(cli: Cli) -> Result<ExitCode, Fail> {
+    let Some(cmd) = cli.command else {
+        println!("{}", Cli::command().render_help());
         return Ok(ExitCode::SUCCESS);
     };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "eval" => eval(rest),
-        "example" => {
-            no_extra(rest)?;
-            println!("{}", example_plan().to_json());
-            Ok(ExitCode::SUCCESS)
-        }
-        "schema" => {
-            let schema = match rest.first().map(String::as_str) {
-                None | Some("plan") => schemars::schema_for!(Plan),
-                Some("scenario") => schemars::schema_for!(Scenario),
-                Some("tenants") => schemars::schema_for!(planner_core::tenants::Sharing),
-                Some(other) => {
-                    return Err(Fail(format!(
-                        "unknown schema {other:?}; use plan, scenario or tenants"
-                    )))
-                }
-            };
-            if rest.len() > 1 {
-                no_extra(&rest[1..])?;
-            }
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&schema).unwrap_or_default()
+    match cmd {
+        Cmd::Eval(a) => eval(&a.file, a.format.format),
+        Cmd::Example => print_ok(example_plan().to_json()),
+        Cmd::Schema { kind } => schema(kind),
+        Cmd::Search(a) => run_search(&a.file, a.format.format),
+        Cmd::ExampleScenario => print_ok(search::example_scenario().to_json()),
+        Cmd::Compare(a) => compare(&a.files, a.format.format),
+        Cmd::Tenants(a) => ops::tenants(&a.file, a.format.format),
+        Cmd::ExampleTenants => print_ok(planner_core::tenants::example_sharing().to_json()),
+        Cmd::Checkpoint(a) => ops::checkpoint(&a),
+        Cmd::Checklist(a) => ops::checklist(&a),
+        Cmd::Wall(a) => ops::wall(&a),
+        Cmd::Presets { catalog } => presets(catalog),
+        Cmd::ImportHf { file } => import_hf(&file),
+        Cmd::Calibrate(a) => calibrate(&a),
+        Cmd::Completions { shell } => {
+            let shell: clap_complete::Shell = shell.into();
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "memwall",
+                &mut std::io::stdout(),
             );
             Ok(ExitCode::SUCCESS)
         }
-        "search" => run_search(rest),
-        "example-scenario" => {
-            no_extra(rest)?;
-            println!("{}", search::example_scenario().to_json());
-            Ok(ExitCode::SUCCESS)
-        }
-        "compare" => compare(rest),
-        "tenants" => ops::tenants(rest),
-        "example-tenants" => {
-            no_extra(rest)?;
-            println!("{}", planner_core::tenants::example_sharing().to_json());
-            Ok(ExitCode::SUCCESS)
-        }
-        "checkpoint" => ops::checkpoint(rest),
-        "checklist" => ops::checklist(rest),
-        "wall" => ops::wall(rest),
-        "presets" => presets(rest),
-        "import-hf" => import_hf(rest),
-        "calibrate" => calibrate(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        other => Err(Fail(format!(
-            "unknown command {other:?}; try `memwall help`"
-        ))),
     }
 }
 
-fn no_extra(rest: &[String]) -> Result<(), Fail> {
-    match rest.first() {
-        Some(a) => Err(Fail(format!("unexpected argument {a:?}"))),
-        None => Ok(()),
-    }
+fn print_ok(json: String) -> Result<ExitCode, Fail> {
+    println!("{json}");
+    Ok(ExitCode::SUCCESS)
 }
 
-#[derive(Clone, Copy, PartialEq)]
+fn schema(kind: SchemaKind) -> Result<ExitCode, Fail> {
+    let schema = match kind {
+        SchemaKind::Plan => schemars::schema_for!(Plan),
+        SchemaKind::Scenario => schemars::schema_for!(Scenario),
+        SchemaKind::Tenants => schemars::schema_for!(planner_core::tenants::Sharing),
+    };
+    print_ok(serde_json::to_string_pretty(&schema).unwrap_or_default())
+}
+
+/// The output format of `--format`.
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
 pub(crate) enum Format {
+    /// JSON, for programs
     Json,
+    /// A table, for people
     Table,
 }
 
-/// Splits arguments into files and a `--format`.
-fn files_and_format(rest: &[String]) -> Result<(Vec<String>, Format), Fail> {
-    let mut files = Vec::new();
-    let mut format = Format::Json;
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--format" => {
-                format = match it.next().map(String::as_str) {
-                    Some("json") => Format::Json,
-                    Some("table") => Format::Table,
-                    Some(f) => {
-                        return Err(Fail(format!("unknown format {f:?}; use json or table")))
-                    }
-                    None => return Err(Fail("--format needs json or table".into())),
-                }
-            }
-            f => files.push(f.to_string()),
-        }
-    }
-    Ok((files, format))
-}
-
-/// Exactly one input file.
-fn one_file(files: Vec<String>, what: &str) -> Result<String, Fail> {
-    let mut it = files.into_iter();
-    let file = it.next().ok_or_else(|| Fail(what.to_string()))?;
-    match it.next() {
-        Some(extra) => Err(Fail(format!("unexpected argument {extra:?}"))),
-        None => Ok(file),
-    }
-}
-
-fn eval(rest: &[String]) -> Result<ExitCode, Fail> {
-    let (files, format) = files_and_format(rest)?;
-    let file = one_file(files, "eval needs a plan file, or - for stdin")?;
-    let text = read_input(&file)?;
+fn eval(file: &str, format: Format) -> Result<ExitCode, Fail> {
+    let text = read_input(file)?;
     let plan = Plan::from_json(&text).map_err(|e| Fail(format!("invalid plan: {e}")))?;
     let report = evaluate(&plan);
 
@@ -225,10 +133,8 @@ pub(crate) fn plan_errors(diagnostics: &[planner_core::Diagnostic]) -> String {
 
 /// Searches a scenario; the elapsed time goes to stderr with the table (the
 /// core has no clock).
-fn run_search(rest: &[String]) -> Result<ExitCode, Fail> {
-    let (files, format) = files_and_format(rest)?;
-    let file = one_file(files, "search needs a scenario file, or - for stdin")?;
-    let text = read_input(&file)?;
+fn run_search(file: &str, format: Format) -> Result<ExitCode, Fail> {
+    let text = read_input(file)?;
     let scenario =
         Scenario::from_json(&text).map_err(|e| Fail(format!("invalid scenario: {e}")))?;
     let start = Instant::now();
@@ -261,8 +167,7 @@ fn run_search(rest: &[String]) -> Result<ExitCode, Fail> {
 }
 
 /// Plans side by side; migration classes are counted from the first.
-fn compare(rest: &[String]) -> Result<ExitCode, Fail> {
-    let (files, format) = files_and_format(rest)?;
+fn compare(files: &[String], format: Format) -> Result<ExitCode, Fail> {
     if files.len() < 2 {
         return Err(Fail("compare needs at least two plan files".into()));
     }
@@ -270,7 +175,7 @@ fn compare(rest: &[String]) -> Result<ExitCode, Fail> {
         return Err(Fail("stdin (-) can be read only once".into()));
     }
     let mut plans = Vec::new();
-    for f in &files {
+    for f in files {
         let text = read_input(f)?;
         let plan = Plan::from_json(&text).map_err(|e| Fail(format!("invalid plan {f}: {e}")))?;
         let report = evaluate(&plan);
@@ -329,52 +234,17 @@ pub(crate) fn read_input(file: &str) -> Result<String, Fail> {
 }
 
 /// Fits the knobs to the measurements of a harness report.
-fn calibrate(rest: &[String]) -> Result<ExitCode, Fail> {
-    use planner_core::calibrate::{fit, CalibrationInput, FitOptions, Knob};
-    let mut files = Vec::new();
-    let mut format = Format::Table;
+fn calibrate(a: &args::Calibrate) -> Result<ExitCode, Fail> {
+    use planner_core::calibrate::{fit, CalibrationInput, FitOptions};
     let mut options = FitOptions::default();
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--format" => {
-                format = match it.next().map(String::as_str) {
-                    Some("json") => Format::Json,
-                    Some("table") => Format::Table,
-                    _ => return Err(Fail("--format needs json or table".into())),
-                }
-            }
-            "--hold-out" => {
-                options.hold_out = it
-                    .next()
-                    .and_then(|k| k.parse().ok())
-                    .ok_or_else(|| Fail("--hold-out needs a whole number (0: none)".into()))?
-            }
-            "--knobs" => {
-                let list = it
-                    .next()
-                    .ok_or_else(|| Fail("--knobs needs a comma-separated list".into()))?;
-                options.knobs = list
-                    .split(',')
-                    .map(|k| {
-                        let k = k.trim();
-                        Knob::ALL
-                            .into_iter()
-                            .find(|x| x.label() == k || x.label().rsplit('.').next() == Some(k))
-                            .ok_or_else(|| {
-                                Fail(format!(
-                                    "unknown knob {k:?}; use {}",
-                                    Knob::ALL.map(|x| x.label()).join(", ")
-                                ))
-                            })
-                    })
-                    .collect::<Result<_, _>>()?;
-            }
-            f => files.push(f.to_string()),
-        }
+    if let Some(k) = a.hold_out {
+        options.hold_out = k;
     }
-    let file = one_file(files, "calibrate needs a report file, or - for stdin")?;
-    let text = read_input(&file)?;
+    if let Some(knobs) = &a.knobs {
+        options.knobs = knobs.clone();
+    }
+    let file = &a.file;
+    let text = read_input(file)?;
     let de = &mut serde_json::Deserializer::from_str(&text);
     let input: CalibrationInput = serde_path_to_error::deserialize(de).map_err(|e| {
         Fail(format!(
@@ -386,7 +256,7 @@ fn calibrate(rest: &[String]) -> Result<ExitCode, Fail> {
     options.source = input.source.clone();
     let cal = fit(&input.measurements, &options)
         .map_err(|e| Fail(format!("cannot calibrate {file}: {e}")))?;
-    match format {
+    match a.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&cal).unwrap_or_default()),
         Format::Table => print!("{}", calibrate_view::render(&cal)),
     }
@@ -394,11 +264,7 @@ fn calibrate(rest: &[String]) -> Result<ExitCode, Fail> {
 }
 
 /// Prints the example plan with its model replaced by the imported one.
-fn import_hf(rest: &[String]) -> Result<ExitCode, Fail> {
-    let file = rest
-        .first()
-        .ok_or_else(|| Fail("import-hf needs a config.json file, or - for stdin".into()))?;
-    no_extra(&rest[1..])?;
+fn import_hf(file: &str) -> Result<ExitCode, Fail> {
     let text = read_input(file)?;
     let imported = planner_core::hf::import_hf_config(&text)
         .map_err(|e| Fail(format!("cannot import {file}: {e}")))?;
@@ -415,19 +281,15 @@ fn import_hf(rest: &[String]) -> Result<ExitCode, Fail> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn presets(rest: &[String]) -> Result<ExitCode, Fail> {
-    let which = rest.first().map(String::as_str).unwrap_or("all");
-    if rest.len() > 1 {
-        return Err(Fail(format!("unexpected argument {:?}", rest[1])));
-    }
-    let text = match which {
-        "models" => table::models(),
-        "gpus" => table::gpus(),
-        "mig" => ops_view::mig(),
-        "links" => table::links(),
-        "cxl" => table::cxl(),
-        "prices" => table::prices(),
-        "all" => [
+fn presets(catalog: Catalog) -> Result<ExitCode, Fail> {
+    let text = match catalog {
+        Catalog::Models => table::models(),
+        Catalog::Gpus => table::gpus(),
+        Catalog::Mig => ops_view::mig(),
+        Catalog::Links => table::links(),
+        Catalog::Cxl => table::cxl(),
+        Catalog::Prices => table::prices(),
+        Catalog::All => [
             table::models(),
             table::gpus(),
             ops_view::mig(),
@@ -436,11 +298,6 @@ fn presets(rest: &[String]) -> Result<ExitCode, Fail> {
             table::prices(),
         ]
         .join("\n"),
-        other => {
-            return Err(Fail(format!(
-                "unknown catalog {other:?}; use models, gpus, mig, links, cxl or prices"
-            )))
-        }
     };
     print!("{text}");
     Ok(ExitCode::SUCCESS)

@@ -5,43 +5,23 @@
 //! GPU or no PyTorch: the message says why), 1 a comparison found rows
 //! outside tolerance, 2 bad input or a failed run.
 
+mod args;
+
+use args::{Cli, Cmd};
+use clap::{CommandFactory, Parser};
 use harness::compare::{self, Tolerance};
 use harness::runset::{HarnessInfo, RunSet};
 use harness::{grid, nvml, python};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-memwall-harness — measure real GPUs and hold memwall's predictions against them
-
-usage:
-  memwall-harness measure [--quick] [--python PY] [--only TEXT]...
-        probe the GPU (NVML), run tests/gpu/workload.py over the grid (full, or
-        quick), record the run set under tests/gpu/fixtures/ and compare it with
-        the planner; skips with a message (exit 0) without a GPU or PyTorch
-  memwall-harness compare [FIXTURE...] [--report FILE] [--format table|json]
-        compare fixtures (default: every file in tests/gpu/fixtures/) with the
-        planner's predictions; --report writes the JSON report that
-        `memwall calibrate` reads
-  memwall-harness import RUNSET.json
-        record a run set made by the workload alone (python3
-        tests/gpu/workload.py) as a fixture
-  memwall-harness probe       print what NVML sees (or why it sees nothing)
-  memwall-harness grid quick|full
-        print a grid as JSON (the workload's input)
-  memwall-harness write-grids write tests/gpu/grids/{quick,full}.json
-  memwall-harness plan ID [--gpu NAME --memory BYTES]
-        print the plan a configuration of a grid is compared with (default GPU:
-        NVIDIA H100 80GB HBM3); pipe it into `memwall eval - --format table`
-  memwall-harness help
-
-exit codes: 0 done or skipped, 1 rows outside tolerance, 2 bad input or failure";
-
 struct Fail(String);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    match run(&args) {
+    // clap prints help and usage errors itself: exit 0 and 2.
+    let cli = Cli::parse();
+    match run(&args, cli) {
         Ok(code) => code,
         Err(Fail(m)) => {
             eprintln!("memwall-harness: {m}");
@@ -50,32 +30,29 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Fail> {
-    let Some(cmd) = args.get(1) else {
-        println!("{USAGE}");
+fn run(args: &[String], cli: Cli) -> Result<ExitCode, Fail> {
+    let Some(cmd) = cli.command else {
+        println!("{}", Cli::command().render_help());
         return Ok(ExitCode::SUCCESS);
     };
-    let rest = &args[2..];
-    match cmd.as_str() {
-        "measure" => measure(args, rest),
-        "compare" => compare_cmd(rest),
-        "import" => import(args, rest),
-        "probe" => {
+    match cmd {
+        Cmd::Measure(m) => measure(args, &m),
+        Cmd::Compare(c) => compare_cmd(c),
+        Cmd::Import { file } => import(args, &file),
+        Cmd::Probe => {
             match nvml::probe() {
                 Ok(p) => println!("{}", serde_json::to_string_pretty(&p).unwrap_or_default()),
                 Err(e) => println!("no GPU to probe: {e}"),
             }
             Ok(ExitCode::SUCCESS)
         }
-        "grid" => {
-            let name = rest.first().map(String::as_str).unwrap_or("full");
-            let g = grid::by_name(name)
-                .ok_or_else(|| Fail(format!("unknown grid {name:?}; use quick or full")))?;
+        Cmd::Grid { name } => {
+            let g = grid::by_name(name.as_str()).ok_or_else(|| Fail("unknown grid".into()))?;
             print!("{}", g.to_json());
             Ok(ExitCode::SUCCESS)
         }
-        "plan" => plan_cmd(rest),
-        "write-grids" => {
+        Cmd::Plan(p) => plan_cmd(&p),
+        Cmd::WriteGrids => {
             for g in [grid::quick(), grid::full()] {
                 let path = harness::grids_dir().join(format!("{}.json", g.name));
                 write(&path, &g.to_json())?;
@@ -83,40 +60,12 @@ fn run(args: &[String]) -> Result<ExitCode, Fail> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        other => Err(Fail(format!(
-            "unknown command {other:?}; try `memwall-harness help`"
-        ))),
     }
 }
 
-fn plan_cmd(rest: &[String]) -> Result<ExitCode, Fail> {
-    let mut id = None;
-    let mut gpu = "NVIDIA H100 80GB HBM3".to_string();
-    let mut memory: u64 = 81559 * 1024 * 1024;
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--gpu" => {
-                gpu = it
-                    .next()
-                    .ok_or_else(|| Fail("--gpu needs a name".into()))?
-                    .clone()
-            }
-            "--memory" => {
-                memory = it
-                    .next()
-                    .and_then(|m| m.parse().ok())
-                    .ok_or_else(|| Fail("--memory needs a number of bytes".into()))?
-            }
-            other => id = Some(other.to_string()),
-        }
-    }
-    let id = id.ok_or_else(|| Fail("plan needs a configuration id (see `grid full`)".into()))?;
-    let (choice, _) = harness::plans::gpu_choice(&gpu, memory);
+fn plan_cmd(a: &args::Plan) -> Result<ExitCode, Fail> {
+    let id = &a.id;
+    let (choice, _) = harness::plans::gpu_choice(&a.gpu, a.memory);
     for g in [grid::quick(), grid::full()] {
         if let Some(run) = g.runs.iter().find(|r| r.id() == id) {
             let p = harness::plans::plan(run, &g.models[run.model()], choice);
@@ -143,30 +92,8 @@ fn skipped(why: &str) -> Result<ExitCode, Fail> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn measure(all: &[String], rest: &[String]) -> Result<ExitCode, Fail> {
-    let mut grid_name = "full";
-    let mut py = None;
-    let mut only = Vec::new();
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => grid_name = "quick",
-            "--full" => grid_name = "full",
-            "--python" => {
-                py = Some(
-                    it.next()
-                        .ok_or_else(|| Fail("--python needs a path".into()))?
-                        .clone(),
-                )
-            }
-            "--only" => only.push(
-                it.next()
-                    .ok_or_else(|| Fail("--only needs a text".into()))?
-                    .clone(),
-            ),
-            other => return Err(Fail(format!("unexpected argument {other:?}"))),
-        }
-    }
+fn measure(all: &[String], m: &args::Measure) -> Result<ExitCode, Fail> {
+    let (grid_name, py, only) = (m.grid(), &m.python, &m.only);
 
     // 1. The device, through NVML.
     let nv = match nvml::Nvml::load() {
@@ -207,7 +134,7 @@ fn measure(all: &[String], rest: &[String]) -> Result<ExitCode, Fail> {
     let _ = std::fs::remove_file(&runset_path);
     // CUDA's device 0 is NVML's device 0 unless CUDA_VISIBLE_DEVICES or
     // CUDA_DEVICE_ORDER reorder them; the peak is informational only.
-    let peak = python::run_workload(&python, &grid_path, &runset_path, &only, Some((&nv, 0)))
+    let peak = python::run_workload(&python, &grid_path, &runset_path, only, Some((&nv, 0)))
         .map_err(Fail)?;
     if !runset_path.exists() {
         // The workload printed why it skipped.
@@ -249,10 +176,7 @@ fn record(runs: &RunSet) -> Result<PathBuf, Fail> {
     Ok(path)
 }
 
-fn import(all: &[String], rest: &[String]) -> Result<ExitCode, Fail> {
-    let [file] = rest else {
-        return Err(Fail("import needs one run set file".into()));
-    };
+fn import(all: &[String], file: &str) -> Result<ExitCode, Fail> {
     let text =
         std::fs::read_to_string(file).map_err(|e| Fail(format!("cannot read {file}: {e}")))?;
     let mut runs = RunSet::from_json(&text).map_err(|e| Fail(format!("{file}: {e}")))?;
@@ -276,27 +200,9 @@ fn import(all: &[String], rest: &[String]) -> Result<ExitCode, Fail> {
     compare_and_print(&[path], None)
 }
 
-fn compare_cmd(rest: &[String]) -> Result<ExitCode, Fail> {
-    let mut files = Vec::new();
-    let mut report = None;
-    let mut json = false;
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--report" => {
-                report = Some(PathBuf::from(
-                    it.next()
-                        .ok_or_else(|| Fail("--report needs a file".into()))?,
-                ))
-            }
-            "--format" => match it.next().map(String::as_str) {
-                Some("json") => json = true,
-                Some("table") => json = false,
-                _ => return Err(Fail("--format needs json or table".into())),
-            },
-            f => files.push(PathBuf::from(f)),
-        }
-    }
+fn compare_cmd(a: args::Compare) -> Result<ExitCode, Fail> {
+    let (files, report) = (a.files, a.report);
+    let json = a.format == args::Format::Json;
     if files.is_empty() {
         let fixtures = compare::load_dir(&harness::fixtures_dir()).map_err(Fail)?;
         if fixtures.is_empty() {
