@@ -3,9 +3,9 @@
 
 use super::bind::number;
 use super::lens::use_plan;
-use super::model_picker::params_label;
 use super::parse::COUNT;
 use crate::i18n::editor::{t, K};
+use crate::numfmt::params_label;
 use crate::url::History;
 use leptos::prelude::*;
 use planner_core::model::{ModelSpec, MoeSpec};
