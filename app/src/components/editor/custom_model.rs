@@ -47,6 +47,7 @@ pub fn set_experts(s: &mut ModelSpec, experts: u32) {
 macro_rules! dim {
     ($label:ident, $id:literal, $field:ident) => {
         number(
+            use_plan(),
             K::$label,
             $id,
             COUNT,
@@ -94,6 +95,7 @@ pub fn CustomModel() -> impl IntoView {
                 {dim!(Ffn, "custom-ffn", ffn)}
                 {dim!(Vocab, "custom-vocab", vocab)}
                 {number(
+                    lens,
                     K::Experts,
                     "custom-experts",
                     COUNT,
@@ -106,6 +108,7 @@ pub fn CustomModel() -> impl IntoView {
                 )}
                 <Show when={move || moe.get()}>
                     {number(
+                        lens,
                         K::TopK,
                         "custom-top-k",
                         COUNT,

@@ -80,7 +80,7 @@ pub fn ModelPicker() -> impl IntoView {
     view! {
         <section class="editor-block model" data-testid="model-picker">
             <h3>{move || t(lens.lang(), K::Model)}</h3>
-            {choice(K::Model, "model-select", options, key, set)}
+            {choice(lens, K::Model, "model-select", options, key, set)}
             <Show when={move || custom.get()}>
                 <CustomModel />
             </Show>
