@@ -144,6 +144,17 @@ pub fn short(name: &str, max_chars: usize) -> String {
     }
 }
 
+/// A parameter count (a model's size in a list) as `70.6B` or `335M`.
+pub fn params_label(n: f64) -> String {
+    if n >= 1e12 {
+        format!("{:.2}T", n / 1e12)
+    } else if n >= 1e9 {
+        format!("{:.1}B", n / 1e9)
+    } else {
+        format!("{:.0}M", n / 1e6)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +185,13 @@ mod tests {
         assert_eq!(span(Seconds::from_secs(12.0)), "12.0 s");
         assert_eq!(gb(Bytes::from_gb(80.0)), "80.0 GB");
         assert_eq!(gbps(ByteRate::from_gb_per_s(12.5)), "12.5 GB/s");
+    }
+
+    #[test]
+    fn parameter_labels() {
+        assert_eq!(params_label(70_553_706_496.0), "70.6B");
+        assert_eq!(params_label(335e6), "335M");
+        assert_eq!(params_label(1.008e12), "1.01T");
     }
 
     #[test]

@@ -4,6 +4,7 @@ use super::editor::EditorPanel;
 use super::results::{EmbedView, ResultsPanel};
 use super::{banner::Banner, header::Header};
 use crate::state::AppState;
+use leptos::ev;
 use leptos::prelude::*;
 
 /// The whole page.
@@ -15,15 +16,11 @@ pub fn App() -> impl IntoView {
         .unwrap_or_default();
     let state = AppState::start(lang);
     provide_context(state);
-    // Back and forward restore the workspace from the address.
-    let on_pop =
-        wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || state.reload_from_address());
-    if let Some(w) = web_sys::window() {
-        let f = on_pop.as_ref().unchecked_ref();
-        let _ = w.add_event_listener_with_callback("popstate", f);
-        let _ = w.add_event_listener_with_callback("hashchange", f);
-    }
-    on_pop.forget();
+    // Back and forward, and a link pasted into the address bar, restore the
+    // workspace from the address. The listeners live as long as the page,
+    // so their handles are dropped without removing them.
+    let _ = window_event_listener(ev::popstate, move |_| state.reload_from_address());
+    let _ = window_event_listener(ev::hashchange, move |_| state.reload_from_address());
 
     view! {
         <Show
@@ -52,5 +49,3 @@ pub fn App() -> impl IntoView {
         </Show>
     }
 }
-
-use wasm_bindgen::JsCast;

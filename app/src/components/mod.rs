@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod banner;
+pub mod diagnostic_list;
 pub mod editor;
 pub mod header;
 pub mod ops;

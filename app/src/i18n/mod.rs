@@ -7,8 +7,8 @@
 //! line per string through the `strings!` macro.
 
 /// Turns a table of `Key => "English", "中文";` lines into the key enum
-/// `K`, the list `K::ALL` (for the tests that check every translation) and
-/// the lookup `t(lang, key)`.
+/// `K`, the list `K::ALL` (for the tests that check every translation),
+/// the lookup `t(lang, key)` and `K`'s [`Label`] implementation.
 macro_rules! strings {
     ($($key:ident => $en:literal, $zh:literal;)*) => {
         /// Keys of this table's strings (each names its string).
@@ -29,6 +29,12 @@ macro_rules! strings {
                 $(K::$key => tr(lang, $en, $zh),)*
             }
         }
+
+        impl $crate::i18n::Label for K {
+            fn in_lang(self, lang: Lang) -> String {
+                t(lang, self).to_string()
+            }
+        }
     };
 }
 
@@ -39,6 +45,14 @@ pub mod ops;
 pub mod results;
 
 pub use planner_core::workspace::Lang;
+
+/// Text shown in the workspace's language: a key of any table (so a
+/// field's label need not belong to one table), or text that follows the
+/// language already.
+pub trait Label: Copy + Send + Sync + 'static {
+    /// The text in `lang`.
+    fn in_lang(self, lang: Lang) -> String;
+}
 
 /// Picks the string of a language.
 pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
@@ -67,5 +81,17 @@ mod tests {
         assert_eq!(from_browser_tag("zh-Hans-CN"), Lang::Zh);
         assert_eq!(from_browser_tag("en-US"), Lang::En);
         assert_eq!(from_browser_tag("fr"), Lang::En);
+    }
+
+    #[test]
+    fn keys_of_any_table_are_labels() {
+        assert_eq!(
+            editor::K::Layers.in_lang(Lang::Zh),
+            editor::t(Lang::Zh, editor::K::Layers)
+        );
+        assert_eq!(
+            ops::K::Pool.in_lang(Lang::En),
+            ops::t(Lang::En, ops::K::Pool)
+        );
     }
 }

@@ -3,9 +3,9 @@
 
 use super::bind::number;
 use super::lens::use_plan;
-use super::model_picker::params_label;
 use super::parse::COUNT;
 use crate::i18n::editor::{t, K};
+use crate::numfmt::params_label;
 use crate::url::History;
 use leptos::prelude::*;
 use planner_core::model::{ModelSpec, MoeSpec};
@@ -47,6 +47,7 @@ pub fn set_experts(s: &mut ModelSpec, experts: u32) {
 macro_rules! dim {
     ($label:ident, $id:literal, $field:ident) => {
         number(
+            use_plan(),
             K::$label,
             $id,
             COUNT,
@@ -94,6 +95,7 @@ pub fn CustomModel() -> impl IntoView {
                 {dim!(Ffn, "custom-ffn", ffn)}
                 {dim!(Vocab, "custom-vocab", vocab)}
                 {number(
+                    lens,
                     K::Experts,
                     "custom-experts",
                     COUNT,
@@ -106,6 +108,7 @@ pub fn CustomModel() -> impl IntoView {
                 )}
                 <Show when={move || moe.get()}>
                     {number(
+                        lens,
                         K::TopK,
                         "custom-top-k",
                         COUNT,

@@ -1,7 +1,7 @@
 //! The GPUs: which kind, how many, how they are grouped in nodes and
 //! NVLink domains, and the network between nodes.
 
-use super::bind::{choice, count_slider, number, number_with_hint};
+use super::bind::{choice, count_slider, hint, number, number_with_hint};
 use super::lens::use_plan;
 use super::parse::{Scale, COUNT};
 use crate::i18n::editor::{t, K};
@@ -72,20 +72,20 @@ pub fn HardwareLevers() -> impl IntoView {
     view! {
         <details class="lever-set" open data-testid="levers-hardware">
             <summary>{move || t(lens.lang(), K::Gpus)}</summary>
-            {choice(K::Gpu, "hw-gpu", options, gpu_key, |p, key| {
+            {choice(lens, K::Gpu, "hw-gpu", options, gpu_key, |p, key| {
                 if let Some(id) = id_of_key(key) {
                     p.hardware.gpu = GpuChoice::Preset(id);
                 }
             })}
-            {count_slider(K::GpuCount, "hw-gpus", Scale::Log2 { min: 0, max: 15 },
+            {count_slider(lens, K::GpuCount, "hw-gpus", Scale::Log2 { min: 0, max: 15 },
                 |p| p.hardware.gpus, |p, v| p.hardware.gpus = v)}
             <div class="grid2">
-                {number(K::GpusPerNode, "hw-gpus-per-node", COUNT, |p| p.hardware.gpus_per_node, |p, v| p.hardware.gpus_per_node = v)}
-                {number_with_hint(K::ScaleUpDomain, "hw-scale-up", super::parse::OPT_COUNT,
+                {number(lens, K::GpusPerNode, "hw-gpus-per-node", COUNT, |p| p.hardware.gpus_per_node, |p, v| p.hardware.gpus_per_node = v)}
+                {number_with_hint(lens, K::ScaleUpDomain, "hw-scale-up", super::parse::OPT_COUNT,
                     |p| Some(p.hardware.scale_up_domain).filter(|d| *d != 0),
-                    |p, v| p.hardware.scale_up_domain = v.unwrap_or(0), Some(K::OneNode))}
+                    |p, v| p.hardware.scale_up_domain = v.unwrap_or(0), hint(lens, K::OneNode))}
             </div>
-            {choice(K::ScaleOut, "hw-scale-out", scale_out_options,
+            {choice(lens, K::ScaleOut, "hw-scale-out", scale_out_options,
                 |p| p.hardware.scale_out.map(id_key).unwrap_or_default(),
                 |p, key| p.hardware.scale_out = id_of_key(key))}
         </details>

@@ -1,7 +1,8 @@
-//! The editor's one way to read and change the plan being edited: every
-//! field reads the active plan through [`PlanLens::get`] and writes it
-//! through [`PlanLens::set`], which goes through the app state (and so
-//! into the address).
+//! The one way fields read and change what they edit: every field reads
+//! through [`Lens::get`] and writes through [`Lens::set`], which goes
+//! through the app state (and so into the address). [`PlanLens`] looks at
+//! the active plan (the editor), [`WorkspaceLens`] at the workspace's own
+//! settings (the operations views' pool, jobs and storage figures).
 
 use crate::i18n::Lang;
 use crate::state::{use_state, AppState};
@@ -19,6 +20,51 @@ pub fn active(ws: &Workspace) -> Option<&Plan> {
 pub fn active_mut(ws: &mut Workspace) -> Option<&mut Plan> {
     let i = ws.active.min(ws.plans.len().saturating_sub(1));
     ws.plans.get_mut(i)
+}
+
+/// What a field reads and writes, and in which language it speaks.
+pub trait Lens: Copy + Send + Sync + 'static {
+    /// What the fields edit (a plan, the workspace).
+    type Target: 'static;
+
+    /// Reads the target; tracked, so a view that calls it updates. The
+    /// default value stands in when there is nothing to read.
+    fn get<T: Default>(self, f: impl FnOnce(&Self::Target) -> T) -> T;
+
+    /// Changes the target; `how` says whether the change is a new history
+    /// entry (Push for discrete choices, Replace for typing).
+    fn set(self, how: History, f: impl FnOnce(&mut Self::Target));
+
+    /// The display language; tracked.
+    fn lang(self) -> Lang;
+}
+
+/// A handle on the workspace itself, for the settings that sit beside the
+/// plans rather than in one.
+#[derive(Clone, Copy)]
+pub struct WorkspaceLens {
+    state: AppState,
+}
+
+/// The lens on the workspace (needs the app state in context).
+pub fn use_workspace() -> WorkspaceLens {
+    WorkspaceLens { state: use_state() }
+}
+
+impl Lens for WorkspaceLens {
+    type Target = Workspace;
+
+    fn get<T: Default>(self, f: impl FnOnce(&Workspace) -> T) -> T {
+        self.state.ws.with(f)
+    }
+
+    fn set(self, how: History, f: impl FnOnce(&mut Workspace)) {
+        self.state.update(how, f);
+    }
+
+    fn lang(self) -> Lang {
+        self.state.lang()
+    }
 }
 
 /// A handle on the active plan of the app's workspace.
@@ -56,6 +102,22 @@ impl PlanLens {
     /// The app state behind the lens.
     pub fn state(self) -> AppState {
         self.state
+    }
+}
+
+impl Lens for PlanLens {
+    type Target = Plan;
+
+    fn get<T: Default>(self, f: impl FnOnce(&Plan) -> T) -> T {
+        PlanLens::get(self, f)
+    }
+
+    fn set(self, how: History, f: impl FnOnce(&mut Plan)) {
+        PlanLens::set(self, how, f);
+    }
+
+    fn lang(self) -> Lang {
+        PlanLens::lang(self)
     }
 }
 

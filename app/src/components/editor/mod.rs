@@ -2,7 +2,7 @@
 //! levers of the plan being edited. Every field edits the workspace through
 //! [`lens::PlanLens`]; nothing here computes a figure of the plan.
 
-mod bind;
+pub mod bind;
 mod calibrate;
 mod custom_model;
 mod economics;

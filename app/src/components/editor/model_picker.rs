@@ -7,21 +7,11 @@ use super::hf_import::HfImport;
 use super::lens::use_plan;
 use crate::i18n::editor::{t, K};
 use crate::i18n::Lang;
+use crate::numfmt::params_label;
 use leptos::prelude::*;
 use planner_core::catalog::{self, ModelId, MODELS};
 use planner_core::model::ModelSpec;
 use planner_core::plan::{CustomModel as Custom, ModelChoice, Plan};
-
-/// A parameter count as `70.6B` or `335M`.
-pub fn params_label(n: f64) -> String {
-    if n >= 1e12 {
-        format!("{:.2}T", n / 1e12)
-    } else if n >= 1e9 {
-        format!("{:.1}B", n / 1e9)
-    } else {
-        format!("{:.0}M", n / 1e6)
-    }
-}
 
 /// The catalog key of a model id (its name in plans and links).
 pub fn model_key(id: ModelId) -> String {
@@ -90,7 +80,7 @@ pub fn ModelPicker() -> impl IntoView {
     view! {
         <section class="editor-block model" data-testid="model-picker">
             <h3>{move || t(lens.lang(), K::Model)}</h3>
-            {choice(K::Model, "model-select", options, key, set)}
+            {choice(lens, K::Model, "model-select", options, key, set)}
             <Show when={move || custom.get()}>
                 <CustomModel />
             </Show>
@@ -110,13 +100,6 @@ mod tests {
         }
         assert_eq!(model_of_key("custom"), None);
         assert_eq!(catalog_options().len(), MODELS.len());
-    }
-
-    #[test]
-    fn parameter_labels() {
-        assert_eq!(params_label(70_553_706_496.0), "70.6B");
-        assert_eq!(params_label(335e6), "335M");
-        assert_eq!(params_label(1.008e12), "1.01T");
     }
 
     #[test]

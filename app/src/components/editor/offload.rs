@@ -81,9 +81,9 @@ fn state_row(s: State) -> impl IntoView {
     let moved = Memo::new(move |_| lens.get(|p: &Plan| s.of(&p.levers.offload).is_some()));
     view! {
         <div class="offload-row" data-testid={format!("offload-{}", s.id())}>
-            {pick(s.label(), &format!("offload-{}-tier", s.id()), move |p| s.of(&p.levers.offload), move |p, v| *s.of_mut(&mut p.levers.offload) = v)}
+            {pick(lens, s.label(), format!("offload-{}-tier", s.id()), move |p| s.of(&p.levers.offload), move |p, v| *s.of_mut(&mut p.levers.offload) = v)}
             <Show when={move || moved.get()}>
-                {fraction_slider(K::MovedShare, &format!("offload-{}-fraction", s.id()),
+                {fraction_slider(lens, K::MovedShare, format!("offload-{}-fraction", s.id()),
                     move |p| s.of(&p.levers.offload).map_or(0.0, |t| t.fraction),
                     move |p, v| if let Some(t) = s.of_mut(&mut p.levers.offload) { t.fraction = v })}
             </Show>
@@ -99,7 +99,7 @@ pub fn OffloadLevers() -> impl IntoView {
         <details class="lever-set" open data-testid="levers-offload">
             <summary>{move || t(lens.lang(), K::Offload)}</summary>
             {State::ALL.map(state_row).collect_view()}
-            {pick(K::Placement, "lever-placement", |p| p.levers.placement, |p, v| p.levers.placement = v)}
+            {pick(lens, K::Placement, "lever-placement", |p| p.levers.placement, |p, v| p.levers.placement = v)}
         </details>
     }
 }

@@ -12,6 +12,7 @@ use planner_core::plan::{PipelineSchedule, SequenceParallel};
 macro_rules! degree {
     ($label:ident, $id:literal, $field:ident) => {
         number(
+            use_plan(),
             K::$label,
             $id,
             COUNT,
@@ -44,12 +45,12 @@ pub fn ParallelLevers() -> impl IntoView {
                 {degree!(Ep, "lever-ep", ep)}
                 {degree!(MicroBatch, "lever-micro-batch", micro_batch)}
             </div>
-            {toggle(K::SequenceParallel, "lever-sp",
+            {toggle(lens, K::SequenceParallel, "lever-sp",
                 |p| p.levers.parallel.sequence_parallel == SequenceParallel::On,
                 |p, on| p.levers.parallel.sequence_parallel = if on { SequenceParallel::On } else { SequenceParallel::Off })}
-            {pick(K::Schedule, "lever-schedule", |p| p.levers.parallel.schedule, |p, v| p.levers.parallel.schedule = v)}
+            {pick(lens, K::Schedule, "lever-schedule", |p| p.levers.parallel.schedule, |p, v| p.levers.parallel.schedule = v)}
             <Show when={move || interleaved.get()}>
-                {number(K::Chunks, "lever-chunks", COUNT,
+                {number(lens, K::Chunks, "lever-chunks", COUNT,
                     |p| match p.levers.parallel.schedule { PipelineSchedule::Interleaved { chunks } => chunks, _ => 0 },
                     |p, v| if let PipelineSchedule::Interleaved { chunks } = &mut p.levers.parallel.schedule { *chunks = v })}
             </Show>

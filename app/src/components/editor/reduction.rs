@@ -1,7 +1,7 @@
 //! A smaller model: pruning (2:4 sparsity or a pruned shape) and
 //! distillation into a catalog model.
 
-use super::bind::{choice, number, number_with_hint, pick};
+use super::bind::{choice, hint, number, number_with_hint, pick};
 use super::lens::use_plan;
 use super::model_picker::{catalog_options, model_key, model_of_key};
 use super::parse::{NUMBER, OPT_COUNT};
@@ -29,6 +29,7 @@ fn shape_mut(p: &mut Plan) -> Option<&mut PrunedShape> {
 macro_rules! kept {
     ($label:ident, $id:literal, $field:ident) => {
         number_with_hint(
+            use_plan(),
             K::$label,
             $id,
             OPT_COUNT,
@@ -38,7 +39,7 @@ macro_rules! kept {
                     s.$field = v;
                 }
             },
-            Some(K::Keep),
+            hint(use_plan(), K::Keep),
         )
     };
 }
@@ -96,7 +97,7 @@ pub fn ReductionLevers() -> impl IntoView {
     view! {
         <details class="lever-set" open data-testid="levers-reduction">
             <summary>{move || t(lens.lang(), K::Reduction)}</summary>
-            {pick(K::Pruning, "lever-pruning", |p| p.levers.pruning, |p, v| p.levers.pruning = v)}
+            {pick(lens, K::Pruning, "lever-pruning", |p| p.levers.pruning, |p, v| p.levers.pruning = v)}
             <Show when={move || shaped.get()}>
                 <div class="grid3">
                     {kept!(Layers, "prune-layers", layers)}
@@ -106,9 +107,9 @@ pub fn ReductionLevers() -> impl IntoView {
                     {kept!(Ffn, "prune-ffn", ffn)}
                 </div>
             </Show>
-            {choice(K::Student, "lever-student", move |lang| lens.get(|p| students(p, lang)), student_key, set_student)}
+            {choice(lens, K::Student, "lever-student", move |lang| lens.get(|p| students(p, lang)), student_key, set_student)}
             <Show when={move || distilled.get()}>
-                {number(K::DistillTokens, "lever-distill-tokens", NUMBER,
+                {number(lens, K::DistillTokens, "lever-distill-tokens", NUMBER,
                     |p| p.distillation.as_ref().map_or(0.0, |d| d.tokens),
                     |p, v| if let Some(d) = &mut p.distillation { d.tokens = v })}
             </Show>

@@ -66,7 +66,7 @@ pub fn ScenarioPanel() -> impl IntoView {
     view! {
         <section class="editor-block scenario" data-testid="scenario">
             <Select
-                label={K::Scenario}
+                label={Signal::derive(move || t(lang(), K::Scenario).to_string())}
                 testid="preset-select"
                 options={options}
                 value={Signal::derive(move || current.get().map(|p| p.key().to_string()).unwrap_or_default())}

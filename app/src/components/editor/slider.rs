@@ -3,15 +3,14 @@
 
 use super::number_box::NumberBox;
 use super::parse::Scale;
-use crate::i18n::editor::{t, K};
-use crate::state::use_state;
 use leptos::prelude::*;
 
 /// A labelled slider and number box.
 #[component]
 pub fn Slider(
-    /// The field's label.
-    label: K,
+    /// The field's label, in the workspace's language.
+    #[prop(into)]
+    label: Signal<String>,
     /// `data-testid` of the number box; the range input gets `{testid}-range`.
     #[prop(into)]
     testid: String,
@@ -28,16 +27,14 @@ pub fn Slider(
     /// Called with each text typed in the box; returns whether it was a value.
     on_text: Callback<String, bool>,
 ) -> impl IntoView {
-    let state = use_state();
-    let name = Signal::derive(move || t(state.lang(), label).to_string());
     let (min, max, step) = scale.bounds();
     view! {
-        <div class="field slider" role="group" aria-label={move || name.get()}>
-            <span class="field-label">{move || name.get()}</span>
+        <div class="field slider" role="group" aria-label={move || label.get()}>
+            <span class="field-label">{move || label.get()}</span>
             <input
                 type="range"
                 data-testid={format!("{testid}-range")}
-                aria-label={move || name.get()}
+                aria-label={move || label.get()}
                 min={min}
                 max={max}
                 step={step}
@@ -48,7 +45,7 @@ pub fn Slider(
                     }
                 }}
             />
-            <NumberBox testid={testid} value={text} on_text={on_text} label={name} />
+            <NumberBox testid={testid} value={text} on_text={on_text} label={label} />
         </div>
     }
 }

@@ -64,6 +64,7 @@ fn set_cxl(p: &mut Plan, key: &str) {
 macro_rules! pool_field {
     ($label:ident, $id:literal, $codec:expr, $field:ident) => {
         number(
+            use_plan(),
             K::$label,
             $id,
             $codec,
@@ -87,16 +88,16 @@ pub fn TierLevers() -> impl IntoView {
         <details class="lever-set" open data-testid="levers-tiers">
             <summary>{move || t(lens.lang(), K::Tiers)}</summary>
             <div class="grid2">
-                {number(K::HostDram, "hw-host-dram", GB, |p| p.hardware.host_dram_per_node, |p, v| p.hardware.host_dram_per_node = v)}
-                {number(K::Nvme, "hw-nvme", GB, |p| p.hardware.nvme_per_node, |p, v| p.hardware.nvme_per_node = v)}
+                {number(lens, K::HostDram, "hw-host-dram", GB, |p| p.hardware.host_dram_per_node, |p, v| p.hardware.host_dram_per_node = v)}
+                {number(lens, K::Nvme, "hw-nvme", GB, |p| p.hardware.nvme_per_node, |p, v| p.hardware.nvme_per_node = v)}
             </div>
-            {choice(K::CxlDevice, "hw-cxl-device", move |lang| lens.get(|p| cxl_options(p, lang)), cxl_key, set_cxl)}
+            {choice(lens, K::CxlDevice, "hw-cxl-device", move |lang| lens.get(|p| cxl_options(p, lang)), cxl_key, set_cxl)}
             <Show when={move || has_cxl.get()}>
-                {number(K::CxlCount, "hw-cxl-count", COUNT,
+                {number(lens, K::CxlCount, "hw-cxl-count", COUNT,
                     |p| p.hardware.cxl.map_or(0, |c| c.devices_per_node),
                     |p, v| if let Some(c) = &mut p.hardware.cxl { c.devices_per_node = v })}
             </Show>
-            {toggle(K::Pool, "hw-pool", |p| p.hardware.pool.is_some(),
+            {toggle(lens, K::Pool, "hw-pool", |p| p.hardware.pool.is_some(),
                 |p, on| p.hardware.pool = on.then(|| p.hardware.pool.unwrap_or_else(default_pool)))}
             <Show when={move || pooled.get()}>
                 <div class="grid2">

@@ -61,29 +61,29 @@ fn TrainingFields() -> impl IntoView {
     let lens = use_plan();
     let is_lora = Memo::new(move |_| lens.get(|p| lora(p).is_some()));
     view! {
-        {count_slider(K::SeqLen, "seq-len", TOKENS, |p| training(p).map_or(0, |t| t.seq_len), |p, v| {
+        {count_slider(lens, K::SeqLen, "seq-len", TOKENS, |p| training(p).map_or(0, |t| t.seq_len), |p, v| {
             if let Some(t) = training_mut(p) {
                 t.seq_len = v;
             }
         })}
-        {count_slider(K::GlobalBatch, "global-batch", BATCH, |p| training(p).map_or(0, |t| t.global_batch), |p, v| {
+        {count_slider(lens, K::GlobalBatch, "global-batch", BATCH, |p| training(p).map_or(0, |t| t.global_batch), |p, v| {
             if let Some(t) = training_mut(p) {
                 t.global_batch = v;
             }
         })}
-        {number(K::Tokens, "tokens", NUMBER, |p| training(p).map_or(0.0, |t| t.tokens), |p, v| {
+        {number(lens, K::Tokens, "tokens", NUMBER, |p| training(p).map_or(0.0, |t| t.tokens), |p, v| {
             if let Some(t) = training_mut(p) {
                 t.tokens = v;
             }
         })}
         <Show when={move || is_lora.get()}>
             <div class="grid2">
-                {number(K::LoraRank, "lora-rank", COUNT, |p| lora(p).map_or(0, |l| l.rank), |p, v| {
+                {number(lens, K::LoraRank, "lora-rank", COUNT, |p| lora(p).map_or(0, |l| l.rank), |p, v| {
                     if let Some(l) = lora_mut(p) {
                         l.rank = v;
                     }
                 })}
-                {pick(K::LoraTargets, "lora-targets", |p| lora(p).map_or(planner_core::plan::LoraTargets::AllLinear, |l| l.targets), |p, v| {
+                {pick(lens, K::LoraTargets, "lora-targets", |p| lora(p).map_or(planner_core::plan::LoraTargets::AllLinear, |l| l.targets), |p, v| {
                     if let Some(l) = lora_mut(p) {
                         l.targets = v;
                     }
@@ -96,18 +96,19 @@ fn TrainingFields() -> impl IntoView {
 /// Serving fields.
 #[component]
 fn InferenceFields() -> impl IntoView {
+    let lens = use_plan();
     view! {
-        {count_slider(K::PromptTokens, "prompt-tokens", TOKENS, |p| inference(p).map_or(0, |i| i.prompt_tokens), |p, v| {
+        {count_slider(lens, K::PromptTokens, "prompt-tokens", TOKENS, |p| inference(p).map_or(0, |i| i.prompt_tokens), |p, v| {
             if let Some(i) = inference_mut(p) {
                 i.prompt_tokens = v;
             }
         })}
-        {count_slider(K::OutputTokens, "output-tokens", Scale::Log2 { min: 0, max: 17 }, |p| inference(p).map_or(0, |i| i.output_tokens), |p, v| {
+        {count_slider(lens, K::OutputTokens, "output-tokens", Scale::Log2 { min: 0, max: 17 }, |p| inference(p).map_or(0, |i| i.output_tokens), |p, v| {
             if let Some(i) = inference_mut(p) {
                 i.output_tokens = v;
             }
         })}
-        {count_slider(K::Batch, "batch", BATCH, |p| inference(p).map_or(0, |i| i.batch), |p, v| {
+        {count_slider(lens, K::Batch, "batch", BATCH, |p| inference(p).map_or(0, |i| i.batch), |p, v| {
             if let Some(i) = inference_mut(p) {
                 i.batch = v;
             }
@@ -123,7 +124,7 @@ pub fn WorkloadEditor() -> impl IntoView {
     view! {
         <section class="editor-block workload" data-testid="workload-editor">
             <h3>{move || t(lens.lang(), K::Workload)}</h3>
-            {pick(K::WorkloadKind, "workload-kind", |p| p.workload.clone(), |p, w| p.workload = w)}
+            {pick(lens, K::WorkloadKind, "workload-kind", |p| p.workload.clone(), |p, w| p.workload = w)}
             <Show when={move || is_training.get()} fallback={|| view! { <InferenceFields /> }}>
                 <TrainingFields />
             </Show>

@@ -3,7 +3,8 @@
 //! per plan in the workspace (and so in the link).
 
 use super::codecs::{OPT_MILLIS, OPT_SECS};
-use super::field::{number, toggle};
+use crate::components::editor::bind::{number_with_hint, toggle};
+use crate::components::editor::lens::use_workspace;
 use crate::components::editor::parse::OPT_COUNT;
 use crate::i18n::ops::{t, K};
 use crate::state::use_state;
@@ -26,26 +27,27 @@ fn job_row(i: usize) -> impl IntoView {
             )
         })
     });
+    let ws = use_workspace();
     let included = Memo::new(move |_| state.ws.with(|w| w.tenants.job(i).include));
     let none = Signal::derive(move || Some(t(state.lang(), K::NoTarget).to_string()));
     let plans_batch = Signal::derive(move || Some(t(state.lang(), K::PlansBatch).to_string()));
     view! {
         <li class="job-row" data-testid={format!("tenants-job-row-{i}")}>
             <div class="job-name">
-                {toggle(K::RunsOnPool, format!("tenants-job-{i}"),
+                {toggle(ws, K::RunsOnPool, format!("tenants-job-{i}"),
                     move |w| w.tenants.job(i).include,
                     move |w, on| w.tenants.job_mut(i).include = on)}
                 <span class="plan-name">{name}</span>
             </div>
             <Show when={move || serving.get() && included.get()}>
                 <div class="grid3">
-                    {number(K::MaxTtft, format!("tenants-ttft-{i}"), OPT_SECS,
+                    {number_with_hint(ws, K::MaxTtft, format!("tenants-ttft-{i}"), OPT_SECS,
                         move |w| w.tenants.job(i).slo.max_ttft,
                         move |w, v| w.tenants.job_mut(i).slo.max_ttft = v, none)}
-                    {number(K::MaxTpot, format!("tenants-tpot-{i}"), OPT_MILLIS,
+                    {number_with_hint(ws, K::MaxTpot, format!("tenants-tpot-{i}"), OPT_MILLIS,
                         move |w| w.tenants.job(i).slo.max_tpot,
                         move |w, v| w.tenants.job_mut(i).slo.max_tpot = v, none)}
-                    {number(K::MinBatch, format!("tenants-min-batch-{i}"), OPT_COUNT,
+                    {number_with_hint(ws, K::MinBatch, format!("tenants-min-batch-{i}"), OPT_COUNT,
                         move |w| w.tenants.job(i).min_batch,
                         move |w, v| w.tenants.job_mut(i).min_batch = v, plans_batch)}
                 </div>

@@ -8,8 +8,6 @@
 
 pub mod checklist;
 pub mod codecs;
-pub mod diagnostic_list;
-pub mod field;
 pub mod gpu_grid;
 pub mod job_picker;
 pub mod pool_editor;

@@ -1,12 +1,12 @@
 //! The pool the tenants share: its GPU kind (MIG-capable kinds are marked,
 //! from the core's MIG catalog), how many GPUs, and how jobs share one.
 
-use super::field::{number, select};
+use crate::components::editor::bind::{choice, number};
 use crate::components::editor::hardware::{id_key, id_of_key};
+use crate::components::editor::lens::{use_workspace, Lens};
 use crate::components::editor::parse::COUNT;
 use crate::i18n::ops::{mode, t, K};
 use crate::i18n::Lang;
-use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::catalog::{mig_profiles, GPUS};
 use planner_core::tenants::ShareMode;
@@ -37,16 +37,16 @@ fn mode_options(lang: Lang) -> Vec<(String, String)> {
 /// The pool editor.
 #[component]
 pub fn PoolEditor() -> impl IntoView {
-    let state = use_state();
+    let ws = use_workspace();
     view! {
         <fieldset class="ops-box" data-testid="tenants-pool">
-            <legend>{move || t(state.lang(), K::Pool)}</legend>
-            {select(K::PoolGpu, "tenants-gpu", gpu_options,
+            <legend>{move || t(ws.lang(), K::Pool)}</legend>
+            {choice(ws, K::PoolGpu, "tenants-gpu", gpu_options,
                 |w| id_key(w.tenants.gpu),
                 |w, key| if let Some(id) = id_of_key(key) { w.tenants.gpu = id })}
-            {number(K::PoolSize, "tenants-pool-size".into(), COUNT,
-                |w| w.tenants.gpus, |w, v| w.tenants.gpus = v, Signal::derive(|| None))}
-            {select(K::ShareModeLabel, "tenants-mode", mode_options,
+            {number(ws, K::PoolSize, "tenants-pool-size", COUNT,
+                |w| w.tenants.gpus, |w, v| w.tenants.gpus = v)}
+            {choice(ws, K::ShareModeLabel, "tenants-mode", mode_options,
                 |w| id_key(w.tenants.mode),
                 |w, key| if let Some(m) = id_of_key(key) { w.tenants.mode = m })}
         </fieldset>

@@ -4,10 +4,10 @@
 //! app computes none of it).
 
 use super::codecs::{OPT_GBPS, OPT_MINUTES, OPT_PER_YEAR};
-use super::field::{number, toggle};
+use crate::components::editor::bind::{number_with_hint, toggle};
+use crate::components::editor::lens::{use_workspace, Lens};
 use crate::components::editor::parse::show_number;
 use crate::i18n::ops::{t, K};
-use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::checkpoint::{default_restart_overhead, CheckpointReport, SaveLayout, SaveMode};
 
@@ -17,8 +17,8 @@ pub fn ReliabilityInputs(
     /// The active plan's report, for the defaults shown in empty boxes.
     report: Memo<Option<CheckpointReport>>,
 ) -> impl IntoView {
-    let state = use_state();
-    let lang = move || state.lang();
+    let ws = use_workspace();
+    let lang = move || ws.lang();
     let hint = move |f: fn(&CheckpointReport) -> f64| {
         Signal::derive(move || {
             report.with(|r| {
@@ -39,23 +39,23 @@ pub fn ReliabilityInputs(
         <fieldset class="ops-box" data-testid="reliability-settings">
             <legend>{move || t(lang(), K::StorageSettings)}</legend>
             <div class="grid2">
-                {number(K::Storage, "reliability-storage".into(), OPT_GBPS,
+                {number_with_hint(ws, K::Storage, "reliability-storage", OPT_GBPS,
                     |w| w.reliability.storage_bandwidth, |w, v| w.reliability.storage_bandwidth = v,
                     hint(|c| c.storage_bandwidth.as_gb_per_s()))}
-                {number(K::NodeBandwidth, "reliability-node".into(), OPT_GBPS,
+                {number_with_hint(ws, K::NodeBandwidth, "reliability-node", OPT_GBPS,
                     |w| w.reliability.node_bandwidth, |w, v| w.reliability.node_bandwidth = v,
                     hint(|c| c.node_bandwidth.as_gb_per_s()))}
-                {number(K::FailureRate, "reliability-failure-rate".into(), OPT_PER_YEAR,
+                {number_with_hint(ws, K::FailureRate, "reliability-failure-rate", OPT_PER_YEAR,
                     |w| w.reliability.failure_rate, |w, v| w.reliability.failure_rate = v,
                     hint(|c| c.failure_rate.as_per_year()))}
-                {number(K::RestartMinutes, "reliability-restart".into(), OPT_MINUTES,
+                {number_with_hint(ws, K::RestartMinutes, "reliability-restart", OPT_MINUTES,
                     |w| w.reliability.restart_overhead, |w, v| w.reliability.restart_overhead = v,
                     restart)}
             </div>
-            {toggle(K::AsyncSave, "reliability-async".into(),
+            {toggle(ws, K::AsyncSave, "reliability-async",
                 |w| w.reliability.mode == SaveMode::Async,
                 |w, on| w.reliability.mode = if on { SaveMode::Async } else { SaveMode::Blocking })}
-            {toggle(K::OwnShards, "reliability-own-shards".into(),
+            {toggle(ws, K::OwnShards, "reliability-own-shards",
                 |w| w.reliability.layout == SaveLayout::OwnShards,
                 |w, on| w.reliability.layout = if on { SaveLayout::OwnShards } else { SaveLayout::Balanced })}
         </fieldset>

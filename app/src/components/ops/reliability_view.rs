@@ -4,11 +4,11 @@
 //! (`planner_core::checkpoint::failure_sweep`). Serving plans get a note:
 //! checkpoints are a training matter.
 
-use super::diagnostic_list::DiagnosticItems;
 use super::reliability_inputs::ReliabilityInputs;
 use super::reliability_table::{rows, ReliabilityTable};
 use crate::charts::draw;
 use crate::charts::series::reliability_series;
+use crate::components::diagnostic_list::DiagnosticList;
 use crate::components::editor::lens::active;
 use crate::components::results::chart_frame::ChartFrame;
 use crate::i18n::ops::{t, K};
@@ -62,7 +62,7 @@ pub fn ReliabilityView(
                 <ReliabilityTable rows={table} />
                 <ChartFrame name="reliability" title={K::ReliabilityChart} series={series} draw={draw::reliability::draw} height={height} />
                 <Show when={move || diagnostics.with(|d| !d.is_empty())}>
-                    <DiagnosticItems testid="reliability-diagnostics" items={diagnostics} empty={K::NoNotes} />
+                    <DiagnosticList testid="reliability-diagnostics" item_testid="ops-diagnostic" class="diag-list" items={diagnostics} empty={Signal::derive(move || t(lang(), K::NoNotes).to_string())} />
                 </Show>
             </Show>
         </div>

@@ -2,12 +2,12 @@
 //! The packing (`planner_core::tenants::share`) runs only while this view
 //! is shown, and again only when the plans or the pool settings change.
 
-use super::diagnostic_list::DiagnosticItems;
 use super::gpu_grid::GpuGrid;
 use super::job_picker::JobPicker;
 use super::pool_editor::PoolEditor;
 use super::tenants_summary::TenantsSummary;
 use super::tenants_table::TenantsTable;
+use crate::components::diagnostic_list::DiagnosticList;
 use crate::i18n::ops::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -38,7 +38,7 @@ pub fn TenantsView() -> impl IntoView {
                 <TenantsTable result={result} />
                 <section class="ops-section">
                     <h4>{move || t(lang(), K::WhyNot)}</h4>
-                    <DiagnosticItems testid="tenants-diagnostics" items={notes} empty={K::NothingWrong} />
+                    <DiagnosticList testid="tenants-diagnostics" item_testid="ops-diagnostic" class="diag-list" items={notes} empty={Signal::derive(move || t(lang(), K::NothingWrong).to_string())} />
                 </section>
             </Show>
         </div>

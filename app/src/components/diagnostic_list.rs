@@ -1,13 +1,14 @@
 //! A list of the core's diagnostics in the workspace's language
-//! (`Diagnostic::message_in`), each a text node with its severity.
+//! (`Diagnostic::message_in`), each a text node with its severity. The
+//! results column lists the active plan's; the tenants and reliability
+//! views list their own.
 
-use crate::i18n::ops::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::Named;
 use planner_core::{Diagnostic, Severity};
 
-fn class(s: Severity) -> &'static str {
+fn severity_class(s: Severity) -> &'static str {
     match s {
         Severity::Info => "diag info",
         Severity::Warning => "diag warning",
@@ -17,28 +18,42 @@ fn class(s: Severity) -> &'static str {
 
 /// The diagnostics, or a line saying there are none.
 #[component]
-pub fn DiagnosticItems(
+pub fn DiagnosticList(
     /// `data-testid` of the list.
     testid: &'static str,
+    /// `data-testid` of each diagnostic's item.
+    item_testid: &'static str,
     /// What to list.
     #[prop(into)]
     items: Signal<Vec<Diagnostic>>,
-    /// What an empty list says.
-    empty: K,
+    /// What an empty list says, in the workspace's language.
+    #[prop(into)]
+    empty: Signal<String>,
+    /// `data-testid` of the line an empty list shows, where a test reads it.
+    #[prop(optional)]
+    empty_testid: Option<&'static str>,
+    /// Class of the list, where it is styled apart from the results column's.
+    #[prop(optional)]
+    class: Option<&'static str>,
 ) -> impl IntoView {
     let state = use_state();
     view! {
-        <ul class="diag-list" data-testid={testid}>
+        <ul class={class} data-testid={testid}>
             {move || {
                 let lang = state.lang();
                 let list = items.get();
                 if list.is_empty() {
-                    return view! { <li class="diag none">{t(lang, empty)}</li> }.into_any();
+                    return view! { <li class="diag none" data-testid={empty_testid}>{empty.get()}</li> }
+                        .into_any();
                 }
                 list.into_iter()
                     .map(|d| {
                         view! {
-                            <li class={class(d.severity)} data-testid="ops-diagnostic" data-severity={format!("{:?}", d.severity)}>
+                            <li
+                                class={severity_class(d.severity)}
+                                data-testid={item_testid}
+                                data-severity={format!("{:?}", d.severity)}
+                            >
                                 <strong>{d.severity.name(lang)}</strong>
                                 " "
                                 <span>{d.message_in(lang)}</span>
