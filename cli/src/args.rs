@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use planner_core::calibrate::Knob;
 use planner_core::catalog::GpuId;
 use planner_core::checkpoint::{CheckpointSettings, SaveLayout, SaveMode};
-use planner_core::share::Lang;
+use planner_core::Lang;
 use planner_core::units::{ByteRate, Frequency, Seconds};
 
 const EXIT_CODES: &str = "\

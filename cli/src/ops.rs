@@ -11,7 +11,6 @@ use planner_core::checkpoint::checkpoint as make_checkpoint;
 use planner_core::hardware::GpuChoice;
 use planner_core::tenants::{share, Sharing};
 use planner_core::wall::{serving_template, training_template, wall as make_wall};
-use planner_core::workspace::Lang;
 use planner_core::{evaluate, DiagnosticKind, Plan, Severity, Verdict};
 use std::process::ExitCode;
 
