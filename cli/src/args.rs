@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use planner_core::calibrate::Knob;
 use planner_core::catalog::GpuId;
 use planner_core::checkpoint::{CheckpointSettings, SaveLayout, SaveMode};
-use planner_core::Lang;
 use planner_core::units::{ByteRate, Frequency, Seconds};
+use planner_core::Lang;
 
 const EXIT_CODES: &str = "\
 Exit codes: 0 fits (search: found a plan; tenants: every job placed), 1 does not fit

@@ -89,9 +89,14 @@ type Result<T> = std::result::Result<T, ImportError>;
 
 /// Reads a Hugging Face `config.json` (its text) into a model.
 ///
-/// Supported `model_type`s: `llama`, `mistral`, `mixtral`, `qwen2`,
-/// `qwen2_moe`, `gpt2`, `bert`, `opt`, `deepseek_v2`, `deepseek_v3`. Any
-/// other decoder that has the Llama key set is read as a Llama, with a note.
+/// Supported `model_type`s: dense `llama`, `mistral`, `qwen2`, `qwen3`,
+/// `gpt2`, `bert`, `opt`; and mixture-of-experts `mixtral`, `phimoe`,
+/// `granitemoe`, `gpt_oss` (Mixtral's keys), `qwen2_moe`, `qwen3_moe`
+/// (Qwen's), `olmoe`, and `deepseek_v2`, `deepseek_v3`, `kimi_k2`,
+/// `glm4_moe`, `dots1` (DeepSeek's). Any other decoder that has the Llama
+/// key set is read as a Llama, with a note — unless it has expert keys:
+/// reading an MoE as dense would undercount its weights many times over,
+/// so that is an error naming the keys.
 pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
     let value: Value = serde_json::from_str(json).map_err(|e| {
         let (line, column) = (e.line(), e.column());
@@ -110,37 +115,16 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
     let mut notes = Vec::new();
 
     let model_type = cfg.str_opt("model_type")?;
-    let family = match model_type {
-        Some("llama") => Family::Llama,
-        Some("mistral") => Family::Mistral,
-        Some("mixtral") => Family::Mixtral,
-        Some("qwen2") => Family::Qwen2,
-        Some("qwen2_moe") => Family::Qwen2Moe,
-        Some("deepseek_v2") | Some("deepseek_v3") => Family::Deepseek,
-        Some("gpt2") => Family::Gpt2,
-        Some("bert") => Family::Bert,
-        Some("opt") => Family::Opt,
-        other => {
-            if !cfg.has_llama_keys() {
-                return Err(match other {
-                    Some(t) => ImportError::UnsupportedModelType(t.to_string()),
-                    None => ImportError::MissingKey("model_type".into()),
-                });
-            }
-            notes.push(format!(
-                "model_type {} is not one memwall knows; read as a Llama-style decoder \
-                 (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys",
-                other.map_or("(absent)".to_string(), |t| format!("\"{t}\""))
-            ));
-            Family::Llama
-        }
+    let (family, experts) = match model_type.and_then(classify) {
+        Some(known) => known,
+        None => fallback(&cfg, model_type, &mut notes)?,
     };
 
     let spec = match family {
         Family::Gpt2 => gpt2(&cfg, &mut notes)?,
         Family::Bert => bert(&cfg, &mut notes)?,
         Family::Opt => opt(&cfg, &mut notes)?,
-        _ => decoder(&cfg, family, &mut notes)?,
+        _ => decoder(&cfg, family, experts, &mut notes)?,
     };
 
     let name = match cfg.str_opt("_name_or_path")? {
@@ -150,18 +134,112 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
     Ok(ImportedModel { spec, name, notes })
 }
 
-/// The key sets we know how to read.
+/// The attention, norm and bias conventions of a `model_type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Family {
     Llama,
     Mistral,
-    Mixtral,
     Qwen2,
-    Qwen2Moe,
+    Qwen3,
     Deepseek,
     Gpt2,
     Bert,
     Opt,
+}
+
+/// Which keys describe the routed experts of a `model_type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExpertKeys {
+    /// A dense model.
+    None,
+    /// `num_local_experts`, `num_experts_per_tok`; each expert is an
+    /// `intermediate_size` MLP (Mixtral, PhiMoE, GraniteMoE, gpt-oss).
+    Mixtral,
+    /// `num_experts`, `num_experts_per_tok`, `moe_intermediate_size`,
+    /// optional `shared_expert_intermediate_size` (Qwen2-MoE, Qwen3-MoE).
+    Qwen,
+    /// `num_experts`, `num_experts_per_tok`; each expert is an
+    /// `intermediate_size` MLP (OLMoE).
+    Olmoe,
+    /// `n_routed_experts`, `n_shared_experts`, `moe_intermediate_size`,
+    /// `first_k_dense_replace` (DeepSeek-V2/V3, Kimi K2, GLM-4.5, dots.llm1).
+    Deepseek,
+}
+
+/// The conventions of a `model_type` memwall knows by name, from the
+/// configuration classes in Hugging Face transformers
+/// (`models/<type>/configuration_<type>.py`).
+fn classify(model_type: &str) -> Option<(Family, ExpertKeys)> {
+    use ExpertKeys as E;
+    Some(match model_type {
+        "llama" => (Family::Llama, E::None),
+        "mistral" => (Family::Mistral, E::None),
+        "qwen2" => (Family::Qwen2, E::None),
+        "qwen3" => (Family::Qwen3, E::None),
+        "gpt2" => (Family::Gpt2, E::None),
+        "bert" => (Family::Bert, E::None),
+        "opt" => (Family::Opt, E::None),
+        "mixtral" | "phimoe" => (Family::Mistral, E::Mixtral),
+        "granitemoe" | "gpt_oss" => (Family::Llama, E::Mixtral),
+        "qwen2_moe" => (Family::Qwen2, E::Qwen),
+        "qwen3_moe" => (Family::Qwen3, E::Qwen),
+        "olmoe" => (Family::Llama, E::Olmoe),
+        "deepseek_v2" | "deepseek_v3" | "kimi_k2" => (Family::Deepseek, E::Deepseek),
+        "glm4_moe" | "dots1" => (Family::Llama, E::Deepseek),
+        _ => return None,
+    })
+}
+
+/// Keys that only a mixture-of-experts configuration has, across the
+/// transformers configuration classes.
+const EXPERT_KEYS: [&str; 10] = [
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+    "moe_num_experts",
+    "num_experts_per_tok",
+    "num_experts_per_token",
+    "experts_per_token",
+    "moe_intermediate_size",
+    "moe_k",
+    "ffn_config",
+];
+
+/// An unknown `model_type`: read as a Llama when it has the Llama keys and
+/// no expert keys; an error otherwise.
+fn fallback(
+    cfg: &Cfg,
+    model_type: Option<&str>,
+    notes: &mut Vec<String>,
+) -> Result<(Family, ExpertKeys)> {
+    let shown = model_type.map_or("(absent)".to_string(), |t| format!("\"{t}\""));
+    let experts: Vec<&str> = EXPERT_KEYS
+        .iter()
+        .copied()
+        .filter(|k| cfg.get(k).is_some_and(|v| v.as_u64() != Some(0)))
+        .collect();
+    if !experts.is_empty() {
+        return Err(ImportError::Unsupported {
+            key: "model_type".into(),
+            reason: format!(
+                "{shown} has mixture-of-experts keys ({}) that memwall cannot map to experts \
+                 for this type; reading it as dense would undercount its weights, so describe \
+                 it as a custom model instead",
+                experts.join(", ")
+            ),
+        });
+    }
+    if !cfg.has_llama_keys() {
+        return Err(match model_type {
+            Some(t) => ImportError::UnsupportedModelType(t.to_string()),
+            None => ImportError::MissingKey("model_type".into()),
+        });
+    }
+    notes.push(format!(
+        "model_type {shown} is not one memwall knows; read as a Llama-style decoder \
+         (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys"
+    ));
+    Ok((Family::Llama, ExpertKeys::None))
 }
 
 /// Typed access to the config object; `null` counts as absent throughout,
@@ -380,7 +458,12 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
 }
 
 /// Llama and its relatives: gated MLP, RMSNorm, rotary positions.
-fn decoder(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<ModelSpec> {
+fn decoder(
+    cfg: &Cfg,
+    family: Family,
+    experts: ExpertKeys,
+    notes: &mut Vec<String>,
+) -> Result<ModelSpec> {
     let layers = cfg.u32("num_hidden_layers")?;
     let hidden = cfg.u32("hidden_size")?;
     let heads = cfg.u32("num_attention_heads")?;
@@ -392,7 +475,7 @@ fn decoder(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<ModelSp
     let embeddings = cfg.embeddings(false, notes)?;
     let dropout = cfg.dropout(&[("attention_dropout", 0.0), ("hidden_dropout", 0.0)])?;
 
-    let bias = if matches!(family, Family::Qwen2 | Family::Qwen2Moe) {
+    let bias = if family == Family::Qwen2 {
         notes.push("Qwen2 always has Q/K/V biases (not a config key)".into());
         Bias::QkvOnly
     } else if cfg.bool_opt("attention_bias")?.unwrap_or(false) {
@@ -407,7 +490,7 @@ fn decoder(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<ModelSp
     }
 
     let sliding_window = match family {
-        Family::Qwen2 | Family::Qwen2Moe => {
+        Family::Qwen2 | Family::Qwen3 => {
             if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
                 notes.push(
                     "use_sliding_window is true: the window is applied to every layer, \
@@ -453,16 +536,12 @@ fn decoder(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<ModelSp
     } else {
         let (kv_heads, head_dim) =
             heads_and_dims(cfg, hidden, heads, "num_attention_heads", notes)?;
-        let moe = match family {
-            Family::Mixtral => Some(MoeSpec {
-                experts: cfg.u32("num_local_experts")?,
-                top_k: cfg.u32("num_experts_per_tok")?,
-                expert_ffn: ffn,
-                shared_ffn: 0,
-                dense_layers: 0,
-            }),
-            Family::Qwen2Moe => Some(qwen2_moe(cfg, notes)?),
-            _ => None,
+        let moe = match experts {
+            ExpertKeys::None => None,
+            ExpertKeys::Mixtral => Some(experts_of_ffn(cfg, "num_local_experts", ffn)?),
+            ExpertKeys::Olmoe => Some(experts_of_ffn(cfg, "num_experts", ffn)?),
+            ExpertKeys::Qwen => Some(qwen_moe(cfg, notes)?),
+            ExpertKeys::Deepseek => deepseek_moe(cfg, notes)?,
         };
         (kv_heads, head_dim, AttentionKind::Standard, moe)
     };
@@ -526,9 +605,21 @@ fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<Option<MoeSpec>> {
     }))
 }
 
-/// Qwen2-MoE, when every layer is MoE (`decoder_sparse_step` 1, no
+/// Experts that are each an `intermediate_size` MLP, every layer MoE
+/// (Mixtral's and OLMoE's key sets).
+fn experts_of_ffn(cfg: &Cfg, experts_key: &str, ffn: u32) -> Result<MoeSpec> {
+    Ok(MoeSpec {
+        experts: cfg.u32(experts_key)?,
+        top_k: cfg.u32("num_experts_per_tok")?,
+        expert_ffn: ffn,
+        shared_ffn: 0,
+        dense_layers: 0,
+    })
+}
+
+/// Qwen2-MoE and Qwen3-MoE, when every layer is MoE (`decoder_sparse_step` 1, no
 /// `mlp_only_layers`), which is what the released checkpoints do.
-fn qwen2_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
+fn qwen_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
     if let Some(step) = cfg.u32_opt("decoder_sparse_step")? {
         if step != 1 {
             return Err(ImportError::Unsupported {
@@ -547,14 +638,17 @@ fn qwen2_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
             })
         }
     }
-    notes.push("the shared expert's sigmoid gate (h per layer) is not counted".into());
+    let shared_ffn = cfg
+        .u32_or_zero_opt("shared_expert_intermediate_size")?
+        .unwrap_or(0);
+    if shared_ffn > 0 {
+        notes.push("the shared expert's sigmoid gate (h per layer) is not counted".into());
+    }
     Ok(MoeSpec {
         experts: cfg.u32("num_experts")?,
         top_k: cfg.u32("num_experts_per_tok")?,
         expert_ffn: cfg.u32("moe_intermediate_size")?,
-        shared_ffn: cfg
-            .u32_or_zero_opt("shared_expert_intermediate_size")?
-            .unwrap_or(0),
+        shared_ffn,
         dense_layers: 0,
     })
 }
@@ -898,6 +992,113 @@ mod tests {
         for (json, id) in cases {
             let imported = import(json);
             assert_eq!(imported.spec, model(id).spec, "{id:?}");
+        }
+    }
+
+    /// Qwen3-30B-A3B's config.json (Qwen/Qwen3-30B-A3B on the Hugging Face
+    /// Hub). Its model card: "30.5B in total and 3.3B activated", 29.9B
+    /// non-embedding.
+    const QWEN3_30B_A3B: &str = r#"{
+        "architectures": ["Qwen3MoeForCausalLM"],
+        "attention_bias": false,
+        "attention_dropout": 0.0,
+        "decoder_sparse_step": 1,
+        "head_dim": 128,
+        "hidden_act": "silu",
+        "hidden_size": 2048,
+        "intermediate_size": 6144,
+        "max_position_embeddings": 40960,
+        "max_window_layers": 48,
+        "mlp_only_layers": [],
+        "model_type": "qwen3_moe",
+        "moe_intermediate_size": 768,
+        "norm_topk_prob": true,
+        "num_attention_heads": 32,
+        "num_experts": 128,
+        "num_experts_per_tok": 8,
+        "num_hidden_layers": 48,
+        "num_key_value_heads": 4,
+        "rms_norm_eps": 1e-06,
+        "rope_theta": 1000000.0,
+        "sliding_window": null,
+        "tie_word_embeddings": false,
+        "use_sliding_window": false,
+        "vocab_size": 151936
+    }"#;
+
+    /// OLMoE-1B-7B-0924's config.json (allenai/OLMoE-1B-7B-0924); Muennighoff
+    /// et al., "OLMoE", arXiv:2409.02060: 6.9B total, 1.3B active.
+    const OLMOE_1B_7B: &str = r#"{
+        "hidden_act": "silu",
+        "hidden_size": 2048,
+        "intermediate_size": 1024,
+        "max_position_embeddings": 4096,
+        "model_type": "olmoe",
+        "num_attention_heads": 16,
+        "num_experts": 64,
+        "num_experts_per_tok": 8,
+        "num_hidden_layers": 16,
+        "num_key_value_heads": 16,
+        "tie_word_embeddings": false,
+        "vocab_size": 50304
+    }"#;
+
+    #[test]
+    fn qwen3_moe_reads_its_experts() {
+        let m = import(QWEN3_30B_A3B);
+        let moe = m.spec.moe.expect("experts");
+        assert_eq!((moe.experts, moe.top_k, moe.expert_ffn), (128, 8, 768));
+        assert_eq!((moe.shared_ffn, moe.dense_layers), (0, 0));
+        assert_eq!(m.spec.head_dim, 128);
+        assert_eq!(m.spec.bias, Bias::None);
+        let total = m.spec.params().total() / 1e9;
+        assert!(
+            (total - 30.5).abs() < 0.15,
+            "{total} B, the card says 30.5 B"
+        );
+        assert!(
+            !m.notes.iter().any(|n| n.contains("not one memwall knows")),
+            "{:?}",
+            m.notes
+        );
+    }
+
+    #[test]
+    fn olmoe_reads_its_experts() {
+        let m = import(OLMOE_1B_7B);
+        let moe = m.spec.moe.expect("experts");
+        assert_eq!((moe.experts, moe.top_k, moe.expert_ffn), (64, 8, 1024));
+        let total = m.spec.params().total() / 1e9;
+        assert!((total - 6.9).abs() < 0.1, "{total} B, the paper says 6.9 B");
+    }
+
+    #[test]
+    fn an_unknown_type_with_expert_keys_is_refused_not_read_as_dense() {
+        let e = error(&QWEN3_30B_A3B.replace("\"qwen3_moe\"", "\"future_moe\""));
+        let text = e.to_string();
+        assert!(text.contains("future_moe"), "{text}");
+        assert!(text.contains("num_experts"), "{text}");
+        assert!(text.contains("mixture-of-experts"), "{text}");
+        assert!(!text.contains('\n'));
+        // A dense model of an unknown type still reads as a Llama.
+        let dense = import(&LLAMA31_8B.replace("\"llama\"", "\"future_dense\""));
+        assert_eq!(dense.spec.moe, None);
+    }
+
+    #[test]
+    fn every_named_moe_type_reads_experts() {
+        // The same Mixtral-keyed file under each type that uses those keys.
+        for t in ["mixtral", "phimoe", "granitemoe", "gpt_oss"] {
+            let m = import(&MIXTRAL_8X7B.replace("\"mixtral\"", &format!("\"{t}\"")));
+            assert_eq!(m.spec.moe.map(|x| x.experts), Some(8), "{t}");
+        }
+        for t in ["qwen2_moe", "qwen3_moe"] {
+            let m = import(&QWEN3_30B_A3B.replace("\"qwen3_moe\"", &format!("\"{t}\"")));
+            assert_eq!(m.spec.moe.map(|x| x.experts), Some(128), "{t}");
+        }
+        for t in ["deepseek_v2", "deepseek_v3", "kimi_k2"] {
+            let m = import(&DEEPSEEK_V3.replace("\"deepseek_v3\"", &format!("\"{t}\"")));
+            assert_eq!(m.spec.moe.map(|x| x.experts), Some(256), "{t}");
         }
     }
 
