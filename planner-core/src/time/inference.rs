@@ -7,11 +7,16 @@
 //! serving study (e.g. Kwon et al. 2023 §2.2; Pope et al. 2022,
 //! "Efficiently Scaling Transformer Inference", §2). Decode also reads the
 //! KV cache of every sequence at every step; KV held in CXL or host memory
-//! is streamed over the host link at the same time. Pipeline stages run one
-//! after another for one batch (no micro-batch pipelining is assumed).
+//! is streamed over the host link at the same time. Weights held in a
+//! slower tier (weight offload) cross their link on every forward pass —
+//! every prefill chunk and every decode step — so a pass is never shorter
+//! than the offloaded bytes it reads divided by that link's bandwidth
+//! (as FlexGen, Sheng et al. 2023 §4, and DeepSpeed ZeRO-Inference charge
+//! it); the copy overlaps compute at best. Pipeline stages run one after
+//! another for one batch (no micro-batch pipelining is assumed).
 
 use super::comm::{collective, p2p, Collective};
-use super::training::tier_seconds_per_byte;
+use super::training::{exposed, tier_seconds_per_byte, transfer_kind};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
@@ -85,6 +90,31 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     parts.add(TimeKind::LayerOverhead, o, o);
 }
 
+/// Streams the offloaded share of the weights a pass reads from their
+/// tiers: each tier's bytes over its link, overlapped with the rest of the
+/// pass at best (`exposed`), never hidden below the copy itself.
+fn stream_weights(r: &Resolved, dev: Option<&Breakdown>, w: &StageWork, parts: &mut Parts) {
+    let Some(d) = dev else { return };
+    let total = d.kind(ItemKind::Weights);
+    if total <= 0.0 {
+        return;
+    }
+    let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
+    let compute = parts.total();
+    let mut streamed = 0.0;
+    for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
+        let share = d.get(ItemKind::Weights, tier) / total;
+        if share > 0.0 {
+            let busy = read * share * tier_seconds_per_byte(r, tier);
+            // Copies from different tiers share the host link: they queue.
+            let window = (compute - streamed).max(0.0);
+            let shown = exposed(r, r.levers.overlap.offload, busy, window);
+            parts.add(transfer_kind(tier), busy, shown);
+            streamed += busy;
+        }
+    }
+}
+
 /// Prefill and average decode step of a serving plan.
 pub(crate) fn serve(
     r: &Resolved,
@@ -137,6 +167,7 @@ pub(crate) fn serve(
         let w = stage(r, st, pass, logits_tokens);
         let mut one = Parts::default();
         pass_parts(r, &w, &mut one, true);
+        stream_weights(r, devices.first(), &w, &mut one);
         prefill.add_all(&one.scaled(chunks));
     }
     let stride = r.tp;
@@ -157,6 +188,7 @@ pub(crate) fn serve(
         };
         let w = stage(r, st, pass, b);
         pass_parts(r, &w, &mut decode, true);
+        stream_weights(r, devices.first(), &w, &mut decode);
         // KV cache read: every cached token of every sequence, every layer.
         let kv = kv_per_token_layer_rank(r) * window(ctx) * b * f64::from(st.layers());
         let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;

@@ -53,7 +53,7 @@ pub(crate) fn tier_seconds_per_byte(r: &Resolved, tier: Tier) -> f64 {
     }
 }
 
-fn transfer_kind(tier: Tier) -> TimeKind {
+pub(crate) fn transfer_kind(tier: Tier) -> TimeKind {
     match tier {
         Tier::Cxl => TimeKind::TransferCxl,
         Tier::Nvme => TimeKind::TransferNvme,
@@ -62,7 +62,7 @@ fn transfer_kind(tier: Tier) -> TimeKind {
 }
 
 /// Exposed part of `busy` seconds that may overlap a `window` of compute.
-fn exposed(r: &Resolved, mode: Overlap, busy: f64, window: f64) -> f64 {
+pub(crate) fn exposed(r: &Resolved, mode: Overlap, busy: f64, window: f64) -> f64 {
     match mode {
         Overlap::Off => busy,
         Overlap::On => (busy - window).max(busy * (1.0 - r.eff.overlap)),

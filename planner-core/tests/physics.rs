@@ -1,0 +1,109 @@
+//! Findings of the "physics the search cannot break" review, each
+//! reproduced as a plan and held to a bound that follows from the hardware
+//! alone (bytes over a link's peak bandwidth), not from the model's own
+//! efficiencies.
+
+use planner_core::catalog::{self, GpuId, ModelId};
+use planner_core::evaluate;
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::plan::{
+    Inference, Levers, LogitsScope, ModelChoice, Offload, OffloadTarget, Plan, Tier, Workload,
+};
+use planner_core::report::{ItemKind, Report, TimeReport};
+use planner_core::units::Bytes;
+
+/// Llama 3.1 70B served in BF16 on one H100 (the review's question 1).
+fn llama70b_on_one_h100(offload: Offload) -> Plan {
+    Plan {
+        version: 1,
+        name: "Llama 3.1 70B BF16 on 1×H100".into(),
+        model: ModelChoice::Preset(ModelId::Llama31_70b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 1000,
+            output_tokens: 200,
+            batch: 1,
+            logits: LogitsScope::LastToken,
+        }),
+        levers: Levers {
+            offload,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    }
+}
+
+fn serving(r: &Report) -> (f64, f64) {
+    match &r.time {
+        TimeReport::Inference(t) => (t.ttft.as_secs(), t.tpot.as_secs()),
+        other => panic!("expected a serving time, got {other:?}"),
+    }
+}
+
+fn weights_in(r: &Report, tier: Tier) -> Bytes {
+    let d = r.binding_device().expect("a device");
+    d.items
+        .iter()
+        .filter(|i| i.kind == ItemKind::Weights && i.tier == tier)
+        .map(|i| i.bytes)
+        .sum()
+}
+
+/// Finding 1: weights offloaded while serving cost no time. Each decoded
+/// token reads every weight once, so weights held in host DRAM cross the
+/// GPU's host link on every step: TPOT ≥ bytes ÷ the link's peak.
+#[test]
+fn offloaded_serving_weights_are_streamed_every_pass() {
+    let plan = llama70b_on_one_h100(Offload {
+        parameters: Some(OffloadTarget {
+            tier: Tier::HostDram,
+            fraction: 1.0,
+        }),
+        ..Offload::default()
+    });
+    let report = evaluate(&plan);
+    let host = weights_in(&report, Tier::HostDram);
+    assert!(
+        host.as_gb() > 130.0,
+        "about 140 GB of weights should sit in host DRAM, got {:.1} GB",
+        host.as_gb()
+    );
+    let link = catalog::link(catalog::gpu(GpuId::H100Sxm).spec.host_link).per_direction;
+    let floor = host.as_gb() * 1e9 / link.base();
+    let (ttft, tpot) = serving(&report);
+    assert!(
+        tpot >= floor,
+        "TPOT {tpot:.3} s is below the {floor:.3} s it takes to stream {:.0} GB at {:.0} GB/s",
+        host.as_gb(),
+        link.base() / 1e9
+    );
+    assert!(
+        ttft >= floor,
+        "TTFT {ttft:.3} s below the streaming floor {floor:.3} s"
+    );
+    // The same plan with its weights in HBM is far faster per token (it
+    // does not fit, but its time is still computed).
+    let (_, resident) = serving(&evaluate(&llama70b_on_one_h100(Offload::default())));
+    assert!(tpot > 10.0 * resident, "{tpot} vs {resident}");
+}
+
+/// Half the weights offloaded stream half the bytes: the floor scales
+/// with the offloaded share, and more offload never speeds a token.
+#[test]
+fn streaming_time_follows_the_offloaded_share() {
+    let at = |fraction: f64| {
+        serving(&evaluate(&llama70b_on_one_h100(Offload {
+            parameters: Some(OffloadTarget {
+                tier: Tier::HostDram,
+                fraction,
+            }),
+            ..Offload::default()
+        })))
+        .1
+    };
+    let (quarter, half, all) = (at(0.25), at(0.5), at(1.0));
+    assert!(quarter < half && half < all, "{quarter} {half} {all}");
+}
