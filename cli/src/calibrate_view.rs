@@ -1,16 +1,8 @@
 //! `memwall calibrate`: the fitted profile and the before/after table, as
 //! text. Views only: the fit is `planner_core::calibrate::fit`.
 
-use planner_core::calibrate::{Calibration, ErrorSummary, Figure, Knob};
+use planner_core::calibrate::{Calibration, ErrorSummary, Knob};
 use std::fmt::Write;
-
-fn value(f: Figure, v: f64) -> String {
-    if f.is_time() {
-        format!("{:.3} ms", v * 1e3)
-    } else {
-        format!("{:.3} GiB", v / (1024.0 * 1024.0 * 1024.0))
-    }
-}
 
 fn pct(e: f64) -> String {
     if e.is_finite() {
@@ -125,7 +117,7 @@ pub fn render(c: &Calibration) -> String {
                 "  {:w$}  {:14}  {:>12}  {:>9}  {:>9}",
                 r.id,
                 r.figure.label(),
-                value(r.figure, r.measured),
+                r.measured_value().to_string(),
                 pct(r.error_before()),
                 pct(r.error_after())
             );

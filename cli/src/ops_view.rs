@@ -256,7 +256,7 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
         o,
         "goodput     {:.2} %; {:.1} GPU-hours lost per day",
         c.goodput * 100.0,
-        c.lost_gpu_hours_per_day
+        c.lost_gpu_hours_per_day.as_gpu_hours()
     );
     if let (Some(t), Some(f)) = (c.time_to_train, c.time_to_train_with_failures) {
         let _ = writeln!(

@@ -48,7 +48,7 @@ use crate::evaluate::evaluate;
 use crate::hardware::GpuChoice;
 use crate::plan::{Offload, Parallelism, Placement, Plan, Sharding, Tier, TrainingKind, Workload};
 use crate::report::{ItemKind, Report, TimeReport};
-use crate::units::{ByteRate, Bytes, Frequency, Seconds};
+use crate::units::{ByteRate, Bytes, Frequency, GpuHours, Seconds};
 use serde::{Deserialize, Serialize};
 
 /// Unexpected interruptions per GPU-hour in the Llama 3 405B pre-training
@@ -270,7 +270,7 @@ pub struct CheckpointReport {
     /// Expected fraction of wall time spent on useful work, 0..=1.
     pub goodput: f64,
     /// GPU-hours lost per day to checkpoints, lost work and restarts.
-    pub lost_gpu_hours_per_day: f64,
+    pub lost_gpu_hours_per_day: GpuHours,
     /// Steps between checkpoints at the plan's step time.
     pub steps_per_interval: Option<f64>,
     /// Time to train the plan's tokens without failures.
@@ -417,6 +417,83 @@ fn positive_rate(
 /// diagnostics and the defaults in their place.
 pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointReport {
     let report = evaluate(plan);
+    let (mut diagnostics, kind) = plan_kind(plan, &report);
+    let gpus = plan.hardware.gpus.max(1);
+    let per_node = plan.hardware.gpus_per_node.clamp(1, gpus);
+    let nodes = gpus.div_ceil(per_node);
+    let (size, restore_bytes) = checkpoint_size(plan, kind);
+    let share = rank_share(&report, kind, settings.layout, size.total, gpus, per_node);
+    let bandwidths = bandwidths(plan, settings, gpus, per_node, &mut diagnostics);
+    let save = save_times(&share, size.total, &bandwidths, settings.mode);
+    let restore = restore_time(
+        settings,
+        restore_bytes,
+        gpus,
+        per_node,
+        &bandwidths,
+        &mut diagnostics,
+    );
+    let rate = failure_rate(settings, &mut diagnostics);
+    let mtbi = (rate * f64::from(gpus)).mean_interval();
+    let intervals = intervals(&save, settings.mode, mtbi, &mut diagnostics);
+    let good = goodput(intervals.used, save.stall, restore, mtbi);
+    if kind.training && good < 0.5 {
+        diagnostics.push(Diagnostic::warning(DiagnosticKind::LowGoodput {
+            goodput: good,
+        }));
+    }
+    let (steps_per_interval, time_to_train) = match &report.time {
+        TimeReport::Training(t) => (
+            (t.step.base() > 0.0).then(|| intervals.used / t.step),
+            t.time_to_train,
+        ),
+        TimeReport::Inference(_) => (None, None),
+    };
+    CheckpointReport {
+        plan: plan.name.clone(),
+        gpus,
+        nodes,
+        size,
+        restore_bytes,
+        held_per_rank: share.held_per_rank,
+        written_per_rank: share.written_per_rank,
+        written_per_node: share.written_per_node,
+        tiers: share.tiers,
+        storage_bandwidth: bandwidths.storage,
+        node_bandwidth: bandwidths.node,
+        mode: settings.mode,
+        layout: settings.layout,
+        stage: save.stage,
+        persist: save.persist,
+        bound: save.bound,
+        stall: save.stall,
+        restore,
+        failure_rate: rate,
+        mtbi,
+        interruptions_per_day: 86_400.0 / mtbi.as_secs(),
+        interval_young: intervals.young,
+        interval_daly: intervals.daly,
+        interval: intervals.used,
+        goodput: good,
+        lost_gpu_hours_per_day: GpuHours::new(f64::from(gpus) * 24.0 * (1.0 - good)),
+        steps_per_interval,
+        time_to_train,
+        time_to_train_with_failures: time_to_train.map(|t| if good > 0.0 { t / good } else { t }),
+        diagnostics,
+    }
+}
+
+/// What kind of training a plan is, as far as a checkpoint cares.
+#[derive(Debug, Clone, Copy)]
+struct PlanKind {
+    /// A training plan (a serving plan has no checkpoint).
+    training: bool,
+    /// LoRA or QLoRA: only the adapters are saved.
+    lora: bool,
+}
+
+/// The plan's own errors, a refusal of a serving plan, and its kind.
+fn plan_kind(plan: &Plan, report: &Report) -> (Vec<Diagnostic>, PlanKind) {
     let mut diagnostics: Vec<Diagnostic> = report
         .diagnostics
         .iter()
@@ -431,15 +508,16 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
         }
     };
     let training = matches!(plan.workload, Workload::Training(_));
-    let gpus = plan.hardware.gpus.max(1);
-    let per_node = plan.hardware.gpus_per_node.clamp(1, gpus);
-    let nodes = gpus.div_ceil(per_node);
+    (diagnostics, PlanKind { training, lora })
+}
 
-    // Unique sizes.
+/// The unique bytes of one checkpoint, and the bytes a restore reads (the
+/// checkpoint plus a frozen LoRA base).
+fn checkpoint_size(plan: &Plan, kind: PlanKind) -> (CheckpointSize, Bytes) {
     let flat = evaluate(&unsharded(plan));
     let weights_all = sum_kind(&flat, ItemKind::Weights);
-    let size = if training {
-        let weights = if lora { Bytes::ZERO } else { weights_all };
+    let size = if kind.training {
+        let weights = if kind.lora { Bytes::ZERO } else { weights_all };
         let master = sum_kind(&flat, ItemKind::MasterWeights);
         let optimizer = sum_kind(&flat, ItemKind::OptimizerStates);
         let adapters = sum_kind(&flat, ItemKind::Adapters);
@@ -459,16 +537,35 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
             total: Bytes::ZERO,
         }
     };
-    let restore_bytes = size.total + if lora { weights_all } else { Bytes::ZERO };
+    let restore_bytes = size.total + if kind.lora { weights_all } else { Bytes::ZERO };
+    (size, restore_bytes)
+}
 
-    // What the most loaded rank holds, by tier.
+/// What the most loaded rank holds and writes, and from which tiers.
+struct RankShare {
+    held_per_rank: Bytes,
+    written_per_rank: Bytes,
+    written_per_node: Bytes,
+    tiers: Vec<TierShare>,
+}
+
+/// The most loaded rank's saved states by tier, what it writes under the
+/// layout, and how each tier's bytes reach storage.
+fn rank_share(
+    report: &Report,
+    kind: PlanKind,
+    layout: SaveLayout,
+    total: Bytes,
+    gpus: u32,
+    per_node: u32,
+) -> RankShare {
     let saved = |k: ItemKind| match k {
-        ItemKind::Weights => !lora,
+        ItemKind::Weights => !kind.lora,
         ItemKind::MasterWeights | ItemKind::OptimizerStates | ItemKind::Adapters => true,
         _ => false,
     };
     let mut held_by_tier = [Bytes::ZERO; 4];
-    if training {
+    if kind.training {
         if let Some(d) = report.binding_device() {
             for i in d.items.iter().filter(|i| saved(i.kind)) {
                 let t = Tier::ALL.iter().position(|&t| t == i.tier).unwrap_or(0);
@@ -477,9 +574,9 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
         }
     }
     let held_per_rank: Bytes = held_by_tier.iter().copied().sum();
-    let written_per_rank = match settings.layout {
-        SaveLayout::Balanced => size.total / f64::from(gpus),
-        SaveLayout::OwnShards => held_per_rank.min(size.total),
+    let written_per_rank = match layout {
+        SaveLayout::Balanced => total / f64::from(gpus),
+        SaveLayout::OwnShards => held_per_rank.min(total),
     };
     let written_per_node = written_per_rank * f64::from(per_node);
     let tiers: Vec<TierShare> = Tier::ALL
@@ -501,57 +598,119 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
             },
         })
         .collect();
+    RankShare {
+        held_per_rank,
+        written_per_rank,
+        written_per_node,
+        tiers,
+    }
+}
 
-    // Bandwidths.
+/// The bandwidths of the write and read paths.
+struct Bandwidths {
+    /// Aggregate storage bandwidth.
+    storage: ByteRate,
+    /// A node's link to storage.
+    node: ByteRate,
+    /// A GPU's host link, at the plan's efficiency.
+    host_link: ByteRate,
+    /// A rank's share of its node's NVMe bandwidth.
+    nvme_per_rank: ByteRate,
+}
+
+/// Storage and node bandwidths from the settings (defaults in place of
+/// bad values, with a diagnostic each), and the host link and NVMe share.
+fn bandwidths(
+    plan: &Plan,
+    settings: &CheckpointSettings,
+    gpus: u32,
+    per_node: u32,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Bandwidths {
     let storage = positive_rate(
         settings.storage_bandwidth,
         storage_share_per_gpu() * f64::from(gpus),
         "storage_bandwidth",
-        &mut diagnostics,
+        diagnostics,
     );
-    let node_bw = positive_rate(
+    let node = positive_rate(
         settings.node_bandwidth,
         default_node_bandwidth(),
         "node_bandwidth",
-        &mut diagnostics,
+        diagnostics,
     );
-    let (host_link, nvme_per_rank) = {
-        let link = match &plan.hardware.gpu {
-            GpuChoice::Preset(id) => catalog::gpu(*id).spec.host_link,
-            GpuChoice::Custom(g) => g.spec.host_link,
-        };
-        let eff = plan.efficiency.host_link.clamp(0.01, 1.0);
-        (
-            catalog::link(link).per_direction * eff,
-            plan.hardware.nvme_bandwidth_per_node / f64::from(per_node),
-        )
+    let link = match &plan.hardware.gpu {
+        GpuChoice::Preset(id) => catalog::gpu(*id).spec.host_link,
+        GpuChoice::Custom(g) => g.spec.host_link,
     };
+    let eff = plan.efficiency.host_link.clamp(0.01, 1.0);
+    Bandwidths {
+        storage,
+        node,
+        host_link: catalog::link(link).per_direction * eff,
+        nvme_per_rank: plan.hardware.nvme_bandwidth_per_node / f64::from(per_node),
+    }
+}
+
+/// The times of one save.
+struct SaveTimes {
+    /// Staging: HBM-held bytes to host, NVMe-held bytes read.
+    stage: Seconds,
+    /// Persisting to storage.
+    persist: Seconds,
+    /// Which limit sets `persist`.
+    bound: StorageBound,
+    /// How long training stalls.
+    stall: Seconds,
+}
+
+/// Staging, persisting and the stall of one save.
+fn save_times(share: &RankShare, total: Bytes, bw: &Bandwidths, mode: SaveMode) -> SaveTimes {
     let from = |tier: Tier| {
-        tiers
+        share
+            .tiers
             .iter()
             .filter(|t| t.tier == tier)
             .map(|t| t.written)
             .sum::<Bytes>()
     };
     let stage_one = |hbm: Bytes, nvme: Bytes| {
-        let mut s = hbm / host_link;
-        if nvme_per_rank.base() > 0.0 {
-            s += nvme / nvme_per_rank;
+        let mut s = hbm / bw.host_link;
+        if bw.nvme_per_rank.base() > 0.0 {
+            s += nvme / bw.nvme_per_rank;
         }
         s
     };
     let stage = stage_one(from(Tier::Hbm), from(Tier::Nvme));
-    let by_total = size.total / storage;
-    let by_node = written_per_node / node_bw;
+    let by_total = total / bw.storage;
+    let by_node = share.written_per_node / bw.node;
     let (persist, bound) = if by_node.base() > by_total.base() {
         (by_node, StorageBound::PerNode)
     } else {
         (by_total, StorageBound::Aggregate)
     };
-    let stall = match settings.mode {
+    let stall = match mode {
         SaveMode::Blocking => stage + persist,
         SaveMode::Async => stage,
     };
+    SaveTimes {
+        stage,
+        persist,
+        bound,
+        stall,
+    }
+}
+
+/// R: relaunch (the settings' overhead, or the default in place of a bad
+/// one), read the checkpoint from storage and copy it to the GPUs.
+fn restore_time(
+    settings: &CheckpointSettings,
+    restore_bytes: Bytes,
+    gpus: u32,
+    per_node: u32,
+    bw: &Bandwidths,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Seconds {
     let restart = match settings.restart_overhead {
         Some(s) if s.base() >= 0.0 && s.is_finite() => s,
         Some(_) => {
@@ -564,11 +723,13 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
         None => default_restart_overhead(),
     };
     let restore_per_rank = restore_bytes / f64::from(gpus);
-    let read = (restore_bytes / storage).max(restore_per_rank * f64::from(per_node) / node_bw);
-    let restore = restart + read + restore_per_rank / host_link;
+    let read = (restore_bytes / bw.storage).max(restore_per_rank * f64::from(per_node) / bw.node);
+    restart + read + restore_per_rank / bw.host_link
+}
 
-    // Failures and the interval.
-    let rate = match settings.failure_rate {
+/// The settings' failure rate, or the Llama 3 default in place of a bad one.
+fn failure_rate(settings: &CheckpointSettings, diagnostics: &mut Vec<Diagnostic>) -> Frequency {
+    match settings.failure_rate {
         Some(f) if f.base() > 0.0 && f.is_finite() => f,
         Some(_) => {
             diagnostics.push(Diagnostic::error(DiagnosticKind::InvalidValue {
@@ -578,61 +739,39 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
             llama3_failure_rate()
         }
         None => llama3_failure_rate(),
-    };
-    let mtbi = (rate * f64::from(gpus)).mean_interval();
-    let interval_young = young_interval(stall, mtbi);
-    let interval_daly = daly_interval(stall, mtbi);
-    let mut interval = optimal_interval(stall, mtbi);
-    if settings.mode == SaveMode::Async && persist.base() > interval.base() {
+    }
+}
+
+/// Young's, Daly's and the interval used.
+struct Intervals {
+    young: Seconds,
+    daly: Seconds,
+    used: Seconds,
+}
+
+/// The intervals at the stall and MTBI; the one used is the exact optimum,
+/// no shorter than an asynchronous persist (with a warning when that
+/// lengthens it).
+fn intervals(
+    save: &SaveTimes,
+    mode: SaveMode,
+    mtbi: Seconds,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Intervals {
+    let young = young_interval(save.stall, mtbi);
+    let daly = daly_interval(save.stall, mtbi);
+    let mut interval = optimal_interval(save.stall, mtbi);
+    let persist = save.persist;
+    if mode == SaveMode::Async && persist.base() > interval.base() {
         diagnostics.push(Diagnostic::warning(
             DiagnosticKind::PersistOutlastsInterval { persist, interval },
         ));
         interval = persist;
     }
-    let good = goodput(interval, stall, restore, mtbi);
-    if training && good < 0.5 {
-        diagnostics.push(Diagnostic::warning(DiagnosticKind::LowGoodput {
-            goodput: good,
-        }));
-    }
-    let (steps_per_interval, time_to_train) = match &report.time {
-        TimeReport::Training(t) => (
-            (t.step.base() > 0.0).then(|| interval / t.step),
-            t.time_to_train,
-        ),
-        TimeReport::Inference(_) => (None, None),
-    };
-    CheckpointReport {
-        plan: plan.name.clone(),
-        gpus,
-        nodes,
-        size,
-        restore_bytes,
-        held_per_rank,
-        written_per_rank,
-        written_per_node,
-        tiers,
-        storage_bandwidth: storage,
-        node_bandwidth: node_bw,
-        mode: settings.mode,
-        layout: settings.layout,
-        stage,
-        persist,
-        bound,
-        stall,
-        restore,
-        failure_rate: rate,
-        mtbi,
-        interruptions_per_day: 86_400.0 / mtbi.as_secs(),
-        interval_young,
-        interval_daly,
-        interval,
-        goodput: good,
-        lost_gpu_hours_per_day: f64::from(gpus) * 24.0 * (1.0 - good),
-        steps_per_interval,
-        time_to_train,
-        time_to_train_with_failures: time_to_train.map(|t| if good > 0.0 { t / good } else { t }),
-        diagnostics,
+    Intervals {
+        young,
+        daly,
+        used: interval,
     }
 }
 
@@ -653,7 +792,7 @@ pub struct RatePoint {
     /// Goodput at the interval, 0..=1.
     pub goodput: f64,
     /// GPU-hours lost per day.
-    pub lost_gpu_hours_per_day: f64,
+    pub lost_gpu_hours_per_day: GpuHours,
 }
 
 /// Points per doubling of the failure rate in [`failure_sweep`].

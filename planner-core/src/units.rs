@@ -163,6 +163,11 @@ quantity!(
     Frequency,
     "events per second"
 );
+quantity!(
+    /// GPU time, in GPU-hours: one GPU busy for one hour is one GPU-hour.
+    GpuHours,
+    "GPU-hours"
+);
 
 impl Bytes {
     /// Bytes from a count of bytes.
@@ -355,6 +360,17 @@ impl Frequency {
     /// The mean time between events (infinite when the rate is 0).
     pub fn mean_interval(self) -> Seconds {
         Seconds(1.0 / self.0)
+    }
+}
+
+impl GpuHours {
+    /// GPU-hours from a count of GPU-hours.
+    pub const fn new(v: f64) -> Self {
+        Self(v)
+    }
+    /// The value in GPU-hours.
+    pub fn as_gpu_hours(self) -> f64 {
+        self.0
     }
 }
 

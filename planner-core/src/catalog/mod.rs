@@ -1,12 +1,12 @@
-//! Catalogs as data: models, accelerators, MIG profiles, links, CXL devices,
-//! prices and calibration profiles.
+//! Catalogs as data: models, accelerators, MIG profiles, links, CXL devices
+//! and prices. (Stored calibration profiles live with the fit, in
+//! `calibrate::profile`.)
 //!
 //! Every entry names its source and how sure we are of it ([`Provenance`]),
 //! so the report can say where a number came from. Entries are `static`
 //! data; a plan refers to them by id (an enum, so an unknown id is a parse
 //! error that names the field) or describes a custom part in full.
 
-mod calibration;
 mod cxl;
 mod gpus;
 mod links;
@@ -15,7 +15,6 @@ mod mig;
 mod models;
 mod prices;
 
-pub use calibration::{calibration, CalibrationEntry, CALIBRATIONS};
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};

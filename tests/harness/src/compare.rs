@@ -7,8 +7,8 @@ use crate::grid::{GridModel, RunConfig};
 use crate::plans::{gpu_choice, plan, GpuMatch};
 use crate::runset::{RunResult, RunSet, Status};
 use planner_core::calibrate::{
-    errors_against, summarise, ErrorSummary, Figure, FigureError, Measured, Measurement,
-    ProfileSource,
+    errors_against, summarise, ErrorSummary, Figure, FigureError, FigureValue, Measured,
+    Measurement, ProfileSource,
 };
 use planner_core::units::{Bytes, Seconds};
 use planner_core::{evaluate, Verdict};
@@ -384,16 +384,12 @@ pub fn compare(fixtures: &[Fixture], tol: &Tolerance) -> Comparison {
 }
 
 /// A figure's value with its unit.
+/// Times of 10 ms or more get one decimal, shorter ones and memory three.
 pub fn show(f: Figure, v: f64) -> String {
-    if f.is_time() {
-        let ms = v * 1e3;
-        if ms < 10.0 {
-            format!("{ms:.3} ms")
-        } else {
-            format!("{ms:.1} ms")
-        }
-    } else {
-        format!("{:.3} GiB", v / (1024.0 * 1024.0 * 1024.0))
+    match f.value(v) {
+        value @ FigureValue::Time(t) if t.as_millis() < 10.0 => format!("{value:.3}"),
+        value @ FigureValue::Time(_) => format!("{value:.1}"),
+        value => format!("{value:.3}"),
     }
 }
 

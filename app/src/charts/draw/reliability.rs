@@ -31,7 +31,7 @@ pub fn readout(p: &RatePoint, lang: Lang) -> String {
         t(lang, K::Goodput),
         pct(p.goodput),
         t(lang, K::LostHours),
-        num(p.lost_gpu_hours_per_day),
+        num(p.lost_gpu_hours_per_day.as_gpu_hours()),
     )
 }
 

@@ -13,7 +13,7 @@ use crate::url::History;
 use leptos::prelude::*;
 use planner_core::calibrate::{
     fit, fit_plan_rows, plan_row_measurements, time_figure, Calibration, CalibrationError,
-    CalibrationInput, Figure, FitOptions, Knob, Knobs, Measurement, PlanRow,
+    CalibrationInput, Figure, FigureValue, FitOptions, Knob, Knobs, Measurement, PlanRow,
 };
 use planner_core::evaluate;
 use planner_core::plan::Plan;
@@ -165,13 +165,10 @@ pub fn predictions(plan: &Plan, c: &Calibration) -> Vec<Prediction> {
 /// A figure's value with its unit (GiB or ms).
 pub fn show_value(f: Figure, v: Option<f64>) -> String {
     match v {
-        Some(v) if v.is_finite() => {
-            if f.is_time() {
-                format!("{:.3} ms", Seconds::from_base(v).as_millis())
-            } else {
-                format!("{:.2} GiB", Bytes::new(v).as_gib())
-            }
-        }
+        Some(v) if v.is_finite() => match f.value(v) {
+            value @ FigureValue::Time(_) => format!("{value:.3}"),
+            value @ FigureValue::Bytes(_) => format!("{value:.2}"),
+        },
         _ => "—".into(),
     }
 }

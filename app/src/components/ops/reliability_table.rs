@@ -98,7 +98,7 @@ pub fn rows(c: &CheckpointReport, lang: Lang) -> Vec<Row> {
         (
             "rel-lost",
             t(lang, K::LostHours),
-            num(c.lost_gpu_hours_per_day),
+            num(c.lost_gpu_hours_per_day.as_gpu_hours()),
         ),
         (
             "rel-time",

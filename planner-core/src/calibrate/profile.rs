@@ -1,15 +1,60 @@
-//! Calibration profiles: knob values fitted to measured runs of one GPU
-//! kind by the GPU harness (`tests/harness`, `calibrate::fit`).
+//! Fitted profiles: a [`CalibrationProfile`] (knob values for one GPU kind
+//! and where they came from) and the stored ones, [`CALIBRATIONS`], fitted
+//! to measured runs by the GPU harness (`tests/harness`, [`super::fit`]).
 //!
-//! Empty for now. A profile can only come from fixtures recorded on a real
-//! GPU (`tests/gpu/fixtures/`), and none has been recorded yet: the session
-//! that built the harness had no GPU. To add one, record fixtures with
-//! `cargo run -p memwall-harness -- measure`, fit them with
-//! `memwall calibrate REPORT.json`, and add an entry that names the
+//! The store is empty for now. A profile can only come from fixtures
+//! recorded on a real GPU (`tests/gpu/fixtures/`), and none has been
+//! recorded yet: the session that built the harness had no GPU. To add one,
+//! record fixtures with `cargo run -p memwall-harness -- measure`, fit them
+//! with `memwall calibrate REPORT.json`, and add an entry that names the
 //! fixture files it was fitted on.
 
-use super::{GpuId, Provenance};
-use crate::calibrate::{CalibrationProfile, Knob, Knobs, ProfileSource};
+use super::{Knob, Knobs};
+use crate::catalog::{self, GpuId, Provenance};
+use crate::plan::Plan;
+use serde::{Deserialize, Serialize};
+
+/// Where a profile's measurements came from.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ProfileSource {
+    /// Fixture files the measurements were read from.
+    #[serde(default)]
+    pub fixtures: Vec<String>,
+    /// When they were measured (the fixtures' dates).
+    #[serde(default)]
+    pub measured_on: String,
+    /// Software they were measured with (driver, CUDA, PyTorch).
+    #[serde(default)]
+    pub software: String,
+}
+
+/// A fitted set of knobs for one GPU kind, with where it came from; what
+/// a stored entry gives ([`CalibrationEntry::profile`]) and a plan can apply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CalibrationProfile {
+    /// The GPU's display name, as the reports name it.
+    pub gpu: String,
+    /// Its catalog id, when the measurements used a catalog GPU.
+    #[serde(default)]
+    pub gpu_id: Option<GpuId>,
+    /// The knob values (fitted ones and the starting values of the rest).
+    pub knobs: Knobs,
+    /// The knobs the fit moved.
+    pub fitted: Vec<Knob>,
+    /// Measurements the fit used.
+    pub measurements: usize,
+    /// Where they came from.
+    pub source: ProfileSource,
+}
+
+impl CalibrationProfile {
+    /// Writes the profile's knobs into a plan.
+    pub fn apply(&self, plan: &mut Plan) {
+        self.knobs.apply(plan);
+    }
+}
 
 /// A stored profile: fitted knobs of one catalog GPU and where they come
 /// from.
@@ -45,7 +90,7 @@ impl CalibrationEntry {
     /// The entry as a profile a plan can apply.
     pub fn profile(&self) -> CalibrationProfile {
         CalibrationProfile {
-            gpu: super::gpu(self.gpu).name.to_string(),
+            gpu: catalog::gpu(self.gpu).name.to_string(),
             gpu_id: Some(self.gpu),
             knobs: self.knobs,
             fitted: self.fitted.to_vec(),
