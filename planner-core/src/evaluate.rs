@@ -228,11 +228,7 @@ fn binding_device(devices: &[DeviceMemory]) -> usize {
     let mut best = 0;
     let mut worst_margin = f64::INFINITY;
     for (i, d) in devices.iter().enumerate() {
-        let m = d
-            .tiers
-            .iter()
-            .find(|t| t.tier == Tier::Hbm)
-            .map_or(0.0, |t| t.margin().base());
+        let m = d.hbm().map_or(0.0, |t| t.margin().base());
         if m < worst_margin {
             worst_margin = m;
             best = i;

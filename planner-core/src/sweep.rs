@@ -98,7 +98,7 @@ fn point(x: f64, label: String, r: &Report) -> SweepPoint {
     let (used, low, high) =
         r.binding_device()
             .map_or((Bytes::ZERO, Bytes::ZERO, Bytes::ZERO), |d| {
-                let t = d.tiers.iter().find(|t| t.tier == crate::plan::Tier::Hbm);
+                let t = d.hbm();
                 (
                     d.hbm_used(),
                     t.map_or(Bytes::ZERO, |t| t.range.low),
