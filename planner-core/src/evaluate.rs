@@ -134,7 +134,7 @@ pub fn evaluate(plan: &Plan) -> Report {
 
 /// Breakdown tables of the devices, in report order.
 fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
-    let stages = memory::stages(r);
+    let stages = crate::partition::stages(r);
     devices
         .iter()
         .zip(stages.iter())
@@ -244,7 +244,7 @@ fn param_summary(r: &Resolved) -> ParamSummary {
         Work::Train {
             kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
             ..
-        } => memory::adapter_params(r),
+        } => crate::partition::adapter_params(r),
         Work::Train { .. } => total,
         Work::Infer { .. } => 0.0,
     };

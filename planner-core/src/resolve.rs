@@ -8,6 +8,7 @@ use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
 use crate::hardware::{CxlChoice, GpuChoice, GpuSpec};
 use crate::model::{ModelSpec, ParamCounts};
+use crate::partition::{micro_batch_count, Partition};
 use crate::plan::{
     Checkpointing, Inference, Levers, LogitsScope, ModelChoice, Overheads, PipelineSchedule, Plan,
     Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
@@ -81,6 +82,25 @@ pub(crate) struct Net {
     pub cxl: f64,
     /// NVMe bandwidth per GPU.
     pub nvme: f64,
+}
+
+impl<'a> From<&'a Resolved> for Partition<'a> {
+    #[inline]
+    fn from(r: &'a Resolved) -> Self {
+        Partition {
+            spec: &r.spec,
+            params: &r.params,
+            tp: r.tp,
+            pp: r.pp,
+            ep: r.ep,
+            training: match r.work {
+                Work::Train { kind, .. } => Some(kind),
+                Work::Infer { .. } => None,
+            },
+            weights: r.levers.precision.weights,
+            pruning: r.levers.pruning,
+        }
+    }
 }
 
 impl Resolved {
@@ -537,7 +557,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
                     dp,
                 }));
             }
-            let m = (gb / per_step).max(1);
+            let m = micro_batch_count(gb, par.micro_batch, dp);
             if chunks > 1 && m % pp != 0 {
                 c.push(Diagnostic::error(K::InterleaveMicroBatches {
                     pp,

@@ -159,7 +159,7 @@ pub fn sweep(plan: &Plan, axis: SweepAxis, walls: &[GpuId]) -> SweepResult {
                     Workload::Training(t) => {
                         p.levers.parallel.micro_batch = b;
                         let dp = p.levers.parallel.dp.max(1);
-                        let m = (t.global_batch / (b * dp).max(1)).max(1);
+                        let m = crate::partition::micro_batch_count(t.global_batch, b, dp);
                         t.global_batch = m * b * dp;
                     }
                     Workload::Inference(i) => i.batch = b,

@@ -11,8 +11,9 @@
 //! both special cases.
 
 use super::activations::{self, ActContext, Ffn, LayerActs};
-use super::{stage_params, weight_bytes, Sink, Stage};
+use super::Sink;
 use crate::hardware::GpuArch;
+use crate::partition::{stage_params, weight_bytes, Stage};
 use crate::plan::{
     AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
     TrainingKind,

@@ -19,7 +19,7 @@ use super::comm::{collective, p2p, Collective};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
-use crate::memory::{stage_params, stages, weight_bytes};
+use crate::partition::{stage_params, stages, weight_bytes};
 use crate::plan::{
     AttentionKernel, Checkpointing, Overlap, PipelineSchedule, Sharding, Tier, TrainingKind,
 };
@@ -519,7 +519,7 @@ pub(crate) fn step(
     let shape = r.spec.attention_shape();
     let attn = 2.0 * window * (shape.q_width + shape.o_width) * f64::from(r.spec.layers);
     let adapters = if frozen {
-        crate::memory::adapter_params(r)
+        crate::partition::adapter_params(r)
     } else {
         0.0
     };

@@ -3,8 +3,8 @@
 //! Shared by training (forward, backward, recompute) and inference
 //! (prefill, decode).
 
-use crate::memory::Stage;
 use crate::model::{Dropout, LayerParams};
+use crate::partition::Stage;
 use crate::plan::AttentionKernel;
 use crate::precision::Precision;
 use crate::resolve::Resolved;
@@ -133,7 +133,7 @@ fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
 
 /// Bytes per weight element as stored (quantized linear layers).
 fn linear_weight_bytes(r: &Resolved) -> f64 {
-    crate::memory::weight_bytes(r).0
+    crate::partition::weight_bytes(r).0
 }
 
 /// Forward work of one layer (dense or MoE) on one device.
@@ -289,7 +289,7 @@ pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) ->
         w.head_time = f / (rate * r.eff.gemm_at(f / rate.max(1.0))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
-        w.head_weight_bytes = hv * crate::memory::weight_bytes(r).1;
+        w.head_weight_bytes = hv * crate::partition::weight_bytes(r).1;
         w.head_elementwise = logits_tokens * f64::from(r.spec.vocab) / t * 4.0 * 3.0;
     }
     w
