@@ -14,7 +14,7 @@ use crate::plan::{
     Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
 };
 use crate::precision::Precision;
-use crate::units::{Bytes, Usd};
+use crate::units::{ByteRate, Bytes, Usd};
 
 /// The workload, resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,7 +63,7 @@ pub(crate) struct Resolved {
 }
 
 /// Cluster shape and the bandwidths the time model uses, per GPU and per
-/// direction, in bytes per second (peaks; efficiencies apply later).
+/// direction (peaks; efficiencies apply later).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Net {
     pub gpus: u32,
@@ -71,17 +71,17 @@ pub(crate) struct Net {
     pub domain: u32,
     /// Scale-up link per GPU (0 when the part has none: PCIe peer copies
     /// then go through the host link).
-    pub scale_up: f64,
+    pub scale_up: ByteRate,
     /// Scale-out bandwidth per GPU (NIC rate × NICs per node / GPUs per node).
-    pub scale_out: f64,
+    pub scale_out: ByteRate,
     /// GPU–host link.
-    pub host_link: f64,
+    pub host_link: ByteRate,
     /// Host DRAM bandwidth per GPU (node bandwidth / GPUs per node).
-    pub host_memory: f64,
+    pub host_memory: ByteRate,
     /// CXL bandwidth per GPU (expanders and pool).
-    pub cxl: f64,
+    pub cxl: ByteRate,
     /// NVMe bandwidth per GPU.
-    pub nvme: f64,
+    pub nvme: ByteRate,
 }
 
 impl<'a> From<&'a Resolved> for Partition<'a> {
@@ -414,12 +414,14 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let net = Net {
         gpus,
         domain: hw.scale_up_gpus().max(1),
-        scale_up: gpu.scale_up.map_or(0.0, link_bw),
-        scale_out: link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),
-        host_link: link_bw(gpu.host_link),
-        host_memory: finite(host_bw.base()) / node_share,
-        cxl: cxl_bw,
-        nvme: finite(hw.nvme_bandwidth_per_node.base()) / node_share,
+        scale_up: ByteRate::from_base(gpu.scale_up.map_or(0.0, link_bw)),
+        scale_out: ByteRate::from_base(
+            link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),
+        ),
+        host_link: ByteRate::from_base(link_bw(gpu.host_link)),
+        host_memory: ByteRate::from_base(finite(host_bw.base()) / node_share),
+        cxl: ByteRate::from_base(cxl_bw),
+        nvme: ByteRate::from_base(finite(hw.nvme_bandwidth_per_node.base()) / node_share),
     };
     let eff = check_efficiency(&mut c, plan.efficiency);
 

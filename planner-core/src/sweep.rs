@@ -6,7 +6,7 @@ use crate::catalog::{self, GpuId, ModelId};
 use crate::evaluate::evaluate;
 use crate::plan::{ModelChoice, Plan, Workload};
 use crate::report::{Report, TimeReport, Verdict};
-use crate::units::Bytes;
+use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
 
 /// What a sweep varies.
@@ -68,8 +68,8 @@ pub struct SweepPoint {
     pub hbm_high: Bytes,
     /// Whether the plan fits at this point.
     pub verdict: Verdict,
-    /// Step time or TPOT, seconds.
-    pub time: f64,
+    /// Step time (training) or TPOT (serving).
+    pub time: Seconds,
 }
 
 /// One GPU's HBM, drawn as a horizontal wall.
@@ -113,8 +113,8 @@ fn point(x: f64, label: String, r: &Report) -> SweepPoint {
         hbm_high: high,
         verdict: r.verdict,
         time: match &r.time {
-            TimeReport::Training(t) => t.step.as_secs(),
-            TimeReport::Inference(t) => t.tpot.as_secs(),
+            TimeReport::Training(t) => t.step,
+            TimeReport::Inference(t) => t.tpot,
         },
     }
 }
