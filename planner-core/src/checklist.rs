@@ -796,12 +796,7 @@ fn plan_items(out: &mut Items, plan: &Plan, report: &Report, ckpt: &CheckpointSe
     let none = MigrationClass::None;
     let device = report.binding_device();
     let (peak, capacity) = device
-        .and_then(|d| {
-            d.tiers
-                .iter()
-                .find(|t| t.tier == Tier::Hbm)
-                .map(|t| (t.used, t.capacity))
-        })
+        .and_then(|d| d.hbm().map(|t| (t.used, t.capacity)))
         .unwrap_or_default();
     let largest = device
         .and_then(|d| {

@@ -128,9 +128,9 @@ impl Default for Efficiency {
 
 impl Efficiency {
     /// Fraction of the matmul ceiling reached by a GEMM that would take
-    /// `ideal` seconds at full speed.
-    pub fn gemm_at(&self, ideal: f64) -> f64 {
-        let x = ideal.max(0.0);
+    /// `ideal` at full speed.
+    pub fn gemm_at(&self, ideal: Seconds) -> f64 {
+        let x = ideal.base().max(0.0);
         let h = self.gemm_half_time.base().max(0.0);
         if x + h <= 0.0 {
             return self.gemm;

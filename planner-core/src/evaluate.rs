@@ -134,7 +134,7 @@ pub fn evaluate(plan: &Plan) -> Report {
 
 /// Breakdown tables of the devices, in report order.
 fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
-    let stages = memory::stages(r);
+    let stages = crate::partition::stages(r);
     devices
         .iter()
         .zip(stages.iter())
@@ -228,11 +228,7 @@ fn binding_device(devices: &[DeviceMemory]) -> usize {
     let mut best = 0;
     let mut worst_margin = f64::INFINITY;
     for (i, d) in devices.iter().enumerate() {
-        let m = d
-            .tiers
-            .iter()
-            .find(|t| t.tier == Tier::Hbm)
-            .map_or(0.0, |t| t.margin().base());
+        let m = d.hbm().map_or(0.0, |t| t.margin().base());
         if m < worst_margin {
             worst_margin = m;
             best = i;
@@ -248,7 +244,7 @@ fn param_summary(r: &Resolved) -> ParamSummary {
         Work::Train {
             kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
             ..
-        } => memory::adapter_params(r),
+        } => crate::partition::adapter_params(r),
         Work::Train { .. } => total,
         Work::Infer { .. } => 0.0,
     };

@@ -36,6 +36,7 @@ pub mod link;
 mod memory;
 pub mod model;
 pub mod pareto;
+mod partition;
 pub mod placement;
 pub mod plan;
 pub mod precision;

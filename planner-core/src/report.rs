@@ -208,6 +208,16 @@ pub struct DeviceMemory {
 }
 
 impl DeviceMemory {
+    /// The use of one tier, when the device reports it (HBM always is).
+    pub fn tier(&self, tier: Tier) -> Option<&TierUse> {
+        self.tiers.iter().find(|t| t.tier == tier)
+    }
+
+    /// The use of HBM.
+    pub fn hbm(&self) -> Option<&TierUse> {
+        self.tier(Tier::Hbm)
+    }
+
     /// Bytes in one tier.
     pub fn in_tier(&self, tier: Tier) -> Bytes {
         self.items

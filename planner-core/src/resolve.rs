@@ -6,14 +6,15 @@ use crate::catalog;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
 use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
-use crate::hardware::{CxlChoice, GpuChoice, GpuSpec};
+use crate::hardware::{CxlChoice, GpuChoice, GpuSpec, Hardware};
 use crate::model::{ModelSpec, ParamCounts};
+use crate::partition::{micro_batch_count, Partition};
 use crate::plan::{
     Checkpointing, Inference, Levers, LogitsScope, ModelChoice, Overheads, PipelineSchedule, Plan,
-    Pruning, SequenceParallel, Sharding, Tier, TrainingKind, Workload,
+    Pruning, SequenceParallel, Sharding, Tier, Training, TrainingKind, Workload,
 };
 use crate::precision::Precision;
-use crate::units::{Bytes, Usd};
+use crate::units::{ByteRate, Bytes, Usd};
 
 /// The workload, resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,7 +63,7 @@ pub(crate) struct Resolved {
 }
 
 /// Cluster shape and the bandwidths the time model uses, per GPU and per
-/// direction, in bytes per second (peaks; efficiencies apply later).
+/// direction (peaks; efficiencies apply later).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Net {
     pub gpus: u32,
@@ -70,17 +71,36 @@ pub(crate) struct Net {
     pub domain: u32,
     /// Scale-up link per GPU (0 when the part has none: PCIe peer copies
     /// then go through the host link).
-    pub scale_up: f64,
+    pub scale_up: ByteRate,
     /// Scale-out bandwidth per GPU (NIC rate × NICs per node / GPUs per node).
-    pub scale_out: f64,
+    pub scale_out: ByteRate,
     /// GPU–host link.
-    pub host_link: f64,
+    pub host_link: ByteRate,
     /// Host DRAM bandwidth per GPU (node bandwidth / GPUs per node).
-    pub host_memory: f64,
+    pub host_memory: ByteRate,
     /// CXL bandwidth per GPU (expanders and pool).
-    pub cxl: f64,
+    pub cxl: ByteRate,
     /// NVMe bandwidth per GPU.
-    pub nvme: f64,
+    pub nvme: ByteRate,
+}
+
+impl<'a> From<&'a Resolved> for Partition<'a> {
+    #[inline]
+    fn from(r: &'a Resolved) -> Self {
+        Partition {
+            spec: &r.spec,
+            params: &r.params,
+            tp: r.tp,
+            pp: r.pp,
+            ep: r.ep,
+            training: match r.work {
+                Work::Train { kind, .. } => Some(kind),
+                Work::Infer { .. } => None,
+            },
+            weights: r.levers.precision.weights,
+            pruning: r.levers.pruning,
+        }
+    }
 }
 
 impl Resolved {
@@ -278,15 +298,92 @@ fn apply_pruning(c: &mut Checker, s: &mut ModelSpec, p: Pruning) {
 /// Resolves and checks a plan.
 pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let mut c = Checker { diags: Vec::new() };
+    let models = resolve_models(&mut c, plan);
+    let mut spec = models.spec;
+    let mut levers = plan.levers;
+    apply_pruning(&mut c, &mut spec, levers.pruning);
+    let params = spec.params();
+    let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
+    let hw = &plan.hardware;
+    let cluster = resolve_cluster(&mut c, hw, &gpu);
+    let eff = check_efficiency(&mut c, plan.efficiency);
+    let hbm = capped_hbm(&mut c, &mut levers, &gpu);
+    let overheads = check_overheads(&mut c, plan.overheads);
+    let d = resolve_degrees(&mut c, &mut levers);
+    check_degrees(
+        &mut c,
+        &spec,
+        d,
+        cluster.net.gpus,
+        hw.scale_up_gpus().max(1),
+        &levers,
+    );
+    let work = match &plan.workload {
+        Workload::Training(t) => resolve_training(&mut c, t, &spec, d, &levers),
+        Workload::Inference(i) => resolve_inference(&mut c, i, &spec, &levers),
+    };
+    // Offload targets must exist and be fractions.
+    let caps = [
+        hbm,
+        cluster.cxl,
+        cluster.host / cluster.node_share,
+        cluster.nvme / cluster.node_share,
+    ];
+    check_offload(&mut c, &mut levers, &caps);
+    check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
 
+    let resolved = Resolved {
+        spec,
+        params,
+        gpu,
+        levers,
+        overheads,
+        work,
+        tp: d.tp,
+        pp: d.pp,
+        dp: d.dp,
+        cp: d.cp,
+        ep: d.ep,
+        chunks: d.chunks,
+        capacity: caps,
+        tokens: match &plan.workload {
+            Workload::Training(t) if t.tokens.is_finite() && t.tokens > 0.0 => t.tokens,
+            _ => 0.0,
+        },
+        eff,
+        net: cluster.net,
+        distill: models.distill,
+    };
+    (
+        resolved,
+        Names {
+            model: models.name,
+            gpu: gpu_name,
+            teacher: models.teacher_name,
+        },
+        c.diags,
+    )
+}
+
+/// The model that runs, checked, with the distillation that produced it.
+struct Models {
+    /// The model that runs (the student when distilling), before pruning.
+    spec: ModelSpec,
+    name: String,
+    distill: Option<Distill>,
+    teacher_name: Option<String>,
+}
+
+/// Looks up and checks the model and, when distilling, the student (which
+/// then runs in place of the teacher).
+fn resolve_models(c: &mut Checker, plan: &Plan) -> Models {
     let (mut spec, mut model_name) = model_of(&plan.model);
-    check_spec(&mut c, &mut spec, "model");
-    // Distillation: the student runs in place of the teacher.
+    check_spec(c, &mut spec, "model");
     let mut distill = None;
     let mut teacher_name = None;
     if let Some(d) = &plan.distillation {
         let (mut student, student_name) = model_of(&d.student);
-        check_spec(&mut c, &mut student, "distillation.student");
+        check_spec(c, &mut student, "distillation.student");
         let tokens = if d.tokens.is_finite() && d.tokens > 0.0 {
             d.tokens
         } else {
@@ -314,10 +411,16 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         teacher_name = Some(std::mem::replace(&mut model_name, student_name));
         spec = student;
     }
-    let mut levers = plan.levers;
-    apply_pruning(&mut c, &mut spec, levers.pruning);
-    let params = spec.params();
+    Models {
+        spec,
+        name: model_name,
+        distill,
+        teacher_name,
+    }
+}
 
+/// Looks up and checks the GPU; returns its spec and display name.
+fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
     let (mut gpu, gpu_name) = match &plan.hardware.gpu {
         GpuChoice::Preset(id) => {
             let e = catalog::gpu(*id);
@@ -345,8 +448,26 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             m.fp8 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp8", f, m.bf16));
         }
     }
+    (gpu, gpu_name)
+}
 
-    let hw = &plan.hardware;
+/// The cluster around the GPUs, checked: memory per node and per GPU, and
+/// the link rates.
+struct Cluster {
+    /// GPUs sharing a node's memory (the node's GPUs, or all of them when
+    /// fewer).
+    node_share: f64,
+    /// Host DRAM per node.
+    host: Bytes,
+    /// NVMe per node.
+    nvme: Bytes,
+    /// CXL memory per GPU (expanders and pool).
+    cxl: Bytes,
+    net: Net,
+}
+
+/// Checks the cluster's shape, memory and links.
+fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
     let gpus = c.count("hardware.gpus", hw.gpus);
     let per_node = c.count("hardware.gpus_per_node", hw.gpus_per_node);
     if gpus > per_node && gpus % per_node != 0 {
@@ -394,15 +515,26 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let net = Net {
         gpus,
         domain: hw.scale_up_gpus().max(1),
-        scale_up: gpu.scale_up.map_or(0.0, link_bw),
-        scale_out: link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),
-        host_link: link_bw(gpu.host_link),
-        host_memory: finite(host_bw.base()) / node_share,
-        cxl: cxl_bw,
-        nvme: finite(hw.nvme_bandwidth_per_node.base()) / node_share,
+        scale_up: ByteRate::from_base(gpu.scale_up.map_or(0.0, link_bw)),
+        scale_out: ByteRate::from_base(
+            link_bw(scale_out_link) * f64::from(nics) / f64::from(per_node),
+        ),
+        host_link: ByteRate::from_base(link_bw(gpu.host_link)),
+        host_memory: ByteRate::from_base(finite(host_bw.base()) / node_share),
+        cxl: ByteRate::from_base(cxl_bw),
+        nvme: ByteRate::from_base(finite(hw.nvme_bandwidth_per_node.base()) / node_share),
     };
-    let eff = check_efficiency(&mut c, plan.efficiency);
+    Cluster {
+        node_share,
+        host,
+        nvme,
+        cxl,
+        net,
+    }
+}
 
+/// HBM per GPU under the memory-cap lever (which is checked in place).
+fn capped_hbm(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) -> Bytes {
     let mut hbm = gpu.device_memory();
     if let Some(cap) = levers.memory_cap {
         let mut f = c.fraction("levers.memory_cap", cap, 1.0);
@@ -416,12 +548,33 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         levers.memory_cap = Some(f);
         hbm = hbm * f;
     }
-    let mut overheads = plan.overheads;
+    hbm
+}
+
+/// Runtime overheads must be non-negative sizes and a fraction.
+fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
     overheads.cuda_context = c.bytes("overheads.cuda_context", overheads.cuda_context, false);
     overheads.workspace = c.bytes("overheads.workspace", overheads.workspace, false);
     overheads.nccl_per_group = c.bytes("overheads.nccl_per_group", overheads.nccl_per_group, false);
     overheads.fragmentation = c.fraction("overheads.fragmentation", overheads.fragmentation, 0.1);
+    overheads
+}
 
+/// The parallel degrees, each at least 1, and the model chunks per device.
+#[derive(Debug, Clone, Copy)]
+struct Degrees {
+    tp: u32,
+    pp: u32,
+    dp: u32,
+    cp: u32,
+    ep: u32,
+    /// Model chunks per device (1 unless interleaved with PP > 1).
+    chunks: u32,
+}
+
+/// Reads the parallel degrees; the micro-batch and the interleaving chunks
+/// are checked in place in the levers.
+fn resolve_degrees(c: &mut Checker, levers: &mut Levers) -> Degrees {
     let par = &mut levers.parallel;
     let tp = c.count("levers.parallel.tp", par.tp);
     let pp = c.count("levers.parallel.pp", par.pp);
@@ -441,7 +594,34 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         }
         _ => 1,
     };
+    Degrees {
+        tp,
+        pp,
+        dp,
+        cp,
+        ep,
+        chunks,
+    }
+}
 
+/// Checks the degrees against the GPU count, the scale-up domain and the
+/// model's shape.
+fn check_degrees(
+    c: &mut Checker,
+    spec: &ModelSpec,
+    d: Degrees,
+    gpus: u32,
+    domain: u32,
+    levers: &Levers,
+) {
+    let Degrees {
+        tp,
+        pp,
+        dp,
+        cp,
+        ep,
+        chunks,
+    } = d;
     let product = tp.saturating_mul(pp).saturating_mul(dp).saturating_mul(cp);
     let dpcp = dp.saturating_mul(cp);
     if product != gpus {
@@ -464,36 +644,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     if spec.ffn % tp != 0 {
         c.push(Diagnostic::error(K::TpFfn { tp, ffn: spec.ffn }));
     }
-    if pp > spec.layers {
-        c.push(Diagnostic::error(K::PpTooDeep {
-            pp,
-            layers: spec.layers,
-        }));
-    } else if chunks > 1 && spec.layers / pp < chunks {
-        c.push(Diagnostic::error(K::InterleaveLayers {
-            pp,
-            chunks,
-            layers: spec.layers,
-        }));
-    } else if chunks > 1 && spec.layers % pp.saturating_mul(chunks) != 0 {
-        // Megatron-LM refuses this; frameworks that balance stages by hand
-        // (Llama 3 §3.3.2) accept it, so it is a warning.
-        c.push(Diagnostic::warning(K::InterleaveLayers {
-            pp,
-            chunks,
-            layers: spec.layers,
-        }));
-    } else if spec.layers % pp != 0 {
-        c.push(Diagnostic::warning(K::PpLayers {
-            pp,
-            layers: spec.layers,
-        }));
-    }
-    let domain = hw.scale_up_gpus().max(1);
+    check_pipeline_split(c, spec.layers, pp, chunks);
     if tp > domain {
         c.push(Diagnostic::warning(K::TpBeyondScaleUp { tp, domain }));
     }
-    if par.sequence_parallel == SequenceParallel::On && tp == 1 {
+    if levers.parallel.sequence_parallel == SequenceParallel::On && tp == 1 {
         c.push(Diagnostic::info(K::SequenceParallelWithoutTp));
     }
     match spec.moe {
@@ -511,73 +666,107 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         }
         None => {}
     }
+}
 
-    let work = match &plan.workload {
-        Workload::Training(t) => {
-            let seq = c.count("workload.training.seq_len", t.seq_len);
-            let gb = c.count("workload.training.global_batch", t.global_batch);
-            c.rate("workload.training.tokens", t.tokens);
-            if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = t.kind {
-                c.count("workload.training.kind.rank", l.rank);
-            }
-            if seq > spec.max_context {
-                c.push(Diagnostic::warning(K::ContextBeyondModel {
-                    tokens: seq,
-                    max_context: spec.max_context,
-                }));
-            }
-            if seq % cp != 0 {
-                c.push(Diagnostic::error(K::CpSequence { cp, seq_len: seq }));
-            }
-            let per_step = par.micro_batch.saturating_mul(dp);
-            if gb % per_step != 0 {
-                c.push(Diagnostic::error(K::BatchSplit {
-                    global_batch: gb,
-                    micro_batch: par.micro_batch,
-                    dp,
-                }));
-            }
-            let m = (gb / per_step).max(1);
-            if chunks > 1 && m % pp != 0 {
-                c.push(Diagnostic::error(K::InterleaveMicroBatches {
-                    pp,
-                    micro_batches: m,
-                }));
-            }
-            if pp > 1 && m < pp {
-                c.push(Diagnostic::warning(K::PipelineUnderfilled {
-                    pp,
-                    micro_batches: m,
-                }));
-            }
-            if levers.sharding != Sharding::None && dpcp == 1 {
-                c.push(Diagnostic::info(K::ShardingWithoutDp));
-            }
-            if let Some(g) = levers.shard_group {
-                let g = c.count("levers.shard_group", g);
-                if dpcp % g != 0 {
-                    c.push(Diagnostic::error(K::ShardGroup {
-                        group: g,
-                        ranks: dpcp,
-                    }));
-                }
-            }
-            if levers.offload.kv_cache.is_some() {
-                c.push(Diagnostic::info(K::LeverIgnored {
-                    lever: "KV-cache offload".into(),
-                }));
-            }
-            Work::Train {
-                kind: t.kind,
-                seq,
-                micro_batches: m,
-            }
+/// Checks that `layers` split into `pp` stages of `chunks` model chunks.
+fn check_pipeline_split(c: &mut Checker, layers: u32, pp: u32, chunks: u32) {
+    if pp > layers {
+        c.push(Diagnostic::error(K::PpTooDeep { pp, layers }));
+    } else if chunks > 1 && layers / pp < chunks {
+        c.push(Diagnostic::error(K::InterleaveLayers {
+            pp,
+            chunks,
+            layers,
+        }));
+    } else if chunks > 1 && layers % pp.saturating_mul(chunks) != 0 {
+        // Megatron-LM refuses this; frameworks that balance stages by hand
+        // (Llama 3 §3.3.2) accept it, so it is a warning.
+        c.push(Diagnostic::warning(K::InterleaveLayers {
+            pp,
+            chunks,
+            layers,
+        }));
+    } else if layers % pp != 0 {
+        c.push(Diagnostic::warning(K::PpLayers { pp, layers }));
+    }
+}
+
+/// Checks a training workload against the model and the degrees.
+fn resolve_training(
+    c: &mut Checker,
+    t: &Training,
+    spec: &ModelSpec,
+    d: Degrees,
+    levers: &Levers,
+) -> Work {
+    let Degrees {
+        pp, dp, cp, chunks, ..
+    } = d;
+    let dpcp = dp.saturating_mul(cp);
+    let par = &levers.parallel;
+    let seq = c.count("workload.training.seq_len", t.seq_len);
+    let gb = c.count("workload.training.global_batch", t.global_batch);
+    c.rate("workload.training.tokens", t.tokens);
+    if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = t.kind {
+        c.count("workload.training.kind.rank", l.rank);
+    }
+    if seq > spec.max_context {
+        c.push(Diagnostic::warning(K::ContextBeyondModel {
+            tokens: seq,
+            max_context: spec.max_context,
+        }));
+    }
+    if seq % cp != 0 {
+        c.push(Diagnostic::error(K::CpSequence { cp, seq_len: seq }));
+    }
+    let per_step = par.micro_batch.saturating_mul(dp);
+    if gb % per_step != 0 {
+        c.push(Diagnostic::error(K::BatchSplit {
+            global_batch: gb,
+            micro_batch: par.micro_batch,
+            dp,
+        }));
+    }
+    let m = micro_batch_count(gb, par.micro_batch, dp);
+    if chunks > 1 && m % pp != 0 {
+        c.push(Diagnostic::error(K::InterleaveMicroBatches {
+            pp,
+            micro_batches: m,
+        }));
+    }
+    if pp > 1 && m < pp {
+        c.push(Diagnostic::warning(K::PipelineUnderfilled {
+            pp,
+            micro_batches: m,
+        }));
+    }
+    if levers.sharding != Sharding::None && dpcp == 1 {
+        c.push(Diagnostic::info(K::ShardingWithoutDp));
+    }
+    if let Some(g) = levers.shard_group {
+        let g = c.count("levers.shard_group", g);
+        if dpcp % g != 0 {
+            c.push(Diagnostic::error(K::ShardGroup {
+                group: g,
+                ranks: dpcp,
+            }));
         }
-        Workload::Inference(i) => resolve_inference(&mut c, i, &spec, &levers),
-    };
+    }
+    if levers.offload.kv_cache.is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: "KV-cache offload".into(),
+        }));
+    }
+    Work::Train {
+        kind: t.kind,
+        seq,
+        micro_batches: m,
+    }
+}
 
-    // Offload targets must exist and be fractions.
-    let caps = [hbm, cxl, host / node_share, nvme / node_share];
+/// Offload fractions must be fractions, and their tiers must exist
+/// (`caps` is the capacity per GPU of each tier, in `Tier::ALL` order).
+fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
     let off = &mut levers.offload;
     for (name, slot) in [
         ("optimizer", &mut off.optimizer),
@@ -593,10 +782,15 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Checks the remaining levers (compute precision, checkpointing, prefill
+/// chunk, KV-cache blocks, INT4 groups) in place.
+fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_name: &str) {
     if levers.precision.compute == Precision::Fp8 && gpu.fp8.is_none() {
         c.push(Diagnostic::warning(K::UnsupportedCompute {
             precision: "FP8".into(),
-            gpu: gpu_name.clone(),
+            gpu: gpu_name.to_string(),
         }));
     }
     if let Checkpointing::Uniform { group } = levers.checkpointing {
@@ -615,38 +809,6 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     if let Precision::Int4 { group_size } = levers.precision.weights {
         c.count("levers.precision.weights.int4.group_size", group_size);
     }
-
-    let resolved = Resolved {
-        spec,
-        params,
-        gpu,
-        levers,
-        overheads,
-        work,
-        tp,
-        pp,
-        dp,
-        cp,
-        ep,
-        chunks,
-        capacity: caps,
-        tokens: match &plan.workload {
-            Workload::Training(t) if t.tokens.is_finite() && t.tokens > 0.0 => t.tokens,
-            _ => 0.0,
-        },
-        eff,
-        net,
-        distill,
-    };
-    (
-        resolved,
-        Names {
-            model: model_name,
-            gpu: gpu_name,
-            teacher: teacher_name,
-        },
-        c.diags,
-    )
 }
 
 /// A price that must be finite and non-negative; `None` (the catalog

@@ -6,7 +6,7 @@ use crate::catalog::{self, GpuId, ModelId};
 use crate::evaluate::evaluate;
 use crate::plan::{ModelChoice, Plan, Workload};
 use crate::report::{Report, TimeReport, Verdict};
-use crate::units::Bytes;
+use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
 
 /// What a sweep varies.
@@ -68,8 +68,8 @@ pub struct SweepPoint {
     pub hbm_high: Bytes,
     /// Whether the plan fits at this point.
     pub verdict: Verdict,
-    /// Step time or TPOT, seconds.
-    pub time: f64,
+    /// Step time (training) or TPOT (serving).
+    pub time: Seconds,
 }
 
 /// One GPU's HBM, drawn as a horizontal wall.
@@ -98,7 +98,7 @@ fn point(x: f64, label: String, r: &Report) -> SweepPoint {
     let (used, low, high) =
         r.binding_device()
             .map_or((Bytes::ZERO, Bytes::ZERO, Bytes::ZERO), |d| {
-                let t = d.tiers.iter().find(|t| t.tier == crate::plan::Tier::Hbm);
+                let t = d.hbm();
                 (
                     d.hbm_used(),
                     t.map_or(Bytes::ZERO, |t| t.range.low),
@@ -113,8 +113,8 @@ fn point(x: f64, label: String, r: &Report) -> SweepPoint {
         hbm_high: high,
         verdict: r.verdict,
         time: match &r.time {
-            TimeReport::Training(t) => t.step.as_secs(),
-            TimeReport::Inference(t) => t.tpot.as_secs(),
+            TimeReport::Training(t) => t.step,
+            TimeReport::Inference(t) => t.tpot,
         },
     }
 }
@@ -159,7 +159,7 @@ pub fn sweep(plan: &Plan, axis: SweepAxis, walls: &[GpuId]) -> SweepResult {
                     Workload::Training(t) => {
                         p.levers.parallel.micro_batch = b;
                         let dp = p.levers.parallel.dp.max(1);
-                        let m = (t.global_batch / (b * dp).max(1)).max(1);
+                        let m = crate::partition::micro_batch_count(t.global_batch, b, dp);
                         t.global_batch = m * b * dp;
                     }
                     Workload::Inference(i) => i.batch = b,

@@ -917,11 +917,7 @@ fn size(pool: &Pool, mode: ShareMode, job: &Job, gpu_name: &str) -> Sized {
 
 fn hbm_figures(r: &Report) -> (Bytes, Bytes) {
     r.binding_device().map_or((Bytes::ZERO, Bytes::ZERO), |d| {
-        let cap = d
-            .tiers
-            .iter()
-            .find(|t| t.tier == crate::plan::Tier::Hbm)
-            .map_or(Bytes::ZERO, |t| t.capacity);
+        let cap = d.hbm().map_or(Bytes::ZERO, |t| t.capacity);
         (cap, d.hbm_used())
     })
 }

@@ -1,8 +1,9 @@
 //! Serving memory of one device: weights by quantization, the KV cache with
 //! its allocation slack, the prefill working set, overheads.
 
-use super::{stage_params, weight_bytes, Sink, Stage};
+use super::Sink;
 use crate::model::AttentionKind;
+use crate::partition::{stage_params, weight_bytes, Stage};
 use crate::plan::{AttentionKernel, KvCacheLayout, LogitsScope};
 use crate::report::ItemKind;
 use crate::resolve::Resolved;

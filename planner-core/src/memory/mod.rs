@@ -8,238 +8,24 @@
 //! the search.
 //! Because both see the same numbers in the same order, their totals agree
 //! to the bit (a property test checks it). This module also holds what the
-//! two workloads share: which layers a pipeline stage holds, parameter
-//! shards, offload splits and runtime overheads.
+//! two workloads share: offload splits and runtime overheads (which layers
+//! a pipeline stage holds and its parameter shards are the partition's,
+//! in `crate::partition`).
 
 pub(crate) mod activations;
 pub(crate) mod breakdown;
 mod inference;
 mod training;
 
-use crate::fixed::FixedVec;
-use crate::model::LayerParams;
-use crate::plan::{OffloadTarget, Pruning, Tier, TrainingKind};
-use crate::precision::{DoubleQuant, Precision};
+use crate::plan::{OffloadTarget, Tier};
 use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
 use crate::resolve::{tier_index, Resolved, Work};
 use crate::units::Bytes;
 use breakdown::Breakdown;
 
+pub(crate) use crate::partition::{stages, Stage};
 pub(crate) use inference::{kv_bytes_per_token, kv_per_token_layer_rank};
 pub(crate) use training::in_flight as training_in_flight;
-
-/// Which layers and ends of the model one pipeline stage holds.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Stage {
-    pub role: DeviceRole,
-    /// Pipeline rank (0 or p−1).
-    pub rank: u32,
-    pub dense_layers: u32,
-    pub moe_layers: u32,
-    pub embedding: bool,
-    pub head: bool,
-}
-
-impl Stage {
-    pub fn layers(&self) -> u32 {
-        self.dense_layers + self.moe_layers
-    }
-}
-
-/// The distinct stages of a plan: one or two (a fixed array, so the search
-/// path never allocates).
-pub(crate) type Stages = FixedVec<Stage, 2>;
-
-/// The distinct stages worth reporting: the only one, or the first and
-/// last. Layers are dealt as Megatron-LM does with uneven splits: the first
-/// L mod p stages take one extra layer.
-pub(crate) fn stages(r: &Resolved) -> Stages {
-    let l = r.spec.layers;
-    let p = r.pp.min(l).max(1);
-    let dense_total = r.params.dense_layers;
-    if p == 1 {
-        return Stages::one(Stage {
-            role: DeviceRole::OnlyStage,
-            rank: 0,
-            dense_layers: dense_total,
-            moe_layers: r.params.moe_layers,
-            embedding: true,
-            head: true,
-        });
-    }
-    let base = l / p;
-    let first = base + u32::from(l % p > 0);
-    let last = base;
-    let first_dense = dense_total.min(first);
-    // The last stage holds layers [l - last, l); dense layers come first.
-    let last_dense = dense_total.saturating_sub(l - last).min(last);
-    Stages::two(
-        Stage {
-            role: DeviceRole::FirstStage,
-            rank: 0,
-            dense_layers: first_dense,
-            moe_layers: first - first_dense,
-            embedding: true,
-            head: false,
-        },
-        Stage {
-            role: DeviceRole::LastStage,
-            rank: p - 1,
-            dense_layers: last_dense,
-            moe_layers: last - last_dense,
-            embedding: false,
-            head: true,
-        },
-    )
-}
-
-/// Parameter elements one device holds for a stage, after TP and EP and
-/// before any ZeRO sharding.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct StageParams {
-    /// Linear-layer weights outside the routed experts (attention, dense
-    /// FFN, shared experts, router).
-    pub linear: f64,
-    /// Routed-expert weights on this EP rank.
-    pub experts: f64,
-    /// Norms, biases, embeddings and output layer (kept in 16 bits when the
-    /// linear layers are quantized).
-    pub other: f64,
-    /// The largest layer on the device (ZeRO-3 gather unit).
-    pub largest_layer: f64,
-    /// Σ (rows + cols) of the weight matrices (Adafactor's factored state).
-    pub matrix_dims: f64,
-    /// LoRA adapter parameters.
-    pub adapters: f64,
-}
-
-/// Parameters of one layer on one device: (linear, routed experts, small).
-/// K/V projections are split over at most `kv_heads` ranks; beyond that each
-/// rank holds a replica of one head (vLLM `QKVParallelLinear`).
-fn layer_on_device(l: &LayerParams, t: f64, ep: f64, kv_heads: f64) -> (f64, f64, f64) {
-    let kv_share = (1.0 / t).max(1.0 / kv_heads.max(1.0));
-    let linear =
-        (l.attention - l.kv_projections + l.dense_mlp + l.shared) / t + l.kv_projections * kv_share;
-    let experts = l.experts / (ep * t);
-    (linear, experts, l.small)
-}
-
-/// LoRA adapter parameters of one layer: r·(d_in + d_out) per adapted matrix.
-fn lora_params(r: &Resolved, moe: bool) -> f64 {
-    let (rank, targets) = match r.work {
-        Work::Train {
-            kind: TrainingKind::Lora(l) | TrainingKind::Qlora(l),
-            ..
-        } => (f64::from(l.rank), l.targets),
-        _ => return 0.0,
-    };
-    let spec = &r.spec;
-    let h = f64::from(spec.hidden);
-    let s = spec.attention_shape();
-    use crate::plan::LoraTargets as T;
-    let qv = (h + s.q_width) + (h + s.v_width);
-    let attn = qv + (h + s.k_width) + (s.o_width + h);
-    let n = if spec.activation.is_gated() { 3.0 } else { 2.0 };
-    let mlp = match (moe, spec.moe) {
-        (true, Some(m)) => {
-            n * (h + f64::from(m.expert_ffn)) * f64::from(m.experts)
-                + if m.shared_ffn > 0 {
-                    n * (h + f64::from(m.shared_ffn))
-                } else {
-                    0.0
-                }
-        }
-        _ => n * (h + f64::from(spec.ffn)),
-    };
-    rank * match targets {
-        T::QueryValue => qv,
-        T::Attention => attn,
-        T::AllLinear => attn + mlp,
-    }
-}
-
-/// LoRA adapter parameters of the whole model (all layers, unsharded).
-pub(crate) fn adapter_params(r: &Resolved) -> f64 {
-    lora_params(r, false) * f64::from(r.params.dense_layers)
-        + lora_params(r, true) * f64::from(r.params.moe_layers)
-}
-
-pub(crate) fn stage_params(r: &Resolved, st: &Stage) -> StageParams {
-    let t = f64::from(r.tp);
-    let ep = f64::from(r.ep);
-    let p = &r.params;
-    let kvh = f64::from(r.spec.kv_heads);
-    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep, kvh);
-    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep, kvh);
-    let nd = f64::from(st.dense_layers);
-    let nm = f64::from(st.moe_layers);
-    let mut other = nd * ds + nm * ms;
-    if st.embedding {
-        other += p.embedding / t;
-    }
-    if st.head {
-        // An untied head is its own matrix; a tied one is still copied onto
-        // the last stage when PP > 1 (Megatron-LM keeps both ends in sync).
-        let head = if p.lm_head > 0.0 {
-            p.lm_head
-        } else if !st.embedding {
-            f64::from(r.spec.vocab) * f64::from(r.spec.hidden)
-        } else {
-            0.0
-        };
-        other += head / t + p.final_norm;
-    }
-    // The embedding and the output layer are gather units too (DeepSpeed's
-    // estimator takes the largest module; FSDP wraps them in the root unit).
-    let mut largest: f64 = if st.embedding { p.embedding / t } else { 0.0 };
-    if st.head {
-        largest = largest.max(p.lm_head / t);
-    }
-    if st.dense_layers > 0 {
-        largest = largest.max(dl + de + ds);
-    }
-    if st.moe_layers > 0 {
-        largest = largest.max(ml + me + ms);
-    }
-    StageParams {
-        linear: nd * dl + nm * ml,
-        experts: nm * me,
-        other,
-        largest_layer: largest,
-        matrix_dims: (nd * p.dense_layer.matrix_dims + nm * p.moe_layer.matrix_dims) / t,
-        adapters: (nd * lora_params(r, false) + nm * lora_params(r, true)) / t,
-    }
-}
-
-/// Bytes per linear-layer weight and per other weight.
-pub(crate) fn weight_bytes(r: &Resolved) -> (f64, f64) {
-    let w = match r.work {
-        Work::Train {
-            kind: TrainingKind::Qlora(_),
-            ..
-        } => Precision::Nf4 {
-            double_quant: DoubleQuant::On,
-        },
-        _ => r.levers.precision.weights,
-    };
-    let mut lin = w.bytes_per_element();
-    if r.levers.pruning == Pruning::Sparse24 {
-        // 2:4: half the values kept, 2 bits of position per kept value
-        // (NVIDIA Ampere architecture whitepaper, "Fine-grained structured
-        // sparsity"; cuSPARSELt compressed format).
-        lin = 0.5 * lin + 0.5 * 2.0 / 8.0;
-    }
-    // Embeddings, the output layer and norms are not quantized: vLLM's FP8
-    // path quantizes every Linear "except for the final lm_head", and
-    // GPTQ/AWQ/QLoRA leave embeddings in 16 bits. Only pure FP32 keeps them
-    // wider.
-    let other = if w == Precision::Fp32 {
-        w.bytes_per_element()
-    } else {
-        Precision::Bf16.bytes_per_element()
-    };
-    (lin, other)
-}
 
 /// Where the memory formulas write their items.
 ///

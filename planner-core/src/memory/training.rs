@@ -11,8 +11,9 @@
 //! both special cases.
 
 use super::activations::{self, ActContext, Ffn, LayerActs};
-use super::{stage_params, weight_bytes, Sink, Stage};
+use super::Sink;
 use crate::hardware::GpuArch;
+use crate::partition::{stage_params, weight_bytes, Stage, StageParams};
 use crate::plan::{
     AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
     TrainingKind,
@@ -279,20 +280,82 @@ pub(crate) fn fill<S: Sink>(
     m: u32,
 ) {
     let sp = stage_params(r, st);
+    let (w_lin, w_other) = weight_bytes(r);
+    let g = Groups::new(r);
+    let weights = model_state_items(items, r, &sp, (w_lin, w_other), kind, &g);
+    fp8_weight_copies(items, r, &sp, &g);
+    let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
+    gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
+    activation_items(items, r, st, seq, m);
+    super::overheads(items, r, super::process_groups(r));
+}
+
+/// Sharding groups: dense states over dp·cp (or the hybrid shard group),
+/// expert states over the expert-data-parallel group dp·cp/ep, and which
+/// states the sharding level divides.
+struct Groups {
+    /// Ranks the dense states are sharded over.
+    n: f64,
+    /// Ranks the expert states are sharded over.
+    ne: f64,
+    sharding: Sharding,
+    shard_opt: bool,
+    shard_grad: bool,
+    shard_param: bool,
+}
+
+impl Groups {
+    #[inline]
+    fn new(r: &Resolved) -> Self {
+        let dp_group = f64::from(r.dp) * f64::from(r.cp);
+        let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
+        let ne = (n / f64::from(r.ep)).max(1.0);
+        let sharding = r.levers.sharding;
+        let (shard_opt, shard_grad, shard_param) = sharded_states(sharding);
+        Self {
+            n,
+            ne,
+            sharding,
+            shard_opt,
+            shard_grad,
+            shard_param,
+        }
+    }
+}
+
+/// The group when the state is sharded, else 1.
+#[inline]
+fn div(on: bool, group: f64) -> f64 {
+    if on {
+        group
+    } else {
+        1.0
+    }
+}
+
+/// How a basis says a state is sharded.
+fn suffix(on: bool) -> &'static str {
+    if on {
+        " / shard group"
+    } else {
+        ""
+    }
+}
+
+/// Weights, gradients, master weights, optimizer states (or LoRA
+/// adapters); returns the bytes of weights placed, before offload.
+fn model_state_items<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    sp: &StageParams,
+    (w_lin, w_other): (f64, f64),
+    kind: TrainingKind,
+    g: &Groups,
+) -> f64 {
     let prec = &r.levers.precision;
     let off = &r.levers.offload;
-    let (w_lin, w_other) = weight_bytes(r);
-
-    // Sharding groups: dense states over dp·cp (or the hybrid shard group),
-    // expert states over the expert-data-parallel group dp·cp/ep.
-    let dp_group = f64::from(r.dp) * f64::from(r.cp);
-    let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
-    let ne = (n / f64::from(r.ep)).max(1.0);
-    let sharding = r.levers.sharding;
-    let (shard_opt, shard_grad, shard_param) = sharded_states(sharding);
-    let div = |on: bool, group: f64| if on { group } else { 1.0 };
-    let suffix = |on: bool| if on { " / shard group" } else { "" };
-
+    let (n, ne, sharding) = (g.n, g.ne, g.sharding);
+    let (shard_opt, shard_grad, shard_param) = (g.shard_opt, g.shard_grad, g.shard_param);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     let dense_params = sp.linear + sp.other;
     let per = |weights: f64| StateBytes {
@@ -373,10 +436,14 @@ pub(crate) fn fill<S: Sink>(
             )
         });
     }
+    (dense.weights + experts.weights).base()
+}
 
-    // FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
-    // and Ada need a transposed copy too (Transformer Engine docs,
-    // "Performance considerations", memory section).
+/// FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
+/// and Ada need a transposed copy too (Transformer Engine docs,
+/// "Performance considerations", memory section).
+fn fp8_weight_copies<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: &Groups) {
+    let prec = &r.levers.precision;
     if prec.compute == Precision::Fp8 && prec.weights != Precision::Fp8 {
         let copies = match r.gpu.arch {
             GpuArch::Blackwell => 1.0,
@@ -384,35 +451,51 @@ pub(crate) fn fill<S: Sink>(
         };
         items.hbm(
             ItemKind::Fp8WeightCopies,
-            copies * (sp.linear / div(shard_param, n) + sp.experts / div(shard_param, ne)),
+            copies * (sp.linear / div(g.shard_param, g.n) + sp.experts / div(g.shard_param, g.ne)),
             || format!("{copies} FP8 byte(s) per linear weight"),
         );
     }
+}
 
-    // ZeRO-3 / FSDP gather the current and the prefetched layer and hold the
-    // unsharded gradient of one layer before its reduce-scatter (Zhao et
-    // al., "PyTorch FSDP", VLDB 2023 §3; DeepSpeed's estimator counts 4·LL
-    // bytes for the parameter part). Parameter offload stages two layers.
+/// ZeRO-3 / FSDP gather the current and the prefetched layer and hold the
+/// unsharded gradient of one layer before its reduce-scatter (Zhao et
+/// al., "PyTorch FSDP", VLDB 2023 §3; DeepSpeed's estimator counts 4·LL
+/// bytes for the parameter part). Parameter offload stages two layers;
+/// `weights` is the weight bytes before offload.
+fn gather_buffers<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    sp: &StageParams,
+    w_lin: f64,
+    full_training: bool,
+    g: &Groups,
+    weights: f64,
+) {
     let unit = sp.largest_layer;
-    if shard_param && matches!(sharding, Sharding::Zero3 | Sharding::FsdpFullShard) {
-        let g = if full_training {
-            prec.gradients.bytes_per_element()
+    if g.shard_param && matches!(g.sharding, Sharding::Zero3 | Sharding::FsdpFullShard) {
+        let grad = if full_training {
+            r.levers.precision.gradients.bytes_per_element()
         } else {
             0.0
         };
-        items.hbm(ItemKind::GatherBuffers, unit * (2.0 * w_lin + g), || {
+        items.hbm(ItemKind::GatherBuffers, unit * (2.0 * w_lin + grad), || {
             "current + prefetched layer gathered, one layer's full gradient".into()
         });
-    } else if let Some(o) = off.parameters.filter(|o| o.tier != Tier::Hbm) {
+    } else if let Some(o) = r.levers.offload.parameters.filter(|o| o.tier != Tier::Hbm) {
         // Never more staging than what was moved out.
-        let moved = o.fraction * (dense.weights + experts.weights).base();
+        let moved = o.fraction * weights;
         items.hbm(
             ItemKind::GatherBuffers,
             (2.0 * unit * w_lin).min(moved),
             || "two layers staged in HBM for parameter offload".into(),
         );
     }
+}
 
+/// Activations of the in-flight micro-batches, the embedding's inputs,
+/// the recompute working set and the logits.
+fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, m: u32) {
+    let off = &r.levers.offload;
     // Activations.
     let mb = r.levers.parallel.micro_batch;
     let ctx = act_context(r, seq, mb);
@@ -466,8 +549,6 @@ pub(crate) fn fill<S: Sink>(
             "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)".into()
         });
     }
-
-    super::overheads(items, r, super::process_groups(r));
 }
 
 #[cfg(test)]

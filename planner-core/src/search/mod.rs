@@ -563,7 +563,11 @@ fn walk<O: Observe>(
                                     };
                                     // Interleaving needs whole rounds of micro-batches.
                                     if ctx.training {
-                                        let m = ctx.global_batch / (batch * d.dp);
+                                        let m = crate::partition::micro_batch_count(
+                                            ctx.global_batch,
+                                            batch,
+                                            d.dp,
+                                        );
                                         if matches!(
                                             schedule,
                                             crate::plan::PipelineSchedule::Interleaved { .. }

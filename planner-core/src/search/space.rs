@@ -614,7 +614,8 @@ impl Choice {
         };
         match &mut r.work {
             Work::Train { micro_batches, .. } => {
-                *micro_batches = (global_batch / (self.batch * d.dp).max(1)).max(1);
+                *micro_batches =
+                    crate::partition::micro_batch_count(global_batch, self.batch, d.dp);
             }
             Work::Infer { batch, .. } => *batch = self.batch,
         }

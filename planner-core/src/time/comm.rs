@@ -40,17 +40,17 @@ pub(crate) fn group_link(r: &Resolved, size: u32, stride: u32) -> (f64, f64) {
     let net = &r.net;
     let e = &r.eff;
     // Peer copies without NVLink go through PCIe and the host.
-    let up = if net.scale_up > 0.0 {
-        net.scale_up * e.scale_up
+    let up = if net.scale_up.base() > 0.0 {
+        net.scale_up.base() * e.scale_up
     } else {
-        net.host_link * e.host_link
+        net.host_link.base() * e.host_link
     };
     let span = u64::from(size) * u64::from(stride.max(1));
     if span <= u64::from(net.domain) {
         return (up, e.scale_up_latency.base());
     }
     let k = (net.domain / stride.max(1)).clamp(1, size.max(1));
-    let out = net.scale_out * e.scale_out * f64::from(k);
+    let out = net.scale_out.base() * e.scale_out * f64::from(k);
     let bw = if k > 1 { out.min(up) } else { out };
     (bw, e.scale_out_latency.base())
 }

@@ -19,7 +19,7 @@ use super::comm::{collective, p2p, Collective};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
-use crate::memory::{stage_params, stages, weight_bytes};
+use crate::partition::{stage_params, stages, weight_bytes};
 use crate::plan::{
     AttentionKernel, Checkpointing, Overlap, PipelineSchedule, Sharding, Tier, TrainingKind,
 };
@@ -38,12 +38,12 @@ pub(crate) struct StepTime {
 /// Seconds per byte moved between HBM and `tier`, per GPU: the host link
 /// and the tier's own bandwidth, whichever is slower.
 pub(crate) fn tier_seconds_per_byte(r: &Resolved, tier: Tier) -> f64 {
-    let link = r.net.host_link * r.eff.host_link;
+    let link = r.net.host_link.base() * r.eff.host_link;
     let pool = match tier {
         Tier::Hbm => return 0.0,
-        Tier::Cxl => r.net.cxl,
-        Tier::HostDram => r.net.host_memory,
-        Tier::Nvme => r.net.nvme,
+        Tier::Cxl => r.net.cxl.base(),
+        Tier::HostDram => r.net.host_memory.base(),
+        Tier::Nvme => r.net.nvme.base(),
     };
     let bw = link.min(pool);
     if bw > 0.0 {
@@ -459,8 +459,8 @@ pub(crate) fn step(
                 let down = n * g * spb;
                 let up = n * w_dense * spb;
                 let cpu_bw = match tier {
-                    Tier::Cxl => r.net.cxl,
-                    _ => r.net.host_memory,
+                    Tier::Cxl => r.net.cxl.base(),
+                    _ => r.net.host_memory.base(),
                 };
                 let mut cpu = if cpu_bw > 0.0 {
                     n * (g + 2.0 * opt) / cpu_bw
@@ -519,7 +519,7 @@ pub(crate) fn step(
     let shape = r.spec.attention_shape();
     let attn = 2.0 * window * (shape.q_width + shape.o_width) * f64::from(r.spec.layers);
     let adapters = if frozen {
-        crate::memory::adapter_params(r)
+        crate::partition::adapter_params(r)
     } else {
         0.0
     };

@@ -3,11 +3,12 @@
 //! Shared by training (forward, backward, recompute) and inference
 //! (prefill, decode).
 
-use crate::memory::Stage;
 use crate::model::{Dropout, LayerParams};
+use crate::partition::Stage;
 use crate::plan::AttentionKernel;
 use crate::precision::Precision;
 use crate::resolve::Resolved;
+use crate::units::Seconds;
 
 /// Peak dense tensor rate (FLOP/s) of the compute format.
 ///
@@ -127,13 +128,13 @@ fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
     }
     let rate = peak(r) * matmul_ceiling(r);
     let each = flops / n.max(1.0) / rate.max(1.0);
-    let eff = r.eff.gemm_at(each) * matmul_ceiling(r);
+    let eff = r.eff.gemm_at(Seconds::from_secs(each)) * matmul_ceiling(r);
     flops / (peak(r) * eff).max(1.0)
 }
 
 /// Bytes per weight element as stored (quantized linear layers).
 fn linear_weight_bytes(r: &Resolved) -> f64 {
-    crate::memory::weight_bytes(r).0
+    crate::partition::weight_bytes(r).0
 }
 
 /// Forward work of one layer (dense or MoE) on one device.
@@ -217,7 +218,8 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
             score_bytes = tok * pass.keys * heads * (4.0 + drop) * ab;
             elementwise += score_bytes;
             let rate = peak_16bit(r) * ceiling_16bit(r);
-            attn_flops / (rate * r.eff.gemm_at(per_head / rate.max(1.0))).max(1.0)
+            attn_flops
+                / (rate * r.eff.gemm_at(Seconds::from_secs(per_head / rate.max(1.0)))).max(1.0)
         }
     };
 
@@ -286,10 +288,10 @@ pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) ->
         w.head_flops = f;
         // The output layer stays in 16 bits under FP8 recipes.
         let rate = peak_16bit(r) * ceiling_16bit(r);
-        w.head_time = f / (rate * r.eff.gemm_at(f / rate.max(1.0))).max(1.0);
+        w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
-        w.head_weight_bytes = hv * crate::memory::weight_bytes(r).1;
+        w.head_weight_bytes = hv * crate::partition::weight_bytes(r).1;
         w.head_elementwise = logits_tokens * f64::from(r.spec.vocab) / t * 4.0 * 3.0;
     }
     w

@@ -71,11 +71,7 @@ pub fn memory_series<'a>(plans: impl IntoIterator<Item = (&'a str, &'a Report)>)
             continue;
         };
         let plan = s.plans.len();
-        let hbm = d
-            .tiers
-            .iter()
-            .find(|t| t.tier == Tier::Hbm)
-            .map_or(Bytes::ZERO, |t| t.capacity);
+        let hbm = d.hbm().map_or(Bytes::ZERO, |t| t.capacity);
         s.plans.push(MemoryPlan {
             name: name.to_string(),
             role: d.role,
