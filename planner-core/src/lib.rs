@@ -28,6 +28,7 @@ pub mod effort;
 mod evaluate;
 mod examples;
 pub mod fixed;
+pub mod floor;
 pub mod hardware;
 pub mod hf;
 pub mod lang;

@@ -1,0 +1,179 @@
+//! An independent physics floor: the least time any implementation of a
+//! plan could take on its hardware, and the highest MFU it could report.
+//!
+//! This module does not call the memory or time model (nor `resolve`): it
+//! reads the plan, the model's shape and the datasheet, so that a bug or an
+//! optimistic efficiency in the model cannot move the floor with it. Tests
+//! hold every predicted time at or above [`floor`]'s and every MFU at or
+//! below its ceiling, over sampled plans and over everything `search`
+//! returns (`tests/physics.rs`, `tests/properties.rs`).
+//!
+//! Each bound is work divided by the fastest the hardware can do it:
+//! - **compute:** GEMM FLOPs (6 per parameter per token to train, 4 when the
+//!   weights are frozen as in LoRA, 2 to serve; Kaplan et al. 2020 §2.1;
+//!   Narayanan et al. 2021 §5.1), plus causal attention, over every GPU at
+//!   the part's dense peak for the compute format times its measured
+//!   best matmul fraction or the best published attention-kernel fraction,
+//!   whichever is higher;
+//! - **HBM:** a decode step reads every active weight once (Pope et al.
+//!   2022, "Efficiently Scaling Transformer Inference", §2), spread at best
+//!   over the GPUs of one pipeline stage, at peak HBM bandwidth;
+//! - **links:** offloaded weights cross the GPU's host link on every
+//!   serving pass, at its peak per-direction rate.
+//!
+//! Plans the floor cannot bound without the model's own arithmetic — a
+//! pruned or distilled model, whose shape `resolve` rewrites — get `None`.
+
+use crate::catalog;
+use crate::hardware::{GpuArch, GpuSpec};
+use crate::model::{ModelSpec, ParamCounts};
+use crate::plan::{ModelChoice, Plan, Pruning, TrainingKind, Workload};
+use crate::precision::Precision;
+use crate::units::Seconds;
+
+/// The floor of one plan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    /// Least step time (training) or time per output token (serving).
+    pub time: Seconds,
+    /// Least time to first token (serving; zero for training).
+    pub ttft: Seconds,
+    /// Highest MFU a training step can report under Megatron-LM's
+    /// convention (non-causal attention counted in full); 0 for serving.
+    pub mfu_ceiling: f64,
+}
+
+/// The floor of a plan, or `None` where it cannot be bounded independently.
+pub fn floor(plan: &Plan) -> Option<Floor> {
+    if plan.distillation.is_some() || plan.levers.pruning != Pruning::None {
+        return None;
+    }
+    let spec = match &plan.model {
+        ModelChoice::Preset(id) => catalog::model(*id).spec,
+        ModelChoice::Custom(c) => c.spec,
+    };
+    let gpu = plan.hardware.gpu.spec();
+    let gpus = f64::from(plan.hardware.gpus.max(1));
+    let compute = plan.levers.precision.compute;
+    let rate = fastest_rate(&gpu, compute) * best_fraction(&gpu, compute);
+    if rate <= 0.0 || !rate.is_finite() {
+        return None;
+    }
+    let params = spec.params();
+    let gemm = gemm_params(&spec, &params);
+    match &plan.workload {
+        Workload::Training(t) => {
+            let tokens = f64::from(t.global_batch) * f64::from(t.seq_len);
+            let per_param = match t.kind {
+                TrainingKind::Lora(_) | TrainingKind::Qlora(_) => 4.0,
+                _ => 6.0,
+            };
+            let seq = f64::from(t.seq_len);
+            let executed =
+                per_param * gemm * tokens + 3.0 * attention_flops(&spec, seq, true) * tokens;
+            let convention = 6.0 * gemm * tokens + 3.0 * attention_flops(&spec, seq, false) * tokens;
+            let time = executed / (rate * gpus);
+            let peak = fastest_rate(&gpu, compute) * gpus;
+            let mfu_ceiling = if time > 0.0 {
+                convention / (time * peak)
+            } else {
+                0.0
+            };
+            Some(Floor {
+                time: Seconds::from_secs(time),
+                ttft: Seconds::ZERO,
+                mfu_ceiling,
+            })
+        }
+        Workload::Inference(i) => {
+            let pp = f64::from(plan.levers.parallel.pp.max(1));
+            let stage_gpus = (gpus / pp).max(1.0);
+            let bytes = gemm * plan.levers.precision.weights.bytes_per_element();
+            let hbm = gpu.memory_bandwidth.base();
+            let read = if hbm > 0.0 {
+                bytes / (stage_gpus * hbm)
+            } else {
+                0.0
+            };
+            let offloaded = plan
+                .levers
+                .offload
+                .parameters
+                .filter(|o| o.tier != crate::plan::Tier::Hbm)
+                .map_or(0.0, |o| o.fraction.clamp(0.0, 1.0));
+            let link = catalog::link(gpu.host_link).per_direction.base();
+            let stream = if link > 0.0 {
+                offloaded * bytes / stage_gpus / link
+            } else {
+                0.0
+            };
+            let batch = f64::from(i.batch.max(1));
+            let decode_flops = 2.0 * gemm * batch / (rate * gpus);
+            let prompt = f64::from(i.prompt_tokens);
+            let prefill_flops = (2.0 * gemm + attention_flops(&spec, prompt, true))
+                * prompt
+                * batch
+                / (rate * gpus);
+            Some(Floor {
+                time: Seconds::from_secs(read.max(stream).max(decode_flops)),
+                ttft: Seconds::from_secs(prefill_flops.max(stream)),
+                mfu_ceiling: 0.0,
+            })
+        }
+    }
+}
+
+/// Parameters a token's GEMMs touch: the active layers' matrices (MoE:
+/// the routed `top_k` experts) and the output layer, without norms and
+/// biases, which are not matrix multiplications.
+fn gemm_params(spec: &ModelSpec, p: &ParamCounts) -> f64 {
+    let small = p.dense_layer.small * f64::from(p.dense_layers)
+        + p.moe_layer.small * f64::from(p.moe_layers);
+    (p.active_non_embedding(spec) - small).max(0.0)
+}
+
+/// Forward attention-core FLOPs per token over all layers: QKᵀ and AV,
+/// 2 FLOPs per multiply-add, against the average keys a query sees —
+/// `s/2` executed causally (or half the window), `s` in the non-causal
+/// convention MFU is quoted in (Narayanan et al. 2021, eq. 3).
+fn attention_flops(spec: &ModelSpec, seq: f64, causal: bool) -> f64 {
+    let keys = spec.sliding_window.map_or(seq, |w| seq.min(f64::from(w)));
+    let keys = if causal { keys / 2.0 } else { keys };
+    let a = spec.attention_shape();
+    2.0 * keys * (a.q_width + a.v_width) * f64::from(spec.layers)
+}
+
+/// The fastest dense tensor rate usable for a compute format: nothing in
+/// the step runs faster than the narrowest format the plan computes in.
+fn fastest_rate(gpu: &GpuSpec, compute: Precision) -> f64 {
+    let b16 = gpu.bf16.base().max(gpu.fp16.base());
+    let fp8 = gpu.fp8.map_or(0.0, |r| r.base());
+    let fp4 = gpu.fp4.map_or(0.0, |r| r.base());
+    match compute {
+        Precision::Fp8 => b16.max(fp8),
+        Precision::Mxfp4 | Precision::Nf4 { .. } | Precision::Int4 { .. } => b16.max(fp8).max(fp4),
+        Precision::Int8 => b16.max(fp8),
+        _ => b16,
+    }
+}
+
+/// The best fraction of the peak any kernel of the step has been measured
+/// to reach: the part's maximum achievable matmul fraction
+/// (`catalog::matmul_ceiling`, Bekman's MAMF table) or the best published
+/// fused-attention fraction (FlashAttention-2: 73 % on A100, Dao 2023
+/// §4.1; FlashAttention-3: 75 % on H100, Shah et al. 2024), whichever is
+/// higher; never below the catalog's default for unmeasured parts.
+fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
+    let c = gpu.matmul_ceiling;
+    let bf16 = c.map_or(catalog::DEFAULT_CEILING, |c| c.bf16);
+    let matmul = match compute {
+        Precision::Fp8 | Precision::Mxfp4 => c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16),
+        _ => bf16,
+    };
+    let attention = match gpu.arch {
+        GpuArch::Ampere | GpuArch::Ada => 0.73,
+        GpuArch::Hopper => 0.75,
+        _ => 0.60,
+    };
+    matmul.max(attention).max(catalog::DEFAULT_CEILING).min(1.0)
+}
