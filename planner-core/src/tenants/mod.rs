@@ -37,7 +37,6 @@
 //!    GPUs, in one node where one has room. First-fit decreasing is not
 //!    optimal (bin packing is NP-hard) but never over-commits a slice or a
 //!    GPU, which a property test checks.
-
 //!
 //! The input types are in `schema`, sizing in `sizing`, the packer in
 //! `packing`, the output types in `result` and their assembly in
