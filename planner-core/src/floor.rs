@@ -71,7 +71,8 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
             let seq = f64::from(t.seq_len);
             let executed =
                 per_param * gemm * tokens + 3.0 * attention_flops(&spec, seq, true) * tokens;
-            let convention = 6.0 * gemm * tokens + 3.0 * attention_flops(&spec, seq, false) * tokens;
+            let convention =
+                6.0 * gemm * tokens + 3.0 * attention_flops(&spec, seq, false) * tokens;
             let time = executed / (rate * gpus);
             let peak = fastest_rate(&gpu, compute) * gpus;
             let mfu_ceiling = if time > 0.0 {
@@ -110,10 +111,9 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
             let batch = f64::from(i.batch.max(1));
             let decode_flops = 2.0 * gemm * batch / (rate * gpus);
             let prompt = f64::from(i.prompt_tokens);
-            let prefill_flops = (2.0 * gemm + attention_flops(&spec, prompt, true))
-                * prompt
-                * batch
-                / (rate * gpus);
+            let prefill_flops =
+                (2.0 * gemm + attention_flops(&spec, prompt, true)) * prompt * batch
+                    / (rate * gpus);
             Some(Floor {
                 time: Seconds::from_secs(read.max(stream).max(decode_flops)),
                 ttft: Seconds::from_secs(prefill_flops.max(stream)),
