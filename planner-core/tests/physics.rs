@@ -108,3 +108,99 @@ fn streaming_time_follows_the_offloaded_share() {
     let (quarter, half, all) = (at(0.25), at(0.5), at(1.0));
     assert!(quarter < half && half < all, "{quarter} {half} {all}");
 }
+
+/// Every plan a search returns: the frontier, each family's best, the
+/// fewest GPUs, the cheapest per GPU kind and the inverse answers.
+fn answers(r: &planner_core::search::SearchResult) -> Vec<&Plan> {
+    let mut out: Vec<&Plan> = r.frontier.iter().map(|f| &f.plan).collect();
+    for f in [
+        &r.best.algorithmic,
+        &r.best.hardware,
+        &r.best.hybrid,
+        &r.fewest_gpus,
+        &r.largest_batch,
+        &r.longest_context,
+        &r.baseline,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        out.push(&f.plan);
+    }
+    out.extend(r.by_gpu_kind.iter().map(|f| &f.plan));
+    out
+}
+
+/// Holds every answer of a search to the floor: its time at or above the
+/// independent bound, its MFU at or below the ceiling.
+fn answers_respect_the_floor(s: &planner_core::search::Scenario) {
+    let result = planner_core::search::search(s);
+    let plans = answers(&result);
+    assert!(!plans.is_empty(), "the search returned nothing to check");
+    let mut checked = 0;
+    for plan in plans {
+        let Some(f) = planner_core::floor::floor(plan) else {
+            continue;
+        };
+        let r = evaluate(plan);
+        match &r.time {
+            TimeReport::Training(t) => {
+                assert!(
+                    t.step >= f.time * (1.0 - 1e-9),
+                    "{}: step {} < floor {}",
+                    plan.name,
+                    t.step.as_secs(),
+                    f.time.as_secs()
+                );
+                assert!(
+                    t.mfu <= f.mfu_ceiling * (1.0 + 1e-9),
+                    "{}: MFU {} > {}",
+                    plan.name,
+                    t.mfu,
+                    f.mfu_ceiling
+                );
+            }
+            TimeReport::Inference(t) => {
+                assert!(
+                    t.tpot >= f.time * (1.0 - 1e-9),
+                    "{}: TPOT {} < floor {}",
+                    plan.name,
+                    t.tpot.as_secs(),
+                    f.time.as_secs()
+                );
+                assert!(
+                    t.ttft >= f.ttft * (1.0 - 1e-9),
+                    "{}: TTFT {} < floor {}",
+                    plan.name,
+                    t.ttft.as_secs(),
+                    f.ttft.as_secs()
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// The example plan's scenario (Llama 2 7B training) within 16 GPUs of
+/// any priced kind, and Llama 3.1 70B serving within 8, offload allowed:
+/// the search's answers never beat physics.
+#[test]
+fn search_answers_respect_the_floor() {
+    use planner_core::search::{Constraints, GpuCounts, Scenario, Space};
+    let small = |base: Plan, max_gpus: u32| Scenario {
+        version: 1,
+        name: base.name.clone(),
+        base,
+        max_gpus,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm, GpuId::H200Sxm]),
+            ..Constraints::default()
+        },
+        space: Space::default(),
+        prices: Vec::new(),
+    };
+    answers_respect_the_floor(&small(planner_core::example_plan(), 16));
+    answers_respect_the_floor(&small(llama70b_on_one_h100(Offload::default()), 8));
+}

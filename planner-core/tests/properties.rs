@@ -664,3 +664,64 @@ proptest! {
         fast_agrees(&plan)?;
     }
 }
+
+/// Every time the model predicts is at or above the independent physics
+/// floor (`planner_core::floor`), and every MFU at or below its ceiling.
+fn above_the_floor(plan: &Plan) -> Result<(), TestCaseError> {
+    let report = evaluate(plan);
+    let Some(f) = planner_core::floor::floor(plan) else {
+        return Ok(());
+    };
+    if report.verdict == Verdict::Invalid {
+        return Ok(());
+    }
+    // Relative slack for rounding only: the floor is not an estimate.
+    let tol = 1.0 - 1e-9;
+    match &report.time {
+        planner_core::report::TimeReport::Training(t) => {
+            prop_assert!(
+                t.step.as_secs() >= f.time.as_secs() * tol,
+                "step {} s below the floor {} s",
+                t.step.as_secs(),
+                f.time.as_secs()
+            );
+            prop_assert!(
+                t.mfu <= f.mfu_ceiling / tol,
+                "MFU {} above the ceiling {}",
+                t.mfu,
+                f.mfu_ceiling
+            );
+        }
+        planner_core::report::TimeReport::Inference(t) => {
+            prop_assert!(
+                t.tpot.as_secs() >= f.time.as_secs() * tol,
+                "TPOT {} s below the floor {} s",
+                t.tpot.as_secs(),
+                f.time.as_secs()
+            );
+            prop_assert!(
+                t.ttft.as_secs() >= f.ttft.as_secs() * tol,
+                "TTFT {} s below the floor {} s",
+                t.ttft.as_secs(),
+                f.ttft.as_secs()
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// On plans `resolve` accepts.
+    #[test]
+    fn times_are_at_or_above_the_physics_floor(plan in valid_plan()) {
+        above_the_floor(&plan)?;
+    }
+
+    /// And on anything at all that is not invalid.
+    #[test]
+    fn times_are_at_or_above_the_floor_on_arbitrary_plans(plan in arbitrary_plan()) {
+        above_the_floor(&plan)?;
+    }
+}
