@@ -2,13 +2,14 @@
 //! every number comes from `planner-core`.
 
 use crate::table::{maybe, secs};
+use planner_core::diff::Impact;
 use planner_core::plan::{
     Checkpointing, Offload, OffloadTarget, PipelineSchedule, Plan, SequenceParallel, Sharding,
     Tier, Workload,
 };
 use planner_core::report::Verdict;
 use planner_core::search::{Figures, Found, SearchResult, Speed};
-use planner_core::Named;
+use planner_core::{Lang, Named};
 use std::fmt::Write;
 
 /// Thousands separators: 7,228,560.
@@ -174,6 +175,24 @@ fn found(o: &mut String, label: &str, f: &Found) {
         hardware(&f.plan, fig),
         levers(&f.plan)
     );
+    changes(o, f);
+}
+
+/// What changed from the base plan, flagged where it affects model
+/// quality or the service level.
+fn changes(o: &mut String, f: &Found) {
+    if f.changes.is_empty() {
+        return;
+    }
+    let listed: Vec<String> = f
+        .changes
+        .iter()
+        .map(|c| match c.impact {
+            Impact::None => c.describe(Lang::En),
+            flag => format!("{} [{}]", c.describe(Lang::En), flag.en()),
+        })
+        .collect();
+    let _ = writeln!(o, "  {:<18} {:<12} changed: {}", "", "", listed.join("; "));
 }
 
 /// A readable summary of a search.

@@ -22,6 +22,7 @@ pub mod checklist;
 pub mod checkpoint;
 mod cost;
 pub mod diagnostics;
+pub mod diff;
 pub mod economics;
 pub mod efficiency;
 pub mod effort;

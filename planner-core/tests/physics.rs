@@ -204,3 +204,51 @@ fn search_answers_respect_the_floor() {
     answers_respect_the_floor(&small(planner_core::example_plan(), 16));
     answers_respect_the_floor(&small(llama70b_on_one_h100(Offload::default()), 8));
 }
+
+/// Finding 7: search results kept the base plan's name ("Megatron-LM,
+/// Narayanan 2021" on a 16-GPU ZeRO-3 offload plan). Every found plan that
+/// differs from the base now lists its changes and is named by them, and
+/// a change of number format or concurrency is flagged.
+#[test]
+fn found_plans_say_what_changed() {
+    use planner_core::diff::{Impact, Setting};
+    use planner_core::search::{Constraints, GpuCounts, Scenario, Space};
+    let base = llama70b_on_one_h100(Offload::default());
+    let s = Scenario {
+        version: 1,
+        name: "70B serving".into(),
+        base: base.clone(),
+        max_gpus: 8,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm]),
+            ..Constraints::default()
+        },
+        space: Space::default(),
+        prices: Vec::new(),
+    };
+    let result = planner_core::search::search(&s);
+    let found: Vec<_> = result
+        .frontier
+        .iter()
+        .chain(result.best.algorithmic.iter())
+        .chain(result.best.hybrid.iter())
+        .collect();
+    assert!(!found.is_empty());
+    for f in found {
+        if f.plan == base {
+            continue;
+        }
+        assert!(!f.changes.is_empty(), "{}", f.plan.name);
+        assert_ne!(f.plan.name, base.name);
+        for c in &f.changes {
+            let expected = match c.setting {
+                Setting::Weights | Setting::Compute | Setting::KvCache => Impact::Quality,
+                Setting::Concurrency => Impact::Sla,
+                _ => continue,
+            };
+            assert_eq!(c.impact, expected, "{c:?}");
+            assert!(f.plan.name.contains(&c.describe(planner_core::Lang::En)));
+        }
+    }
+}

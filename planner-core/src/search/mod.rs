@@ -272,12 +272,7 @@ impl Ctx<'_> {
     }
 
     fn found(&self, e: &Entry) -> Found {
-        let plan = self.plan(e.hw, e.n, &e.choice);
-        Found {
-            family: e.family,
-            figures: result::figures(&plan, &self.s.base),
-            plan,
-        }
+        Found::new(e.family, self.plan(e.hw, e.n, &e.choice), &self.s.base)
     }
 }
 
@@ -411,12 +406,7 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         feasible: t.feasible,
     };
     if base_valid {
-        let f = result::figures(&s.base, &s.base);
-        out.baseline = Some(Found {
-            family: PlanFamily::Baseline,
-            figures: f,
-            plan: s.base.clone(),
-        });
+        out.baseline = Some(Found::new(PlanFamily::Baseline, s.base.clone(), &s.base));
     }
     out.frontier = col.frontier.iter().map(|e| ctx.found(e)).collect();
     let best = |f: PlanFamily| col.best[family_index(f)].as_ref().map(|e| ctx.found(e));

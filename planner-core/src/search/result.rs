@@ -2,6 +2,7 @@
 //! search ranks by, and what `memwall compare` shows).
 
 use crate::diagnostics::Diagnostic;
+use crate::diff::Change;
 use crate::effort::{self, MigrationClass, PlanFamily};
 use crate::evaluate::evaluate;
 use crate::plan::Plan;
@@ -134,8 +135,27 @@ pub struct Found {
     pub family: PlanFamily,
     /// Its headline figures.
     pub figures: Figures,
-    /// The plan.
+    /// What changed from the base plan; changes of number format,
+    /// quantization or concurrency are flagged by their impact.
+    #[serde(default)]
+    pub changes: Vec<Change>,
+    /// The plan, named by what changed.
     pub plan: Plan,
+}
+
+impl Found {
+    /// A found plan: its figures against `base`, what changed, and a name
+    /// that says so (the base's name only when nothing changed).
+    pub fn new(family: PlanFamily, mut plan: Plan, base: &Plan) -> Found {
+        let changes = crate::diff::changes(base, &plan);
+        plan.name = crate::diff::name(base, &plan, &changes);
+        Found {
+            family,
+            figures: figures(&plan, base),
+            changes,
+            plan,
+        }
+    }
 }
 
 /// The cheapest plan of each kind of change.

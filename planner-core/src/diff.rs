@@ -1,0 +1,381 @@
+//! What changed between two plans: the list a recommendation shows, and
+//! the name a found plan gets from it.
+//!
+//! Each change names its setting, the value before and after, and whether
+//! it touches what the model computes (number formats, quantization,
+//! pruning: [`Impact::Quality`]) or what a user of a service sees (the
+//! concurrency a server runs at: [`Impact::Sla`]). Such changes are always
+//! listed, whatever else changed, so a recommendation can never switch a
+//! model to INT4 or halve a server's concurrency silently.
+
+use crate::hardware::{CxlChoice, Hardware};
+use crate::lang::{Lang, Named};
+use crate::plan::{Levers, OffloadTarget, PipelineSchedule, Plan, Precisions, Tier, Workload};
+use crate::precision::Precision;
+use serde::{Deserialize, Serialize};
+
+/// A setting a plan can change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Setting {
+    /// The kind of GPU.
+    GpuKind,
+    /// How many GPUs.
+    GpuCount,
+    /// CXL expanders per node.
+    CxlExpansion,
+    /// A CXL memory pool.
+    MemoryPool,
+    /// GPUs in one scale-up domain.
+    ScaleUpDomain,
+    /// Tensor-parallel degree.
+    TensorParallel,
+    /// Pipeline-parallel degree.
+    PipelineParallel,
+    /// Data-parallel degree.
+    DataParallel,
+    /// Context-parallel degree.
+    ContextParallel,
+    /// Expert-parallel degree.
+    ExpertParallel,
+    /// Megatron sequence parallelism.
+    SequenceParallel,
+    /// Pipeline schedule.
+    Schedule,
+    /// Micro-batch size.
+    MicroBatch,
+    /// ZeRO / FSDP sharding.
+    Sharding,
+    /// Activation checkpointing.
+    Checkpointing,
+    /// Weight format.
+    Weights,
+    /// GEMM compute format.
+    Compute,
+    /// KV-cache format.
+    KvCache,
+    /// Other number formats (master copy, gradients, optimizer states,
+    /// activations).
+    NumberFormats,
+    /// Optimizer.
+    Optimizer,
+    /// Offload of states to slower tiers.
+    Offload,
+    /// Chunked prefill.
+    PrefillChunk,
+    /// Pruning.
+    Pruning,
+    /// Sequences served at once.
+    Concurrency,
+}
+
+crate::lang::named!(Setting {
+    Setting::GpuKind => "gpu_kind", "GPU", "GPU";
+    Setting::GpuCount => "gpu_count", "GPUs", "GPU 数量";
+    Setting::CxlExpansion => "cxl_expansion", "CXL expanders", "CXL 扩展卡";
+    Setting::MemoryPool => "memory_pool", "memory pool", "内存池";
+    Setting::ScaleUpDomain => "scale_up_domain", "scale-up domain", "纵向扩展域";
+    Setting::TensorParallel => "tensor_parallel", "TP", "张量并行 TP";
+    Setting::PipelineParallel => "pipeline_parallel", "PP", "流水线并行 PP";
+    Setting::DataParallel => "data_parallel", "DP", "数据并行 DP";
+    Setting::ContextParallel => "context_parallel", "CP", "上下文并行 CP";
+    Setting::ExpertParallel => "expert_parallel", "EP", "专家并行 EP";
+    Setting::SequenceParallel => "sequence_parallel", "sequence parallelism", "序列并行";
+    Setting::Schedule => "schedule", "pipeline schedule", "流水线调度";
+    Setting::MicroBatch => "micro_batch", "micro-batch", "微批大小";
+    Setting::Sharding => "sharding", "sharding", "分片";
+    Setting::Checkpointing => "checkpointing", "recomputation", "重计算";
+    Setting::Weights => "weights", "weights", "权重格式";
+    Setting::Compute => "compute", "compute", "计算格式";
+    Setting::KvCache => "kv_cache", "KV cache", "KV 缓存格式";
+    Setting::NumberFormats => "number_formats", "number formats", "数值格式";
+    Setting::Optimizer => "optimizer", "optimizer", "优化器";
+    Setting::Offload => "offload", "offload", "卸载";
+    Setting::PrefillChunk => "prefill_chunk", "prefill chunk", "预填充分块";
+    Setting::Pruning => "pruning", "pruning", "剪枝";
+    Setting::Concurrency => "concurrency", "concurrency", "并发数";
+});
+
+/// What a change may affect beyond memory, time and cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Impact {
+    /// The same model and service, run differently.
+    None,
+    /// The model's numerics or weights change: evaluate its quality.
+    Quality,
+    /// What each user of a service sees changes (concurrency): check the
+    /// service-level objectives.
+    Sla,
+}
+
+crate::lang::named!(Impact {
+    Impact::None => "none", "no side effect", "无副作用";
+    Impact::Quality => "quality", "affects model quality", "影响模型质量";
+    Impact::Sla => "sla", "affects the service level", "影响服务水平";
+});
+
+/// One changed setting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Change {
+    /// Which setting.
+    pub setting: Setting,
+    /// Its value in the base plan (technical notation: numbers, formats,
+    /// GPU names, tier keys).
+    pub from: String,
+    /// Its value in this plan.
+    pub to: String,
+    /// What else it may affect.
+    pub impact: Impact,
+}
+
+impl Change {
+    /// One line: "TP 8 → 4", with the setting named in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        format!("{} {} → {}", self.setting.name(lang), self.from, self.to)
+    }
+}
+
+/// Every setting that differs between `base` and `plan`, hardware first.
+pub fn changes(base: &Plan, plan: &Plan) -> Vec<Change> {
+    let mut out = Vec::new();
+    hardware_changes(&base.hardware, &plan.hardware, &mut out);
+    parallel_changes(&base.levers, &plan.levers, &mut out);
+    format_changes(&base.levers.precision, &plan.levers.precision, &mut out);
+    lever_changes(&base.levers, &plan.levers, &mut out);
+    workload_changes(&base.workload, &plan.workload, &mut out);
+    out
+}
+
+/// A name that says what the plan is: its GPUs and what changed, e.g.
+/// "16×H100 SXM: TP 8 → 2, sharding none → zero3".
+pub fn name(base: &Plan, plan: &Plan, changes: &[Change]) -> String {
+    let gpus = format!("{}×{}", plan.hardware.gpus, plan.hardware.gpu.name());
+    let shown: Vec<String> = changes
+        .iter()
+        .filter(|c| !matches!(c.setting, Setting::GpuKind | Setting::GpuCount))
+        .map(|c| c.describe(Lang::En))
+        .collect();
+    match (shown.is_empty(), plan == base) {
+        (_, true) => base.name.clone(),
+        (true, false) => gpus,
+        (false, false) => format!("{gpus}: {}", shown.join(", ")),
+    }
+}
+
+fn push(out: &mut Vec<Change>, setting: Setting, from: String, to: String, impact: Impact) {
+    if from != to {
+        out.push(Change {
+            setting,
+            from,
+            to,
+            impact,
+        });
+    }
+}
+
+fn hardware_changes(a: &Hardware, b: &Hardware, out: &mut Vec<Change>) {
+    let n = Impact::None;
+    push(
+        out,
+        Setting::GpuKind,
+        a.gpu.name().into(),
+        b.gpu.name().into(),
+        n,
+    );
+    push(
+        out,
+        Setting::GpuCount,
+        a.gpus.to_string(),
+        b.gpus.to_string(),
+        n,
+    );
+    let cxl = |h: &Hardware| {
+        h.cxl.as_ref().map_or("none".to_string(), |c| {
+            let device = match &c.device {
+                CxlChoice::Preset(id) => crate::catalog::cxl_device(*id).name.to_string(),
+                CxlChoice::Custom(d) => format!("{:.0} GB custom", d.capacity.as_gb()),
+            };
+            format!("{}×{device}", c.devices_per_node)
+        })
+    };
+    push(out, Setting::CxlExpansion, cxl(a), cxl(b), n);
+    let pool = |h: &Hardware| {
+        h.pool.as_ref().map_or("none".to_string(), |p| {
+            format!("{:.0} GB", p.capacity.as_gb())
+        })
+    };
+    push(out, Setting::MemoryPool, pool(a), pool(b), n);
+    push(
+        out,
+        Setting::ScaleUpDomain,
+        a.scale_up_domain.to_string(),
+        b.scale_up_domain.to_string(),
+        n,
+    );
+}
+
+fn parallel_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
+    let (p, q) = (&a.parallel, &b.parallel);
+    let n = Impact::None;
+    let degrees = [
+        (Setting::TensorParallel, p.tp, q.tp),
+        (Setting::PipelineParallel, p.pp, q.pp),
+        (Setting::DataParallel, p.dp, q.dp),
+        (Setting::ContextParallel, p.cp, q.cp),
+        (Setting::ExpertParallel, p.ep, q.ep),
+        (Setting::MicroBatch, p.micro_batch, q.micro_batch),
+    ];
+    for (s, x, y) in degrees {
+        push(out, s, x.to_string(), y.to_string(), n);
+    }
+    let sp = |l: &Levers| format!("{:?}", l.parallel.sequence_parallel).to_lowercase();
+    push(out, Setting::SequenceParallel, sp(a), sp(b), n);
+    let schedule = |s: PipelineSchedule| match s {
+        PipelineSchedule::OneFOneB => "1f1b".to_string(),
+        PipelineSchedule::Interleaved { chunks } => format!("interleaved×{chunks}"),
+        PipelineSchedule::Gpipe => "gpipe".to_string(),
+    };
+    push(
+        out,
+        Setting::Schedule,
+        schedule(p.schedule),
+        schedule(q.schedule),
+        n,
+    );
+}
+
+/// Number formats: weights, compute and KV cache each on their own line
+/// (they change what the model computes), the rest together.
+fn format_changes(a: &Precisions, b: &Precisions, out: &mut Vec<Change>) {
+    let q = Impact::Quality;
+    let l = |p: Precision| p.label();
+    push(out, Setting::Weights, l(a.weights), l(b.weights), q);
+    push(out, Setting::Compute, l(a.compute), l(b.compute), q);
+    push(out, Setting::KvCache, l(a.kv_cache), l(b.kv_cache), q);
+    let rest = |p: &Precisions| {
+        format!(
+            "master {}, gradients {}, optimizer {}, activations {}",
+            p.master.map_or("none".to_string(), l),
+            l(p.gradients),
+            l(p.optimizer),
+            l(p.activations)
+        )
+    };
+    push(out, Setting::NumberFormats, rest(a), rest(b), q);
+}
+
+fn lever_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
+    let n = Impact::None;
+    let debug = |v: &dyn std::fmt::Debug| format!("{v:?}").to_lowercase();
+    push(
+        out,
+        Setting::Sharding,
+        debug(&a.sharding),
+        debug(&b.sharding),
+        n,
+    );
+    push(
+        out,
+        Setting::Checkpointing,
+        debug(&a.checkpointing),
+        debug(&b.checkpointing),
+        n,
+    );
+    push(
+        out,
+        Setting::Optimizer,
+        debug(&a.optimizer),
+        debug(&b.optimizer),
+        Impact::Quality,
+    );
+    push(out, Setting::Offload, offload(a), offload(b), n);
+    let chunk = |l: &Levers| l.prefill_chunk.map_or("off".to_string(), |c| c.to_string());
+    push(out, Setting::PrefillChunk, chunk(a), chunk(b), n);
+    push(
+        out,
+        Setting::Pruning,
+        debug(&a.pruning),
+        debug(&b.pruning),
+        Impact::Quality,
+    );
+}
+
+/// The offload levers in one string: "optimizer→host_dram 100%, …".
+fn offload(l: &Levers) -> String {
+    let o = &l.offload;
+    let parts: Vec<String> = [
+        ("optimizer", o.optimizer),
+        ("parameters", o.parameters),
+        ("gradients", o.gradients),
+        ("activations", o.activations),
+        ("kv_cache", o.kv_cache),
+    ]
+    .into_iter()
+    .filter_map(|(state, t)| {
+        t.filter(|t: &OffloadTarget| t.tier != Tier::Hbm && t.fraction > 0.0)
+            .map(|t| format!("{state}→{} {:.0}%", t.tier.key(), t.fraction * 100.0))
+    })
+    .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn workload_changes(a: &Workload, b: &Workload, out: &mut Vec<Change>) {
+    if let (Workload::Inference(x), Workload::Inference(y)) = (a, b) {
+        push(
+            out,
+            Setting::Concurrency,
+            x.batch.to_string(),
+            y.batch.to_string(),
+            Impact::Sla,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::example_plan;
+
+    #[test]
+    fn the_same_plan_has_no_changes_and_keeps_its_name() {
+        let p = example_plan();
+        assert!(changes(&p, &p).is_empty());
+        assert_eq!(name(&p, &p, &[]), p.name);
+    }
+
+    #[test]
+    fn quantization_and_concurrency_are_flagged() {
+        let mut base = example_plan();
+        base.workload = Workload::Inference(crate::plan::Inference {
+            prompt_tokens: 1000,
+            output_tokens: 100,
+            batch: 64,
+            logits: crate::plan::LogitsScope::LastToken,
+        });
+        let mut p = base.clone();
+        p.levers.precision.weights = Precision::Int4 { group_size: 128 };
+        p.levers.parallel.tp = 2;
+        if let Workload::Inference(i) = &mut p.workload {
+            i.batch = 32;
+        }
+        let c = changes(&base, &p);
+        let impact = |s: Setting| c.iter().find(|x| x.setting == s).map(|x| x.impact);
+        assert_eq!(impact(Setting::Weights), Some(Impact::Quality));
+        assert_eq!(impact(Setting::Concurrency), Some(Impact::Sla));
+        assert_eq!(impact(Setting::TensorParallel), Some(Impact::None));
+        let n = name(&base, &p, &c);
+        assert!(n.contains("TP 1 → 2"), "{n}");
+        assert!(n.contains("int4/g128"), "{n}");
+        assert!(n.contains("concurrency 64 → 32"), "{n}");
+        assert!(!n.contains(&base.name), "{n}");
+        assert!(c[0].describe(Lang::Zh).contains('→'));
+    }
+}
