@@ -435,8 +435,13 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
     );
     let rate = failure_rate(settings, &mut diagnostics);
     let mtbi = (rate * f64::from(gpus)).mean_interval();
-    let intervals = intervals(&save, settings.mode, mtbi, &mut diagnostics);
-    let good = goodput(intervals.used, save.stall, restore, mtbi);
+    let step = match &report.time {
+        TimeReport::Training(t) if t.step.base() > 0.0 && t.step.is_finite() => Some(t.step),
+        _ => None,
+    };
+    let rework = rework_restore(restore, &save, settings.mode);
+    let intervals = intervals(&save, settings.mode, mtbi, step, rework, &mut diagnostics);
+    let good = goodput(intervals.used, save.stall, rework, mtbi);
     if kind.training && good < 0.5 {
         diagnostics.push(Diagnostic::warning(DiagnosticKind::LowGoodput {
             goodput: good,
@@ -665,13 +670,22 @@ struct SaveTimes {
 }
 
 /// Staging, persisting and the stall of one save.
+///
+/// A blocking save stages what the rank writes. An asynchronous one must
+/// snapshot everything the rank holds before the next optimizer step
+/// changes it: PyTorch DCP's `async_save` copies the rank's whole local
+/// state dict to CPU memory before planning which replicas each rank
+/// writes, so its staging moves the held bytes, not the written ones.
 fn save_times(share: &RankShare, total: Bytes, bw: &Bandwidths, mode: SaveMode) -> SaveTimes {
     let from = |tier: Tier| {
         share
             .tiers
             .iter()
             .filter(|t| t.tier == tier)
-            .map(|t| t.written)
+            .map(|t| match mode {
+                SaveMode::Blocking => t.written,
+                SaveMode::Async => t.held,
+            })
             .sum::<Bytes>()
     };
     let stage_one = |hbm: Bytes, nvme: Bytes| {
@@ -749,29 +763,72 @@ struct Intervals {
     used: Seconds,
 }
 
-/// The intervals at the stall and MTBI; the one used is the exact optimum,
-/// no shorter than an asynchronous persist (with a warning when that
-/// lengthens it).
+/// What a failure costs beyond the lost segment, as Daly's restart term.
+/// An asynchronous checkpoint is durable only once persisted: a failure in
+/// the `persist` seconds after it was taken falls back one interval more,
+/// which costs `persist` of extra rework per failure on average (a failure
+/// lands in that window with probability persist/τ and then loses τ), so
+/// the persist time joins the restart.
+fn rework_restore(restore: Seconds, save: &SaveTimes, mode: SaveMode) -> Seconds {
+    match mode {
+        SaveMode::Blocking => restore,
+        SaveMode::Async => restore + save.persist,
+    }
+}
+
+/// The intervals at the stall and MTBI. The one used is the optimum of
+/// Daly's model, taken in whole training steps (a checkpoint is taken
+/// between optimizer steps, so never more often than once a step): the
+/// better of the two step counts around the continuous optimum. An
+/// asynchronous save must finish staging and persisting before the next
+/// one starts, so its interval is at least stage + persist (with a warning
+/// when that lengthens it).
 fn intervals(
     save: &SaveTimes,
     mode: SaveMode,
     mtbi: Seconds,
+    step: Option<Seconds>,
+    rework: Seconds,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Intervals {
     let young = young_interval(save.stall, mtbi);
     let daly = daly_interval(save.stall, mtbi);
-    let mut interval = optimal_interval(save.stall, mtbi);
-    let persist = save.persist;
-    if mode == SaveMode::Async && persist.base() > interval.base() {
+    let optimum = optimal_interval(save.stall, mtbi);
+    let mut interval = step.map_or(optimum, |s| whole_steps(optimum, s, save, rework, mtbi));
+    let busy = save.stage + save.persist;
+    if mode == SaveMode::Async && busy.base() > interval.base() {
         diagnostics.push(Diagnostic::warning(
-            DiagnosticKind::PersistOutlastsInterval { persist, interval },
+            DiagnosticKind::PersistOutlastsInterval {
+                persist: busy,
+                interval,
+            },
         ));
-        interval = persist;
+        let steps = step.map_or(1.0, |s| (busy / s).ceil().max(1.0));
+        interval = step.map_or(busy, |s| s * steps);
     }
     Intervals {
         young,
         daly,
         used: interval,
+    }
+}
+
+/// The interval in whole steps nearest the continuous optimum: at least
+/// one step, the floor or the ceiling, whichever gives more goodput.
+fn whole_steps(
+    optimum: Seconds,
+    step: Seconds,
+    save: &SaveTimes,
+    rework: Seconds,
+    mtbi: Seconds,
+) -> Seconds {
+    let k = (optimum / step).max(1.0);
+    let (lo, hi) = (k.floor().max(1.0), k.ceil().max(1.0));
+    let g = |n: f64| goodput(step * n, save.stall, rework, mtbi);
+    if g(hi) > g(lo) {
+        step * hi
+    } else {
+        step * lo
     }
 }
 

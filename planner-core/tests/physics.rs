@@ -252,3 +252,68 @@ fn found_plans_say_what_changed() {
         }
     }
 }
+
+/// Llama 3.1 405B pre-training on 16,384 H100s (TP8 PP16 DP128, full
+/// recomputation, ZeRO-1), as in the Llama 3 paper's Table 4 shape.
+fn llama405b_on_16k_h100() -> Plan {
+    let mut p = planner_core::example_plan();
+    p.name = "Llama 3.1 405B on 16384 H100".into();
+    p.model = ModelChoice::Preset(ModelId::Llama31_405b);
+    p.workload = Workload::Training(planner_core::plan::Training {
+        kind: planner_core::plan::TrainingKind::PreTraining,
+        seq_len: 8192,
+        global_batch: 2048,
+        tokens: 15.6e12,
+    });
+    p.hardware.gpus = 16384;
+    p.levers.parallel.tp = 8;
+    p.levers.parallel.pp = 16;
+    p.levers.parallel.dp = 128;
+    p.levers.parallel.micro_batch = 1;
+    p.levers.parallel.sequence_parallel = planner_core::plan::SequenceParallel::On;
+    p.levers.sharding = planner_core::plan::Sharding::Zero1;
+    p.levers.checkpointing = planner_core::plan::Checkpointing::Full;
+    p
+}
+
+/// Finding 7: an asynchronous checkpoint interval of 12.4 s ("every 2
+/// steps") for a 405B run. A checkpoint is taken between optimizer steps,
+/// the snapshot copies everything a rank holds, and the next save cannot
+/// start before the last one has been staged and persisted.
+#[test]
+fn async_checkpoints_are_bounded_by_steps_snapshot_and_storage() {
+    use planner_core::checkpoint::{checkpoint, CheckpointSettings, SaveMode};
+    let plan = llama405b_on_16k_h100();
+    let step = match evaluate(&plan).time {
+        TimeReport::Training(t) => Some(t.step),
+        TimeReport::Inference(_) => None,
+    }
+    .expect("a training step");
+    let c = checkpoint(
+        &plan,
+        &CheckpointSettings {
+            mode: SaveMode::Async,
+            ..CheckpointSettings::default()
+        },
+    );
+    let steps = c.interval / step;
+    assert!(
+        steps >= 1.0 - 1e-9,
+        "interval {} s < one step {} s",
+        c.interval.as_secs(),
+        step.as_secs()
+    );
+    assert!(
+        (steps - steps.round()).abs() < 1e-9,
+        "{steps} steps is not whole"
+    );
+    assert!(c.interval >= (c.stage + c.persist) * (1.0 - 1e-9));
+    // The snapshot moves what a rank holds in HBM over its host link.
+    let held = c.held_per_rank;
+    let link = catalog::link(catalog::gpu(GpuId::H100Sxm).spec.host_link).per_direction;
+    assert!(c.stage.as_secs() >= held.as_gb() * 1e9 / link.base() * (1.0 - 1e-9));
+    // Durability lags the snapshot by the persist time: async goodput is
+    // below what a zero-lag model would give at the same interval.
+    let no_lag = planner_core::checkpoint::goodput(c.interval, c.stall, c.restore, c.mtbi);
+    assert!(c.goodput < no_lag, "{} vs {no_lag}", c.goodput);
+}
