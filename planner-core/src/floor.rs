@@ -175,5 +175,5 @@ fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
         GpuArch::Hopper => 0.75,
         _ => 0.60,
     };
-    matmul.max(attention).max(catalog::DEFAULT_CEILING).min(1.0)
+    matmul.max(attention).clamp(catalog::DEFAULT_CEILING, 1.0)
 }
