@@ -520,7 +520,7 @@ fn message(d: &DiagnosticKind) -> String {
         K::MigUnsupported { gpu } => {
             format!("{gpu} has no MIG; every job gets whole GPUs")
         }
-        K::CapsShareCompute => "memory caps split memory, not compute: jobs on one GPU time-share its SMs, so their latencies are those of a GPU to themselves, a best case".to_string(),
+        K::CapsShareCompute => "memory caps split memory, not compute: jobs on one GPU time-share its SMs and HBM, so each job's latency and throughput are shown with every tenant of its GPU busy (k tenants: k times slower)".to_string(),
         K::WholeGpusForMultiGpuJob { job, gpus } => format!(
             "job {job:?} runs on {gpus} GPUs: MIG instances cannot talk to each other over NVLink, so it gets whole GPUs"
         ),
@@ -664,7 +664,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
             "作业 {job:?} 每次只能服务 {batch} 条序列（请求 {requested} 条）：显存或延迟目标限制了批大小"
         ),
         K::MigUnsupported { gpu } => format!("{gpu} 不支持 MIG；每个作业都分配整块 GPU"),
-        K::CapsShareCompute => "显存上限只划分显存、不划分算力：同一 GPU 上的作业分时共享 SM，因此给出的延迟是独占 GPU 时的最好情况".to_string(),
+        K::CapsShareCompute => "显存上限只划分显存、不划分算力：同一 GPU 上的作业分时共享 SM 和显存带宽，因此按该 GPU 上所有作业同时繁忙计算延迟和吞吐（k 个作业即慢 k 倍）".to_string(),
         K::WholeGpusForMultiGpuJob { job, gpus } => format!(
             "作业 {job:?} 需要 {gpus} 块 GPU：MIG 实例之间无法通过 NVLink 通信，因此分配整块 GPU"
         ),

@@ -317,3 +317,41 @@ fn async_checkpoints_are_bounded_by_steps_snapshot_and_storage() {
     let no_lag = planner_core::checkpoint::goodput(c.interval, c.stall, c.restore, c.mtbi);
     assert!(c.goodput < no_lag, "{} vs {no_lag}", c.goodput);
 }
+
+/// Finding 7: memory-capped tenants were reported at whole-GPU latency
+/// with "100 % kept" when four services shared one GPU. Caps split memory,
+/// not compute: with every tenant busy, a GPU's tenants together keep at
+/// most one GPU's throughput.
+#[test]
+fn memory_capped_tenants_share_compute() {
+    use planner_core::tenants::{example_sharing, share, ShareMode};
+    let mut s = example_sharing();
+    s.pool.mode = ShareMode::MemoryCap;
+    let r = share(&s);
+    let mut kept_on = std::collections::HashMap::<u32, f64>::new();
+    let mut shared = 0;
+    for j in r.jobs.iter().filter(|j| j.placed) {
+        if j.sharers > 1 {
+            shared += 1;
+        }
+        if let Some(sv) = &j.serving {
+            assert!(
+                sv.throughput_kept <= 1.0 / f64::from(j.sharers) + 1e-9,
+                "{}: {} kept among {} tenants",
+                j.job,
+                sv.throughput_kept,
+                j.sharers
+            );
+            for g in &j.gpus {
+                *kept_on.entry(*g).or_default() += sv.throughput_kept;
+            }
+        }
+        if let Some(t) = &j.training {
+            assert!(t.slowdown >= f64::from(j.sharers) - 1e-9, "{}", j.job);
+        }
+    }
+    assert!(shared > 0, "the example should put several jobs on one GPU");
+    for (g, kept) in kept_on {
+        assert!(kept <= 1.0 + 1e-9, "GPU {g}: tenants keep {kept} of a GPU");
+    }
+}

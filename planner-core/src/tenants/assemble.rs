@@ -147,6 +147,7 @@ pub(super) fn job_placements(
 fn unsized_placement(job: &Job, s: &Sized) -> JobPlacement {
     let (capacity, peak) = hbm_figures(&s.reference.report);
     JobPlacement {
+        sharers: 1,
         job: job.name.clone(),
         kind: job_kind(&job.plan),
         share: None,
@@ -199,6 +200,7 @@ fn sized_placement(
         }
     }
     JobPlacement {
+        sharers: 1,
         job: job.name.clone(),
         kind: job_kind(&job.plan),
         share: Some(o.share.clone()),

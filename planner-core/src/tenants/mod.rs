@@ -43,6 +43,7 @@
 //! `assemble`; all are re-exported here.
 
 mod assemble;
+mod contention;
 mod example;
 mod packing;
 mod result;
@@ -86,7 +87,10 @@ pub fn share(sharing: &Sharing) -> SharingResult {
         .map(|j| size(pool, layout.mode, j, &gpu_name))
         .collect();
     let (slots, states) = pack(pool.gpus, layout.per_node, &demands(&sized));
-    let (jobs, usage) = assemble::job_placements(&sharing.jobs, &sized, &slots, layout);
+    let (mut jobs, usage) = assemble::job_placements(&sharing.jobs, &sized, &slots, layout);
+    if layout.mode == ShareMode::MemoryCap {
+        contention::apply(&mut jobs, &sharing.jobs, pool.gpus);
+    }
     let device = spec.device_memory();
     let gpus = assemble::gpu_uses(states, &sharing.jobs, device, layout.per_node, &usage);
     assemble::summarise(layout.mode, gpu_name, pool.gpus, (jobs, gpus), diagnostics)

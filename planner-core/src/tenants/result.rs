@@ -142,6 +142,11 @@ pub struct JobPlacement {
     pub headroom: Bytes,
     /// The verdict of its plan where it runs.
     pub verdict: Verdict,
+    /// Jobs sharing its busiest GPU, itself included (1 on whole GPUs
+    /// and MIG slices; under memory caps its figures are slowed by this
+    /// many, see `tenants::contention`).
+    #[serde(default = "one")]
+    pub sharers: u32,
     /// Serving figures.
     pub serving: Option<ServingOutcome>,
     /// Training figures.
@@ -211,4 +216,8 @@ impl SharingResult {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+fn one() -> u32 {
+    1
 }
