@@ -2,10 +2,13 @@
 //! failures, migration checklists, and the wall over time. Views only:
 //! every number comes from `planner-core`.
 
+use crate::table::diagnostics;
 use planner_core::catalog::{self, Provenance};
 use planner_core::checklist::{Category, Checklist};
 use planner_core::checkpoint::{CheckpointReport, SaveLayout, SaveMode, StorageBound, WriteStep};
-use planner_core::tenants::{GpuState, JobKind, Share, ShareMode, SharingResult};
+use planner_core::tenants::{
+    GpuState, GpuUse, JobKind, JobPlacement, Share, ShareMode, SharingResult,
+};
 use planner_core::units::{Bytes, Seconds};
 use planner_core::wall::WallSeries;
 use planner_core::workspace::Lang;
@@ -51,6 +54,15 @@ fn mode(m: ShareMode) -> &'static str {
 /// The placement table of a shared pool.
 pub fn render_sharing(r: &SharingResult) -> String {
     let mut o = String::new();
+    pool_heading(&mut o, r);
+    job_table(&mut o, &r.jobs);
+    gpu_lines(&mut o, &r.gpus);
+    diagnostics(&mut o, &r.diagnostics);
+    o
+}
+
+/// The pool, how it is shared and how many jobs it placed.
+fn pool_heading(o: &mut String, r: &SharingResult) {
     let _ = writeln!(
         o,
         "pool     {} × {}, {}, packed first-fit decreasing",
@@ -66,12 +78,16 @@ pub fn render_sharing(r: &SharingResult) -> String {
         r.gpus_used,
         r.gpus_without_sharing
     );
+}
+
+/// One row per job: its share, its GPUs, its memory and how it runs there.
+fn job_table(o: &mut String, jobs: &[JobPlacement]) {
     let _ = writeln!(
         o,
         "{:<28} {:<9} {:<12} {:<8} {:>5} {:>9} {:>9} {:>9}  running",
         "job", "kind", "share", "gpus", "start", "cap GiB", "peak GiB", "spare GiB"
     );
-    for j in &r.jobs {
+    for j in jobs {
         let kind = match j.kind {
             JobKind::Training => "training",
             JobKind::FineTuning => "fine-tune",
@@ -87,24 +103,6 @@ pub fn render_sharing(r: &SharingResult) -> String {
             "NOT PLACED".into()
         };
         let start = j.mig_start.map_or("-".into(), |s| s.to_string());
-        let running = match (&j.serving, &j.training) {
-            (Some(s), _) => format!(
-                "batch {}/{}, TTFT {:.0} ms, TPOT {:.1} ms, {:.0} tok/s ({:.0}% kept){}",
-                s.batch,
-                s.requested_batch,
-                s.ttft.as_millis(),
-                s.tpot.as_millis(),
-                s.tokens_per_second,
-                s.throughput_kept * 100.0,
-                if s.slo_met { "" } else { ", misses SLO" }
-            ),
-            (_, Some(t)) => format!(
-                "step {:.3} s ({:.2}× whole GPUs)",
-                t.step.as_secs(),
-                t.slowdown
-            ),
-            _ => String::new(),
-        };
         let name: String = j.job.chars().take(28).collect();
         let _ = writeln!(
             o,
@@ -117,11 +115,38 @@ pub fn render_sharing(r: &SharingResult) -> String {
             j.capacity.as_gib(),
             j.peak.as_gib(),
             j.headroom.as_gib(),
-            running
+            running(j)
         );
     }
+}
+
+/// How a placed job runs on its share: serving latency and throughput, or
+/// the training step and its slowdown.
+fn running(j: &JobPlacement) -> String {
+    match (&j.serving, &j.training) {
+        (Some(s), _) => format!(
+            "batch {}/{}, TTFT {:.0} ms, TPOT {:.1} ms, {:.0} tok/s ({:.0}% kept){}",
+            s.batch,
+            s.requested_batch,
+            s.ttft.as_millis(),
+            s.tpot.as_millis(),
+            s.tokens_per_second,
+            s.throughput_kept * 100.0,
+            if s.slo_met { "" } else { ", misses SLO" }
+        ),
+        (_, Some(t)) => format!(
+            "step {:.3} s ({:.2}× whole GPUs)",
+            t.step.as_secs(),
+            t.slowdown
+        ),
+        _ => String::new(),
+    }
+}
+
+/// One line per GPU of the pool: what is allotted, what peaks, who is on it.
+fn gpu_lines(o: &mut String, gpus: &[GpuUse]) {
     let _ = writeln!(o, "\ngpus");
-    for g in &r.gpus {
+    for g in gpus {
         let what = match &g.state {
             GpuState::Free => "free".to_string(),
             GpuState::Whole { .. } => format!("whole: {}", g.jobs.join(", ")),
@@ -146,18 +171,21 @@ pub fn render_sharing(r: &SharingResult) -> String {
             what
         );
     }
-    if !r.diagnostics.is_empty() {
-        let _ = writeln!(o, "\ndiagnostics");
-        for d in &r.diagnostics {
-            let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
-        }
-    }
-    o
 }
 
 /// The checkpoint and failure figures.
 pub fn render_checkpoint(c: &CheckpointReport) -> String {
     let mut o = String::new();
+    checkpoint_size(&mut o, c);
+    checkpoint_writers(&mut o, c);
+    save_and_restore(&mut o, c);
+    failures_and_goodput(&mut o, c);
+    diagnostics(&mut o, &c.diagnostics);
+    o
+}
+
+/// The plan, the size of a checkpoint and what a restore reads.
+fn checkpoint_size(o: &mut String, c: &CheckpointReport) {
     let _ = writeln!(
         o,
         "plan        {}  ({} GPUs, {} node{})",
@@ -183,6 +211,10 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
             gb(c.restore_bytes)
         );
     }
+}
+
+/// What each rank holds and writes, and from which tier.
+fn checkpoint_writers(o: &mut String, c: &CheckpointReport) {
     let layout = match c.layout {
         SaveLayout::Balanced => "replicas written once, spread over ranks",
         SaveLayout::OwnShards => "each rank writes what it holds",
@@ -208,6 +240,11 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
             gb(t.written)
         );
     }
+}
+
+/// Storage bandwidth, the time to save and what it stalls, the time to
+/// restore.
+fn save_and_restore(o: &mut String, c: &CheckpointReport) {
     let _ = writeln!(
         o,
         "storage     {:.2} GB/s aggregate, {:.1} GB/s per node, {} saves",
@@ -234,6 +271,10 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
         "restore     {} (relaunch, read, copy back)",
         duration(c.restore)
     );
+}
+
+/// Interruptions, the checkpoint interval, goodput and the time to train.
+fn failures_and_goodput(o: &mut String, c: &CheckpointReport) {
     let _ = writeln!(
         o,
         "failures    {:.3} interruptions per GPU-year: MTBI {} on {} GPUs, {:.2} per day",
@@ -266,13 +307,6 @@ pub fn render_checkpoint(c: &CheckpointReport) -> String {
             duration(f)
         );
     }
-    if !c.diagnostics.is_empty() {
-        let _ = writeln!(o, "\ndiagnostics");
-        for d in &c.diagnostics {
-            let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
-        }
-    }
-    o
 }
 
 /// A checklist in one language, grouped by category.

@@ -1,7 +1,7 @@
 //! Plain-text views of search results and plan comparisons. Views only:
 //! every number comes from `planner-core`.
 
-use crate::table::{maybe, secs};
+use crate::table::{diagnostics, maybe, secs};
 use planner_core::diff::Impact;
 use planner_core::plan::{
     Checkpointing, Offload, OffloadTarget, PipelineSchedule, Plan, SequenceParallel, Sharding,
@@ -265,41 +265,64 @@ pub fn render_search(r: &SearchResult) -> String {
     if let Some(f) = &r.longest_context {
         found(&mut o, &format!("longest ctx {}", f.figures.max_context), f);
     }
-    if !r.diagnostics.is_empty() {
-        let _ = writeln!(o, "\ndiagnostics");
-        for d in &r.diagnostics {
-            let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
-        }
-    }
+    diagnostics(&mut o, &r.diagnostics);
     o
 }
 
 /// Plans side by side, one column each.
 pub fn render_compare(names: &[String], figures: &[Figures], plans: &[Plan]) -> String {
-    let mut o = String::new();
-    let width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .chain([18])
-        .max()
-        .unwrap_or(18)
-        .min(40);
-    let mut row = |label: &str, cells: Vec<String>| {
-        let _ = write!(o, "{label:<16}");
-        for c in cells {
-            let _ = write!(o, " {c:>width$}");
+    let mut t = Columns::new(names);
+    t.row("plan", names.to_vec());
+    fit_rows(&mut t, figures);
+    speed_rows(&mut t, figures);
+    economy_rows(&mut t, figures);
+    let mut o = t.out;
+    lever_lines(&mut o, names, plans);
+    o
+}
+
+/// A table with a label column and one right-aligned column per plan, as
+/// wide as the longest plan name (18 to 40 characters).
+struct Columns {
+    out: String,
+    width: usize,
+}
+
+impl Columns {
+    fn new(names: &[String]) -> Self {
+        let width = names
+            .iter()
+            .map(|n| n.chars().count())
+            .chain([18])
+            .max()
+            .unwrap_or(18)
+            .min(40);
+        Self {
+            out: String::new(),
+            width,
         }
-        let _ = writeln!(o);
-    };
-    row("plan", names.to_vec());
-    row(
+    }
+
+    fn row(&mut self, label: &str, cells: Vec<String>) {
+        let width = self.width;
+        let _ = write!(self.out, "{label:<16}");
+        for c in cells {
+            let _ = write!(self.out, " {c:>width$}");
+        }
+        let _ = writeln!(self.out);
+    }
+}
+
+/// GPUs, verdict and HBM margin.
+fn fit_rows(t: &mut Columns, figures: &[Figures]) {
+    t.row(
         "GPUs",
         figures
             .iter()
             .map(|f| format!("{}× {}", f.gpus, short(&f.gpu)))
             .collect(),
     );
-    row(
+    t.row(
         "verdict",
         figures
             .iter()
@@ -313,10 +336,15 @@ pub fn render_compare(names: &[String], figures: &[Figures], plans: &[Plan]) -> 
             })
             .collect(),
     );
-    row(
+    t.row(
         "HBM margin",
         figures.iter().map(|f| f.hbm_margin.to_string()).collect(),
     );
+}
+
+/// Step and MFU when any plan trains, TTFT and TPOT when any serves; a
+/// plan of the other kind shows a dash.
+fn speed_rows(t: &mut Columns, figures: &[Figures]) {
     let training = figures
         .iter()
         .any(|f| matches!(f.speed, Speed::Training { .. }));
@@ -330,14 +358,14 @@ pub fn render_compare(names: &[String], figures: &[Figures], plans: &[Plan]) -> 
             .collect()
     };
     if training {
-        row(
+        t.row(
             "step",
             pick(&|s| match s {
                 Speed::Training { step, .. } => Some(secs(*step)),
                 _ => None,
             }),
         );
-        row(
+        t.row(
             "MFU",
             pick(&|s| match s {
                 Speed::Training { mfu, .. } => Some(format!("{:.1}%", mfu * 100.0)),
@@ -346,14 +374,14 @@ pub fn render_compare(names: &[String], figures: &[Figures], plans: &[Plan]) -> 
         );
     }
     if serving {
-        row(
+        t.row(
             "TTFT",
             pick(&|s| match s {
                 Speed::Inference { ttft, .. } => Some(secs(*ttft)),
                 _ => None,
             }),
         );
-        row(
+        t.row(
             "TPOT",
             pick(&|s| match s {
                 Speed::Inference { tpot, .. } => Some(secs(*tpot)),
@@ -361,44 +389,51 @@ pub fn render_compare(names: &[String], figures: &[Figures], plans: &[Plan]) -> 
             }),
         );
     }
-    row(
+}
+
+/// Throughput, prices, limits and the migration class.
+fn economy_rows(t: &mut Columns, figures: &[Figures]) {
+    t.row(
         "tokens/s",
         figures
             .iter()
             .map(|f| format!("{:.0}", f.speed.tokens_per_second()))
             .collect(),
     );
-    row(
+    t.row(
         "$/hour",
         figures.iter().map(|f| maybe(f.usd_per_hour)).collect(),
     );
-    row(
+    t.row(
         "$/M tokens",
         figures
             .iter()
             .map(|f| maybe(f.usd_per_million_tokens))
             .collect(),
     );
-    row(
+    t.row(
         "max batch",
         figures.iter().map(|f| f.max_batch.to_string()).collect(),
     );
-    row(
+    t.row(
         "max context",
         figures.iter().map(|f| f.max_context.to_string()).collect(),
     );
-    row(
+    t.row(
         "migration",
         figures
             .iter()
             .map(|f| f.migration.label().to_string())
             .collect(),
     );
+}
+
+/// Each plan's levers on a line of its own.
+fn lever_lines(o: &mut String, names: &[String], plans: &[Plan]) {
     let _ = writeln!(o, "\nlevers (migration is counted from the first plan)");
     for (n, p) in names.iter().zip(plans) {
         let _ = writeln!(o, "  {n}: {}", levers(p));
     }
-    o
 }
 
 /// A GPU name without the vendor: "A100 SXM4 80GB".

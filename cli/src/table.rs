@@ -3,10 +3,11 @@
 
 use planner_core::catalog::{self, Provenance};
 use planner_core::report::{
-    CostReport, EnergyBilling, PriceBasis, Report, TimePart, TimeReport, Verdict,
+    CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report, TimePart, TimeReport,
+    Verdict,
 };
 use planner_core::units::{Bytes, Seconds, Usd};
-use planner_core::Named;
+use planner_core::{Diagnostic, Named};
 use std::fmt::Write;
 
 fn gib(b: Bytes) -> String {
@@ -24,6 +25,26 @@ fn params(n: f64) -> String {
 /// A readable breakdown of a report.
 pub fn render(r: &Report) -> String {
     let mut o = String::new();
+    heading(&mut o, r);
+    for (i, d) in r.devices.iter().enumerate() {
+        device(&mut o, d, i == r.binding);
+    }
+    limits(&mut o, r);
+    placement(&mut o, &r.placement);
+    time(&mut o, &r.time);
+    if let Some(c) = &r.cost {
+        let tokens = match r.time {
+            TimeReport::Training(_) => "M tokens trained",
+            TimeReport::Inference(_) => "M output tokens",
+        };
+        cost(&mut o, c, r.distilled_from.as_deref(), tokens);
+    }
+    diagnostics(&mut o, &r.diagnostics);
+    o
+}
+
+/// Plan, model, GPU and verdict.
+fn heading(o: &mut String, r: &Report) {
     let _ = writeln!(o, "plan     {}", r.plan);
     let _ = writeln!(
         o,
@@ -43,45 +64,47 @@ pub fn render(r: &Report) -> String {
         Verdict::Invalid => "INVALID".to_string(),
     };
     let _ = writeln!(o, "verdict  {verdict}\n");
-    for (i, d) in r.devices.iter().enumerate() {
-        let mark = if i == r.binding {
-            "  ← most loaded"
-        } else {
-            ""
-        };
-        let _ = writeln!(o, "{} ({} layers){mark}", d.role.en(), d.layers);
-        let _ = writeln!(o, "  {:<24} {:<10} {:>10}  basis", "item", "tier", "GiB");
-        for it in &d.items {
-            let _ = writeln!(
-                o,
-                "  {:<24} {:<10} {}  {}",
-                it.kind.label(),
-                it.tier.en(),
-                gib(it.bytes),
-                it.basis
-            );
-        }
+}
+
+/// One device: its items, its HBM use and each tier against capacity.
+fn device(o: &mut String, d: &DeviceMemory, most_loaded: bool) {
+    let mark = if most_loaded { "  ← most loaded" } else { "" };
+    let _ = writeln!(o, "{} ({} layers){mark}", d.role.en(), d.layers);
+    let _ = writeln!(o, "  {:<24} {:<10} {:>10}  basis", "item", "tier", "GiB");
+    for it in &d.items {
         let _ = writeln!(
             o,
-            "  HBM: allocated {:.2} GiB, reserved {:.2} GiB, used {:.2} GiB",
-            d.hbm_allocated().as_gib(),
-            d.hbm_reserved().as_gib(),
-            d.hbm_used().as_gib()
+            "  {:<24} {:<10} {}  {}",
+            it.kind.label(),
+            it.tier.en(),
+            gib(it.bytes),
+            it.basis
         );
-        for t in &d.tiers {
-            let _ = writeln!(
-                o,
-                "  {:<10} {:>10.2} / {:>10.2} GiB  {:<4}  (expected {:.2}–{:.2} GiB)",
-                t.tier.en(),
-                t.used.as_gib(),
-                t.capacity.as_gib(),
-                if t.fits() { "ok" } else { "OVER" },
-                t.range.low.as_gib(),
-                t.range.high.as_gib()
-            );
-        }
-        let _ = writeln!(o);
     }
+    let _ = writeln!(
+        o,
+        "  HBM: allocated {:.2} GiB, reserved {:.2} GiB, used {:.2} GiB",
+        d.hbm_allocated().as_gib(),
+        d.hbm_reserved().as_gib(),
+        d.hbm_used().as_gib()
+    );
+    for t in &d.tiers {
+        let _ = writeln!(
+            o,
+            "  {:<10} {:>10.2} / {:>10.2} GiB  {:<4}  (expected {:.2}–{:.2} GiB)",
+            t.tier.en(),
+            t.used.as_gib(),
+            t.capacity.as_gib(),
+            if t.fits() { "ok" } else { "OVER" },
+            t.range.low.as_gib(),
+            t.range.high.as_gib()
+        );
+    }
+    let _ = writeln!(o);
+}
+
+/// The serving or training limits: what fits at most.
+fn limits(o: &mut String, r: &Report) {
     if let Some(l) = &r.inference {
         let _ = writeln!(
             o,
@@ -99,34 +122,35 @@ pub fn render(r: &Report) -> String {
             l.micro_batches, l.in_flight, l.max_micro_batch, l.max_seq_len
         );
     }
-    if !r.placement.is_empty() {
-        let _ = writeln!(o, "placed by heat (coldest first):");
-        for p in &r.placement {
-            let _ = writeln!(
-                o,
-                "  {:?}: {:.0}% to {} ({:.0} accesses per step per byte)",
-                p.state,
-                p.fraction * 100.0,
-                p.tier.en(),
-                p.heat
-            );
-        }
+}
+
+/// States placed off HBM by heat, coldest first.
+fn placement(o: &mut String, placed: &[Placed]) {
+    if placed.is_empty() {
+        return;
     }
-    time(&mut o, &r.time);
-    if let Some(c) = &r.cost {
-        let tokens = match r.time {
-            TimeReport::Training(_) => "M tokens trained",
-            TimeReport::Inference(_) => "M output tokens",
-        };
-        cost(&mut o, c, r.distilled_from.as_deref(), tokens);
+    let _ = writeln!(o, "placed by heat (coldest first):");
+    for p in placed {
+        let _ = writeln!(
+            o,
+            "  {:?}: {:.0}% to {} ({:.0} accesses per step per byte)",
+            p.state,
+            p.fraction * 100.0,
+            p.tier.en(),
+            p.heat
+        );
     }
-    if !r.diagnostics.is_empty() {
-        let _ = writeln!(o, "\ndiagnostics");
-        for d in &r.diagnostics {
-            let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
-        }
+}
+
+/// The diagnostics section, after a blank line; nothing when there are none.
+pub(crate) fn diagnostics(o: &mut String, ds: &[Diagnostic]) {
+    if ds.is_empty() {
+        return;
     }
-    o
+    let _ = writeln!(o, "\ndiagnostics");
+    for d in ds {
+        let _ = writeln!(o, "  [{:?}] {}", d.severity, d.message);
+    }
 }
 
 /// Dollars with a precision that suits the amount: `$97,465`, `$21.92`,

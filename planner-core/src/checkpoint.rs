@@ -286,6 +286,19 @@ impl CheckpointReport {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+
+    /// The figures of this report that change with the failure rate.
+    pub fn rate_point(&self) -> RatePoint {
+        RatePoint {
+            failure_rate: self.failure_rate,
+            mtbi: self.mtbi,
+            interval: self.interval,
+            interval_young: self.interval_young,
+            interval_daly: self.interval_daly,
+            goodput: self.goodput,
+            lost_gpu_hours_per_day: self.lost_gpu_hours_per_day,
+        }
+    }
 }
 
 /// Young's first-order optimum interval, √(2δM).
@@ -868,22 +881,14 @@ pub fn failure_sweep(plan: &Plan, settings: &CheckpointSettings) -> Vec<RatePoin
     (-steps..=steps)
         .map(|k| {
             let factor = 2f64.powf(f64::from(k) / f64::from(SWEEP_STEPS_PER_DOUBLING));
-            let c = checkpoint(
+            checkpoint(
                 plan,
                 &CheckpointSettings {
                     failure_rate: Some(centre * factor),
                     ..*settings
                 },
-            );
-            RatePoint {
-                failure_rate: c.failure_rate,
-                mtbi: c.mtbi,
-                interval: c.interval,
-                interval_young: c.interval_young,
-                interval_daly: c.interval_daly,
-                goodput: c.goodput,
-                lost_gpu_hours_per_day: c.lost_gpu_hours_per_day,
-            }
+            )
+            .rate_point()
         })
         .collect()
 }

@@ -11,7 +11,7 @@ use planner_core::calibrate::{
     Measurement, ProfileSource,
 };
 use planner_core::units::{Bytes, Seconds};
-use planner_core::{evaluate, Verdict};
+use planner_core::{evaluate, Report, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -244,109 +244,146 @@ pub fn measurement(
 
 /// Compares every result of every fixture with its prediction.
 pub fn compare(fixtures: &[Fixture], tol: &Tolerance) -> Comparison {
-    let mut rows = Vec::new();
-    let mut failures = Vec::new();
-    let mut measurements = Vec::new();
-    let mut summaries = Vec::new();
-    for f in fixtures {
-        let g = &f.runs.provenance.gpu;
-        let (_, matched) = gpu_choice(&g.name, g.total_memory);
-        let mut measured = 0;
-        for result in &f.runs.results {
-            let (m, gpu, mut notes) = match measurement(&f.runs, result) {
-                Ok(x) => x,
-                Err(e) => {
-                    failures.push(Failure {
-                        fixture: f.name.clone(),
-                        id: result.id.clone(),
-                        figure: Figure::PeakAllocated,
-                        message: e,
-                    });
-                    continue;
-                }
-            };
-            let report = evaluate(&m.plan);
-            let errors = if result.status == Status::Ok {
-                errors_against(&report, &m.measured)
-            } else {
-                Vec::new()
-            };
-            match result.status {
-                Status::Ok => measured += 1,
-                Status::Oom => {
-                    if report.verdict == Verdict::Fits {
-                        notes.push(format!(
-                            "ran out of memory; the planner predicted it fits with {} to spare",
-                            report.hbm_margin
-                        ));
-                    } else {
-                        notes.push("ran out of memory, as the planner predicted".into());
-                    }
-                }
-                Status::Skipped | Status::Error => notes.push(format!(
-                    "{}: {}",
-                    if result.status == Status::Skipped {
-                        "skipped"
-                    } else {
-                        "failed"
-                    },
-                    result.reason.as_deref().unwrap_or("no reason given")
-                )),
-            }
-            for e in &errors {
-                let fail = match e.figure {
-                    Figure::PeakAllocated if e.error.abs() > tol.allocated => Some(format!(
-                        "peak allocated off by {:+.1} % (tolerance ±{:.0} %)",
-                        e.error * 100.0,
-                        tol.allocated * 100.0
-                    )),
-                    f if f.is_time() && tol.time_in_range && e.in_range() == Some(false) => {
-                        e.range.map(|r| {
-                            format!(
-                                "{} {} outside the report's range {}–{} (error {:+.1} %)",
-                                f.label(),
-                                show(f, e.measured),
-                                show(f, r.low),
-                                show(f, r.high),
-                                e.error * 100.0
-                            )
-                        })
-                    }
-                    _ => None,
-                };
-                if let Some(message) = fail {
-                    failures.push(Failure {
-                        fixture: f.name.clone(),
-                        id: result.id.clone(),
-                        figure: e.figure,
-                        message,
-                    });
-                }
-            }
-            if result.status == Status::Ok {
-                measurements.push(m);
-            }
-            rows.push(Row {
-                fixture: f.name.clone(),
-                id: result.id.clone(),
-                status: result.status,
-                gpu,
-                verdict: report.verdict,
-                errors,
-                notes,
-            });
-        }
-        summaries.push(FixtureSummary {
-            name: f.name.clone(),
-            gpu: g.name.clone(),
-            matched,
-            date: f.runs.provenance.date.clone(),
-            software: software(&f.runs),
-            results: f.runs.results.len(),
-            measured,
-        });
+    let mut out = Collected::default();
+    let fixture_summaries = fixtures
+        .iter()
+        .map(|f| compare_fixture(f, tol, &mut out))
+        .collect();
+    Comparison {
+        format: REPORT_FORMAT.into(),
+        fixtures: fixture_summaries,
+        tolerance: *tol,
+        summary: error_summary(&out.rows),
+        rows: out.rows,
+        failures: out.failures,
+        measurements: out.measurements,
+        source: profile_source(fixtures),
     }
-    let summary = Figure::ALL
+}
+
+/// What comparing the results gathers, in fixture and result order.
+#[derive(Default)]
+struct Collected {
+    rows: Vec<Row>,
+    failures: Vec<Failure>,
+    measurements: Vec<Measurement>,
+}
+
+/// Compares every result of one fixture and sums the fixture up.
+fn compare_fixture(f: &Fixture, tol: &Tolerance, out: &mut Collected) -> FixtureSummary {
+    let g = &f.runs.provenance.gpu;
+    let (_, matched) = gpu_choice(&g.name, g.total_memory);
+    let first = out.rows.len();
+    for result in &f.runs.results {
+        compare_result(f, result, tol, out);
+    }
+    let measured = out.rows[first..]
+        .iter()
+        .filter(|r| r.status == Status::Ok)
+        .count();
+    FixtureSummary {
+        name: f.name.clone(),
+        gpu: g.name.clone(),
+        matched,
+        date: f.runs.provenance.date.clone(),
+        software: software(&f.runs),
+        results: f.runs.results.len(),
+        measured,
+    }
+}
+
+/// One result against its prediction: its row, its failures and, when it
+/// ran, its measurement. A result the grid does not describe is a failure
+/// and no row.
+fn compare_result(f: &Fixture, result: &RunResult, tol: &Tolerance, out: &mut Collected) {
+    let fail = |figure: Figure, message: String| Failure {
+        fixture: f.name.clone(),
+        id: result.id.clone(),
+        figure,
+        message,
+    };
+    let (m, gpu, mut notes) = match measurement(&f.runs, result) {
+        Ok(x) => x,
+        Err(e) => {
+            out.failures.push(fail(Figure::PeakAllocated, e));
+            return;
+        }
+    };
+    let report = evaluate(&m.plan);
+    let errors = if result.status == Status::Ok {
+        errors_against(&report, &m.measured)
+    } else {
+        Vec::new()
+    };
+    notes.extend(status_note(result, &report));
+    for e in &errors {
+        if let Some(message) = outside_tolerance(e, tol) {
+            out.failures.push(fail(e.figure, message));
+        }
+    }
+    if result.status == Status::Ok {
+        out.measurements.push(m);
+    }
+    out.rows.push(Row {
+        fixture: f.name.clone(),
+        id: result.id.clone(),
+        status: result.status,
+        gpu,
+        verdict: report.verdict,
+        errors,
+        notes,
+    });
+}
+
+/// What the reader should know about a run that did not end well: an
+/// out-of-memory against the planner's verdict, or why it was skipped or
+/// failed.
+fn status_note(result: &RunResult, report: &Report) -> Option<String> {
+    match result.status {
+        Status::Ok => None,
+        Status::Oom if report.verdict == Verdict::Fits => Some(format!(
+            "ran out of memory; the planner predicted it fits with {} to spare",
+            report.hbm_margin
+        )),
+        Status::Oom => Some("ran out of memory, as the planner predicted".into()),
+        Status::Skipped | Status::Error => Some(format!(
+            "{}: {}",
+            if result.status == Status::Skipped {
+                "skipped"
+            } else {
+                "failed"
+            },
+            result.reason.as_deref().unwrap_or("no reason given")
+        )),
+    }
+}
+
+/// Why a figure breaks a tolerance, if it does: peak allocated off by more
+/// than allowed, or a time outside the report's range.
+fn outside_tolerance(e: &FigureError, tol: &Tolerance) -> Option<String> {
+    match e.figure {
+        Figure::PeakAllocated if e.error.abs() > tol.allocated => Some(format!(
+            "peak allocated off by {:+.1} % (tolerance ±{:.0} %)",
+            e.error * 100.0,
+            tol.allocated * 100.0
+        )),
+        f if f.is_time() && tol.time_in_range && e.in_range() == Some(false) => e.range.map(|r| {
+            format!(
+                "{} {} outside the report's range {}–{} (error {:+.1} %)",
+                f.label(),
+                show(f, e.measured),
+                show(f, r.low),
+                show(f, r.high),
+                e.error * 100.0
+            )
+        }),
+        _ => None,
+    }
+}
+
+/// Per figure, the median and worst error over every row that measured it.
+fn error_summary(rows: &[Row]) -> Vec<ErrorSummary> {
+    Figure::ALL
         .iter()
         .filter_map(|&fig| {
             let e: Vec<f64> = rows
@@ -357,7 +394,11 @@ pub fn compare(fixtures: &[Fixture], tol: &Tolerance) -> Comparison {
                 .collect();
             summarise(fig, &e)
         })
-        .collect();
+        .collect()
+}
+
+/// The fixtures' names, their distinct dates and software.
+fn profile_source(fixtures: &[Fixture]) -> ProfileSource {
     let mut dates: Vec<String> = fixtures
         .iter()
         .map(|f| f.runs.provenance.date.clone())
@@ -367,19 +408,10 @@ pub fn compare(fixtures: &[Fixture], tol: &Tolerance) -> Comparison {
     let mut sw: Vec<String> = fixtures.iter().map(|f| software(&f.runs)).collect();
     sw.sort();
     sw.dedup();
-    Comparison {
-        format: REPORT_FORMAT.into(),
-        fixtures: summaries,
-        tolerance: *tol,
-        rows,
-        summary,
-        failures,
-        measurements,
-        source: ProfileSource {
-            fixtures: fixtures.iter().map(|f| f.name.clone()).collect(),
-            measured_on: dates.join(", "),
-            software: sw.join("; "),
-        },
+    ProfileSource {
+        fixtures: fixtures.iter().map(|f| f.name.clone()).collect(),
+        measured_on: dates.join(", "),
+        software: sw.join("; "),
     }
 }
 

@@ -5,7 +5,7 @@
 //! to training steps).
 
 use super::{
-    bold_grid, font, legend, legend_width, light_grid, message, muted, text_width, Drawn,
+    bold_grid, font, legend, legend_width, light_grid, message, muted, text_width, Done, Drawn,
     LegendEntry, Placed,
 };
 use crate::charts::draw::time::metric_name;
@@ -111,9 +111,12 @@ pub fn draw<DB: DrawingBackend>(
     }
 }
 
+/// A built frontier chart: latency across (linear or logarithmic), cost up.
+type Chart<'a, DB, X> = ChartContext<'a, DB, Cartesian2d<X, RangedCoordf64>>;
+
 /// Draws the mesh, the frontier, the points and the legend on a built chart.
 fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
-    mut chart: ChartContext<'_, DB, Cartesian2d<X, RangedCoordf64>>,
+    mut chart: Chart<'_, DB, X>,
     side: &DrawingArea<DB, Shift>,
     s: &FrontierSeries,
     lang: Lang,
@@ -133,64 +136,99 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
-    let at = |p: &FrontierPoint| (p.latency.as_secs() * scale, p.cost);
     chart.draw_series(LineSeries::new(
-        s.front.iter().map(|&i| at(&s.points[i])),
+        s.front.iter().map(|&i| at(&s.points[i], scale)),
         FRONT.stroke_width(2),
     ))?;
     let mut hits = Vec::new();
     let mut labels = Placed::default();
     for p in &s.points {
-        let (color, marker) = palette::family(p.family);
-        let fits = p.verdict == Verdict::Fits;
-        let style = if fits {
-            color.filled()
-        } else {
-            color.stroke_width(2)
-        };
-        match (outline(marker), fits) {
-            (None, _) => chart.draw_series(std::iter::once(Circle::new(at(p), 6, style)))?,
-            (Some(v), true) => chart.draw_series(std::iter::once(
-                EmptyElement::at(at(p)) + Polygon::new(v, style),
-            ))?,
-            (Some(mut v), false) => {
-                v.push(v[0]);
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at(at(p)) + PathElement::new(v, style),
-                ))?
-            }
-        };
-        let c = chart.backend_coord(&at(p));
-        hits.push(Hit::point(
-            c,
-            7,
-            format!(
-                "{}\n{} · {}\n{}: {}\n{}: {}",
-                p.name,
-                p.family.name(lang),
-                p.verdict.name(lang),
-                metric_name(lang, p.latency_metric),
-                duration(p.latency),
-                metric_name_of(lang, metric),
-                cost_text(metric, p.cost)
-            ),
-        ));
-        // A name beside the point where it overlaps no other name.
-        let name = short(&p.name, 16);
-        let (w, h) = (text_width(&name, 11.0), 13);
-        let spots = [
-            (c.0 + 9, c.1 - 15),
-            (c.0 + 9, c.1 + 3),
-            (c.0 - 9 - w, c.1 - 15),
-            (c.0 - 9 - w, c.1 + 3),
-        ];
-        if let Some((x, y)) = labels.take(&spots, w, h) {
-            let offset = (x - c.0, y - c.1);
-            chart.draw_series(std::iter::once(
-                EmptyElement::at(at(p)) + Text::new(name, offset, muted(11.0)),
-            ))?;
-        }
+        point(&mut chart, p, scale)?;
+        let c = chart.backend_coord(&at(p, scale));
+        hits.push(Hit::point(c, 7, point_readout(p, metric, lang)));
+        name_label(&mut chart, &mut labels, p, scale)?;
     }
+    legend(side, &legend_entries(s, lang))?;
+    Ok(hits)
+}
+
+/// Where a point sits: its latency (in the axis's unit) and its cost.
+fn at(p: &FrontierPoint, scale: f64) -> (f64, f64) {
+    (p.latency.as_secs() * scale, p.cost)
+}
+
+/// A point's marker in its family's colour and shape: filled when the plan
+/// fits, an outline when it does not.
+fn point<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, X>,
+    p: &FrontierPoint,
+    scale: f64,
+) -> Done<DB> {
+    let (color, marker) = palette::family(p.family);
+    let fits = p.verdict == Verdict::Fits;
+    let style = if fits {
+        color.filled()
+    } else {
+        color.stroke_width(2)
+    };
+    match (outline(marker), fits) {
+        (None, _) => chart.draw_series(std::iter::once(Circle::new(at(p, scale), 6, style)))?,
+        (Some(v), true) => chart.draw_series(std::iter::once(
+            EmptyElement::at(at(p, scale)) + Polygon::new(v, style),
+        ))?,
+        (Some(mut v), false) => {
+            v.push(v[0]);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at(p, scale)) + PathElement::new(v, style),
+            ))?
+        }
+    };
+    Ok(())
+}
+
+/// A point's read-out: name, family, verdict, latency and cost.
+fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
+    format!(
+        "{}\n{} · {}\n{}: {}\n{}: {}",
+        p.name,
+        p.family.name(lang),
+        p.verdict.name(lang),
+        metric_name(lang, p.latency_metric),
+        duration(p.latency),
+        metric_name_of(lang, metric),
+        cost_text(metric, p.cost)
+    )
+}
+
+/// A name beside the point where it overlaps no other name; none when
+/// every spot is taken.
+fn name_label<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
+    chart: &mut Chart<'_, DB, X>,
+    labels: &mut Placed,
+    p: &FrontierPoint,
+    scale: f64,
+) -> Done<DB> {
+    let c = chart.backend_coord(&at(p, scale));
+    let name = short(&p.name, 16);
+    let (w, h) = (text_width(&name, 11.0), 13);
+    let spots = [
+        (c.0 + 9, c.1 - 15),
+        (c.0 + 9, c.1 + 3),
+        (c.0 - 9 - w, c.1 - 15),
+        (c.0 - 9 - w, c.1 + 3),
+    ];
+    if let Some((x, y)) = labels.take(&spots, w, h) {
+        let offset = (x - c.0, y - c.1);
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The legend: the families drawn, the frontier, and the outline of plans
+/// that do not fit when there are any.
+fn legend_entries(s: &FrontierSeries, lang: Lang) -> Vec<LegendEntry> {
     let mut entries: Vec<LegendEntry> = [
         PlanFamily::Baseline,
         PlanFamily::Algorithmic,
@@ -217,8 +255,7 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
             line: true,
         });
     }
-    legend(side, &entries)?;
-    Ok(hits)
+    entries
 }
 
 #[cfg(test)]

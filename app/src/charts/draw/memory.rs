@@ -3,12 +3,12 @@
 //! dashed wall across the plan's column.
 
 use super::{
-    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, muted, Drawn,
-    LegendEntry,
+    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, muted, Done,
+    Drawn, LegendEntry, LinearChart,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
-use crate::charts::series::MemorySeries;
+use crate::charts::series::{MemoryBar, MemoryPlan, MemorySeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
 use crate::numfmt::{gib, short, tick};
@@ -32,12 +32,27 @@ pub fn draw<DB: DrawingBackend>(
     }
     let (w, _) = root.dim_in_pixel();
     let (area, side) = root.split_horizontally(w - legend_width(w));
+    let mut chart = axes(&area, s, lang)?;
+    for (i, plan) in s.plans.iter().enumerate() {
+        column(&mut chart, &mut hits, s, i, plan, lang)?;
+    }
+    legend(&side, &legend_entries(s, lang))?;
+    Ok(hits)
+}
+
+/// The chart: one column per plan (named, as far as the names fit), GiB
+/// per GPU up to a little above the highest bar, whisker or wall.
+fn axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    s: &MemorySeries,
+    lang: Lang,
+) -> Result<LinearChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let n = s.plans.len();
     let top = (s.top().as_gib() * 1.12).max(1.0);
     let chars = label_chars(f64::from(area.dim_in_pixel().0.saturating_sub(70)) / n as f64);
     let names: Vec<String> = s.plans.iter().map(|p| short(&p.name, chars)).collect();
     let label = |v: &f64| category_label(&names, *v);
-    let mut chart = ChartBuilder::on(&area)
+    let mut chart = ChartBuilder::on(area)
         .margin(8)
         .x_label_area_size(26)
         .y_label_area_size(54)
@@ -55,125 +70,179 @@ pub fn draw<DB: DrawingBackend>(
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
+    Ok(chart)
+}
 
-    for (i, plan) in s.plans.iter().enumerate() {
-        let bars: Vec<_> = s.bars.iter().filter(|b| b.plan == i).collect();
-        let m = bars.len().max(1) as f64;
-        // Bars no wider than 0.4 of a column, the group centred on it.
-        let width = (0.76 / m).min(0.4);
-        let start = i as f64 - width * m / 2.0;
-        let role = plan.role.name(lang);
-        for (j, bar) in bars.iter().enumerate() {
-            let x0 = start + j as f64 * width + 0.02;
-            let x1 = x0 + width - 0.04;
-            let tier = bar.tier.name(lang);
-            let mut y = 0.0;
-            for &(kind, bytes) in &bar.segments {
-                let y1 = y + bytes.as_gib();
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(x0, y), (x1, y1)],
-                    palette::item(kind).filled(),
-                )))?;
-                hits.push(Hit::rect(
-                    chart.backend_coord(&(x0, y)),
-                    chart.backend_coord(&(x1, y1)),
-                    format!(
-                        "{}\n{} · {} · {}\n{}: {}",
-                        plan.name,
-                        role,
-                        tier,
-                        kind.name(lang),
-                        gib(bytes),
-                        pct_of(bytes.base(), bar.used.base())
-                    ),
-                ));
-                y = y1;
-            }
-            // The expected range as a whisker with caps.
-            let (lo, hi) = (bar.range.low.as_gib(), bar.range.high.as_gib());
-            if hi > lo {
-                let xc = (x0 + x1) / 2.0;
-                let cap = ((x1 - x0) / 4.0).min(0.04);
-                let ink = INK.stroke_width(1);
-                chart.draw_series([
-                    PathElement::new(vec![(xc, lo), (xc, hi)], ink),
-                    PathElement::new(vec![(xc - cap, lo), (xc + cap, lo)], ink),
-                    PathElement::new(vec![(xc - cap, hi), (xc + cap, hi)], ink),
-                ])?;
-                hits.push(Hit::rect(
-                    chart.backend_coord(&(xc - cap, lo)),
-                    chart.backend_coord(&(xc + cap, hi)),
-                    format!(
-                        "{} · {}\n{}: {}\n{}: {}–{}",
-                        plan.name,
-                        tier,
-                        t(lang, K::Total),
-                        gib(bar.used),
-                        t(lang, K::Range),
-                        gib(bar.range.low),
-                        gib(bar.range.high)
-                    ),
-                ));
-            }
-            if bars.len() > 1 || bar.tier != Tier::Hbm {
-                let above = (x0, bar.used.max(bar.range.high).as_gib());
-                chart.draw_series(std::iter::once(
-                    EmptyElement::at(above) + Text::new(tier.to_string(), (0, -14), muted(11.0)),
-                ))?;
-            }
+/// Plan `i`'s column: a bar per tier, each with its whisker and, when it
+/// is not the lone HBM bar, its tier's name; then the plan's wall.
+fn column<DB: DrawingBackend>(
+    chart: &mut LinearChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    s: &MemorySeries,
+    i: usize,
+    plan: &MemoryPlan,
+    lang: Lang,
+) -> Done<DB> {
+    let bars: Vec<_> = s.bars.iter().filter(|b| b.plan == i).collect();
+    let m = bars.len().max(1) as f64;
+    // Bars no wider than 0.4 of a column, the group centred on it.
+    let width = (0.76 / m).min(0.4);
+    let start = i as f64 - width * m / 2.0;
+    for (j, bar) in bars.iter().enumerate() {
+        let x0 = start + j as f64 * width + 0.02;
+        let x = (x0, x0 + width - 0.04);
+        segments(chart, hits, plan, bar, x, lang)?;
+        whisker(chart, hits, plan, bar, x, lang)?;
+        if bars.len() > 1 || bar.tier != Tier::Hbm {
+            tier_label(chart, bar, x0, lang)?;
         }
-        // The wall: this plan's HBM per GPU.
-        let cap = plan.hbm.as_gib();
-        let (wx0, wx1) = (i as f64 - 0.45, i as f64 + 0.45);
-        chart.draw_series(DashedLineSeries::new(
-            vec![(wx0, cap), (wx1, cap)],
-            6,
-            4,
-            WALL.stroke_width(2),
-        ))?;
-        let (a, b) = (
-            chart.backend_coord(&(wx0, cap)),
-            chart.backend_coord(&(wx1, cap)),
-        );
+    }
+    wall(chart, hits, i, plan, lang)
+}
+
+/// A bar's segments, stacked from zero, one per item kind, between `x.0`
+/// and `x.1`.
+fn segments<DB: DrawingBackend>(
+    chart: &mut LinearChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    plan: &MemoryPlan,
+    bar: &MemoryBar,
+    (x0, x1): (f64, f64),
+    lang: Lang,
+) -> Done<DB> {
+    let role = plan.role.name(lang);
+    let tier = bar.tier.name(lang);
+    let mut y = 0.0;
+    for &(kind, bytes) in &bar.segments {
+        let y1 = y + bytes.as_gib();
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(x0, y), (x1, y1)],
+            palette::item(kind).filled(),
+        )))?;
         hits.push(Hit::rect(
-            (a.0, a.1 - 3),
-            (b.0, b.1 + 3),
+            chart.backend_coord(&(x0, y)),
+            chart.backend_coord(&(x1, y1)),
             format!(
-                "{}\n{}: {}",
+                "{}\n{} · {} · {}\n{}: {}",
                 plan.name,
-                t(lang, K::HbmCapacity),
-                gib(plan.hbm)
+                role,
+                tier,
+                kind.name(lang),
+                gib(bytes),
+                pct_of(bytes.base(), bar.used.base())
             ),
         ));
+        y = y1;
     }
+    Ok(())
+}
 
-    let mut entries: Vec<LegendEntry> = s
-        .kinds()
-        .into_iter()
-        .map(|k| LegendEntry {
-            label: k.name(lang).to_string(),
-            color: palette::item(k).to_rgba(),
-            line: false,
-        })
-        .collect();
-    entries.insert(
-        0,
+/// The expected range as a whisker with caps, centred on the bar; none
+/// when the range is empty.
+fn whisker<DB: DrawingBackend>(
+    chart: &mut LinearChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    plan: &MemoryPlan,
+    bar: &MemoryBar,
+    (x0, x1): (f64, f64),
+    lang: Lang,
+) -> Done<DB> {
+    let (lo, hi) = (bar.range.low.as_gib(), bar.range.high.as_gib());
+    if hi <= lo {
+        return Ok(());
+    }
+    let xc = (x0 + x1) / 2.0;
+    let cap = ((x1 - x0) / 4.0).min(0.04);
+    let ink = INK.stroke_width(1);
+    chart.draw_series([
+        PathElement::new(vec![(xc, lo), (xc, hi)], ink),
+        PathElement::new(vec![(xc - cap, lo), (xc + cap, lo)], ink),
+        PathElement::new(vec![(xc - cap, hi), (xc + cap, hi)], ink),
+    ])?;
+    hits.push(Hit::rect(
+        chart.backend_coord(&(xc - cap, lo)),
+        chart.backend_coord(&(xc + cap, hi)),
+        format!(
+            "{} · {}\n{}: {}\n{}: {}–{}",
+            plan.name,
+            bar.tier.name(lang),
+            t(lang, K::Total),
+            gib(bar.used),
+            t(lang, K::Range),
+            gib(bar.range.low),
+            gib(bar.range.high)
+        ),
+    ));
+    Ok(())
+}
+
+/// The tier's name above its bar (or above its whisker, if higher).
+fn tier_label<DB: DrawingBackend>(
+    chart: &mut LinearChart<'_, DB>,
+    bar: &MemoryBar,
+    x0: f64,
+    lang: Lang,
+) -> Done<DB> {
+    let above = (x0, bar.used.max(bar.range.high).as_gib());
+    chart.draw_series(std::iter::once(
+        EmptyElement::at(above) + Text::new(bar.tier.name(lang).to_string(), (0, -14), muted(11.0)),
+    ))?;
+    Ok(())
+}
+
+/// The wall: plan `i`'s HBM per GPU as a dashed line across its column.
+fn wall<DB: DrawingBackend>(
+    chart: &mut LinearChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    i: usize,
+    plan: &MemoryPlan,
+    lang: Lang,
+) -> Done<DB> {
+    let cap = plan.hbm.as_gib();
+    let (wx0, wx1) = (i as f64 - 0.45, i as f64 + 0.45);
+    chart.draw_series(DashedLineSeries::new(
+        vec![(wx0, cap), (wx1, cap)],
+        6,
+        4,
+        WALL.stroke_width(2),
+    ))?;
+    let (a, b) = (
+        chart.backend_coord(&(wx0, cap)),
+        chart.backend_coord(&(wx1, cap)),
+    );
+    hits.push(Hit::rect(
+        (a.0, a.1 - 3),
+        (b.0, b.1 + 3),
+        format!(
+            "{}\n{}: {}",
+            plan.name,
+            t(lang, K::HbmCapacity),
+            gib(plan.hbm)
+        ),
+    ));
+    Ok(())
+}
+
+/// The legend: the wall, the range, then every item kind drawn.
+fn legend_entries(s: &MemorySeries, lang: Lang) -> Vec<LegendEntry> {
+    let lines = [
         LegendEntry {
             label: t(lang, K::HbmCapacity).to_string(),
             color: WALL.to_rgba(),
             line: true,
         },
-    );
-    entries.insert(
-        1,
         LegendEntry {
             label: t(lang, K::Range).to_string(),
             color: INK.to_rgba(),
             line: true,
         },
-    );
-    legend(&side, &entries)?;
-    Ok(hits)
+    ];
+    let kinds = s.kinds().into_iter().map(|k| LegendEntry {
+        label: k.name(lang).to_string(),
+        color: palette::item(k).to_rgba(),
+        line: false,
+    });
+    lines.into_iter().chain(kinds).collect()
 }
 
 /// A part's share of a whole, for read-outs.

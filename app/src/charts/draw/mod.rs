@@ -23,6 +23,16 @@ pub const FONT: &str =
 /// The hover regions drawn, or why drawing failed.
 pub type Drawn<DB> = Result<Vec<Hit>, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// One part drawn, or why drawing failed.
+pub type Done<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// A chart on two linear axes.
+pub type LinearChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
 /// Text in the chart font, at a size in CSS pixels.
 pub fn font(size: f64) -> TextStyle<'static> {
     (FONT, size).into_font().color(&INK)

@@ -4,13 +4,13 @@
 //! grows as a power of the swept value, so the curve reads as a line and
 //! the walls stay visible next to points a thousand times above them.
 
-use super::{bold_grid, font, light_grid, message, muted, text_width, Drawn, Placed};
+use super::{bold_grid, font, light_grid, message, muted, text_width, Done, Drawn, Placed};
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
 use crate::numfmt::{gib, si, tick};
-use planner_core::sweep::SweepResult;
+use planner_core::sweep::{SweepPoint, SweepResult};
 use planner_core::units::Bytes;
 use planner_core::workspace::SweepAxis;
 use planner_core::Named;
@@ -44,6 +44,27 @@ pub fn draw<DB: DrawingBackend>(
         message(&root, t(lang, K::NotAvailable))?;
         return Ok(hits);
     };
+    let span = (first.x, last.x);
+    let mut chart = axes(&root, s, &pts, span, lang)?;
+    band_and_line(&mut chart, &pts)?;
+    walls(&mut chart, &mut hits, s, span, lang)?;
+    points(&mut chart, &mut hits, s, &pts, lang)?;
+    Ok(hits)
+}
+
+/// A chart on two logarithmic axes.
+type LogChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// The chart: the swept values (a little beyond the first and last) across,
+/// HBM per GPU up, from a little under the lowest value drawn (a range's
+/// low end, a point, a wall) to a little over the highest.
+fn axes<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    s: &SweepResult,
+    pts: &[&SweepPoint],
+    (first, last): (f64, f64),
+    lang: Lang,
+) -> Result<LogChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let ys = pts
         .iter()
         .flat_map(|p| [p.hbm_low, p.hbm_used, p.hbm_high])
@@ -58,12 +79,12 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         (0.1, 1.0)
     };
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(
-            (first.x / 1.4..last.x * 1.4).log_scale(),
+            (first / 1.4..last * 1.4).log_scale(),
             (bottom..top).log_scale(),
         )?;
     let x_label = |v: &f64| si(*v);
@@ -79,7 +100,14 @@ pub fn draw<DB: DrawingBackend>(
         .light_line_style(light_grid())
         .bold_line_style(bold_grid())
         .draw()?;
-    // The expected range as a band under the line.
+    Ok(chart)
+}
+
+/// The expected range as a band, and the HBM used as a line over it.
+fn band_and_line<DB: DrawingBackend>(
+    chart: &mut LogChart<'_, DB>,
+    pts: &[&SweepPoint],
+) -> Done<DB> {
     let band: Vec<(f64, f64)> = pts
         .iter()
         .map(|p| (p.x, p.hbm_low.as_gib()))
@@ -90,10 +118,22 @@ pub fn draw<DB: DrawingBackend>(
         pts.iter().map(|p| (p.x, p.hbm_used.as_gib())),
         INK.stroke_width(2),
     ))?;
+    Ok(())
+}
+
+/// Each wall (GPUs of equal HBM merged) as a dashed line across the chart,
+/// named where its name overlaps no other.
+fn walls<DB: DrawingBackend>(
+    chart: &mut LogChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    s: &SweepResult,
+    (first, last): (f64, f64),
+    lang: Lang,
+) -> Done<DB> {
     let mut placed = Placed::default();
     for (capacity, names) in merged_walls(s) {
         let y = capacity.as_gib();
-        let (x0, x1) = (first.x / 1.4, last.x * 1.4);
+        let (x0, x1) = (first / 1.4, last * 1.4);
         chart.draw_series(DashedLineSeries::new(
             vec![(x0, y), (x1, y)],
             6,
@@ -101,25 +141,7 @@ pub fn draw<DB: DrawingBackend>(
             WALL.stroke_width(1),
         ))?;
         let label = format!("{} · {}", names.join(", "), gib(capacity));
-        // Above the line at the left, else further along or below it, so
-        // walls close together keep readable names.
-        let (lx, ly) = chart.backend_coord(&(first.x, y));
-        let (w, h) = (text_width(&label, 11.0), 13);
-        let spots: Vec<(i32, i32)> = [0, 1, 2]
-            .iter()
-            .flat_map(|k| {
-                [
-                    (lx + 2 + k * (w + 16), ly - 15),
-                    (lx + 2 + k * (w + 16), ly + 3),
-                ]
-            })
-            .collect();
-        if let Some((x, y_px)) = placed.take(&spots, w, h) {
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((first.x, y))
-                    + Text::new(label.clone(), (x - lx, y_px - ly), muted(11.0)),
-            ))?;
-        }
+        wall_label(chart, &mut placed, &label, (first, y))?;
         let (a, b) = (chart.backend_coord(&(x0, y)), chart.backend_coord(&(x1, y)));
         hits.push(Hit::rect(
             (a.0, a.1 - 3),
@@ -127,7 +149,47 @@ pub fn draw<DB: DrawingBackend>(
             format!("{}: {label}", t(lang, K::HbmCapacity)),
         ));
     }
-    for p in &pts {
+    Ok(())
+}
+
+/// A wall's name: above the line at the left, else further along or below
+/// it, so walls close together keep readable names; left out when every
+/// spot is taken.
+fn wall_label<DB: DrawingBackend>(
+    chart: &mut LogChart<'_, DB>,
+    placed: &mut Placed,
+    label: &str,
+    (first, y): (f64, f64),
+) -> Done<DB> {
+    let (lx, ly) = chart.backend_coord(&(first, y));
+    let (w, h) = (text_width(label, 11.0), 13);
+    let spots: Vec<(i32, i32)> = [0, 1, 2]
+        .iter()
+        .flat_map(|k| {
+            [
+                (lx + 2 + k * (w + 16), ly - 15),
+                (lx + 2 + k * (w + 16), ly + 3),
+            ]
+        })
+        .collect();
+    if let Some((x, y_px)) = placed.take(&spots, w, h) {
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((first, y))
+                + Text::new(label.to_string(), (x - lx, y_px - ly), muted(11.0)),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Each point as a dot coloured by its verdict.
+fn points<DB: DrawingBackend>(
+    chart: &mut LogChart<'_, DB>,
+    hits: &mut Vec<Hit>,
+    s: &SweepResult,
+    pts: &[&SweepPoint],
+    lang: Lang,
+) -> Done<DB> {
+    for p in pts {
         let c = (p.x, p.hbm_used.as_gib());
         chart.draw_series(std::iter::once(Circle::new(
             c,
@@ -149,7 +211,7 @@ pub fn draw<DB: DrawingBackend>(
             ),
         ));
     }
-    Ok(hits)
+    Ok(())
 }
 
 /// Walls of equal capacity (within 1 %) as one line naming every GPU, so

@@ -3,8 +3,8 @@
 //! an error bar.
 
 use super::{
-    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, Drawn,
-    LegendEntry,
+    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, Done, Drawn,
+    LegendEntry, LinearChart,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK};
@@ -114,11 +114,7 @@ pub fn draw<DB: DrawingBackend>(
 /// One stacked bar and its error bar at category `x`.
 #[allow(clippy::too_many_arguments)]
 fn bar_at<DB: DrawingBackend>(
-    chart: &mut ChartContext<
-        '_,
-        DB,
-        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
-    >,
+    chart: &mut LinearChart<'_, DB>,
     hits: &mut Vec<Hit>,
     x: f64,
     bar: &TimeBar,
@@ -126,7 +122,7 @@ fn bar_at<DB: DrawingBackend>(
     name: &str,
     lang: Lang,
     metric: TimeMetric,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Done<DB> {
     let (x0, x1) = (x - 0.22, x + 0.22);
     let mut y = 0.0;
     for &(kind, secs) in &bar.segments {

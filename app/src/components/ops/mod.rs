@@ -10,6 +10,7 @@ pub mod checklist;
 pub mod codecs;
 pub mod gpu_grid;
 pub mod job_picker;
+pub mod ops_table;
 pub mod pool_editor;
 pub mod reliability_inputs;
 pub mod reliability_table;

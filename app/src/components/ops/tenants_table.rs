@@ -3,6 +3,7 @@
 //! slower its step is (training), and whether it was placed. Every figure
 //! is a field of the core's [`JobPlacement`].
 
+use super::ops_table::OpsTable;
 use crate::i18n::ops::{kind, t, yes_no, K};
 use crate::i18n::Lang;
 use crate::numfmt::{gib, gib_signed, num, pct};
@@ -92,35 +93,28 @@ pub fn TenantsTable(
     let state = use_state();
     let lang = move || state.lang();
     view! {
-        <div class="table-scroll">
-            <table class="compare ops-table" data-testid="tenants-table">
-                <thead>
-                    <tr>{move || COLUMNS.iter().map(|&k| view! { <th>{t(lang(), k)}</th> }).collect_view()}</tr>
-                </thead>
-                <tbody>
-                    {move || {
-                        let lang = lang();
-                        result.with(|r| {
-                            r.jobs
-                                .iter()
-                                .enumerate()
-                                .map(|(i, j)| {
-                                    view! {
-                                        <tr
-                                            data-testid={format!("tenants-row-{i}")}
-                                            data-placed={j.placed.to_string()}
-                                            data-verdict={format!("{:?}", j.verdict)}
-                                        >
-                                            {cells(j, lang).into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()
+        <OpsTable testid="tenants-table" columns={&COLUMNS}>
+            {move || {
+                let lang = lang();
+                result.with(|r| {
+                    r.jobs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, j)| {
+                            view! {
+                                <tr
+                                    data-testid={format!("tenants-row-{i}")}
+                                    data-placed={j.placed.to_string()}
+                                    data-verdict={format!("{:?}", j.verdict)}
+                                >
+                                    {cells(j, lang).into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                </tr>
+                            }
                         })
-                    }}
-                </tbody>
-            </table>
-        </div>
+                        .collect_view()
+                })
+            }}
+        </OpsTable>
     }
 }
 

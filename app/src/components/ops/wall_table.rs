@@ -2,8 +2,9 @@
 //! memory it needs on one GPU under the active plan, and the fewest GPUs of
 //! the plan's kind that hold it.
 
+use super::ops_table::OpsTable;
 use crate::charts::draw::wall::{fewest, month};
-use crate::i18n::ops::{t, K};
+use crate::i18n::ops::K;
 use crate::numfmt::{gb, si};
 use crate::state::use_state;
 use leptos::prelude::*;
@@ -26,31 +27,24 @@ pub fn WallTable(
     let state = use_state();
     let lang = move || state.lang();
     view! {
-        <div class="table-scroll">
-            <table class="compare ops-table" data-testid="wall-table">
-                <thead>
-                    <tr>{move || COLUMNS.iter().map(|&k| view! { <th>{t(lang(), k)}</th> }).collect_view()}</tr>
-                </thead>
-                <tbody>
-                    {move || {
-                        let lang = lang();
-                        series.with(|s| {
-                            s.models
-                                .iter()
-                                .map(|m| view! {
-                                    <tr data-testid="wall-row">
-                                        <td>{m.name.clone()}</td>
-                                        <td>{month(m.date)}</td>
-                                        <td>{si(m.published_params)}</td>
-                                        <td>{gb(m.one_gpu)}</td>
-                                        <td>{fewest(m, &s.gpu, lang)}</td>
-                                    </tr>
-                                })
-                                .collect_view()
+        <OpsTable testid="wall-table" columns={&COLUMNS}>
+            {move || {
+                let lang = lang();
+                series.with(|s| {
+                    s.models
+                        .iter()
+                        .map(|m| view! {
+                            <tr data-testid="wall-row">
+                                <td>{m.name.clone()}</td>
+                                <td>{month(m.date)}</td>
+                                <td>{si(m.published_params)}</td>
+                                <td>{gb(m.one_gpu)}</td>
+                                <td>{fewest(m, &s.gpu, lang)}</td>
+                            </tr>
                         })
-                    }}
-                </tbody>
-            </table>
-        </div>
+                        .collect_view()
+                })
+            }}
+        </OpsTable>
     }
 }
