@@ -68,3 +68,25 @@ pub fn cxl_device(id: CxlId) -> &'static CxlEntry {
         .find(|e| e.id == id)
         .unwrap_or(&CXL_DEVICES[0])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every catalog entry names where its figures come from: a source of
+    /// some substance (a document and what in it), never an empty string.
+    #[test]
+    fn every_entry_cites_a_source() {
+        let sources = GPUS
+            .iter()
+            .map(|e| e.source)
+            .chain(MODELS.iter().map(|e| e.source))
+            .chain(LINKS.iter().map(|e| e.source))
+            .chain(CXL_DEVICES.iter().map(|e| e.source))
+            .chain(MIG.iter().map(|e| e.source))
+            .chain(PRICES.iter().map(|e| e.source));
+        for s in sources {
+            assert!(s.trim().len() >= 20, "a source too thin to check: {s:?}");
+        }
+    }
+}
