@@ -44,16 +44,121 @@ impl ModelStates {
     }
 }
 
-/// Which states a sharding level divides: (optimizer and master,
-/// gradients, parameters). FSDP SHARD_GRAD_OP keeps the parameters
-/// gathered between forward and backward, so at the peak they are whole.
-pub fn sharded_states(s: Sharding) -> (bool, bool, bool) {
+/// A data-parallel exchange of a sharding mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exchange {
+    /// Gradients all-reduced (each rank ends with the whole sum).
+    GradientAllReduce,
+    /// Gradients reduce-scattered (each rank ends with its shard's sum).
+    GradientReduceScatter,
+    /// Parameters all-gathered from their shards.
+    ParameterAllGather,
+}
+
+/// When an exchange runs, and so which compute it can hide behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cadence {
+    /// In every micro-batch's forward pass.
+    EachForward,
+    /// In every micro-batch's backward pass.
+    EachBackward,
+    /// Once a step, in the last micro-batch's backward.
+    StepEnd,
+    /// Once a step, after the optimizer, before the first forward.
+    StepStart,
+}
+
+/// One sharding mode: what each rank keeps sharded at the memory peak,
+/// and the exchanges it runs with gradient accumulation. The memory model
+/// reads the first three fields and the time model the exchanges, so the
+/// two cannot disagree; `tests::memory_and_traffic_agree` checks the
+/// rules that tie them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardingMode {
+    /// Optimizer states and master weights divided over the group.
+    pub optimizer: bool,
+    /// Gradients divided over the group during accumulation.
+    pub gradients: bool,
+    /// Parameters divided over the group between uses.
+    pub parameters: bool,
+    /// The exchanges, with when they run.
+    pub exchanges: &'static [(Exchange, Cadence)],
+}
+
+/// The one definition of each sharding mode.
+///
+/// - Plain data parallelism accumulates locally (DDP's `no_sync`) and
+///   all-reduces once, in the last backward (PyTorch DDP documentation,
+///   `no_sync`).
+/// - ZeRO-1 / Megatron's distributed optimizer: whole gradients accumulate
+///   locally, one reduce-scatter a step, the updated parameters all-gathered
+///   once (ZeRO §5.1; Megatron-LM `distrib_optimizer.md`).
+/// - ZeRO-2 keeps only its gradient shard, so every micro-batch's
+///   gradients are reduce-scattered as backward produces them (ZeRO §5.2;
+///   DeepSpeed's `reduce_scatter` with buckets).
+/// - ZeRO-3 and FSDP FULL_SHARD gather each layer's parameters for forward
+///   and again for backward, and reduce-scatter its gradients, every
+///   micro-batch (ZeRO §5.3 and §7: 1.5× the data-parallel volume; Zhao et
+///   al., "PyTorch FSDP", VLDB 2023 §3.2).
+/// - FSDP SHARD_GRAD_OP keeps parameters gathered from forward to the end of
+///   backward, then reshards: one all-gather in every forward and a
+///   reduce-scatter in every backward; gradients are sharded between
+///   micro-batches (PyTorch `ShardingStrategy.SHARD_GRAD_OP`: "parameters
+///   are not resharded after forward"). Accumulating unsharded gradients
+///   under `no_sync` instead is ZeRO-1's memory with one reduce-scatter a
+///   step, which `Sharding::Zero1` describes.
+pub fn mode(s: Sharding) -> ShardingMode {
+    use Cadence::*;
+    use Exchange::*;
     match s {
-        Sharding::None => (false, false, false),
-        Sharding::Zero1 => (true, false, false),
-        Sharding::Zero2 | Sharding::FsdpShardGradOp => (true, true, false),
-        Sharding::Zero3 | Sharding::FsdpFullShard => (true, true, true),
+        Sharding::None => ShardingMode {
+            optimizer: false,
+            gradients: false,
+            parameters: false,
+            exchanges: &[(GradientAllReduce, StepEnd)],
+        },
+        Sharding::Zero1 => ShardingMode {
+            optimizer: true,
+            gradients: false,
+            parameters: false,
+            exchanges: &[(GradientReduceScatter, StepEnd), (ParameterAllGather, StepStart)],
+        },
+        Sharding::Zero2 => ShardingMode {
+            optimizer: true,
+            gradients: true,
+            parameters: false,
+            exchanges: &[
+                (GradientReduceScatter, EachBackward),
+                (ParameterAllGather, StepStart),
+            ],
+        },
+        Sharding::FsdpShardGradOp => ShardingMode {
+            optimizer: true,
+            gradients: true,
+            parameters: false,
+            exchanges: &[
+                (ParameterAllGather, EachForward),
+                (GradientReduceScatter, EachBackward),
+            ],
+        },
+        Sharding::Zero3 | Sharding::FsdpFullShard => ShardingMode {
+            optimizer: true,
+            gradients: true,
+            parameters: true,
+            exchanges: &[
+                (ParameterAllGather, EachForward),
+                (ParameterAllGather, EachBackward),
+                (GradientReduceScatter, EachBackward),
+            ],
+        },
     }
+}
+
+/// Which states a sharding level divides: (optimizer and master,
+/// gradients, parameters), from [`mode`].
+pub fn sharded_states(s: Sharding) -> (bool, bool, bool) {
+    let m = mode(s);
+    (m.optimizer, m.gradients, m.parameters)
 }
 
 /// Model-state bytes of `params` parameters on one of `group` sharding ranks.
@@ -72,6 +177,58 @@ pub fn model_states(params: f64, per: StateBytes, sharding: Sharding, group: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const ALL: [Sharding; 6] = [
+        Sharding::None,
+        Sharding::Zero1,
+        Sharding::Zero2,
+        Sharding::Zero3,
+        Sharding::FsdpFullShard,
+        Sharding::FsdpShardGradOp,
+    ];
+
+    /// The rules that tie what a mode keeps sharded to what it exchanges:
+    /// a rank that keeps only a gradient shard must reduce-scatter every
+    /// micro-batch (it cannot accumulate the whole locally); one that keeps
+    /// whole gradients exchanges them once a step; sharded parameters are
+    /// gathered for every forward and backward; a sharded optimizer with
+    /// whole parameters gathers the updated parameters at least once a step;
+    /// every mode reduces its gradients exactly once per accumulation unit.
+    #[test]
+    fn memory_and_traffic_agree() {
+        use Cadence::*;
+        use Exchange::*;
+        for s in ALL {
+            let m = mode(s);
+            let has = |e: Exchange, c: Cadence| m.exchanges.contains(&(e, c));
+            let grad: Vec<_> = m
+                .exchanges
+                .iter()
+                .filter(|(e, _)| *e != ParameterAllGather)
+                .collect();
+            assert_eq!(grad.len(), 1, "{s:?}: one gradient exchange");
+            let (_, cadence) = grad[0];
+            if m.gradients {
+                assert_eq!(*cadence, EachBackward, "{s:?}: sharded gradients");
+            } else {
+                assert_eq!(*cadence, StepEnd, "{s:?}: whole gradients");
+            }
+            if m.parameters {
+                assert!(has(ParameterAllGather, EachForward) && has(ParameterAllGather, EachBackward));
+            }
+            if m.optimizer && !m.parameters {
+                assert!(
+                    has(ParameterAllGather, StepStart) || has(ParameterAllGather, EachForward),
+                    "{s:?}: updated parameters must be gathered"
+                );
+            }
+            if !m.optimizer {
+                assert!(!m.exchanges.iter().any(|(e, _)| *e == ParameterAllGather));
+            }
+            assert!(!m.gradients || m.optimizer, "{s:?}: ZeRO stages nest");
+            assert!(!m.parameters || m.gradients, "{s:?}: ZeRO stages nest");
+        }
+    }
 
     /// ZeRO's mixed-precision Adam: 2 + 2 + K with K = 12.
     const ZERO_ADAM: StateBytes = StateBytes {
