@@ -34,70 +34,12 @@ pub fn evaluate(plan: &Plan) -> Report {
     diagnostics.extend(econ_diagnostics);
     let devices = memory::devices(&r);
     let binding = binding_device(&devices);
-
-    for d in &devices {
-        for t in &d.tiers {
-            if !t.fits() {
-                let largest = d
-                    .items
-                    .iter()
-                    .filter(|i| i.tier == t.tier)
-                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
-                    .map(|i| format!("{} {}", i.kind.label(), i.bytes))
-                    .unwrap_or_default();
-                diagnostics.push(Diagnostic::error(DiagnosticKind::OverCapacity {
-                    role: d.role,
-                    tier: t.tier,
-                    over: t.used - t.capacity,
-                    capacity: t.capacity,
-                    largest,
-                }));
-            } else if t.tier == Tier::Hbm && t.margin().base() < 0.03 * t.capacity.base() {
-                diagnostics.push(Diagnostic::warning(DiagnosticKind::TightFit {
-                    role: d.role,
-                    margin: t.margin(),
-                }));
-            }
-        }
-    }
-
-    let invalid = diagnostics.iter().any(|d| {
-        d.severity == Severity::Error && !matches!(d.detail, DiagnosticKind::OverCapacity { .. })
-    });
-    let all_fit = devices.iter().all(|d| d.tiers.iter().all(|t| t.fits()));
-    let verdict = if invalid {
-        Verdict::Invalid
-    } else if all_fit {
-        Verdict::Fits
-    } else {
-        Verdict::DoesNotFit
-    };
+    capacity_diagnostics(&devices, &mut diagnostics);
+    let verdict = verdict(&devices, &diagnostics);
     let hbm_margin = devices
         .get(binding)
         .map_or(Bytes::ZERO, |d| r.capacity(Tier::Hbm) - d.hbm_used());
-
-    let (inference, training) = match r.work {
-        Work::Infer {
-            prompt,
-            output,
-            batch,
-            logits,
-        } => (
-            Some(inference_limits(
-                &r,
-                &devices,
-                binding,
-                (prompt, output, batch, logits),
-            )),
-            None,
-        ),
-        Work::Train {
-            kind,
-            seq,
-            micro_batches,
-        } => (None, Some(training_limits(&r, kind, seq, micro_batches))),
-    };
-
+    let (inference, training) = limits(&r, &devices, binding);
     let time = time_report(&r, &devices);
     let cost = cost::report(
         plan,
@@ -129,6 +71,82 @@ pub fn evaluate(plan: &Plan) -> Report {
         placement,
         cost: Some(cost),
         diagnostics,
+    }
+}
+
+/// An error for every tier over capacity (naming its largest item) and a
+/// warning for HBM within 3 % of full.
+fn capacity_diagnostics(devices: &[DeviceMemory], diagnostics: &mut Vec<Diagnostic>) {
+    for d in devices {
+        for t in &d.tiers {
+            if !t.fits() {
+                let largest = d
+                    .items
+                    .iter()
+                    .filter(|i| i.tier == t.tier)
+                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
+                    .map(|i| format!("{} {}", i.kind.label(), i.bytes))
+                    .unwrap_or_default();
+                diagnostics.push(Diagnostic::error(DiagnosticKind::OverCapacity {
+                    role: d.role,
+                    tier: t.tier,
+                    over: t.used - t.capacity,
+                    capacity: t.capacity,
+                    largest,
+                }));
+            } else if t.tier == Tier::Hbm && t.margin().base() < 0.03 * t.capacity.base() {
+                diagnostics.push(Diagnostic::warning(DiagnosticKind::TightFit {
+                    role: d.role,
+                    margin: t.margin(),
+                }));
+            }
+        }
+    }
+}
+
+/// Invalid when an error other than over-capacity stands; else whether
+/// every tier of every device fits.
+fn verdict(devices: &[DeviceMemory], diagnostics: &[Diagnostic]) -> Verdict {
+    let invalid = diagnostics.iter().any(|d| {
+        d.severity == Severity::Error && !matches!(d.detail, DiagnosticKind::OverCapacity { .. })
+    });
+    let all_fit = devices.iter().all(|d| d.tiers.iter().all(|t| t.fits()));
+    if invalid {
+        Verdict::Invalid
+    } else if all_fit {
+        Verdict::Fits
+    } else {
+        Verdict::DoesNotFit
+    }
+}
+
+/// The largest batch and context (serving) or micro-batch and sequence
+/// (training) that still fit.
+fn limits(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    binding: usize,
+) -> (Option<InferenceLimits>, Option<TrainingLimits>) {
+    match r.work {
+        Work::Infer {
+            prompt,
+            output,
+            batch,
+            logits,
+        } => (
+            Some(inference_limits(
+                r,
+                devices,
+                binding,
+                (prompt, output, batch, logits),
+            )),
+            None,
+        ),
+        Work::Train {
+            kind,
+            seq,
+            micro_batches,
+        } => (None, Some(training_limits(r, kind, seq, micro_batches))),
     }
 }
 

@@ -457,6 +457,119 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
     Ok(act)
 }
 
+/// The biases of a Llama-style decoder.
+fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Bias> {
+    let bias = if family == Family::Qwen2 {
+        notes.push("Qwen2 always has Q/K/V biases (not a config key)".into());
+        Bias::QkvOnly
+    } else if cfg.bool_opt("attention_bias")?.unwrap_or(false) {
+        // In Llama-style code attention_bias puts a bias on Q, K, V and O; a
+        // gated MLP is counted without biases, so `All` is exact.
+        Bias::All
+    } else {
+        Bias::None
+    };
+    if cfg.bool_opt("mlp_bias")?.unwrap_or(false) {
+        notes.push("mlp_bias is true: MLP biases are not counted (a small undercount)".into());
+    }
+    Ok(bias)
+}
+
+/// The sliding window, where the family has one.
+fn sliding_window(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Option<u32>> {
+    Ok(match family {
+        Family::Qwen2 | Family::Qwen3 => {
+            if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
+                notes.push(
+                    "use_sliding_window is true: the window is applied to every layer, \
+                     ignoring max_window_layers"
+                        .into(),
+                );
+                cfg.u32_opt("sliding_window")?
+            } else {
+                None
+            }
+        }
+        Family::Llama | Family::Deepseek => None,
+        _ => cfg.u32_opt("sliding_window")?,
+    })
+}
+
+/// KV heads, head width, attention kind and experts of a decoder.
+struct DecoderAttention {
+    kv_heads: u32,
+    head_dim: u32,
+    attention: AttentionKind,
+    moe: Option<MoeSpec>,
+}
+
+/// DeepSeek's multi-head latent attention and its experts.
+fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<String>) -> Result<DecoderAttention> {
+    let q_lora_rank = match cfg.u32_opt("q_lora_rank")? {
+        Some(r) => r,
+        None => {
+            notes.push("q_lora_rank is null: queries are not compressed".into());
+            0
+        }
+    };
+    let mla = MlaSpec {
+        q_lora_rank,
+        kv_lora_rank: cfg.u32("kv_lora_rank")?,
+        qk_nope_head_dim: cfg.u32("qk_nope_head_dim")?,
+        qk_rope_head_dim: cfg.u32("qk_rope_head_dim")?,
+        v_head_dim: cfg.u32("v_head_dim")?,
+    };
+    notes.push(
+        "multi-head latent attention: head_dim recorded as qk_nope + qk_rope; \
+         num_nextn_predict_layers (MTP) is not modelled"
+            .into(),
+    );
+    Ok(DecoderAttention {
+        // MLA ignores kv_heads for its shapes; keep what the file says.
+        kv_heads: cfg.u32_opt("num_key_value_heads")?.unwrap_or(heads),
+        head_dim: mla.qk_nope_head_dim.saturating_add(mla.qk_rope_head_dim),
+        attention: AttentionKind::Mla(mla),
+        moe: deepseek_moe(cfg, notes)?,
+    })
+}
+
+/// Standard multi-head (or grouped-query) attention and the experts named
+/// by `experts`.
+fn standard_attention(
+    cfg: &Cfg,
+    (hidden, heads, ffn): (u32, u32, u32),
+    experts: ExpertKeys,
+    notes: &mut Vec<String>,
+) -> Result<DecoderAttention> {
+    let (kv_heads, head_dim) = heads_and_dims(cfg, hidden, heads, "num_attention_heads", notes)?;
+    let moe = match experts {
+        ExpertKeys::None => None,
+        ExpertKeys::Mixtral => Some(experts_of_ffn(cfg, "num_local_experts", ffn)?),
+        ExpertKeys::Olmoe => Some(experts_of_ffn(cfg, "num_experts", ffn)?),
+        ExpertKeys::Qwen => Some(qwen_moe(cfg, notes)?),
+        ExpertKeys::Deepseek => deepseek_moe(cfg, notes)?,
+    };
+    Ok(DecoderAttention {
+        kv_heads,
+        head_dim,
+        attention: AttentionKind::Standard,
+        moe,
+    })
+}
+
+/// Refuses more experts per token than there are experts.
+fn check_top_k(moe: Option<MoeSpec>) -> Result<()> {
+    if let Some(m) = moe {
+        if m.top_k > m.experts {
+            return Err(Cfg::invalid(
+                "num_experts_per_tok",
+                format!("{} exceeds the {} experts", m.top_k, m.experts),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Llama and its relatives: gated MLP, RMSNorm, rotary positions.
 fn decoder(
     cfg: &Cfg,
@@ -474,92 +587,21 @@ fn decoder(
     // Every one of these classes defaults to an untied output layer.
     let embeddings = cfg.embeddings(false, notes)?;
     let dropout = cfg.dropout(&[("attention_dropout", 0.0), ("hidden_dropout", 0.0)])?;
-
-    let bias = if family == Family::Qwen2 {
-        notes.push("Qwen2 always has Q/K/V biases (not a config key)".into());
-        Bias::QkvOnly
-    } else if cfg.bool_opt("attention_bias")?.unwrap_or(false) {
-        // In Llama-style code attention_bias puts a bias on Q, K, V and O; a
-        // gated MLP is counted without biases, so `All` is exact.
-        Bias::All
+    let bias = decoder_bias(cfg, family, notes)?;
+    let sliding_window = sliding_window(cfg, family, notes)?;
+    let a = if family == Family::Deepseek {
+        mla_attention(cfg, heads, notes)?
     } else {
-        Bias::None
+        standard_attention(cfg, (hidden, heads, ffn), experts, notes)?
     };
-    if cfg.bool_opt("mlp_bias")?.unwrap_or(false) {
-        notes.push("mlp_bias is true: MLP biases are not counted (a small undercount)".into());
-    }
-
-    let sliding_window = match family {
-        Family::Qwen2 | Family::Qwen3 => {
-            if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
-                notes.push(
-                    "use_sliding_window is true: the window is applied to every layer, \
-                     ignoring max_window_layers"
-                        .into(),
-                );
-                cfg.u32_opt("sliding_window")?
-            } else {
-                None
-            }
-        }
-        Family::Llama | Family::Deepseek => None,
-        _ => cfg.u32_opt("sliding_window")?,
-    };
-
-    let (kv_heads, head_dim, attention, moe) = if family == Family::Deepseek {
-        let q_lora_rank = match cfg.u32_opt("q_lora_rank")? {
-            Some(r) => r,
-            None => {
-                notes.push("q_lora_rank is null: queries are not compressed".into());
-                0
-            }
-        };
-        let mla = MlaSpec {
-            q_lora_rank,
-            kv_lora_rank: cfg.u32("kv_lora_rank")?,
-            qk_nope_head_dim: cfg.u32("qk_nope_head_dim")?,
-            qk_rope_head_dim: cfg.u32("qk_rope_head_dim")?,
-            v_head_dim: cfg.u32("v_head_dim")?,
-        };
-        notes.push(
-            "multi-head latent attention: head_dim recorded as qk_nope + qk_rope; \
-             num_nextn_predict_layers (MTP) is not modelled"
-                .into(),
-        );
-        (
-            // MLA ignores kv_heads for its shapes; keep what the file says.
-            cfg.u32_opt("num_key_value_heads")?.unwrap_or(heads),
-            mla.qk_nope_head_dim.saturating_add(mla.qk_rope_head_dim),
-            AttentionKind::Mla(mla),
-            deepseek_moe(cfg, notes)?,
-        )
-    } else {
-        let (kv_heads, head_dim) =
-            heads_and_dims(cfg, hidden, heads, "num_attention_heads", notes)?;
-        let moe = match experts {
-            ExpertKeys::None => None,
-            ExpertKeys::Mixtral => Some(experts_of_ffn(cfg, "num_local_experts", ffn)?),
-            ExpertKeys::Olmoe => Some(experts_of_ffn(cfg, "num_experts", ffn)?),
-            ExpertKeys::Qwen => Some(qwen_moe(cfg, notes)?),
-            ExpertKeys::Deepseek => deepseek_moe(cfg, notes)?,
-        };
-        (kv_heads, head_dim, AttentionKind::Standard, moe)
-    };
-    if let Some(m) = moe {
-        if m.top_k > m.experts {
-            return Err(Cfg::invalid(
-                "num_experts_per_tok",
-                format!("{} exceeds the {} experts", m.top_k, m.experts),
-            ));
-        }
-    }
+    check_top_k(a.moe)?;
 
     Ok(ModelSpec {
         layers,
         hidden,
         heads,
-        kv_heads,
-        head_dim,
+        kv_heads: a.kv_heads,
+        head_dim: a.head_dim,
         ffn,
         activation,
         vocab,
@@ -568,9 +610,9 @@ fn decoder(
         norm: Norm::RmsNorm,
         bias,
         dropout,
-        attention,
+        attention: a.attention,
         sliding_window,
-        moe,
+        moe: a.moe,
         token_types: 0,
         max_context,
     })

@@ -121,7 +121,10 @@ pub fn mode(s: Sharding) -> ShardingMode {
             optimizer: true,
             gradients: false,
             parameters: false,
-            exchanges: &[(GradientReduceScatter, StepEnd), (ParameterAllGather, StepStart)],
+            exchanges: &[
+                (GradientReduceScatter, StepEnd),
+                (ParameterAllGather, StepStart),
+            ],
         },
         Sharding::Zero2 => ShardingMode {
             optimizer: true,
@@ -214,7 +217,9 @@ mod tests {
                 assert_eq!(*cadence, StepEnd, "{s:?}: whole gradients");
             }
             if m.parameters {
-                assert!(has(ParameterAllGather, EachForward) && has(ParameterAllGather, EachBackward));
+                assert!(
+                    has(ParameterAllGather, EachForward) && has(ParameterAllGather, EachBackward)
+                );
             }
             if m.optimizer && !m.parameters {
                 assert!(

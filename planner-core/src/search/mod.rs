@@ -313,11 +313,9 @@ struct Counters {
     unpriced: Vec<usize>,
 }
 
-pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
-    let (base_r, _, base_diags) = resolve(&s.base);
-    let mut diagnostics: Vec<Diagnostic> = errors(&base_diags).cloned().collect();
-    let fatal = errors(&base_diags).any(|d| !about_levers(&d.detail));
-    let mut out = SearchResult {
+/// A result with no answers yet.
+fn empty(s: &Scenario) -> SearchResult {
+    SearchResult {
         scenario: s.name.clone(),
         counts: Counts::default(),
         baseline: None,
@@ -329,18 +327,12 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         longest_context: None,
         unpriced: Vec::new(),
         diagnostics: Vec::new(),
-    };
-    if s.max_gpus == 0 {
-        diagnostics.push(Diagnostic::error(K::InvalidValue {
-            field: "max_gpus".into(),
-            problem: "must be at least 1".into(),
-        }));
     }
-    if fatal || s.max_gpus == 0 {
-        out.diagnostics = diagnostics;
-        return out;
-    }
+}
 
+/// What every candidate shares, from the scenario and its resolved base
+/// plan (`base_valid`: the base plan's levers are valid as they stand).
+fn context<'a>(s: &'a Scenario, base_r: &Resolved, base_valid: bool) -> Ctx<'a> {
     let c = &s.constraints;
     let allowed = [
         true,
@@ -362,40 +354,39 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         Workload::Training(t) => (true, t.global_batch),
         Workload::Inference(_) => (false, 0),
     };
-    let base_valid = errors(&base_diags).next().is_none();
-    let ctx = Ctx {
+    Ctx {
         s,
         training,
         global_batch,
         base_n: s.base.hardware.gpus,
         base_shard_group: s.base.levers.shard_group,
-        base_choice: base_valid.then(|| choice_of(&base_r)),
+        base_choice: base_valid.then(|| choice_of(base_r)),
         counts: space::gpu_counts(s, hardware_changes),
         econ: hw.iter().map(|h| price::economics_for(s, h.gpu)).collect(),
         hw,
         hw_is_base,
         allowed,
-    };
-
-    let mut col = Collector::new();
-    let mut t = Counters::default();
-    for hi in 0..ctx.hw.len() {
-        for &n in &ctx.counts {
-            walk(&ctx, hi, n, mode, &mut col, &mut t, obs);
-        }
     }
+}
 
+/// Names of the GPUs of the unpriced hardware options, once each.
+fn unpriced_names(ctx: &Ctx, t: &Counters) -> Vec<String> {
+    let mut out = Vec::new();
     for &hi in &t.unpriced {
-        let name = match (ctx.hw[hi].gpu, &s.base.hardware.gpu) {
+        let name = match (ctx.hw[hi].gpu, &ctx.s.base.hardware.gpu) {
             (Some(id), _) => crate::catalog::gpu(id).name.to_string(),
             (None, crate::hardware::GpuChoice::Custom(g)) => g.name.clone(),
             (None, _) => String::new(),
         };
-        if !out.unpriced.contains(&name) {
-            out.unpriced.push(name);
+        if !out.contains(&name) {
+            out.push(name);
         }
     }
-    out.counts = Counts {
+    out
+}
+
+fn counts(ctx: &Ctx, t: &Counters) -> Counts {
+    Counts {
         hardware_options: u32::try_from(ctx.hw.len()).unwrap_or(u32::MAX),
         gpu_counts: ctx.counts.clone(),
         combinations: t.combinations,
@@ -404,10 +395,33 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         evaluated: t.evaluated,
         fitting: t.fitting,
         feasible: t.feasible,
-    };
-    if base_valid {
-        out.baseline = Some(Found::new(PlanFamily::Baseline, s.base.clone(), &s.base));
     }
+}
+
+/// The longest context among the plans returned, ties to the cheapest;
+/// `kinds` are the cheapest plans per GPU kind.
+fn longest_context(ctx: &Ctx, col: &Collector, kinds: Vec<Entry>) -> Option<Found> {
+    let mut returned: Vec<Entry> = col.frontier.clone();
+    returned.extend(col.best.iter().flatten());
+    returned.extend(col.fewest);
+    returned.extend(col.largest);
+    returned.extend(kinds);
+    returned.sort_by(by_cost);
+    returned.dedup_by(|a, b| a.key == b.key);
+    returned
+        .iter()
+        .map(|e| (e, ctx.found(e)))
+        .min_by(|(a, fa), (b, fb)| {
+            fb.figures
+                .max_context
+                .cmp(&fa.figures.max_context)
+                .then(by_cost(a, b))
+        })
+        .map(|(_, f)| f)
+}
+
+/// The answers the collector kept, as plans with their figures.
+fn answers(ctx: &Ctx, col: &Collector, out: &mut SearchResult) {
     out.frontier = col.frontier.iter().map(|e| ctx.found(e)).collect();
     let best = |f: PlanFamily| col.best[family_index(f)].as_ref().map(|e| ctx.found(e));
     out.best = FamilyBests {
@@ -420,27 +434,279 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
     kinds.sort_by(by_cost);
     out.by_gpu_kind = kinds.iter().map(|e| ctx.found(e)).collect();
     out.largest_batch = col.largest.as_ref().map(|e| ctx.found(e));
+    out.longest_context = longest_context(ctx, col, kinds);
+}
 
-    // The longest context among the plans returned, ties to the cheapest.
-    let mut returned: Vec<Entry> = col.frontier.clone();
-    returned.extend(col.best.iter().flatten());
-    returned.extend(col.fewest);
-    returned.extend(col.largest);
-    returned.extend(kinds);
-    returned.sort_by(by_cost);
-    returned.dedup_by(|a, b| a.key == b.key);
-    out.longest_context = returned
-        .iter()
-        .map(|e| (e, ctx.found(e)))
-        .min_by(|(a, fa), (b, fb)| {
-            fb.figures
-                .max_context
-                .cmp(&fa.figures.max_context)
-                .then(by_cost(a, b))
-        })
-        .map(|(_, f)| f);
+pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
+    let (base_r, _, base_diags) = resolve(&s.base);
+    let mut diagnostics: Vec<Diagnostic> = errors(&base_diags).cloned().collect();
+    let fatal = errors(&base_diags).any(|d| !about_levers(&d.detail));
+    let mut out = empty(s);
+    if s.max_gpus == 0 {
+        diagnostics.push(Diagnostic::error(K::InvalidValue {
+            field: "max_gpus".into(),
+            problem: "must be at least 1".into(),
+        }));
+    }
+    if fatal || s.max_gpus == 0 {
+        out.diagnostics = diagnostics;
+        return out;
+    }
+
+    let base_valid = errors(&base_diags).next().is_none();
+    let ctx = context(s, &base_r, base_valid);
+    let mut col = Collector::new();
+    let mut t = Counters::default();
+    for hi in 0..ctx.hw.len() {
+        for &n in &ctx.counts {
+            walk(&ctx, hi, n, mode, &mut col, &mut t, obs);
+        }
+    }
+
+    out.unpriced = unpriced_names(&ctx, &t);
+    out.counts = counts(&ctx, &t);
+    if base_valid {
+        out.baseline = Some(Found::new(PlanFamily::Baseline, s.base.clone(), &s.base));
+    }
+    answers(&ctx, &col, &mut out);
     out.diagnostics = diagnostics;
     out
+}
+
+/// One hardware option and GPU count, resolved once with the base levers.
+struct Probe {
+    r: Resolved,
+    /// Dollars per hour of the hardware; `None` when unpriced.
+    per_hour: Option<f64>,
+}
+
+/// Resolves and prices a hardware option at `n` GPUs; `None` when the
+/// base plan cannot run there or the hardware costs more per hour than the
+/// constraints allow.
+fn probe(ctx: &Ctx, hi: usize, n: u32, t: &mut Counters) -> Option<Probe> {
+    let s = ctx.s;
+    let mut probe_plan = s.base.clone();
+    probe_plan.hardware = ctx.hw[hi].hardware.clone();
+    probe_plan.hardware.gpus = n;
+    probe_plan.economics = ctx.econ[hi].clone();
+    let (r, _, diags) = resolve(&probe_plan);
+    if errors(&diags).any(|d| !about_levers(&d.detail)) {
+        return None;
+    }
+    let per_hour = price::usd_per_hour(&probe_plan, &r);
+    if per_hour.is_none() && !t.unpriced.contains(&hi) {
+        t.unpriced.push(hi);
+    }
+    let per_hour_ok = match (s.constraints.max_usd_per_hour, per_hour) {
+        (Some(cap), Some(p)) => p <= cap.as_usd(),
+        (Some(_), None) => false,
+        (None, _) => true,
+    };
+    per_hour_ok.then_some(Probe { r, per_hour })
+}
+
+/// The lever values that do not depend on the parallel degrees.
+struct Levels {
+    precisions: Vec<crate::plan::Precisions>,
+    offloads: Vec<space::OffloadOption>,
+    ckpts: Vec<crate::plan::Checkpointing>,
+    /// The base plan's micro-batch (training) or batch (serving).
+    base_batch: u32,
+    /// Placement by heat chooses the offload itself.
+    by_heat: bool,
+    /// Whether the pruning rules apply.
+    prune: bool,
+}
+
+fn levels(ctx: &Ctx, probe: &Resolved, mode: Mode) -> Levels {
+    let base = &probe.levers;
+    let c = &ctx.s.constraints;
+    // Under placement by heat the offload levers are the placement's to
+    // choose: only the base plan's (ignored) setting is generated, and
+    // neither pruning rule applies (a greedy placement is not provably
+    // monotone in the batch).
+    let by_heat = base.placement == Placement::ByHeat;
+    let offloads = if by_heat {
+        vec![space::OffloadOption {
+            offload: base.offload,
+            uses_cxl: true,
+        }]
+    } else {
+        space::offloads(probe, base.offload, c.offload)
+    };
+    Levels {
+        precisions: space::precisions(probe, base.precision, c.quantization),
+        offloads,
+        ckpts: space::checkpointings(base.checkpointing, ctx.training),
+        base_batch: match probe.work {
+            Work::Train { .. } => base.parallel.micro_batch,
+            Work::Infer { batch, .. } => batch,
+        },
+        by_heat,
+        prune: mode == Mode::Pruned && !by_heat,
+    }
+}
+
+/// The lever values that depend on the parallel degrees.
+struct DegreeLevels {
+    sps: Vec<crate::plan::SequenceParallel>,
+    shards: Vec<crate::plan::Sharding>,
+    scheds: Vec<crate::plan::PipelineSchedule>,
+    /// Batches (serving) or micro-batches (training), ascending.
+    sizes: Vec<u32>,
+}
+
+fn degree_levels(ctx: &Ctx, probe: &Resolved, lv: &Levels, d: &space::Degrees) -> DegreeLevels {
+    let s = ctx.s;
+    let base = &probe.levers;
+    DegreeLevels {
+        sps: space::sequence_parallel(d.tp, base.parallel.sequence_parallel, ctx.training),
+        shards: space::shardings(d.dp * d.cp, base.sharding, ctx.training),
+        scheds: space::schedules(
+            probe.spec.layers,
+            d.pp,
+            base.parallel.schedule,
+            s.space.interleaving,
+            ctx.training,
+        ),
+        sizes: if ctx.training {
+            space::micro_batches(
+                ctx.global_batch / d.dp,
+                s.space.max_micro_batch,
+                lv.base_batch,
+            )
+        } else {
+            space::batches(s.space.max_batch, lv.base_batch)
+        },
+    }
+}
+
+/// The candidate's key with `i` the index of each lever value, the batch
+/// index last.
+#[inline]
+fn key_of(hi: usize, n: u32, d: &space::Degrees, i: [usize; 7]) -> Key {
+    let u = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+    [
+        u(hi),
+        n,
+        d.tp,
+        d.pp,
+        d.cp,
+        d.ep,
+        u(i[0]),
+        u(i[1]),
+        u(i[2]),
+        u(i[3]),
+        u(i[4]),
+        u(i[5]),
+        u(i[6]),
+    ]
+}
+
+/// Whether interleaving lacks whole rounds of micro-batches.
+#[inline]
+fn partial_rounds(ctx: &Ctx, c: &Choice) -> bool {
+    if !ctx.training {
+        return false;
+    }
+    let d = c.degrees;
+    let m = crate::partition::micro_batch_count(ctx.global_batch, c.batch, d.dp);
+    matches!(
+        c.schedule,
+        crate::plan::PipelineSchedule::Interleaved { .. }
+    ) && d.pp > 1
+        && m % d.pp != 0
+}
+
+/// The state of a walk over one hardware option and GPU count.
+struct Walker<'a, 'c, O> {
+    ctx: &'a Ctx<'c>,
+    hi: usize,
+    n: u32,
+    per_hour: Option<f64>,
+    by_heat: bool,
+    prune: bool,
+    /// The probe, its levers overwritten by each candidate in turn.
+    r: Resolved,
+    tables: crate::memory::Tables,
+    col: &'a mut Collector,
+    t: &'a mut Counters,
+    obs: &'a mut O,
+}
+
+impl<O: Observe> Walker<'_, '_, O> {
+    /// Every batch of one combination of the other levers, ascending;
+    /// `first` is that combination with the base batch, `key` its key
+    /// with the batch index 0.
+    fn batches(&mut self, first: Choice, key: Key, sizes: &[u32], idle_cxl: bool) {
+        let mut stop = false;
+        for (bi, &batch) in sizes.iter().enumerate() {
+            let choice = Choice { batch, ..first };
+            if partial_rounds(self.ctx, &choice) {
+                continue;
+            }
+            let family = self.ctx.family(self.hi, self.n, &choice);
+            if !self.ctx.allowed[family_index(family)] {
+                continue;
+            }
+            self.t.combinations += 1;
+            if self.prune {
+                if idle_cxl {
+                    self.t.idle_cxl += 1;
+                    continue;
+                }
+                if stop {
+                    self.t.after_non_fit += 1;
+                    continue;
+                }
+            }
+            let mut key = key;
+            key[12] = u32::try_from(bi).unwrap_or(u32::MAX);
+            if !self.candidate(choice, family, key) {
+                stop = true;
+            }
+        }
+    }
+
+    /// Evaluates one candidate and offers it to the collector if it is
+    /// feasible; whether it fits.
+    fn candidate(&mut self, choice: Choice, family: PlanFamily, key: Key) -> bool {
+        let ctx = self.ctx;
+        choice.apply_resolved(&mut self.r, ctx.base_shard_group, ctx.global_batch);
+        self.t.evaluated += 1;
+        let heated;
+        let r = if self.by_heat {
+            heated = quick::placed(self.r);
+            &heated
+        } else {
+            &self.r
+        };
+        let mem = quick::memory(r, &mut self.tables);
+        if !mem.fits {
+            self.obs.seen(ctx, self.hi, self.n, &choice, None);
+            return false;
+        }
+        self.t.fitting += 1;
+        let time = quick::time_of(r, &self.tables);
+        self.obs.seen(ctx, self.hi, self.n, &choice, Some(time));
+        let Some(e) = judge(ctx, self.per_hour, &time) else {
+            return true;
+        };
+        self.t.feasible += 1;
+        self.col.offer(
+            Entry {
+                key,
+                hw: self.hi,
+                n: self.n,
+                choice,
+                family,
+                cost: e.0,
+                latency: e.1,
+            },
+            ctx.hw[self.hi].gpu,
+        );
+        true
+    }
 }
 
 /// Walks every candidate on one hardware option and GPU count.
@@ -453,174 +719,50 @@ fn walk<O: Observe>(
     t: &mut Counters,
     obs: &mut O,
 ) {
-    let s = ctx.s;
-    let h = &ctx.hw[hi];
-    let mut probe_plan = s.base.clone();
-    probe_plan.hardware = h.hardware.clone();
-    probe_plan.hardware.gpus = n;
-    probe_plan.economics = ctx.econ[hi].clone();
-    let (probe, _, diags) = resolve(&probe_plan);
-    if errors(&diags).any(|d| !about_levers(&d.detail)) {
+    let Some(Probe { r: probe, per_hour }) = probe(ctx, hi, n, t) else {
         return;
-    }
-    let base = &probe.levers;
-    let per_hour = price::usd_per_hour(&probe_plan, &probe);
-    if per_hour.is_none() && !t.unpriced.contains(&hi) {
-        t.unpriced.push(hi);
-    }
-    let per_hour_ok = match (s.constraints.max_usd_per_hour, per_hour) {
-        (Some(cap), Some(p)) => p <= cap.as_usd(),
-        (Some(_), None) => false,
-        (None, _) => true,
     };
-    if !per_hour_ok {
-        return;
-    }
-    let c = &s.constraints;
-    let precisions = space::precisions(&probe, base.precision, c.quantization);
-    // Under placement by heat the offload levers are the placement's to
-    // choose: only the base plan's (ignored) setting is generated, and
-    // neither pruning rule applies (a greedy placement is not provably
-    // monotone in the batch).
-    let by_heat = base.placement == Placement::ByHeat;
-    let offloads = if by_heat {
-        vec![space::OffloadOption {
-            offload: base.offload,
-            uses_cxl: true,
-        }]
-    } else {
-        space::offloads(&probe, base.offload, c.offload)
+    let lv = levels(ctx, &probe, mode);
+    let added_cxl = ctx.hw[hi].added_cxl == AddedCxl::Yes;
+    let mut w = Walker {
+        ctx,
+        hi,
+        n,
+        per_hour,
+        by_heat: lv.by_heat,
+        prune: lv.prune,
+        r: probe,
+        tables: crate::memory::Tables::with_memo(),
+        col,
+        t,
+        obs,
     };
-    let prune = mode == Mode::Pruned && !by_heat;
-    let ckpts = space::checkpointings(base.checkpointing, ctx.training);
-    let base_batch = match probe.work {
-        Work::Train { .. } => base.parallel.micro_batch,
-        Work::Infer { batch, .. } => batch,
-    };
-    let mut r = probe;
-    let mut tables = crate::memory::Tables::with_memo();
-    for d in space::degrees(&probe, n, s.space.max_context_parallel, ctx.global_batch) {
-        let sps = space::sequence_parallel(d.tp, base.parallel.sequence_parallel, ctx.training);
-        let shards = space::shardings(d.dp * d.cp, base.sharding, ctx.training);
-        let scheds = space::schedules(
-            probe.spec.layers,
-            d.pp,
-            base.parallel.schedule,
-            s.space.interleaving,
-            ctx.training,
-        );
-        let sizes = if ctx.training {
-            space::micro_batches(ctx.global_batch / d.dp, s.space.max_micro_batch, base_batch)
-        } else {
-            space::batches(s.space.max_batch, base_batch)
-        };
-        for (spi, &sp) in sps.iter().enumerate() {
-            for (shi, &sharding) in shards.iter().enumerate() {
-                for (cki, &checkpointing) in ckpts.iter().enumerate() {
-                    for (pri, &precision) in precisions.iter().enumerate() {
-                        for (ofi, off) in offloads.iter().enumerate() {
-                            let idle_cxl = h.added_cxl == AddedCxl::Yes && !off.uses_cxl;
-                            for (sci, &schedule) in scheds.iter().enumerate() {
-                                let key = |b: usize| -> Key {
-                                    let u = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-                                    [
-                                        u(hi),
-                                        n,
-                                        d.tp,
-                                        d.pp,
-                                        d.cp,
-                                        d.ep,
-                                        u(spi),
-                                        u(shi),
-                                        u(cki),
-                                        u(pri),
-                                        u(ofi),
-                                        u(sci),
-                                        u(b),
-                                    ]
+    for d in space::degrees(
+        &probe,
+        n,
+        ctx.s.space.max_context_parallel,
+        ctx.global_batch,
+    ) {
+        let dl = degree_levels(ctx, &probe, &lv, &d);
+        for (spi, &sp) in dl.sps.iter().enumerate() {
+            for (shi, &sharding) in dl.shards.iter().enumerate() {
+                for (cki, &checkpointing) in lv.ckpts.iter().enumerate() {
+                    for (pri, &precision) in lv.precisions.iter().enumerate() {
+                        for (ofi, off) in lv.offloads.iter().enumerate() {
+                            let idle_cxl = added_cxl && !off.uses_cxl;
+                            for (sci, &schedule) in dl.scheds.iter().enumerate() {
+                                let first = Choice {
+                                    degrees: d,
+                                    sp,
+                                    schedule,
+                                    sharding,
+                                    checkpointing,
+                                    precision,
+                                    offload: off.offload,
+                                    batch: 0,
                                 };
-                                let mut stop = false;
-                                for (bi, &batch) in sizes.iter().enumerate() {
-                                    let choice = Choice {
-                                        degrees: d,
-                                        sp,
-                                        schedule,
-                                        sharding,
-                                        checkpointing,
-                                        precision,
-                                        offload: off.offload,
-                                        batch,
-                                    };
-                                    // Interleaving needs whole rounds of micro-batches.
-                                    if ctx.training {
-                                        let m = crate::partition::micro_batch_count(
-                                            ctx.global_batch,
-                                            batch,
-                                            d.dp,
-                                        );
-                                        if matches!(
-                                            schedule,
-                                            crate::plan::PipelineSchedule::Interleaved { .. }
-                                        ) && d.pp > 1
-                                            && m % d.pp != 0
-                                        {
-                                            continue;
-                                        }
-                                    }
-                                    let family = ctx.family(hi, n, &choice);
-                                    if !ctx.allowed[family_index(family)] {
-                                        continue;
-                                    }
-                                    t.combinations += 1;
-                                    if prune {
-                                        if idle_cxl {
-                                            t.idle_cxl += 1;
-                                            continue;
-                                        }
-                                        if stop {
-                                            t.after_non_fit += 1;
-                                            continue;
-                                        }
-                                    }
-                                    choice.apply_resolved(
-                                        &mut r,
-                                        ctx.base_shard_group,
-                                        ctx.global_batch,
-                                    );
-                                    t.evaluated += 1;
-                                    let heated;
-                                    let r = if by_heat {
-                                        heated = quick::placed(r);
-                                        &heated
-                                    } else {
-                                        &r
-                                    };
-                                    let mem = quick::memory(r, &mut tables);
-                                    if !mem.fits {
-                                        obs.seen(ctx, hi, n, &choice, None);
-                                        stop = true;
-                                        continue;
-                                    }
-                                    t.fitting += 1;
-                                    let time = quick::time_of(r, &tables);
-                                    obs.seen(ctx, hi, n, &choice, Some(time));
-                                    let Some(e) = judge(ctx, per_hour, &time) else {
-                                        continue;
-                                    };
-                                    t.feasible += 1;
-                                    col.offer(
-                                        Entry {
-                                            key: key(bi),
-                                            hw: hi,
-                                            n,
-                                            choice,
-                                            family,
-                                            cost: e.0,
-                                            latency: e.1,
-                                        },
-                                        h.gpu,
-                                    );
-                                }
+                                let key = key_of(hi, n, &d, [spi, shi, cki, pri, ofi, sci, 0]);
+                                w.batches(first, key, &dl.sizes, idle_cxl);
                             }
                         }
                     }

@@ -116,6 +116,176 @@ fn stream_weights(r: &Resolved, dev: Option<&Breakdown>, w: &StageWork, parts: &
     }
 }
 
+/// The whole model on one TP group: one batch passes every stage in turn,
+/// so latency is that of the whole model.
+#[inline]
+fn whole_model(r: &Resolved) -> Stage {
+    Stage {
+        role: DeviceRole::OnlyStage,
+        rank: 0,
+        dense_layers: r.params.dense_layers,
+        moe_layers: r.params.moe_layers,
+        embedding: true,
+        head: true,
+    }
+}
+
+/// Keys within the sliding window, if any.
+#[inline]
+fn windowed(r: &Resolved, k: f64) -> f64 {
+    r.spec.sliding_window.map_or(k, |w| k.min(f64::from(w)))
+}
+
+/// Activation bytes of `tokens` tokens sent between pipeline stages.
+#[inline]
+fn send_bytes(r: &Resolved, tokens: f64) -> f64 {
+    tokens * f64::from(r.spec.hidden) * r.levers.precision.activations.bytes_per_element()
+}
+
+/// Prefill: the batch's prompts in chunks of at most `prefill_chunk`
+/// tokens; each chunk re-reads the weights.
+fn prefill(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    whole: &Stage,
+    (b, s): (f64, f64),
+    logits: LogitsScope,
+) -> Parts {
+    let all = b * s;
+    let chunk = r
+        .levers
+        .prefill_chunk
+        .map_or(all, |c| all.min(f64::from(c)));
+    let chunks = (all / chunk.max(1.0)).ceil().max(1.0);
+    let mut prefill = Parts::default();
+    let kernel_keys = match r.levers.attention {
+        crate::plan::AttentionKernel::Flash => windowed(r, s) / 2.0,
+        crate::plan::AttentionKernel::Eager => s,
+    };
+    let pass = Pass {
+        tokens: chunk,
+        keys: kernel_keys,
+        model_keys: windowed(r, s),
+    };
+    let logits_tokens = match logits {
+        LogitsScope::LastToken => (chunk / s).max(1.0),
+        LogitsScope::AllTokens => chunk,
+    };
+    let w = stage(r, whole, pass, logits_tokens);
+    let mut one = Parts::default();
+    pass_parts(r, &w, &mut one, true);
+    stream_weights(r, dev, &w, &mut one);
+    prefill.add_all(&one.scaled(chunks));
+    if r.pp > 1 {
+        let t = p2p(r, send_bytes(r, chunk), r.tp) * chunks * f64::from(r.pp - 1);
+        prefill.add(TimeKind::PipelineP2p, t, t);
+    }
+    prefill
+}
+
+/// The KV cache a decode step reads, by where it lives.
+#[derive(Debug, Clone, Copy)]
+struct KvSplit {
+    /// Seconds reading the HBM share.
+    hbm: f64,
+    /// Seconds streaming each slower tier's share (CXL, host, NVMe).
+    by_tier: [f64; 3],
+    /// Their sum.
+    slow: f64,
+}
+
+/// Splits a decode step's `kv` bytes by tier. Offloaded KV shares are
+/// fractions, the same on every stage.
+fn kv_split(r: &Resolved, dev: Option<&Breakdown>, kv: f64) -> KvSplit {
+    let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+    let total_kv = dev.map_or(0.0, |d| d.kind(ItemKind::KvCache));
+    let mut on_hbm = kv;
+    let mut slow: f64 = 0.0;
+    let mut by_tier = [0.0; 3];
+    if let Some(d) = dev {
+        if total_kv > 0.0 {
+            for (j, tier) in [Tier::Cxl, Tier::HostDram, Tier::Nvme]
+                .into_iter()
+                .enumerate()
+            {
+                let share = d.get(ItemKind::KvCache, tier) / total_kv;
+                if share > 0.0 {
+                    let t = kv * share * tier_seconds_per_byte(r, tier);
+                    by_tier[j] = t;
+                    slow += t;
+                    on_hbm -= kv * share;
+                }
+            }
+        }
+    }
+    let hbm_t = if hbm > 0.0 {
+        on_hbm / hbm
+    } else {
+        f64::INFINITY
+    };
+    KvSplit {
+        hbm: hbm_t,
+        by_tier,
+        slow,
+    }
+}
+
+/// KV cache read of a decode step: every cached token of every sequence,
+/// every layer. Streaming from slow tiers runs beside the HBM reads when
+/// copies overlap; the step waits for whichever finishes last.
+fn kv_read(r: &Resolved, dev: Option<&Breakdown>, kv: f64, parts: &mut Parts) {
+    let k = kv_split(r, dev, kv);
+    let (kv_exp, slow_exp) = match r.levers.overlap.offload {
+        Overlap::On => (k.hbm, (k.slow - k.hbm).max(0.0)),
+        Overlap::Off => (k.hbm, k.slow),
+    };
+    parts.add(TimeKind::KvRead, k.hbm, kv_exp);
+    for (j, kind) in [
+        TimeKind::TransferCxl,
+        TimeKind::TransferHost,
+        TimeKind::TransferNvme,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if k.by_tier[j] > 0.0 {
+            let e = if k.slow > 0.0 {
+                slow_exp * k.by_tier[j] / k.slow
+            } else {
+                0.0
+            };
+            parts.add(kind, k.by_tier[j], e);
+        }
+    }
+}
+
+/// Decode at the average context of the generation.
+fn decode(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    whole: &Stage,
+    (b, s): (f64, f64),
+    output: u32,
+) -> Parts {
+    let ctx = s + f64::from(output) / 2.0;
+    let mut decode = Parts::default();
+    let pass = Pass {
+        tokens: b,
+        keys: windowed(r, ctx),
+        model_keys: windowed(r, ctx),
+    };
+    let w = stage(r, whole, pass, b);
+    pass_parts(r, &w, &mut decode, true);
+    stream_weights(r, dev, &w, &mut decode);
+    let kv = kv_per_token_layer_rank(r) * windowed(r, ctx) * b * f64::from(whole.layers());
+    kv_read(r, dev, kv, &mut decode);
+    if r.pp > 1 {
+        let t = p2p(r, send_bytes(r, b), r.tp) * f64::from(r.pp - 1);
+        decode.add(TimeKind::PipelineP2p, t, t);
+    }
+    decode
+}
+
 /// Prefill and average decode step of a serving plan.
 pub(crate) fn serve(
     r: &Resolved,
@@ -125,133 +295,12 @@ pub(crate) fn serve(
     batch: u32,
     logits: LogitsScope,
 ) -> ServeTime {
-    let b = f64::from(batch);
-    let s = f64::from(prompt);
-    let window = |k: f64| r.spec.sliding_window.map_or(k, |w| k.min(f64::from(w)));
-    // One batch passes every stage in turn, so latency is that of the
-    // whole model on one TP group.
-    let whole = Stage {
-        role: DeviceRole::OnlyStage,
-        rank: 0,
-        dense_layers: r.params.dense_layers,
-        moe_layers: r.params.moe_layers,
-        embedding: true,
-        head: true,
-    };
-    let ab = r.levers.precision.activations.bytes_per_element();
-    let h = f64::from(r.spec.hidden);
-
-    // Prefill: the batch's prompts in chunks of at most `prefill_chunk`
-    // tokens; each chunk re-reads the weights.
-    let all = b * s;
-    let chunk = r
-        .levers
-        .prefill_chunk
-        .map_or(all, |c| all.min(f64::from(c)));
-    let chunks = (all / chunk.max(1.0)).ceil().max(1.0);
-    let mut prefill = Parts::default();
-    let kernel_keys = match r.levers.attention {
-        crate::plan::AttentionKernel::Flash => window(s) / 2.0,
-        crate::plan::AttentionKernel::Eager => s,
-    };
-    {
-        let st = &whole;
-        let pass = Pass {
-            tokens: chunk,
-            keys: kernel_keys,
-            model_keys: window(s),
-        };
-        let logits_tokens = match logits {
-            LogitsScope::LastToken => (chunk / s).max(1.0),
-            LogitsScope::AllTokens => chunk,
-        };
-        let w = stage(r, st, pass, logits_tokens);
-        let mut one = Parts::default();
-        pass_parts(r, &w, &mut one, true);
-        stream_weights(r, devices.first(), &w, &mut one);
-        prefill.add_all(&one.scaled(chunks));
-    }
-    let stride = r.tp;
-    if r.pp > 1 {
-        let t = p2p(r, chunk * h * ab, stride) * chunks * f64::from(r.pp - 1);
-        prefill.add(TimeKind::PipelineP2p, t, t);
-    }
-
-    // Decode at the average context of the generation.
-    let ctx = s + f64::from(output) / 2.0;
-    let mut decode = Parts::default();
-    {
-        let st = &whole;
-        let pass = Pass {
-            tokens: b,
-            keys: window(ctx),
-            model_keys: window(ctx),
-        };
-        let w = stage(r, st, pass, b);
-        pass_parts(r, &w, &mut decode, true);
-        stream_weights(r, devices.first(), &w, &mut decode);
-        // KV cache read: every cached token of every sequence, every layer.
-        let kv = kv_per_token_layer_rank(r) * window(ctx) * b * f64::from(st.layers());
-        let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
-        // Offloaded KV shares are fractions, the same on every stage.
-        let dev = devices.first();
-        let total_kv = dev.map_or(0.0, |d| d.kind(ItemKind::KvCache));
-        let mut on_hbm = kv;
-        let mut slow: f64 = 0.0;
-        let mut by_tier = [0.0; 3];
-        if let Some(d) = dev {
-            if total_kv > 0.0 {
-                for (j, tier) in [Tier::Cxl, Tier::HostDram, Tier::Nvme]
-                    .into_iter()
-                    .enumerate()
-                {
-                    let share = d.get(ItemKind::KvCache, tier) / total_kv;
-                    if share > 0.0 {
-                        let t = kv * share * tier_seconds_per_byte(r, tier);
-                        by_tier[j] = t;
-                        slow += t;
-                        on_hbm -= kv * share;
-                    }
-                }
-            }
-        }
-        let hbm_t = if hbm > 0.0 {
-            on_hbm / hbm
-        } else {
-            f64::INFINITY
-        };
-        // Streaming from slow tiers runs beside the HBM reads when copies
-        // overlap; the step waits for whichever finishes last.
-        let (kv_exp, slow_exp) = match r.levers.overlap.offload {
-            Overlap::On => (hbm_t, (slow - hbm_t).max(0.0)),
-            Overlap::Off => (hbm_t, slow),
-        };
-        decode.add(TimeKind::KvRead, hbm_t, kv_exp);
-        for (j, kind) in [
-            TimeKind::TransferCxl,
-            TimeKind::TransferHost,
-            TimeKind::TransferNvme,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            if by_tier[j] > 0.0 {
-                let e = if slow > 0.0 {
-                    slow_exp * by_tier[j] / slow
-                } else {
-                    0.0
-                };
-                decode.add(kind, by_tier[j], e);
-            }
-        }
-    }
-    if r.pp > 1 {
-        let t = p2p(r, b * h * ab, stride) * f64::from(r.pp - 1);
-        decode.add(TimeKind::PipelineP2p, t, t);
-    }
+    let bs = (f64::from(batch), f64::from(prompt));
+    let whole = whole_model(r);
+    let dev = devices.first();
     ServeTime {
-        prefill,
-        decode,
+        prefill: prefill(r, dev, &whole, bs, logits),
+        decode: decode(r, dev, &whole, bs, output),
         output,
     }
 }

@@ -19,7 +19,7 @@ use super::comm::{collective, p2p, Collective};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
-use crate::partition::{stage_params, stages, weight_bytes};
+use crate::partition::{stage_params, stages, weight_bytes, Stage};
 use crate::plan::{
     AttentionKernel, Checkpointing, Overlap, PipelineSchedule, Sharding, Tier, TrainingKind,
 };
@@ -148,11 +148,42 @@ struct StageTimes {
     recompute_flops: f64,
 }
 
-fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool) -> StageTimes {
-    let mut p = Parts::default();
+/// Seconds to stream `bytes` through HBM at the achievable bandwidth.
+#[inline]
+fn hbm_seconds(r: &Resolved, bytes: f64) -> f64 {
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
-    let hbm_s = |bytes: f64| if hbm > 0.0 { bytes / hbm } else { 0.0 };
+    if hbm > 0.0 {
+        bytes / hbm
+    } else {
+        0.0
+    }
+}
 
+/// Compute seconds of one micro-batch on a stage, forward and backward.
+#[derive(Debug, Clone, Copy)]
+struct Compute {
+    gemm_f: f64,
+    gemm_b: f64,
+    attn_f: f64,
+    attn_b: f64,
+    ew_f: f64,
+    ew_b: f64,
+}
+
+impl Compute {
+    #[inline]
+    fn fwd(&self) -> f64 {
+        self.gemm_f + self.attn_f + self.ew_f
+    }
+
+    #[inline]
+    fn bwd(&self) -> f64 {
+        self.gemm_b + self.attn_b + self.ew_b
+    }
+}
+
+/// GEMMs, the attention core and the element-wise traffic of a stage.
+fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool) -> Compute {
     let gemm_f = w.sum(|l| l.gemm_time) + w.head_time;
     let gemm_b = if frozen_base {
         // Input gradients only (the head is frozen too).
@@ -165,14 +196,40 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
         AttentionKernel::Flash => 2.5 * attn_f,
         AttentionKernel::Eager => 2.0 * attn_f,
     };
-    let mut ew_f = hbm_s(w.sum(|l| l.elementwise_bytes) + w.head_elementwise);
+    let mut ew_f = hbm_seconds(r, w.sum(|l| l.elementwise_bytes) + w.head_elementwise);
     if quantized_base {
         // Dequantizing the frozen NF4/INT weights to the compute format in
         // every pass: read the packed weights, write 16-bit ones.
-        ew_f += hbm_s(w.sum(|l| l.weight_bytes) * (1.0 + 2.0 / weight_bytes(r).0.max(0.01)));
+        ew_f += hbm_seconds(
+            r,
+            w.sum(|l| l.weight_bytes) * (1.0 + 2.0 / weight_bytes(r).0.max(0.01)),
+        );
     }
-    let ew_b = 2.0 * ew_f;
+    Compute {
+        gemm_f,
+        gemm_b,
+        attn_f,
+        attn_b,
+        ew_f,
+        ew_b: 2.0 * ew_f,
+    }
+}
 
+/// Forward collectives and per-layer overhead of a stage, one micro-batch.
+#[derive(Debug, Clone, Copy)]
+struct Comms {
+    /// TP/SP forward.
+    tp_f: f64,
+    /// CP forward and backward.
+    cp_f: f64,
+    cp_b: f64,
+    /// EP forward (backward is the same).
+    ep_f: f64,
+    /// Launch overhead of one pass over the stage's layers.
+    overhead: f64,
+}
+
+fn comms(r: &Resolved, w: &StageWork) -> Comms {
     // TP/SP: two all-reduces (or all-gather + reduce-scatter pairs, same
     // volume) forward and two backward per layer (Narayanan et al. 2021
     // §3.2; Korthikanti et al. §4.2.2).
@@ -199,71 +256,141 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
     );
     let ep_f = 2.0 * w.moe_layers * ep_one;
     let overhead = r.eff.layer_overhead.base() * w.layers();
+    Comms {
+        tp_f,
+        cp_f,
+        cp_b,
+        ep_f,
+        overhead,
+    }
+}
 
-    // Checkpointing repeats forward work in backward.
+/// Forward work that checkpointing repeats in backward.
+#[derive(Debug, Clone, Copy)]
+struct Recompute {
+    /// Share of the layers recomputed in full.
+    full_fraction: f64,
+    seconds: f64,
+    /// FLOPs (model convention) per micro-batch.
+    flops: f64,
+}
+
+fn recompute(r: &Resolved, w: &StageWork, c: &Compute, m: &Comms) -> Recompute {
     let layers = w.layers().max(1.0);
     let full_fraction = match r.levers.checkpointing {
         Checkpointing::None | Checkpointing::Selective => 0.0,
         Checkpointing::Full | Checkpointing::Uniform { .. } => 1.0,
         Checkpointing::Block { layers: k } => (f64::from(k) / layers).min(1.0),
     };
-    let layer_fwd = w.sum(|l| l.gemm_time + l.attn_time) + hbm_s(w.sum(|l| l.elementwise_bytes));
-    let mut recompute = full_fraction * (layer_fwd + tp_f + cp_f + ep_f + overhead);
-    let mut recompute_flops = full_fraction * w.sum(|l| l.gemm_flops + l.attn_model_flops);
+    let layer_fwd =
+        w.sum(|l| l.gemm_time + l.attn_time) + hbm_seconds(r, w.sum(|l| l.elementwise_bytes));
+    let mut seconds = full_fraction * (layer_fwd + m.tp_f + m.cp_f + m.ep_f + m.overhead);
+    let mut flops = full_fraction * w.sum(|l| l.gemm_flops + l.attn_model_flops);
     if r.levers.checkpointing == Checkpointing::Selective
         && r.levers.attention == AttentionKernel::Eager
     {
         // Korthikanti et al. §4.2.2: the attention core (QKᵀ, softmax,
         // dropout, ·V) is recomputed.
-        recompute = attn_f + hbm_s(w.sum(|l| l.score_bytes));
-        recompute_flops = w.sum(|l| l.attn_model_flops);
+        seconds = c.attn_f + hbm_seconds(r, w.sum(|l| l.score_bytes));
+        flops = w.sum(|l| l.attn_model_flops);
     }
+    Recompute {
+        full_fraction,
+        seconds,
+        flops,
+    }
+}
 
+/// TP/SP collectives of one micro-batch: busy, and exposed in each pass.
+#[derive(Debug, Clone, Copy)]
+struct TensorParallel {
+    busy: f64,
+    exposed_f: f64,
+    exposed_b: f64,
+}
+
+fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> TensorParallel {
     let tp_mode = r.levers.overlap.tensor_parallel;
-    let compute_f = gemm_f + attn_f + ew_f;
-    let compute_b = gemm_b + attn_b + ew_b;
     // With SP only the sequence shard of a column-parallel layer's input
     // is kept, so backward gathers it again to form the weight gradient
     // (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`): two
     // more all-gathers per layer, each half an all-reduce's volume.
-    let sp_regather = if r.sp() { 0.5 * tp_f } else { 0.0 };
-    let tp_bwd = tp_f * (1.0 + full_fraction) + sp_regather;
-    let tp_busy = tp_f + tp_bwd;
-    let tp_exp_f = exposed(r, tp_mode, tp_f, compute_f);
-    let tp_exp_b = exposed(r, tp_mode, tp_bwd, compute_b);
-
-    p.add(TimeKind::Gemm, gemm_f + gemm_b, gemm_f + gemm_b);
-    p.add(TimeKind::Attention, attn_f + attn_b, attn_f + attn_b);
-    p.add(TimeKind::Elementwise, ew_f + ew_b, ew_f + ew_b);
-    p.add(TimeKind::Recompute, recompute, recompute);
-    p.add(TimeKind::TensorParallel, tp_busy, tp_exp_f + tp_exp_b);
-    p.add(TimeKind::ContextParallel, cp_f + cp_b, cp_f + cp_b);
-    p.add(TimeKind::ExpertParallel, 2.0 * ep_f, 2.0 * ep_f);
-    let passes = 2.0 + full_fraction;
-    p.add(
-        TimeKind::LayerOverhead,
-        passes * overhead,
-        passes * overhead,
-    );
-
-    let fwd = compute_f + tp_exp_f + cp_f + ep_f + overhead;
-    let bwd = compute_b + recompute + tp_exp_b + cp_b + ep_f + (1.0 + full_fraction) * overhead;
-    StageTimes {
-        fwd,
-        bwd,
-        parts: p,
-        recompute_flops,
+    let sp_regather = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
+    let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
+    TensorParallel {
+        busy: m.tp_f + tp_bwd,
+        exposed_f: exposed(r, tp_mode, m.tp_f, c.fwd()),
+        exposed_b: exposed(r, tp_mode, tp_bwd, c.bwd()),
     }
 }
 
-/// The step time of a training plan.
-pub(crate) fn step(
-    r: &Resolved,
-    devices: &[Breakdown],
-    kind: TrainingKind,
-    seq: u32,
-    m: u32,
-) -> StepTime {
+/// The parts of one micro-batch on a stage.
+fn stage_parts(c: &Compute, m: &Comms, re: &Recompute, tp: &TensorParallel) -> Parts {
+    let mut p = Parts::default();
+    p.add(TimeKind::Gemm, c.gemm_f + c.gemm_b, c.gemm_f + c.gemm_b);
+    p.add(
+        TimeKind::Attention,
+        c.attn_f + c.attn_b,
+        c.attn_f + c.attn_b,
+    );
+    p.add(TimeKind::Elementwise, c.ew_f + c.ew_b, c.ew_f + c.ew_b);
+    p.add(TimeKind::Recompute, re.seconds, re.seconds);
+    p.add(
+        TimeKind::TensorParallel,
+        tp.busy,
+        tp.exposed_f + tp.exposed_b,
+    );
+    p.add(TimeKind::ContextParallel, m.cp_f + m.cp_b, m.cp_f + m.cp_b);
+    p.add(TimeKind::ExpertParallel, 2.0 * m.ep_f, 2.0 * m.ep_f);
+    let passes = 2.0 + re.full_fraction;
+    p.add(
+        TimeKind::LayerOverhead,
+        passes * m.overhead,
+        passes * m.overhead,
+    );
+    p
+}
+
+fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool) -> StageTimes {
+    let c = compute(r, w, frozen_base, quantized_base);
+    let m = comms(r, w);
+    let re = recompute(r, w, &c, &m);
+    let tp = tensor_parallel(r, &c, &m, re.full_fraction);
+    let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_f + m.overhead;
+    let bwd = c.bwd()
+        + re.seconds
+        + tp.exposed_b
+        + m.cp_b
+        + m.ep_f
+        + (1.0 + re.full_fraction) * m.overhead;
+    StageTimes {
+        fwd,
+        bwd,
+        parts: stage_parts(&c, &m, &re, &tp),
+        recompute_flops: re.flops,
+    }
+}
+
+/// What every stage of a step shares: one micro-batch's pass and the kind
+/// of training.
+#[derive(Debug, Clone, Copy)]
+struct StepSetup {
+    /// Micro-batch size.
+    mb: f64,
+    /// Sequence length.
+    s: f64,
+    /// Tokens of one micro-batch per device (after CP).
+    tokens_mb: f64,
+    /// Keys in the MFU convention (the sliding window, if any).
+    window: f64,
+    pass: Pass,
+    /// The base model is frozen (LoRA, QLoRA).
+    frozen: bool,
+    /// The base weights are quantized below 16 bits.
+    quantized: bool,
+}
+
+fn setup(r: &Resolved, kind: TrainingKind, seq: u32) -> StepSetup {
     let mb = f64::from(r.levers.parallel.micro_batch);
     let cp = f64::from(r.cp);
     let s = f64::from(seq);
@@ -279,146 +406,270 @@ pub(crate) fn step(
         },
         model_keys: window,
     };
-    let frozen = matches!(kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_));
-    let quantized = matches!(kind, TrainingKind::Qlora(_)) || weight_bytes(r).0 < 2.0;
+    StepSetup {
+        mb,
+        s,
+        tokens_mb,
+        window,
+        pass,
+        frozen: matches!(kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_)),
+        quantized: matches!(kind, TrainingKind::Qlora(_)) || weight_bytes(r).0 < 2.0,
+    }
+}
 
-    // The slowest stage paces the pipeline.
-    let sts = stages(r);
+/// The slowest stage, which paces the pipeline (ties: the first), and its
+/// per-micro-batch times.
+fn worst_stage(r: &Resolved, sts: &[Stage], su: &StepSetup) -> (usize, StageTimes) {
     let mut worst = StageTimes::default();
     let mut worst_idx = 0;
     for (i, st) in sts.iter().enumerate() {
-        let w = stage(r, st, pass, if st.head { tokens_mb } else { 0.0 });
-        let t = stage_times(r, &w, frozen, quantized && frozen);
+        let w = stage(r, st, su.pass, if st.head { su.tokens_mb } else { 0.0 });
+        let t = stage_times(r, &w, su.frozen, su.quantized && su.frozen);
         if t.fwd + t.bwd > worst.fwd + worst.bwd {
             worst = t;
             worst_idx = i;
         }
     }
-    let st = sts[worst_idx];
-    let dev = devices.get(worst_idx).or(devices.first());
-    let mf = f64::from(m);
-    let per_mb = worst.fwd + worst.bwd;
-    let mut parts = worst.parts.scaled(mf);
+    (worst_idx, worst)
+}
 
-    // Pipeline bubble and point-to-point sends.
+/// Pipeline bubble and point-to-point sends of a step.
+fn pipeline(r: &Resolved, per_mb: f64, tokens_mb: f64, mf: f64, parts: &mut Parts) {
     let p = r.pp;
     let v = f64::from(r.chunks.max(1));
-    if p > 1 {
-        let bubble = match r.levers.parallel.schedule {
-            PipelineSchedule::Gpipe | PipelineSchedule::OneFOneB => f64::from(p - 1) * per_mb,
-            PipelineSchedule::Interleaved { .. } => f64::from(p - 1) / v * per_mb,
-        };
-        parts.add(TimeKind::PipelineBubble, bubble, bubble);
-        // Megatron's scatter/gather optimisation sends 1/t of the
-        // activation per TP rank (Narayanan et al. §4.1); one send forward
-        // and one backward per micro-batch and model chunk.
-        let bytes = tokens_mb
-            * f64::from(r.spec.hidden)
-            * r.levers.precision.activations.bytes_per_element()
-            / f64::from(r.tp);
-        let stride = r.tp.saturating_mul(r.cp).saturating_mul(r.dp);
-        let one = p2p(r, bytes, stride);
-        let total = 2.0 * v * mf * one;
-        parts.add(TimeKind::PipelineP2p, total, total);
+    if p <= 1 {
+        return;
     }
+    let bubble = match r.levers.parallel.schedule {
+        PipelineSchedule::Gpipe | PipelineSchedule::OneFOneB => f64::from(p - 1) * per_mb,
+        PipelineSchedule::Interleaved { .. } => f64::from(p - 1) / v * per_mb,
+    };
+    parts.add(TimeKind::PipelineBubble, bubble, bubble);
+    // Megatron's scatter/gather optimisation sends 1/t of the activation
+    // per TP rank (Narayanan et al. §4.1); one send forward and one
+    // backward per micro-batch and model chunk.
+    let bytes =
+        tokens_mb * f64::from(r.spec.hidden) * r.levers.precision.activations.bytes_per_element()
+            / f64::from(r.tp);
+    let stride = r.tp.saturating_mul(r.cp).saturating_mul(r.dp);
+    let one = p2p(r, bytes, stride);
+    let total = 2.0 * v * mf * one;
+    parts.add(TimeKind::PipelineP2p, total, total);
+}
 
-    // Data-parallel traffic of the stage's parameters.
-    let sp = stage_params(r, &st);
-    let prec = &r.levers.precision;
+/// The paced stage's parameters as data-parallel traffic and the optimizer
+/// see them.
+#[derive(Debug, Clone, Copy)]
+struct StageBytes {
+    /// Dense parameter elements (linear and other).
+    dense: f64,
+    /// Routed-expert elements.
+    experts: f64,
+    /// Bytes per linear weight.
+    w_lin: f64,
+    /// Bytes per dense weight, averaged over linear and other.
+    w_dense: f64,
+    trainable_dense: f64,
+    trainable_experts: f64,
+    /// Bytes per gradient element.
+    g: f64,
+}
+
+fn stage_bytes(r: &Resolved, st: &Stage, frozen: bool) -> StageBytes {
+    let sp = stage_params(r, st);
     let (w_lin, w_other) = weight_bytes(r);
-    let dense_params = sp.linear + sp.other;
-    let w_dense = if dense_params > 0.0 {
-        (sp.linear * w_lin + sp.other * w_other) / dense_params
+    let dense = sp.linear + sp.other;
+    let w_dense = if dense > 0.0 {
+        (sp.linear * w_lin + sp.other * w_other) / dense
     } else {
         w_lin
     };
-    let trainable_dense = if frozen { sp.adapters } else { dense_params };
-    let trainable_experts = if frozen { 0.0 } else { sp.experts };
-    let g = prec.gradients.bytes_per_element();
+    StageBytes {
+        dense,
+        experts: sp.experts,
+        w_lin,
+        w_dense,
+        trainable_dense: if frozen { sp.adapters } else { dense },
+        trainable_experts: if frozen { 0.0 } else { sp.experts },
+        g: r.levers.precision.gradients.bytes_per_element(),
+    }
+}
+
+/// The data-parallel groups: the shard group (ZeRO/FSDP), its replicas
+/// (hybrid sharding) and the expert shard group.
+#[derive(Debug, Clone, Copy)]
+struct DpGroups {
+    shard: u32,
+    replicas: u32,
+    ep: u32,
+    exp_group: u32,
+}
+
+fn dp_groups(r: &Resolved) -> DpGroups {
     let dpcp = r.dp.saturating_mul(r.cp);
     let shard = r.levers.shard_group.unwrap_or(dpcp).clamp(1, dpcp.max(1));
-    let replicas = dpcp / shard.max(1);
     let ep = r.ep.max(1);
-    let exp_group = (shard / ep).max(1);
-    let coll = |op, dense_bytes: f64, expert_bytes: f64| {
-        collective(r, op, dense_bytes, shard, r.tp)
-            + collective(r, op, expert_bytes, exp_group, r.tp.saturating_mul(ep))
-    };
-    let grads = |op| coll(op, trainable_dense * g, trainable_experts * g);
-    let gather = || {
-        coll(
-            Collective::AllGather,
-            dense_params * w_dense,
-            sp.experts * w_lin,
-        )
-    };
-    // Hybrid sharding: the shards are then all-reduced across replicas.
-    let across = if replicas > 1 && r.levers.sharding != Sharding::None {
-        collective(
+    DpGroups {
+        shard,
+        replicas: dpcp / shard.max(1),
+        ep,
+        exp_group: (shard / ep).max(1),
+    }
+}
+
+impl DpGroups {
+    /// One collective over the dense parameters' group and one over the
+    /// experts'.
+    #[inline]
+    fn coll(&self, r: &Resolved, op: Collective, dense_bytes: f64, expert_bytes: f64) -> f64 {
+        collective(r, op, dense_bytes, self.shard, r.tp)
+            + collective(
+                r,
+                op,
+                expert_bytes,
+                self.exp_group,
+                r.tp.saturating_mul(self.ep),
+            )
+    }
+
+    /// Gradient reduction of the trainable parameters.
+    #[inline]
+    fn grads(&self, r: &Resolved, b: &StageBytes, op: Collective) -> f64 {
+        self.coll(r, op, b.trainable_dense * b.g, b.trainable_experts * b.g)
+    }
+
+    /// Gathering every parameter.
+    #[inline]
+    fn gather(&self, r: &Resolved, b: &StageBytes) -> f64 {
+        self.coll(
             r,
-            Collective::AllReduce,
-            (trainable_dense + trainable_experts) * g / f64::from(shard),
-            replicas,
-            r.tp.saturating_mul(shard),
+            Collective::AllGather,
+            b.dense * b.w_dense,
+            b.experts * b.w_lin,
         )
-    } else {
-        0.0
-    };
-    // Transfers hidden behind compute, grouped by the compute window they
-    // overlap: the last micro-batch's backward and the first one's forward
-    // (once per step), and every micro-batch's forward and backward.
-    let mut end = Window::new(worst.bwd, 1.0); // merged below
-    let mut start = Window::new(worst.fwd, 1.0);
-    let mut each_f = Window::new(worst.fwd, mf);
-    let mut each_b = Window::new(worst.bwd, mf);
+    }
+
+    /// Hybrid sharding: the shards are then all-reduced across replicas.
+    fn across(&self, r: &Resolved, b: &StageBytes) -> f64 {
+        if self.replicas > 1 && r.levers.sharding != Sharding::None {
+            collective(
+                r,
+                Collective::AllReduce,
+                (b.trainable_dense + b.trainable_experts) * b.g / f64::from(self.shard),
+                self.replicas,
+                r.tp.saturating_mul(self.shard),
+            )
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Transfers hidden behind compute, grouped by the compute window they
+/// overlap: the last micro-batch's backward and the first one's forward
+/// (once per step), and every micro-batch's forward and backward.
+struct Windows {
+    end: Window,
+    start: Window,
+    each_f: Window,
+    each_b: Window,
+}
+
+impl Windows {
+    fn new(worst: &StageTimes, mf: f64) -> Self {
+        Self {
+            end: Window::new(worst.bwd, 1.0), // merged in `settle`
+            start: Window::new(worst.fwd, 1.0),
+            each_f: Window::new(worst.fwd, mf),
+            each_b: Window::new(worst.bwd, mf),
+        }
+    }
+
+    /// The once-per-step transfers share the first forward and the last
+    /// backward with that micro-batch's own transfers.
+    fn settle(&self, r: &Resolved, parts: &mut Parts) {
+        let modes = [r.levers.overlap.data_parallel, r.levers.overlap.offload];
+        let (first_f, rest_f) = self.each_f.split_first(&self.start);
+        let (last_b, rest_b) = self.each_b.split_first(&self.end);
+        for w in [&first_f, &rest_f, &last_b, &rest_b] {
+            w.settle(r, modes, parts);
+        }
+    }
+}
+
+/// Data-parallel traffic of the paced stage's parameters.
+fn data_parallel(r: &Resolved, g: &DpGroups, b: &StageBytes, win: &mut Windows, parts: &mut Parts) {
+    let across = g.across(r, b);
     match r.levers.sharding {
-        Sharding::None if shard > 1 => {
-            end.add(NET, TimeKind::DataParallel, grads(Collective::AllReduce));
+        Sharding::None if g.shard > 1 => {
+            win.end.add(
+                NET,
+                TimeKind::DataParallel,
+                g.grads(r, b, Collective::AllReduce),
+            );
         }
         Sharding::None => {}
         // Megatron's distributed optimizer and FSDP SHARD_GRAD_OP with
         // local accumulation: reduce-scatter once per step, all-gather the
         // updated parameters once.
         Sharding::Zero1 | Sharding::FsdpShardGradOp => {
-            end.add(
+            win.end.add(
                 NET,
                 TimeKind::DataParallel,
-                grads(Collective::ReduceScatter),
+                g.grads(r, b, Collective::ReduceScatter),
             );
             parts.add(TimeKind::DataParallel, across, across);
-            start.add(NET, TimeKind::ParameterGather, gather());
+            win.start
+                .add(NET, TimeKind::ParameterGather, g.gather(r, b));
         }
         // ZeRO-2 keeps only its gradient shard, so every micro-batch's
         // gradients are reduce-scattered as backward produces them.
         Sharding::Zero2 => {
-            each_b.add(
+            win.each_b.add(
                 NET,
                 TimeKind::DataParallel,
-                grads(Collective::ReduceScatter),
+                g.grads(r, b, Collective::ReduceScatter),
             );
             parts.add(TimeKind::DataParallel, across, across);
-            start.add(NET, TimeKind::ParameterGather, gather());
+            win.start
+                .add(NET, TimeKind::ParameterGather, g.gather(r, b));
         }
         // ZeRO-3/FSDP: gather parameters for forward and again for
         // backward, reduce-scatter gradients, every micro-batch (the 1.5×
         // volume of ZeRO §7).
         Sharding::Zero3 | Sharding::FsdpFullShard => {
-            let ag = gather();
-            each_f.add(NET, TimeKind::ParameterGather, ag);
-            each_b.add(NET, TimeKind::ParameterGather, ag);
-            each_b.add(
+            let ag = g.gather(r, b);
+            win.each_f.add(NET, TimeKind::ParameterGather, ag);
+            win.each_b.add(NET, TimeKind::ParameterGather, ag);
+            win.each_b.add(
                 NET,
                 TimeKind::DataParallel,
-                grads(Collective::ReduceScatter),
+                g.grads(r, b, Collective::ReduceScatter),
             );
             parts.add(TimeKind::DataParallel, across, across);
         }
     }
+}
 
-    // Optimizer step: memory-bound over the parameters this rank updates.
+/// The parameters this rank updates and the optimizer bytes per parameter.
+#[derive(Debug, Clone, Copy)]
+struct OptimizerShare {
+    local: f64,
+    /// Optimizer-state and master-weight bytes per parameter.
+    opt: f64,
+}
+
+fn optimizer_share(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    g: &DpGroups,
+    b: &StageBytes,
+) -> OptimizerShare {
+    let prec = &r.levers.precision;
     let (shard_opt, _, _) = crate::zero::sharded_states(r.levers.sharding);
-    let n_opt = if shard_opt { f64::from(shard) } else { 1.0 };
-    let local = trainable_dense / n_opt + trainable_experts / (n_opt / f64::from(ep)).max(1.0);
+    let n_opt = if shard_opt { f64::from(g.shard) } else { 1.0 };
+    let local =
+        b.trainable_dense / n_opt + b.trainable_experts / (n_opt / f64::from(g.ep)).max(1.0);
     let master = prec.master.map_or(0.0, |x| x.bytes_per_element());
     let opt = match dev {
         Some(d) if local > 0.0 => {
@@ -427,7 +678,18 @@ pub(crate) fn step(
         }
         _ => 2.0 * prec.optimizer.bytes_per_element() + master,
     };
-    let traffic = g + 2.0 * opt + w_dense;
+    OptimizerShare { local, opt }
+}
+
+/// Optimizer step on the GPU: memory-bound over the parameters this rank
+/// updates whose states live in HBM.
+fn optimizer_on_gpu(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    b: &StageBytes,
+    o: &OptimizerShare,
+) -> f64 {
+    let traffic = b.g + 2.0 * o.opt + b.w_dense;
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let off_frac = dev.map_or(0.0, |d| {
         let all = d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights);
@@ -439,107 +701,163 @@ pub(crate) fn step(
             0.0
         }
     });
-    let on_gpu = (1.0 - off_frac) * local * traffic / hbm.max(1.0);
-    parts.add(TimeKind::Optimizer, on_gpu, on_gpu);
+    (1.0 - off_frac) * o.local * traffic / hbm.max(1.0)
+}
 
-    // Copies to and from slower tiers.
-    if let Some(d) = dev {
-        for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
-            let spb = tier_seconds_per_byte(r, tier);
-            let kind = transfer_kind(tier);
-            // Optimizer offload (ZeRO-Offload): gradients go down, the
-            // CPU updates its states at host-memory speed, updated
-            // weights come back.
-            let states =
-                d.get(ItemKind::OptimizerStates, tier) + d.get(ItemKind::MasterWeights, tier);
-            if states > 0.0 {
-                let frac =
-                    states / (d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights));
-                let n = frac * local;
-                let down = n * g * spb;
-                let up = n * w_dense * spb;
-                let cpu_bw = match tier {
-                    Tier::Cxl => r.net.cxl.base(),
-                    _ => r.net.host_memory.base(),
-                };
-                let mut cpu = if cpu_bw > 0.0 {
-                    n * (g + 2.0 * opt) / cpu_bw
-                } else {
-                    f64::INFINITY
-                };
-                if tier == Tier::Nvme {
-                    // ZeRO-Infinity swaps the states in and out of NVMe.
-                    cpu += 2.0 * states * spb;
-                }
-                end.add(HOST, kind, down);
-                start.add(HOST, kind, up);
-                parts.add(TimeKind::Optimizer, cpu, cpu);
-            }
-            // Parameter offload: fetched for forward and for backward
-            // (and for the recompute) every micro-batch.
-            let wts = d.get(ItemKind::Weights, tier);
-            if wts > 0.0 {
-                let one = wts * spb;
-                each_f.add(HOST, kind, one);
-                each_b.add(HOST, kind, one);
-            }
-            // Gradient offload: accumulated in the slow tier (read and
-            // written) every micro-batch.
-            let gr = d.get(ItemKind::Gradients, tier);
-            if gr > 0.0 {
-                each_b.add(HOST, kind, 2.0 * gr * spb);
-            }
-            // Activation offload: written in forward, read in backward.
-            let acts =
-                d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
-            if acts > 0.0 {
-                let flight = crate::memory::training_in_flight(r, st.rank, m).max(1.0);
-                let one = acts / flight * spb;
-                each_f.add(HOST, kind, one);
-                each_b.add(HOST, kind, one);
-            }
+/// What the tier copies need besides the device's breakdown.
+struct CopyCtx<'a> {
+    r: &'a Resolved,
+    d: &'a Breakdown,
+    /// Pipeline rank of the paced stage.
+    rank: u32,
+    /// Micro-batches per step.
+    m: u32,
+    b: &'a StageBytes,
+    o: &'a OptimizerShare,
+}
+
+/// Copies to and from one slower tier.
+fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
+    let (r, d) = (c.r, c.d);
+    let spb = tier_seconds_per_byte(r, tier);
+    let kind = transfer_kind(tier);
+    // Optimizer offload (ZeRO-Offload): gradients go down, the CPU
+    // updates its states at host-memory speed, updated weights come back.
+    let states = d.get(ItemKind::OptimizerStates, tier) + d.get(ItemKind::MasterWeights, tier);
+    if states > 0.0 {
+        let frac = states / (d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights));
+        let n = frac * c.o.local;
+        let down = n * c.b.g * spb;
+        let up = n * c.b.w_dense * spb;
+        let cpu_bw = match tier {
+            Tier::Cxl => r.net.cxl.base(),
+            _ => r.net.host_memory.base(),
+        };
+        let mut cpu = if cpu_bw > 0.0 {
+            n * (c.b.g + 2.0 * c.o.opt) / cpu_bw
+        } else {
+            f64::INFINITY
+        };
+        if tier == Tier::Nvme {
+            // ZeRO-Infinity swaps the states in and out of NVMe.
+            cpu += 2.0 * states * spb;
         }
+        win.end.add(HOST, kind, down);
+        win.start.add(HOST, kind, up);
+        parts.add(TimeKind::Optimizer, cpu, cpu);
     }
-
-    // The once-per-step transfers share the first forward and the last
-    // backward with that micro-batch's own transfers.
-    let modes = [r.levers.overlap.data_parallel, r.levers.overlap.offload];
-    let (first_f, rest_f) = each_f.split_first(&start);
-    let (last_b, rest_b) = each_b.split_first(&end);
-    for w in [&first_f, &rest_f, &last_b, &rest_b] {
-        w.settle(r, modes, &mut parts);
+    // Parameter offload: fetched for forward and for backward (and for the
+    // recompute) every micro-batch.
+    let wts = d.get(ItemKind::Weights, tier);
+    if wts > 0.0 {
+        let one = wts * spb;
+        win.each_f.add(HOST, kind, one);
+        win.each_b.add(HOST, kind, one);
     }
+    // Gradient offload: accumulated in the slow tier (read and written)
+    // every micro-batch.
+    let gr = d.get(ItemKind::Gradients, tier);
+    if gr > 0.0 {
+        win.each_b.add(HOST, kind, 2.0 * gr * spb);
+    }
+    // Activation offload: written in forward, read in backward.
+    let acts = d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
+    if acts > 0.0 {
+        let flight = crate::memory::training_in_flight(r, c.rank, c.m).max(1.0);
+        let one = acts / flight * spb;
+        win.each_f.add(HOST, kind, one);
+        win.each_b.add(HOST, kind, one);
+    }
+}
 
-    // FLOPs (PaLM App. B convention: 6N + 12·L·H·Q·T per token for full
-    // training, attention counted non-causal; no recompute in model FLOPs).
-    let tokens = mf * mb * s * f64::from(r.dp);
+/// Model and hardware FLOPs of a step, and its tokens.
+#[derive(Debug, Clone, Copy)]
+struct StepFlops {
+    model: f64,
+    hardware: f64,
+    tokens: f64,
+}
+
+/// FLOPs (PaLM App. B convention: 6N + 12·L·H·Q·T per token for full
+/// training, attention counted non-causal; no recompute in model FLOPs).
+fn flops(r: &Resolved, su: &StepSetup, mf: f64, st: &Stage, recompute_flops: f64) -> StepFlops {
+    let tokens = mf * su.mb * su.s * f64::from(r.dp);
     let linear = r.params.active_non_embedding(&r.spec)
         - r.params.dense_layer.small * f64::from(r.params.dense_layers)
         - r.params.moe_layer.small * f64::from(r.params.moe_layers);
     let shape = r.spec.attention_shape();
-    let attn = 2.0 * window * (shape.q_width + shape.o_width) * f64::from(r.spec.layers);
-    let adapters = if frozen {
+    let attn = 2.0 * su.window * (shape.q_width + shape.o_width) * f64::from(r.spec.layers);
+    let adapters = if su.frozen {
         crate::partition::adapter_params(r)
     } else {
         0.0
     };
-    let per_token = if frozen {
+    let per_token = if su.frozen {
         // Forward and input gradients through the frozen base; adapters
         // train fully.
         4.0 * linear + 6.0 * adapters + 3.0 * attn
     } else {
         6.0 * linear + 3.0 * attn
     };
-    let model_flops = per_token * tokens;
+    let model = per_token * tokens;
     // Recompute per micro-batch on one stage, scaled to the whole model.
     let layer_share = f64::from(r.spec.layers) / f64::from(st.layers().max(1));
     let recompute_per_token =
-        worst.recompute_flops * f64::from(r.tp) * layer_share / tokens_mb.max(1.0);
-    let hardware_flops = model_flops + recompute_per_token * tokens;
+        recompute_flops * f64::from(r.tp) * layer_share / su.tokens_mb.max(1.0);
+    StepFlops {
+        model,
+        hardware: model + recompute_per_token * tokens,
+        tokens,
+    }
+}
+
+/// The step time of a training plan.
+pub(crate) fn step(
+    r: &Resolved,
+    devices: &[Breakdown],
+    kind: TrainingKind,
+    seq: u32,
+    m: u32,
+) -> StepTime {
+    let su = setup(r, kind, seq);
+    let sts = stages(r);
+    let (worst_idx, worst) = worst_stage(r, &sts, &su);
+    let st = sts[worst_idx];
+    let dev = devices.get(worst_idx).or(devices.first());
+    let mf = f64::from(m);
+    let mut parts = worst.parts.scaled(mf);
+
+    pipeline(r, worst.fwd + worst.bwd, su.tokens_mb, mf, &mut parts);
+
+    let bytes = stage_bytes(r, &st, su.frozen);
+    let groups = dp_groups(r);
+    let mut win = Windows::new(&worst, mf);
+    data_parallel(r, &groups, &bytes, &mut win, &mut parts);
+
+    let opt = optimizer_share(r, dev, &groups, &bytes);
+    let on_gpu = optimizer_on_gpu(r, dev, &bytes, &opt);
+    parts.add(TimeKind::Optimizer, on_gpu, on_gpu);
+
+    if let Some(d) = dev {
+        let c = CopyCtx {
+            r,
+            d,
+            rank: st.rank,
+            m,
+            b: &bytes,
+            o: &opt,
+        };
+        for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
+            tier_copies(&c, tier, &mut win, &mut parts);
+        }
+    }
+    win.settle(r, &mut parts);
+
+    let f = flops(r, &su, mf, &st, worst.recompute_flops);
     StepTime {
         parts,
-        model_flops,
-        hardware_flops,
-        tokens,
+        model_flops: f.model,
+        hardware_flops: f.hardware,
+        tokens: f.tokens,
     }
 }

@@ -3,7 +3,7 @@
 //! Shared by training (forward, backward, recompute) and inference
 //! (prefill, decode).
 
-use crate::model::{Dropout, LayerParams};
+use crate::model::{AttentionShape, Dropout, LayerParams};
 use crate::partition::Stage;
 use crate::plan::AttentionKernel;
 use crate::precision::Precision;
@@ -137,67 +137,110 @@ fn linear_weight_bytes(r: &Resolved) -> f64 {
     crate::partition::weight_bytes(r).0
 }
 
-/// Forward work of one layer (dense or MoE) on one device.
-pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> LayerWork {
-    let spec = &r.spec;
-    let t = f64::from(r.tp);
-    let h = f64::from(spec.hidden);
-    let ab = r.levers.precision.activations.bytes_per_element();
-    let tok = pass.tokens;
-    let shape = spec.attention_shape();
-    let kvh = f64::from(spec.kv_heads).max(1.0);
-    let kv_share = (1.0 / t).max(1.0 / kvh);
-    let attn_params = (l.attention - l.kv_projections) / t + l.kv_projections * kv_share;
-    let wb = linear_weight_bytes(r);
+/// What every step of a layer's work shares.
+#[derive(Debug, Clone, Copy)]
+struct LayerCtx {
+    /// TP degree.
+    t: f64,
+    /// Hidden width.
+    h: f64,
+    /// Bytes per activation element.
+    ab: f64,
+    /// Query tokens per device.
+    tok: f64,
+    /// Bytes per stored linear weight.
+    wb: f64,
+    /// Weight matrices of one MLP (3 when gated).
+    mats: f64,
+    shape: AttentionShape,
+    /// FFN width a token passes through (routed top-k and shared experts
+    /// in an MoE layer).
+    ffn_width: f64,
+}
 
-    // Attention projections: QKV and output, two GEMMs.
-    let mut gemm_flops = 2.0 * tok * attn_params;
-    let mut gemm_time = gemm_seconds(r, 2.0 * tok * attn_params, 2.0);
-    let mut weight_bytes = attn_params * wb;
-    let mut dispatch_bytes = 0.0;
-    let mats = if spec.activation.is_gated() { 3.0 } else { 2.0 };
-    if moe {
-        let m = spec.moe.unwrap_or_default();
-        let e = f64::from(m.experts).max(1.0);
-        let k = f64::from(m.top_k);
-        let ep = f64::from(r.ep);
-        // Router and shared experts see every token.
-        let shared = l.shared / t;
-        gemm_flops += 2.0 * tok * shared;
-        gemm_time += gemm_seconds(r, 2.0 * tok * shared, mats);
-        weight_bytes += shared * wb;
-        // Routed experts: with balanced routing each EP rank processes
-        // tok·k token-expert pairs over its e/ep experts.
-        let local_experts = e / ep;
-        let expert = l.one_expert / t;
-        let f = 2.0 * tok * k * expert;
-        gemm_flops += f;
-        gemm_time += gemm_seconds(r, f, mats * local_experts);
-        // Experts a step touches: each of `sequences·tokens` assignments
-        // picks k of e experts; the expected number of distinct experts is
-        // e·(1 − (1 − k/e)^n).
-        let assignments = (tok * ep).max(1.0);
-        let touched = local_experts * (1.0 - (1.0 - k / e).powf(assignments));
-        weight_bytes += touched * expert * wb;
-        if r.ep > 1 {
-            dispatch_bytes = tok * k * h * ab * (ep - 1.0) / ep;
-        }
-    } else {
-        let mlp = l.dense_mlp / t;
-        gemm_flops += 2.0 * tok * mlp;
-        gemm_time += gemm_seconds(r, 2.0 * tok * mlp, mats);
-        weight_bytes += mlp * wb;
+/// The GEMMs of one layer.
+#[derive(Debug, Clone, Copy)]
+struct Gemms {
+    flops: f64,
+    time: f64,
+    weight_bytes: f64,
+    /// Bytes an MoE layer sends to other experts (dispatch, one way).
+    dispatch_bytes: f64,
+}
+
+/// Attention projections: QKV and output, two GEMMs.
+fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
+    let kvh = f64::from(r.spec.kv_heads).max(1.0);
+    let kv_share = (1.0 / c.t).max(1.0 / kvh);
+    let attn_params = (l.attention - l.kv_projections) / c.t + l.kv_projections * kv_share;
+    Gemms {
+        flops: 2.0 * c.tok * attn_params,
+        time: gemm_seconds(r, 2.0 * c.tok * attn_params, 2.0),
+        weight_bytes: attn_params * c.wb,
+        dispatch_bytes: 0.0,
     }
+}
 
-    // Attention core: QKᵀ over q_width and PV over o_width (per head:
-    // 2·keys·d each).
+/// The MLP of an MoE layer: router and shared experts, and the routed
+/// experts this EP rank holds.
+fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
+    let tok = c.tok;
+    let m = r.spec.moe.unwrap_or_default();
+    let e = f64::from(m.experts).max(1.0);
+    let k = f64::from(m.top_k);
+    let ep = f64::from(r.ep);
+    // Router and shared experts see every token.
+    let shared = l.shared / c.t;
+    g.flops += 2.0 * tok * shared;
+    g.time += gemm_seconds(r, 2.0 * tok * shared, c.mats);
+    g.weight_bytes += shared * c.wb;
+    // Routed experts: with balanced routing each EP rank processes tok·k
+    // token-expert pairs over its e/ep experts.
+    let local_experts = e / ep;
+    let expert = l.one_expert / c.t;
+    let f = 2.0 * tok * k * expert;
+    g.flops += f;
+    g.time += gemm_seconds(r, f, c.mats * local_experts);
+    // Experts a step touches: each of `sequences·tokens` assignments picks
+    // k of e experts; the expected number of distinct experts is
+    // e·(1 − (1 − k/e)^n).
+    let assignments = (tok * ep).max(1.0);
+    let touched = local_experts * (1.0 - (1.0 - k / e).powf(assignments));
+    g.weight_bytes += touched * expert * c.wb;
+    if r.ep > 1 {
+        g.dispatch_bytes = tok * k * c.h * c.ab * (ep - 1.0) / ep;
+    }
+}
+
+/// The MLP of a dense layer.
+fn dense_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
+    let mlp = l.dense_mlp / c.t;
+    g.flops += 2.0 * c.tok * mlp;
+    g.time += gemm_seconds(r, 2.0 * c.tok * mlp, c.mats);
+    g.weight_bytes += mlp * c.wb;
+}
+
+/// The attention core of one layer.
+#[derive(Debug, Clone, Copy)]
+struct AttentionCore {
+    /// FLOPs in the non-causal convention of MFU papers.
+    model_flops: f64,
+    time: f64,
+    /// Materialised score bytes (eager attention only).
+    score_bytes: f64,
+}
+
+/// Attention core: QKᵀ over q_width and PV over o_width (per head:
+/// 2·keys·d each).
+fn attention_core(r: &Resolved, c: &LayerCtx, pass: Pass) -> AttentionCore {
+    let spec = &r.spec;
+    let (t, tok, ab, shape) = (c.t, c.tok, c.ab, &c.shape);
     let width = (shape.q_width + shape.o_width) / t;
     let attn_flops = 2.0 * tok * pass.keys * width;
-    let attn_model_flops = 2.0 * tok * pass.model_keys * width;
+    let model_flops = 2.0 * tok * pass.model_keys * width;
     let heads = f64::from(spec.heads) / t;
-    let mut elementwise = 0.0;
     let mut score_bytes = 0.0;
-    let attn_time = match r.levers.attention {
+    let time = match r.levers.attention {
         AttentionKernel::Flash => {
             // One fused kernel; it also reads Q, K, V and writes O.
             let io = tok * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t * ab;
@@ -216,53 +259,101 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
                 0.0
             };
             score_bytes = tok * pass.keys * heads * (4.0 + drop) * ab;
-            elementwise += score_bytes;
             let rate = peak_16bit(r) * ceiling_16bit(r);
             attn_flops
                 / (rate * r.eff.gemm_at(Seconds::from_secs(per_head / rate.max(1.0)))).max(1.0)
         }
     };
+    AttentionCore {
+        model_flops,
+        time,
+        score_bytes,
+    }
+}
 
-    // Element-wise traffic per token: two norms (read + write h), two
-    // residual adds (read 2h, write h), dropout after attention and MLP
-    // (read, write, 1-byte mask) when on; these run on the full hidden
-    // width unless sequence parallelism splits them. The FFN activation
-    // reads its input(s) and writes its output on the TP shard; rotary
-    // embeddings read and write Q and K.
+/// Element-wise bytes of one layer besides the attention scores.
+///
+/// Per token: two norms (read + write h), two residual adds (read 2h,
+/// write h), dropout after attention and MLP (read, write, 1-byte mask)
+/// when on; these run on the full hidden width unless sequence parallelism
+/// splits them. The FFN activation reads its input(s) and writes its
+/// output on the TP shard; rotary embeddings read and write Q and K.
+#[inline]
+fn elementwise_bytes(r: &Resolved, c: &LayerCtx) -> f64 {
+    let (t, h, tok, shape) = (c.t, c.h, c.tok, &c.shape);
     let rep = if r.sp() { t } else { 1.0 };
-    let drop = if spec.dropout == Dropout::On {
+    let drop = if r.spec.dropout == Dropout::On {
         2.0 * 2.5
     } else {
         0.0
     };
-    let ffn_width = if moe {
+    let per_token = (10.0 + drop) * h / rep
+        + c.mats * c.ffn_width / t
+        + 2.0 * (shape.q_width + shape.k_width) / t;
+    tok * per_token * c.ab
+}
+
+/// Bytes Transformer Engine spends casting every GEMM input to FP8 (read
+/// 16-bit, write 8-bit): the two full-width inputs (QKV, MLP up) and the
+/// two TP-sharded ones (output projection, MLP down).
+#[inline]
+fn fp8_cast_bytes(c: &LayerCtx) -> f64 {
+    let inputs = 2.0 * c.h + (c.shape.o_width + c.ffn_width) / c.t;
+    c.tok * inputs * 3.0
+}
+
+/// FFN width a token passes through: the routed top-k experts and the
+/// shared ones in an MoE layer.
+#[inline]
+fn ffn_width(r: &Resolved, moe: bool) -> f64 {
+    let spec = &r.spec;
+    if moe {
         let m = spec.moe.unwrap_or_default();
         f64::from(m.expert_ffn) * f64::from(m.top_k) + f64::from(m.shared_ffn)
     } else {
         f64::from(spec.ffn)
-    };
-    let act = if spec.activation.is_gated() { 3.0 } else { 2.0 };
-    let per_token =
-        (10.0 + drop) * h / rep + act * ffn_width / t + 2.0 * (shape.q_width + shape.k_width) / t;
-    elementwise += tok * per_token * ab;
-    if r.levers.precision.compute == Precision::Fp8 {
-        // Transformer Engine casts every GEMM input to FP8 (read 16-bit,
-        // write 8-bit): the two full-width inputs (QKV, MLP up) and the
-        // two TP-sharded ones (output projection, MLP down).
-        let inputs = 2.0 * h + (shape.o_width + ffn_width) / t;
-        elementwise += tok * inputs * 3.0;
     }
+}
 
+/// Forward work of one layer (dense or MoE) on one device.
+pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> LayerWork {
+    let c = LayerCtx {
+        t: f64::from(r.tp),
+        h: f64::from(r.spec.hidden),
+        ab: r.levers.precision.activations.bytes_per_element(),
+        tok: pass.tokens,
+        wb: linear_weight_bytes(r),
+        mats: if r.spec.activation.is_gated() {
+            3.0
+        } else {
+            2.0
+        },
+        shape: r.spec.attention_shape(),
+        ffn_width: ffn_width(r, moe),
+    };
+    let mut g = projections(r, l, &c);
+    if moe {
+        moe_mlp(r, l, &c, &mut g);
+    } else {
+        dense_mlp(r, l, &c, &mut g);
+    }
+    let attn = attention_core(r, &c, pass);
+    let mut elementwise = 0.0;
+    elementwise += attn.score_bytes;
+    elementwise += elementwise_bytes(r, &c);
+    if r.levers.precision.compute == Precision::Fp8 {
+        elementwise += fp8_cast_bytes(&c);
+    }
     LayerWork {
-        gemm_flops,
-        gemm_time,
-        attn_model_flops,
-        attn_time,
+        gemm_flops: g.flops,
+        gemm_time: g.time,
+        attn_model_flops: attn.model_flops,
+        attn_time: attn.time,
         elementwise_bytes: elementwise,
-        score_bytes,
-        weight_bytes,
-        stream_bytes: tok * h * ab,
-        dispatch_bytes,
+        score_bytes: attn.score_bytes,
+        weight_bytes: g.weight_bytes,
+        stream_bytes: c.tok * c.h * c.ab,
+        dispatch_bytes: g.dispatch_bytes,
     }
 }
 
