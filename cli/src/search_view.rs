@@ -33,6 +33,7 @@ fn sharding(s: Sharding) -> &'static str {
         Sharding::Zero3 => "ZeRO-3",
         Sharding::FsdpFullShard => "FSDP full",
         Sharding::FsdpShardGradOp => "FSDP grad-op",
+        Sharding::FsdpShardGradOpNoSync => "FSDP grad-op no_sync",
     }
 }
 

@@ -255,8 +255,14 @@ pub enum Sharding {
     /// PyTorch FSDP FULL_SHARD (same states as ZeRO-3).
     FsdpFullShard,
     /// PyTorch FSDP SHARD_GRAD_OP: parameters stay gathered from forward to
-    /// backward (the setting of the Llama 3 405B run).
+    /// backward; gradients are reduce-scattered in every micro-batch's
+    /// backward and kept as shards.
     FsdpShardGradOp,
+    /// FSDP SHARD_GRAD_OP with gradient accumulation under `no_sync`:
+    /// whole gradients accumulate locally, parameters stay gathered across
+    /// the step's micro-batches, one reduce-scatter a step (the choice that
+    /// matches the Llama 3 405B run's measured step time).
+    FsdpShardGradOpNoSync,
 }
 
 /// Pipeline schedule.

@@ -104,9 +104,10 @@ pub struct ShardingMode {
 ///   backward, then reshards: one all-gather in every forward and a
 ///   reduce-scatter in every backward; gradients are sharded between
 ///   micro-batches (PyTorch `ShardingStrategy.SHARD_GRAD_OP`: "parameters
-///   are not resharded after forward"). Accumulating unsharded gradients
-///   under `no_sync` instead is ZeRO-1's memory with one reduce-scatter a
-///   step, which `Sharding::Zero1` describes.
+///   are not resharded after forward").
+/// - SHARD_GRAD_OP under `no_sync` accumulates whole gradients and keeps
+///   the parameters gathered across micro-batches: ZeRO-1's memory and
+///   traffic, an explicit choice of its own.
 pub fn mode(s: Sharding) -> ShardingMode {
     use Cadence::*;
     use Exchange::*;
@@ -142,6 +143,18 @@ pub fn mode(s: Sharding) -> ShardingMode {
             exchanges: &[
                 (ParameterAllGather, EachForward),
                 (GradientReduceScatter, EachBackward),
+            ],
+        },
+        // FSDP1 keeps SHARD_GRAD_OP's parameters unsharded through backward
+        // while gradients are not synchronised (`_should_free_in_backward`),
+        // so under `no_sync` they are gathered once a step.
+        Sharding::FsdpShardGradOpNoSync => ShardingMode {
+            optimizer: true,
+            gradients: false,
+            parameters: false,
+            exchanges: &[
+                (GradientReduceScatter, StepEnd),
+                (ParameterAllGather, StepStart),
             ],
         },
         Sharding::Zero3 | Sharding::FsdpFullShard => ShardingMode {
@@ -181,13 +194,14 @@ pub fn model_states(params: f64, per: StateBytes, sharding: Sharding, group: f64
 mod tests {
     use super::*;
 
-    const ALL: [Sharding; 6] = [
+    const ALL: [Sharding; 7] = [
         Sharding::None,
         Sharding::Zero1,
         Sharding::Zero2,
         Sharding::Zero3,
         Sharding::FsdpFullShard,
         Sharding::FsdpShardGradOp,
+        Sharding::FsdpShardGradOpNoSync,
     ];
 
     /// The rules that tie what a mode keeps sharded to what it exchanges:

@@ -349,7 +349,13 @@ fn llama3() -> Vec<Case> {
                 sp: true,
                 ckpt: Checkpointing::Block { layers: 4 },
                 kernel: AttentionKernel::Flash,
-                sharding: Sharding::FsdpShardGradOp,
+                // The paper's FSDP does not reshard after forward
+                // (SHARD_GRAD_OP). Its measured step leaves no room for a
+                // reduce-scatter and an all-gather of each stage's weights
+                // over RoCE in every one of the 16+ micro-batches, so its
+                // accumulation keeps whole gradients and gathered weights
+                // across micro-batches: the `no_sync` choice.
+                sharding: Sharding::FsdpShardGradOpNoSync,
                 overlap: CommOverlap::default(),
                 fp8: false,
                 infer_recompute: false,

@@ -116,6 +116,7 @@ strings! {
     Zero3 => "ZeRO-3", "ZeRO-3";
     FsdpFull => "FSDP full shard", "FSDP 完全分片";
     FsdpGradOp => "FSDP shard grad/optimizer", "FSDP 分片梯度与优化器";
+    FsdpGradOpNoSync => "FSDP shard grad/optimizer, no_sync accumulation", "FSDP 分片梯度与优化器（no_sync 累积）";
     ShardGroup => "Sharding group (GPUs)", "分片组大小（GPU）";
     WholeDpGroup => "whole data-parallel group", "整个数据并行组";
     // Parallelism.

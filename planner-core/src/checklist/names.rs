@@ -28,6 +28,10 @@ pub(super) fn sharding_names(s: Sharding) -> (&'static str, &'static str) {
             "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP",
             "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP",
         ),
+        Sharding::FsdpShardGradOpNoSync => (
+            "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP, accumulating under no_sync()",
+            "PyTorch FSDP ShardingStrategy.SHARD_GRAD_OP，梯度累积时使用 no_sync()",
+        ),
     }
 }
 

@@ -597,57 +597,37 @@ impl Windows {
     }
 }
 
-/// Data-parallel traffic of the paced stage's parameters.
+/// The data-parallel exchanges of the sharding mode in force, each in
+/// the compute window its cadence gives it ([`crate::zero::mode`], the one
+/// definition the memory model also reads), and the hybrid-shard
+/// all-reduce across replicas.
 fn data_parallel(r: &Resolved, g: &DpGroups, b: &StageBytes, win: &mut Windows, parts: &mut Parts) {
-    let across = g.across(r, b);
-    match r.levers.sharding {
-        Sharding::None if g.shard > 1 => {
-            win.end.add(
-                NET,
-                TimeKind::DataParallel,
-                g.grads(r, b, Collective::AllReduce),
-            );
-        }
-        Sharding::None => {}
-        // Megatron's distributed optimizer and FSDP SHARD_GRAD_OP with
-        // local accumulation: reduce-scatter once per step, all-gather the
-        // updated parameters once.
-        Sharding::Zero1 | Sharding::FsdpShardGradOp => {
-            win.end.add(
-                NET,
+    use crate::zero::{Cadence, Exchange};
+    if r.levers.sharding == Sharding::None && g.shard <= 1 {
+        return;
+    }
+    for &(exchange, cadence) in crate::zero::mode(r.levers.sharding).exchanges {
+        let (kind, seconds) = match exchange {
+            Exchange::GradientAllReduce => {
+                (TimeKind::DataParallel, g.grads(r, b, Collective::AllReduce))
+            }
+            Exchange::GradientReduceScatter => (
                 TimeKind::DataParallel,
                 g.grads(r, b, Collective::ReduceScatter),
-            );
-            parts.add(TimeKind::DataParallel, across, across);
-            win.start
-                .add(NET, TimeKind::ParameterGather, g.gather(r, b));
-        }
-        // ZeRO-2 keeps only its gradient shard, so every micro-batch's
-        // gradients are reduce-scattered as backward produces them.
-        Sharding::Zero2 => {
-            win.each_b.add(
-                NET,
-                TimeKind::DataParallel,
-                g.grads(r, b, Collective::ReduceScatter),
-            );
-            parts.add(TimeKind::DataParallel, across, across);
-            win.start
-                .add(NET, TimeKind::ParameterGather, g.gather(r, b));
-        }
-        // ZeRO-3/FSDP: gather parameters for forward and again for
-        // backward, reduce-scatter gradients, every micro-batch (the 1.5×
-        // volume of ZeRO §7).
-        Sharding::Zero3 | Sharding::FsdpFullShard => {
-            let ag = g.gather(r, b);
-            win.each_f.add(NET, TimeKind::ParameterGather, ag);
-            win.each_b.add(NET, TimeKind::ParameterGather, ag);
-            win.each_b.add(
-                NET,
-                TimeKind::DataParallel,
-                g.grads(r, b, Collective::ReduceScatter),
-            );
-            parts.add(TimeKind::DataParallel, across, across);
-        }
+            ),
+            Exchange::ParameterAllGather => (TimeKind::ParameterGather, g.gather(r, b)),
+        };
+        let window = match cadence {
+            Cadence::EachForward => &mut win.each_f,
+            Cadence::EachBackward => &mut win.each_b,
+            Cadence::StepEnd => &mut win.end,
+            Cadence::StepStart => &mut win.start,
+        };
+        window.add(NET, kind, seconds);
+    }
+    if r.levers.sharding != Sharding::None {
+        let across = g.across(r, b);
+        parts.add(TimeKind::DataParallel, across, across);
     }
 }
 

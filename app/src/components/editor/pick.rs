@@ -49,6 +49,7 @@ unit_pick!(Sharding {
     "zero3" => Sharding::Zero3, Zero3;
     "fsdp_full_shard" => Sharding::FsdpFullShard, FsdpFull;
     "fsdp_shard_grad_op" => Sharding::FsdpShardGradOp, FsdpGradOp;
+    "fsdp_shard_grad_op_no_sync" => Sharding::FsdpShardGradOpNoSync, FsdpGradOpNoSync;
 });
 
 unit_pick!(AttentionKernel {
