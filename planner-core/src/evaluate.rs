@@ -152,7 +152,7 @@ fn limits(
 
 /// Breakdown tables of the devices, in report order.
 fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
-    let stages = crate::partition::stages(r);
+    let stages = r.split.stages;
     devices
         .iter()
         .zip(stages.iter())
@@ -262,7 +262,7 @@ fn param_summary(r: &Resolved) -> ParamSummary {
         Work::Train {
             kind: TrainingKind::Lora(_) | TrainingKind::Qlora(_),
             ..
-        } => crate::partition::adapter_params(r),
+        } => r.split.adapters,
         Work::Train { .. } => total,
         Work::Infer { .. } => 0.0,
     };

@@ -13,7 +13,7 @@ pub struct FixedVec<T: Copy, const N: usize> {
 
 impl<T: Copy, const N: usize> FixedVec<T, N> {
     /// A list of one value (the unused slots hold copies of it).
-    pub fn one(v: T) -> Self {
+    pub const fn one(v: T) -> Self {
         Self {
             buf: [v; N],
             len: 1,

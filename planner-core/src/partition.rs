@@ -73,7 +73,7 @@ pub(crate) type Stages = FixedVec<Stage, 2>;
 /// The distinct stages worth reporting: the only one, or the first and
 /// last. Layers are dealt as Megatron-LM does with uneven splits: the first
 /// L mod p stages take one extra layer.
-pub(crate) fn stages<'a>(p: impl Into<Partition<'a>>) -> Stages {
+fn stages<'a>(p: impl Into<Partition<'a>>) -> Stages {
     let r = p.into();
     let l = r.spec.layers;
     let p = r.pp.min(l).max(1);
@@ -177,14 +177,14 @@ fn lora_params(r: &Partition, moe: bool) -> f64 {
 }
 
 /// LoRA adapter parameters of the whole model (all layers, unsharded).
-pub(crate) fn adapter_params<'a>(p: impl Into<Partition<'a>>) -> f64 {
+fn adapter_params<'a>(p: impl Into<Partition<'a>>) -> f64 {
     let r = &p.into();
     lora_params(r, false) * f64::from(r.params.dense_layers)
         + lora_params(r, true) * f64::from(r.params.moe_layers)
 }
 
 /// Parameter elements one device holds for stage `st`.
-pub(crate) fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> StageParams {
+fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> StageParams {
     let r = &p.into();
     let t = f64::from(r.tp);
     let ep = f64::from(r.ep);
@@ -233,7 +233,7 @@ pub(crate) fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> Stage
 }
 
 /// Bytes per linear-layer weight and per other weight.
-pub(crate) fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
+fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
     let r = p.into();
     let w = match r.training {
         Some(TrainingKind::Qlora(_)) => Precision::Nf4 {
@@ -258,4 +258,73 @@ pub(crate) fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
         Precision::Bf16.bytes_per_element()
     };
     (lin, other)
+}
+
+/// The partition of one resolved plan, computed once: its stages, what
+/// each stage's device holds, the bytes per weight and the adapters. The
+/// memory and time models read these instead of recomputing them, and
+/// `resolve` (and the search, per candidate) refresh it whenever the
+/// degrees, the weight format or the model change.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Split {
+    /// The distinct stages (one, or the first and the last).
+    pub stages: Stages,
+    /// Parameters per device of each stage, in `stages` order.
+    params: [StageParams; 2],
+    /// Bytes per linear-layer weight and per other weight.
+    pub weight_bytes: (f64, f64),
+    /// LoRA adapter parameters of the whole model.
+    pub adapters: f64,
+}
+
+impl Split {
+    /// A placeholder, replaced by [`Split::of`] before use.
+    pub const EMPTY: Split = Split {
+        stages: Stages::one(Stage {
+            role: DeviceRole::OnlyStage,
+            rank: 0,
+            dense_layers: 0,
+            moe_layers: 0,
+            embedding: false,
+            head: false,
+        }),
+        params: [StageParams {
+            linear: 0.0,
+            experts: 0.0,
+            other: 0.0,
+            largest_layer: 0.0,
+            matrix_dims: 0.0,
+            adapters: 0.0,
+        }; 2],
+        weight_bytes: (0.0, 0.0),
+        adapters: 0.0,
+    };
+
+    /// The partition of `p`.
+    pub fn of<'a>(p: impl Into<Partition<'a>>) -> Split {
+        let p = p.into();
+        let stages = stages(p);
+        let mut params = [StageParams::default(); 2];
+        for (slot, st) in params.iter_mut().zip(stages.iter()) {
+            *slot = stage_params(p, st);
+        }
+        Split {
+            stages,
+            params,
+            weight_bytes: weight_bytes(p),
+            adapters: adapter_params(p),
+        }
+    }
+
+    /// What a device of stage `st` holds (a stage of this split, found by
+    /// its pipeline rank).
+    #[inline]
+    pub fn params(&self, st: &Stage) -> StageParams {
+        let i = self
+            .stages
+            .iter()
+            .position(|s| s.rank == st.rank)
+            .unwrap_or(0);
+        self.params[i]
+    }
 }

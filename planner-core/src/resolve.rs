@@ -8,7 +8,7 @@ use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
 use crate::hardware::{CxlChoice, GpuChoice, GpuSpec, Hardware};
 use crate::model::{ModelSpec, ParamCounts};
-use crate::partition::{micro_batch_count, Partition};
+use crate::partition::{micro_batch_count, Partition, Split};
 use crate::plan::{
     Checkpointing, Inference, Levers, LogitsScope, ModelChoice, Overheads, PipelineSchedule, Plan,
     Pruning, SequenceParallel, Sharding, Tier, Training, TrainingKind, Workload,
@@ -36,6 +36,10 @@ pub(crate) enum Work {
 /// Everything evaluation needs, checked and defaulted.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Resolved {
+    /// The pipeline partition (stages, parameters per device, weight bytes,
+    /// adapters), computed once from the fields below; see
+    /// [`Resolved::repartition`].
+    pub split: Split,
     pub spec: ModelSpec,
     pub params: ParamCounts,
     pub gpu: GpuSpec,
@@ -104,6 +108,13 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
 }
 
 impl Resolved {
+    /// Recomputes the partition after the degrees, the weight format or
+    /// the model changed.
+    #[inline]
+    pub fn repartition(&mut self) {
+        self.split = Split::of(&*self);
+    }
+
     pub fn sp(&self) -> bool {
         self.levers.parallel.sequence_parallel == SequenceParallel::On && self.tp > 1
     }
@@ -332,7 +343,8 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     check_offload(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
 
-    let resolved = Resolved {
+    let mut resolved = Resolved {
+        split: Split::EMPTY,
         spec,
         params,
         gpu,
@@ -354,6 +366,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         net: cluster.net,
         distill: models.distill,
     };
+    resolved.split = Split::of(&resolved);
     (
         resolved,
         Names {

@@ -3,7 +3,7 @@
 
 use super::Sink;
 use crate::model::AttentionKind;
-use crate::partition::{stage_params, weight_bytes, Stage};
+use crate::partition::Stage;
 use crate::plan::{AttentionKernel, KvCacheLayout, LogitsScope};
 use crate::report::ItemKind;
 use crate::resolve::Resolved;
@@ -116,8 +116,8 @@ pub(crate) fn fill<S: Sink>(
     batch: u32,
     logits: LogitsScope,
 ) {
-    let sp = stage_params(r, st);
-    let (w_lin, w_other) = weight_bytes(r);
+    let sp = r.split.params(st);
+    let (w_lin, w_other) = r.split.weight_bytes;
     items.place(
         ItemKind::Weights,
         (sp.linear + sp.experts) * w_lin + sp.other * w_other,

@@ -23,7 +23,7 @@ use crate::resolve::{tier_index, Resolved, Work};
 use crate::units::Bytes;
 use breakdown::Breakdown;
 
-pub(crate) use crate::partition::{stages, Stage};
+pub(crate) use crate::partition::Stage;
 pub(crate) use inference::{kv_bytes_per_token, kv_per_token_layer_rank};
 pub(crate) use training::in_flight as training_in_flight;
 
@@ -225,7 +225,7 @@ impl Tables {
 
     /// The memory of `r`, overwriting what was there.
     pub fn fill(&mut self, r: &Resolved) {
-        let sts = stages(r);
+        let sts = r.split.stages;
         self.len = sts.len();
         for ((st, table), used) in sts.iter().zip(&mut self.tables).zip(&mut self.used) {
             *table = Breakdown::empty(st.role, st.rank, st.layers());
@@ -314,7 +314,8 @@ fn fill<S: Sink>(s: &mut S, r: &Resolved, st: &Stage) {
 
 /// The breakdown of every distinct device of the plan, with bases.
 pub(crate) fn devices(r: &Resolved) -> Vec<DeviceMemory> {
-    stages(r)
+    r.split
+        .stages
         .iter()
         .map(|st| {
             let mut items = Items::new();

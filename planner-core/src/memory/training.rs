@@ -13,7 +13,7 @@
 use super::activations::{self, ActContext, Ffn, LayerActs};
 use super::Sink;
 use crate::hardware::GpuArch;
-use crate::partition::{stage_params, weight_bytes, Stage, StageParams};
+use crate::partition::{Stage, StageParams};
 use crate::plan::{
     AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
     TrainingKind,
@@ -279,8 +279,8 @@ pub(crate) fn fill<S: Sink>(
     seq: u32,
     m: u32,
 ) {
-    let sp = stage_params(r, st);
-    let (w_lin, w_other) = weight_bytes(r);
+    let sp = r.split.params(st);
+    let (w_lin, w_other) = r.split.weight_bytes;
     let g = Groups::new(r);
     let weights = model_state_items(items, r, &sp, (w_lin, w_other), kind, &g);
     fp8_weight_copies(items, r, &sp, &g);
@@ -561,7 +561,7 @@ mod tests {
     #[test]
     fn the_memo_returns_what_stored_returns() {
         let (mut r, _, _) = resolve(&example_plan());
-        let st = super::super::stages(&r)[0];
+        let st = r.split.stages[0];
         let ctx = act_context(&r, 4096, 2);
         let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
         let mut memo = StoredMemo::new();

@@ -619,5 +619,6 @@ impl Choice {
             }
             Work::Infer { batch, .. } => *batch = self.batch,
         }
+        r.repartition();
     }
 }

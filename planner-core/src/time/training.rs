@@ -19,7 +19,7 @@ use super::comm::{collective, p2p, Collective};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
-use crate::partition::{stage_params, stages, weight_bytes, Stage};
+use crate::partition::Stage;
 use crate::plan::{
     AttentionKernel, Checkpointing, Overlap, PipelineSchedule, Sharding, Tier, TrainingKind,
 };
@@ -202,7 +202,7 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
         // every pass: read the packed weights, write 16-bit ones.
         ew_f += hbm_seconds(
             r,
-            w.sum(|l| l.weight_bytes) * (1.0 + 2.0 / weight_bytes(r).0.max(0.01)),
+            w.sum(|l| l.weight_bytes) * (1.0 + 2.0 / r.split.weight_bytes.0.max(0.01)),
         );
     }
     Compute {
@@ -413,7 +413,7 @@ fn setup(r: &Resolved, kind: TrainingKind, seq: u32) -> StepSetup {
         window,
         pass,
         frozen: matches!(kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_)),
-        quantized: matches!(kind, TrainingKind::Qlora(_)) || weight_bytes(r).0 < 2.0,
+        quantized: matches!(kind, TrainingKind::Qlora(_)) || r.split.weight_bytes.0 < 2.0,
     }
 }
 
@@ -476,8 +476,8 @@ struct StageBytes {
 }
 
 fn stage_bytes(r: &Resolved, st: &Stage, frozen: bool) -> StageBytes {
-    let sp = stage_params(r, st);
-    let (w_lin, w_other) = weight_bytes(r);
+    let sp = r.split.params(st);
+    let (w_lin, w_other) = r.split.weight_bytes;
     let dense = sp.linear + sp.other;
     let w_dense = if dense > 0.0 {
         (sp.linear * w_lin + sp.other * w_other) / dense
@@ -767,11 +767,7 @@ fn flops(r: &Resolved, su: &StepSetup, mf: f64, st: &Stage, recompute_flops: f64
         - r.params.moe_layer.small * f64::from(r.params.moe_layers);
     let shape = r.spec.attention_shape();
     let attn = 2.0 * su.window * (shape.q_width + shape.o_width) * f64::from(r.spec.layers);
-    let adapters = if su.frozen {
-        crate::partition::adapter_params(r)
-    } else {
-        0.0
-    };
+    let adapters = if su.frozen { r.split.adapters } else { 0.0 };
     let per_token = if su.frozen {
         // Forward and input gradients through the frozen base; adapters
         // train fully.
@@ -800,7 +796,7 @@ pub(crate) fn step(
     m: u32,
 ) -> StepTime {
     let su = setup(r, kind, seq);
-    let sts = stages(r);
+    let sts = r.split.stages;
     let (worst_idx, worst) = worst_stage(r, &sts, &su);
     let st = sts[worst_idx];
     let dev = devices.get(worst_idx).or(devices.first());

@@ -134,7 +134,7 @@ fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
 
 /// Bytes per weight element as stored (quantized linear layers).
 fn linear_weight_bytes(r: &Resolved) -> f64 {
-    crate::partition::weight_bytes(r).0
+    r.split.weight_bytes.0
 }
 
 /// What every step of a layer's work shares.
@@ -382,7 +382,7 @@ pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) ->
         w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
-        w.head_weight_bytes = hv * crate::partition::weight_bytes(r).1;
+        w.head_weight_bytes = hv * r.split.weight_bytes.1;
         w.head_elementwise = logits_tokens * f64::from(r.spec.vocab) / t * 4.0 * 3.0;
     }
     w
