@@ -6,7 +6,7 @@ use planner_core::report::{
     CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report, TimePart, TimeReport,
     Verdict,
 };
-use planner_core::units::{Bytes, Seconds, Usd};
+use planner_core::units::{Bytes, GpuHours, Seconds, Usd};
 use planner_core::{Diagnostic, Named};
 use std::fmt::Write;
 
@@ -221,14 +221,14 @@ fn cost(o: &mut String, c: &CostReport, teacher: Option<&str>, tokens: &str) {
         c.energy.power.as_watts() / 1000.0,
         maybe(c.energy.usd_per_hour)
     );
-    let added = c.memory.cxl_gb + c.memory.pool_gb + c.memory.host_dram_gb;
+    let added = (c.memory.cxl + c.memory.pool + c.memory.host_dram).as_gb();
     if added > 0.0 {
         let _ = writeln!(
             o,
             "         memory added {added:.0} GB (CXL {:.0}, pool {:.0}, host {:.0}): {} bought, {}/h amortised",
-            c.memory.cxl_gb,
-            c.memory.pool_gb,
-            c.memory.host_dram_gb,
+            c.memory.cxl.as_gb(),
+            c.memory.pool.as_gb(),
+            c.memory.host_dram.as_gb(),
             maybe(c.memory.capex),
             maybe(c.memory.usd_per_hour)
         );
@@ -237,7 +237,7 @@ fn cost(o: &mut String, c: &CostReport, teacher: Option<&str>, tokens: &str) {
     if c.usd_per_step.is_some() {
         per.push(format!("{} per step", maybe(c.usd_per_step)));
     }
-    if let Some(h) = c.gpu_hours_per_run {
+    if let Some(h) = c.gpu_hours_per_run.map(GpuHours::as_gpu_hours) {
         per.push(format!(
             "{} per run ({h:.0} GPU-hours)",
             maybe(c.usd_per_run)
@@ -251,7 +251,7 @@ fn cost(o: &mut String, c: &CostReport, teacher: Option<&str>, tokens: &str) {
             teacher.unwrap_or(&d.teacher),
             d.student,
             d.tokens,
-            d.gpu_hours,
+            d.gpu_hours.as_gpu_hours(),
             d.utilisation * 100.0,
             maybe(d.usd)
         );

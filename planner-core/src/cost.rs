@@ -30,7 +30,7 @@ use crate::report::{
 };
 use crate::resolve::Resolved;
 use crate::time::work::peak;
-use crate::units::{Flops, Seconds, Usd, Watts};
+use crate::units::{Bytes, Flops, GpuHours, Seconds, Usd, Watts};
 
 /// End-to-end fraction of the GEMM efficiency a large training run
 /// reaches, used for distillation when the plan itself is not a training
@@ -217,9 +217,9 @@ fn memory_cost(
     }
     let hours = amortised_hours(&econ.pricing);
     MemoryCost {
-        cxl_gb,
-        pool_gb,
-        host_dram_gb,
+        cxl: Bytes::from_gb(cxl_gb),
+        pool: Bytes::from_gb(pool_gb),
+        host_dram: Bytes::from_gb(host_dram_gb),
         capex,
         usd_per_hour: capex.and_then(|c| (hours > 0.0).then(|| c / hours)),
     }
@@ -285,7 +285,7 @@ fn distillation_cost(
         tokens: d.tokens,
         flops: Flops::new(flops),
         utilisation,
-        gpu_hours: if finite_hours { gpu_hours } else { 0.0 },
+        gpu_hours: GpuHours::new(if finite_hours { gpu_hours } else { 0.0 }),
         wall: Seconds::from_secs(if finite_hours {
             gpu_seconds / f64::from(r.net.gpus.max(1))
         } else {
@@ -383,7 +383,7 @@ pub(crate) fn report(
                 .filter(|h| h.is_finite());
             (
                 per_hours(t.step.as_hours()),
-                run_hours.map(|h| h * gpus),
+                run_hours.map(|h| GpuHours::new(h * gpus)),
                 run_hours.and_then(per_hours),
                 per_million(t.tokens_per_second),
             )
@@ -497,8 +497,8 @@ mod tests {
         let mut diags = Vec::new();
         let m = memory_cost(&p, &r, &econ, &mut diags);
         // 8 of the 32 sharing GPUs: a quarter of 16 TB.
-        assert!((m.pool_gb - 4000.0).abs() < 1e-9);
-        assert_eq!(m.cxl_gb, 0.0);
+        assert!((m.pool.as_gb() - 4000.0).abs() < 1e-9);
+        assert_eq!(m.cxl.as_gb(), 0.0);
         assert!(m.usd_per_hour.is_some_and(|u| u.as_usd() > 0.0));
         assert_eq!(diags.len(), 1);
     }

@@ -5,7 +5,7 @@ pub use crate::diagnostics::DeviceRole;
 use crate::diagnostics::Diagnostic;
 use crate::effort::{LeverEffort, MigrationClass};
 use crate::plan::Tier;
-use crate::units::{Bytes, Flops, Seconds, Usd, Watts};
+use crate::units::{Bytes, Flops, GpuHours, Seconds, Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// What a memory item is.
@@ -547,12 +547,18 @@ pub struct EnergyCost {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryCost {
-    /// GB (10^9 B) of CXL expanders in the job's nodes.
-    pub cxl_gb: f64,
-    /// GB of pooled memory: the job's GPUs' share of the pool.
-    pub pool_gb: f64,
-    /// GB of host DRAM beyond the 2 TB of a reference node.
-    pub host_dram_gb: f64,
+    /// CXL expanders in the job's nodes (written as `cxl_gb`, in GB).
+    #[serde(rename = "cxl_gb", with = "crate::units::in_gb")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+    pub cxl: Bytes,
+    /// Pooled memory: the job's GPUs' share of the pool (`pool_gb`, GB).
+    #[serde(rename = "pool_gb", with = "crate::units::in_gb")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+    pub pool: Bytes,
+    /// Host DRAM beyond the 2 TB of a reference node (`host_dram_gb`, GB).
+    #[serde(rename = "host_dram_gb", with = "crate::units::in_gb")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+    pub host_dram: Bytes,
     /// Purchase price of it all (`None` without a price per GB).
     pub capex: Option<Usd>,
     /// Its amortised share per hour of the job.
@@ -576,7 +582,7 @@ pub struct DistillationCost {
     /// plan, else the GEMM efficiency × 0.5.
     pub utilisation: f64,
     /// GPU-hours it takes.
-    pub gpu_hours: f64,
+    pub gpu_hours: GpuHours,
     /// Wall time on the plan's GPUs.
     pub wall: Seconds,
     /// Its price at the plan's all-in GPU-hour price (`None` without a
@@ -602,7 +608,7 @@ pub struct CostReport {
     /// Dollars per optimizer step (training).
     pub usd_per_step: Option<Usd>,
     /// GPU-hours to train the plan's tokens (training, when given).
-    pub gpu_hours_per_run: Option<f64>,
+    pub gpu_hours_per_run: Option<GpuHours>,
     /// Dollars to train the plan's tokens (training, when given).
     pub usd_per_run: Option<Usd>,
     /// Dollars per million tokens: trained tokens (training) or output

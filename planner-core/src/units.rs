@@ -374,6 +374,24 @@ impl GpuHours {
     }
 }
 
+/// Serde for a [`Bytes`] written as a plain number of GB (10^9 B): the
+/// report keeps the `*_gb` figures it always had while the code holds
+/// bytes.
+pub mod in_gb {
+    use super::Bytes;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the bytes as GB.
+    pub fn serialize<S: Serializer>(b: &Bytes, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(b.as_gb())
+    }
+
+    /// Reads GB into bytes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Bytes, D::Error> {
+        f64::deserialize(d).map(Bytes::from_gb)
+    }
+}
+
 /// Parses `"<number> <unit>"` with one of the given (suffix, factor) units.
 fn parse_with_units(s: &str, units: &[(&str, f64)]) -> Option<f64> {
     let s = s.trim();

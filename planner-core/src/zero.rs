@@ -177,10 +177,11 @@ pub fn sharded_states(s: Sharding) -> (bool, bool, bool) {
     (m.optimizer, m.gradients, m.parameters)
 }
 
-/// Model-state bytes of `params` parameters on one of `group` sharding ranks.
-pub fn model_states(params: f64, per: StateBytes, sharding: Sharding, group: f64) -> ModelStates {
+/// Model-state bytes of `params` parameters (an element count, fractional
+/// where TP splits a matrix unevenly) on one of `group` sharding ranks.
+pub fn model_states(params: f64, per: StateBytes, sharding: Sharding, group: u32) -> ModelStates {
     let (opt, grad, param) = sharded_states(sharding);
-    let n = group.max(1.0);
+    let n = f64::from(group.max(1));
     let div = |on: bool| if on { n } else { 1.0 };
     ModelStates {
         weights: Bytes::new(params * per.weights / div(param)),
@@ -259,7 +260,7 @@ mod tests {
 
     #[test]
     fn zero_figure1_7_5b_at_64() {
-        let gb = |s: Sharding| model_states(7.5e9, ZERO_ADAM, s, 64.0).total().as_gb();
+        let gb = |s: Sharding| model_states(7.5e9, ZERO_ADAM, s, 64).total().as_gb();
         assert_eq!(gb(Sharding::None), 120.0);
         assert!((gb(Sharding::Zero1) - 31.406_25).abs() < 1e-9);
         assert!((gb(Sharding::Zero2) - 16.640_625).abs() < 1e-9);
@@ -276,14 +277,12 @@ mod tests {
             master: 4.0,
             optimizer: 8.0,
         };
-        let b = model_states(1.0, per, Sharding::Zero1, 8.0)
+        let b = model_states(1.0, per, Sharding::Zero1, 8)
             .total()
             .as_bytes();
         assert_eq!(b, 7.5);
         assert_eq!(
-            model_states(1.0, per, Sharding::None, 8.0)
-                .total()
-                .as_bytes(),
+            model_states(1.0, per, Sharding::None, 8).total().as_bytes(),
             18.0
         );
     }

@@ -87,7 +87,10 @@ fn per_million_tokens_is_hourly_cost_over_tokens_per_hour() {
     assert_eq!(usd(c.usd_per_step), hourly * t.step.as_hours());
     let run_hours = t.time_to_train.map_or(f64::NAN, |s| s.as_hours());
     assert_eq!(usd(c.usd_per_run), hourly * run_hours);
-    assert_eq!(c.gpu_hours_per_run, Some(run_hours * 8.0));
+    assert_eq!(
+        c.gpu_hours_per_run.map(|h| h.as_gpu_hours()),
+        Some(run_hours * 8.0)
+    );
 
     let r = evaluate(&serving(ModelId::Llama31_8b));
     assert_eq!(r.verdict, Verdict::Fits);
@@ -264,7 +267,7 @@ fn cxl_is_bought_and_amortised() {
     });
     let with = cost(&evaluate(&p));
     let gb = 4.0 * catalog::cxl_device(device).spec.capacity.as_gb();
-    assert!(close(with.memory.cxl_gb, gb));
+    assert!(close(with.memory.cxl.as_gb(), gb));
     let per_gb = catalog::default_price(PricedItem::CxlGb, PriceKind::Purchase)
         .map_or(f64::NAN, |e| e.usd.as_usd());
     let hourly = gb * per_gb / (4.0 * HOURS_PER_YEAR * 0.5);
@@ -283,7 +286,7 @@ fn memory_added_to_a_rental_plan_is_flagged() {
     p.hardware.host_dram_per_node = planner_core::units::Bytes::from_tb(4.0);
     let r = evaluate(&p);
     let c = cost(&r);
-    assert!(close(c.memory.host_dram_gb, 2000.0));
+    assert!(close(c.memory.host_dram.as_gb(), 2000.0));
     assert!(usd(c.memory.usd_per_hour) > 0.0);
     assert!(r
         .diagnostics
@@ -386,7 +389,7 @@ fn distillation_runs_the_student() {
         r.distilled_from.clone()
     );
     // At the plan's all-in GPU-hour price.
-    let gpu_hours = d.as_ref().map_or(f64::NAN, |d| d.gpu_hours);
+    let gpu_hours = d.as_ref().map_or(f64::NAN, |d| d.gpu_hours.as_gpu_hours());
     assert!(gpu_hours > 0.0);
     assert!(close(
         usd(d.as_ref().and_then(|d| d.usd)),
@@ -587,7 +590,7 @@ proptest! {
             prop_assert!(v.as_usd().is_finite() && v.as_usd() >= 0.0, "{:?}", c);
         }
         prop_assert!(c.energy.power.as_watts().is_finite());
-        prop_assert!(dist.as_ref().is_some_and(|d| d.gpu_hours.is_finite() && d.tokens > 0.0));
+        prop_assert!(dist.as_ref().is_some_and(|d| d.gpu_hours.as_gpu_hours().is_finite() && d.tokens > 0.0));
     }
 }
 

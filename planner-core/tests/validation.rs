@@ -169,7 +169,7 @@ fn korthikanti_figure1_model_states() {
             master: 4.0,
             optimizer: 8.0,
         };
-        let exact = model_states(matrices / f64::from(t.tp * t.pp), per, Sharding::None, 1.0)
+        let exact = model_states(matrices / f64::from(t.tp * t.pp), per, Sharding::None, 1)
             .total()
             .as_gib();
         assert!(
@@ -258,7 +258,7 @@ fn zero_table1() {
         master: 4.0,
         optimizer: 8.0,
     };
-    let nd = [1.0, 4.0, 16.0, 64.0, 256.0, 1024.0];
+    let nd = [1u32, 4, 16, 64, 256, 1024];
     let rows: [(f64, Sharding, [&str; 6]); 9] = [
         (
             7.5e9,
@@ -462,7 +462,7 @@ fn zero_gpt2_text_cases() {
         master: 4.0,
         optimizer: 8.0,
     };
-    assert!(model_states(psi, adam, Sharding::None, 1.0).total().as_gb() >= 24.0);
+    assert!(model_states(psi, adam, Sharding::None, 1).total().as_gb() >= 24.0);
     let t = Train {
         model: ModelId::Gpt2Xl,
         seq: 1024,

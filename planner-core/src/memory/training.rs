@@ -295,9 +295,9 @@ pub(crate) fn fill<S: Sink>(
 /// states the sharding level divides.
 struct Groups {
     /// Ranks the dense states are sharded over.
-    n: f64,
-    /// Ranks the expert states are sharded over.
-    ne: f64,
+    n: u32,
+    /// Ranks the expert states are sharded over (the group over EP).
+    ne: u32,
     sharding: Sharding,
     shard_opt: bool,
     shard_grad: bool,
@@ -307,9 +307,9 @@ struct Groups {
 impl Groups {
     #[inline]
     fn new(r: &Resolved) -> Self {
-        let dp_group = f64::from(r.dp) * f64::from(r.cp);
-        let n = r.levers.shard_group.map_or(dp_group, f64::from).max(1.0);
-        let ne = (n / f64::from(r.ep)).max(1.0);
+        let dp_group = r.dp.saturating_mul(r.cp);
+        let n = r.levers.shard_group.unwrap_or(dp_group).max(1);
+        let ne = (n / r.ep.max(1)).max(1);
         let sharding = r.levers.sharding;
         let (shard_opt, shard_grad, shard_param) = sharded_states(sharding);
         Self {
@@ -325,9 +325,9 @@ impl Groups {
 
 /// The group when the state is sharded, else 1.
 #[inline]
-fn div(on: bool, group: f64) -> f64 {
+fn div(on: bool, group: u32) -> f64 {
     if on {
-        group
+        f64::from(group)
     } else {
         1.0
     }

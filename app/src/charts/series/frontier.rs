@@ -56,7 +56,7 @@ fn cost_of(r: &Report, m: CostMetric) -> Option<f64> {
     let c = r.cost.as_ref()?;
     match m {
         CostMetric::UsdPerMillionTokens => c.usd_per_million_tokens.map(|u| u.as_usd()),
-        CostMetric::GpuHoursPerRun => c.gpu_hours_per_run,
+        CostMetric::GpuHoursPerRun => c.gpu_hours_per_run.map(|h| h.as_gpu_hours()),
     }
     .filter(|v| v.is_finite())
 }
