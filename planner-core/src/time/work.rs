@@ -195,12 +195,18 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     g.time += gemm_seconds(r, 2.0 * tok * shared, c.mats);
     g.weight_bytes += shared * c.wb;
     // Routed experts: with balanced routing each EP rank processes tok·k
-    // token-expert pairs over its e/ep experts.
+    // token-expert pairs over its e/ep experts. Engines run them as one
+    // grouped GEMM per matrix, not one GEMM per expert (vLLM's fused_moe
+    // Triton kernel, SGLang and TensorRT-LLM's MoE kernels, Megatron-Core's
+    // `--moe-grouped-gemm`, DeepSeek's DeepGEMM grouped layouts), so the
+    // fixed cost of a launch is paid once per matrix; the small per-expert
+    // row counts of decode are memory-bound, which the weight-read roofline
+    // of the experts touched charges.
     let local_experts = e / ep;
     let expert = l.one_expert / c.t;
     let f = 2.0 * tok * k * expert;
     g.flops += f;
-    g.time += gemm_seconds(r, f, c.mats * local_experts);
+    g.time += gemm_seconds(r, f, c.mats);
     // Experts a step touches: each of `sequences·tokens` assignments picks
     // k of e experts; the expected number of distinct experts is
     // e·(1 − (1 − k/e)^n).
