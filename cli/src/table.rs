@@ -3,8 +3,8 @@
 
 use planner_core::catalog::{self, Provenance};
 use planner_core::report::{
-    CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report, TimePart, TimeReport,
-    Verdict,
+    ContextLimit, CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report, TimePart,
+    TimeReport, Verdict,
 };
 use planner_core::units::{Bytes, GpuHours, Seconds, Usd};
 use planner_core::{Diagnostic, Named};
@@ -108,19 +108,32 @@ fn limits(o: &mut String, r: &Report) {
     if let Some(l) = &r.inference {
         let _ = writeln!(
             o,
-            "serving  KV cache {:.1} KiB/token; KV budget {}; max batch {}; max context {} tokens",
+            "serving  KV cache {:.1} KiB/token; KV budget {}; max batch {}; max context {} tokens{}",
             l.kv_bytes_per_token.base() / 1024.0,
             l.kv_budget,
             l.max_batch,
-            l.max_context
+            l.max_context,
+            bound_note(l.context_limit)
         );
     }
     if let Some(l) = &r.training {
         let _ = writeln!(
             o,
-            "training {} micro-batches/step, {:.2} in flight on stage 0; max micro-batch {}; max sequence {} tokens",
-            l.micro_batches, l.in_flight, l.max_micro_batch, l.max_seq_len
+            "training {} micro-batches/step, {:.2} in flight on stage 0; max micro-batch {}; max sequence {} tokens{}",
+            l.micro_batches,
+            l.in_flight,
+            l.max_micro_batch,
+            l.max_seq_len,
+            bound_note(l.seq_limit)
         );
+    }
+}
+
+/// Says when the trained context, not memory, bounds a longest answer.
+fn bound_note(limit: ContextLimit) -> String {
+    match limit {
+        ContextLimit::Memory => String::new(),
+        ContextLimit::TrainedContext => format!(" ({}; more would fit)", limit.en()),
     }
 }
 

@@ -6,10 +6,10 @@ use crate::efficiency::Efficiency;
 use crate::memory;
 use crate::memory::breakdown::Breakdown;
 use crate::plan::{LogitsScope, Placement, Plan, Tier, TrainingKind, SCHEMA_VERSION};
+use crate::report::{ContextLimit, InferenceTime, Interval, TimeReport, TrainingTime};
 use crate::report::{
     DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
 };
-use crate::report::{InferenceTime, Interval, TimeReport, TrainingTime};
 use crate::resolve::{resolve, resolve_economics, Resolved, Work};
 use crate::time;
 use crate::units::{Bytes, Flops, Seconds};
@@ -334,8 +334,11 @@ fn inference_limits(
         (r.capacity(Tier::Hbm) - (d.hbm_used() - kv_hbm)).max(Bytes::ZERO)
     });
     let max_batch = largest(MAX_BATCH, |b| fits(&with(prompt, b)));
-    // The output length stays fixed; the prompt grows.
-    let max_prompt = largest(MAX_TOKENS, |p| fits(&with(p, batch)));
+    // The output length stays fixed; the prompt grows, up to the model's
+    // trained context.
+    let (max_prompt, context_limit) = bounded(r.spec.max_context.saturating_sub(output), |p| {
+        fits(&with(p, batch))
+    });
     let max_context = if max_prompt == 0 {
         0
     } else {
@@ -346,6 +349,7 @@ fn inference_limits(
         kv_budget,
         max_batch,
         max_context,
+        context_limit,
     }
 }
 
@@ -366,12 +370,30 @@ fn training_limits(
         x
     };
     let mb = r.levers.parallel.micro_batch;
-    let cp = r.cp;
+    let cp = r.cp.max(1);
+    // Sequence lengths stay multiples of CP, up to the trained context.
+    let (chunks, seq_limit) = bounded(r.spec.max_context / cp, |s| fits(&with(s * cp, mb)));
     TrainingLimits {
         micro_batches,
         in_flight: memory::training_in_flight(r, 0, micro_batches),
         max_micro_batch: largest(1 << 16, |b| fits(&with(seq, b))),
-        // Sequence lengths stay multiples of CP.
-        max_seq_len: largest(MAX_TOKENS / cp, |s| fits(&with(s * cp, mb))) * cp,
+        max_seq_len: chunks * cp,
+        seq_limit,
+    }
+}
+
+/// The largest `x ≤ MAX_TOKENS` that fits, no larger than `trained` (the
+/// model's trained context in the units searched), and which bound held
+/// it: the trained context when one more would still fit.
+fn bounded(trained: u32, fits: impl Fn(u32) -> bool) -> (u32, ContextLimit) {
+    let cap = trained.min(MAX_TOKENS);
+    if cap == 0 {
+        return (0, ContextLimit::TrainedContext);
+    }
+    let x = largest(cap, &fits);
+    if x == cap && cap < MAX_TOKENS && fits(cap.saturating_add(1)) {
+        (x, ContextLimit::TrainedContext)
+    } else {
+        (x, ContextLimit::Memory)
     }
 }

@@ -298,9 +298,32 @@ pub struct InferenceLimits {
     /// Largest number of concurrent sequences of this prompt+output length
     /// that fit.
     pub max_batch: u32,
-    /// Longest context (prompt+output) per sequence that fits at this batch.
+    /// Longest context (prompt+output) per sequence at this batch: what
+    /// fits, and never past the model's trained context.
     pub max_context: u32,
+    /// Which bound sets `max_context`.
+    #[serde(default)]
+    pub context_limit: ContextLimit,
 }
+
+/// What bounds a longest-context or longest-sequence answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ContextLimit {
+    /// Memory: one token more does not fit.
+    #[default]
+    Memory,
+    /// The model's trained context (`max_position_embeddings`, RoPE
+    /// scaling included): more would fit, but the model was not trained
+    /// for it.
+    TrainedContext,
+}
+
+crate::lang::named!(ContextLimit {
+    ContextLimit::Memory => "memory", "memory", "显存";
+    ContextLimit::TrainedContext => "trained_context", "the model's trained context", "模型训练时的上下文长度";
+});
 
 /// Inverse answers for training.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -312,8 +335,12 @@ pub struct TrainingLimits {
     pub in_flight: f64,
     /// Largest micro-batch that fits.
     pub max_micro_batch: u32,
-    /// Longest sequence that fits at this micro-batch.
+    /// Longest sequence at this micro-batch: what fits, and never past the
+    /// model's trained context.
     pub max_seq_len: u32,
+    /// Which bound sets `max_seq_len`.
+    #[serde(default)]
+    pub seq_limit: ContextLimit,
 }
 
 /// A range a figure is expected to fall in: the spread of the efficiency

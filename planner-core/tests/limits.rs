@@ -1,0 +1,49 @@
+//! Inverse answers stop at the model's trained context: a longest-context
+//! figure past `max_position_embeddings` would recommend a context the
+//! model was never trained for.
+
+use planner_core::catalog::{GpuId, ModelId};
+use planner_core::evaluate;
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::plan::{Inference, LogitsScope, ModelChoice, Workload};
+use planner_core::report::ContextLimit;
+
+/// Llama 3.1 8B (trained to 131,072 tokens) served one sequence at a time
+/// on four H200s: memory would hold about a million tokens of context
+/// (the review saw 995,232 offered), the model only 131,072.
+#[test]
+fn longest_context_stops_at_the_trained_context() {
+    let mut p = planner_core::example_plan();
+    p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+    p.workload = Workload::Inference(Inference {
+        prompt_tokens: 1000,
+        output_tokens: 1000,
+        batch: 1,
+        logits: LogitsScope::LastToken,
+    });
+    p.levers = Default::default();
+    p.levers.parallel.tp = 4;
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H200Sxm), 4);
+    let r = evaluate(&p);
+    let l = r.inference.expect("serving limits");
+    assert_eq!(l.max_context, 131_072);
+    assert_eq!(l.context_limit, ContextLimit::TrainedContext);
+}
+
+/// Where memory binds first, the answer says so.
+#[test]
+fn memory_bounds_when_it_binds_first() {
+    let mut p = planner_core::example_plan();
+    p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+    p.workload = Workload::Inference(Inference {
+        prompt_tokens: 1000,
+        output_tokens: 1000,
+        batch: 256,
+        logits: LogitsScope::LastToken,
+    });
+    p.levers = Default::default();
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1);
+    let l = evaluate(&p).inference.expect("serving limits");
+    assert!(l.max_context < 131_072, "{}", l.max_context);
+    assert_eq!(l.context_limit, ContextLimit::Memory);
+}
