@@ -117,7 +117,7 @@ pub fn render(c: &Calibration) -> String {
                 "  {:w$}  {:14}  {:>12}  {:>9}  {:>9}",
                 r.id,
                 r.figure.label(),
-                r.measured_value().to_string(),
+                r.measured.to_string(),
                 pct(r.error_before()),
                 pct(r.error_after())
             );

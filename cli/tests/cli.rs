@@ -683,7 +683,9 @@ fn synthetic_calibration_report() -> String {
                 peak_allocated: Some(d.hbm_allocated()),
                 peak_reserved: Some(d.hbm_reserved()),
                 device_used: Some(d.hbm_used()),
-                step_time: Figure::StepTime.predicted(&r).map(Seconds::from_secs),
+                step_time: Figure::StepTime
+                    .predicted(&r)
+                    .map(|v| Seconds::from_secs(v.base())),
                 ..Measured::default()
             },
         });

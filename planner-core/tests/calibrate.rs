@@ -129,7 +129,7 @@ fn synthetic_measured(r: &Report) -> Measured {
     m.peak_allocated = Some(d.hbm_allocated());
     m.peak_reserved = Some(d.hbm_reserved());
     m.device_used = Some(d.hbm_used());
-    let t = |f: Figure| f.predicted(r).map(Seconds::from_secs);
+    let t = |f: Figure| f.predicted(r).map(|v| Seconds::from_secs(v.base()));
     m.step_time = t(Figure::StepTime);
     m.ttft = t(Figure::Ttft);
     m.tpot = t(Figure::Tpot);

@@ -67,9 +67,12 @@ pub struct CalibrationInput {
     pub source: ProfileSource,
 }
 
-/// One measured figure before and after the fit.
+/// One measured figure before and after the fit. In JSON the values are
+/// plain numbers in base units (bytes or seconds, as `figure` says).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "CalibrationRowJson", into = "CalibrationRowJson")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(with = "CalibrationRowJson"))]
 pub struct CalibrationRow {
     /// The measurement's id.
     pub id: String,
@@ -77,27 +80,54 @@ pub struct CalibrationRow {
     pub held_out: bool,
     /// The figure.
     pub figure: Figure,
-    /// Measured (bytes or seconds).
-    pub measured: f64,
+    /// Measured.
+    pub measured: FigureValue,
     /// Predicted with the starting knobs.
-    pub before: f64,
+    pub before: FigureValue,
     /// Predicted with the fitted knobs.
-    pub after: f64,
+    pub after: FigureValue,
+}
+
+/// [`CalibrationRow`] as JSON: values in base units.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+struct CalibrationRowJson {
+    id: String,
+    held_out: bool,
+    figure: Figure,
+    measured: f64,
+    before: f64,
+    after: f64,
+}
+
+impl From<CalibrationRowJson> for CalibrationRow {
+    fn from(j: CalibrationRowJson) -> Self {
+        let v = |x: f64| j.figure.value(x);
+        CalibrationRow {
+            measured: v(j.measured),
+            before: v(j.before),
+            after: v(j.after),
+            id: j.id,
+            held_out: j.held_out,
+            figure: j.figure,
+        }
+    }
+}
+
+impl From<CalibrationRow> for CalibrationRowJson {
+    fn from(r: CalibrationRow) -> Self {
+        CalibrationRowJson {
+            id: r.id,
+            held_out: r.held_out,
+            figure: r.figure,
+            measured: r.measured.base(),
+            before: r.before.base(),
+            after: r.after.base(),
+        }
+    }
 }
 
 impl CalibrationRow {
-    /// The measured value, typed.
-    pub fn measured_value(&self) -> FigureValue {
-        self.figure.value(self.measured)
-    }
-    /// The prediction with the starting knobs, typed.
-    pub fn before_value(&self) -> FigureValue {
-        self.figure.value(self.before)
-    }
-    /// The prediction with the fitted knobs, typed.
-    pub fn after_value(&self) -> FigureValue {
-        self.figure.value(self.after)
-    }
     /// Relative error before the fit.
     pub fn error_before(&self) -> f64 {
         relative_error(self.before, self.measured).unwrap_or(f64::NAN)
@@ -220,7 +250,8 @@ impl std::error::Error for CalibrationError {}
 
 /// Squared log-ratio of prediction to measurement; a large finite penalty
 /// where the prediction is not positive and finite.
-fn log_ratio_sq(predicted: f64, measured: f64) -> f64 {
+fn log_ratio_sq(predicted: FigureValue, measured: FigureValue) -> f64 {
+    let (predicted, measured) = (predicted.base(), measured.base());
     if predicted > 0.0 && predicted.is_finite() && measured > 0.0 {
         let l = (predicted / measured).ln();
         l * l
@@ -683,7 +714,7 @@ mod tests {
         let rows = [PlanRow {
             plan,
             peak_allocated: None,
-            time: Some(Seconds::from_base(predicted * 1.3)),
+            time: Some(Seconds::from_base(predicted.base() * 1.3)),
         }];
         let c = fit_plan_rows(&rows).expect("fits");
         assert_eq!(c.held_out, 0);

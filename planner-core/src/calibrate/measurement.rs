@@ -95,29 +95,31 @@ impl Figure {
         matches!(self, Figure::StepTime | Figure::Ttft | Figure::Tpot)
     }
 
-    /// The measured value in base units (bytes or seconds), if measured.
-    pub fn measured(self, m: &Measured) -> Option<f64> {
+    /// The measured value, if measured.
+    pub fn measured(self, m: &Measured) -> Option<FigureValue> {
+        use FigureValue::{Bytes as B, Time as T};
         match self {
-            Figure::PeakAllocated => m.peak_allocated.map(Bytes::base),
-            Figure::PeakReserved => m.peak_reserved.map(Bytes::base),
-            Figure::DeviceUsed => m.device_used.map(Bytes::base),
-            Figure::StepTime => m.step_time.map(Seconds::base),
-            Figure::Ttft => m.ttft.map(Seconds::base),
-            Figure::Tpot => m.tpot.map(Seconds::base),
+            Figure::PeakAllocated => m.peak_allocated.map(B),
+            Figure::PeakReserved => m.peak_reserved.map(B),
+            Figure::DeviceUsed => m.device_used.map(B),
+            Figure::StepTime => m.step_time.map(T),
+            Figure::Ttft => m.ttft.map(T),
+            Figure::Tpot => m.tpot.map(T),
         }
     }
 
-    /// The predicted value in base units, if the report has it (memory
-    /// figures are the binding device's HBM).
-    pub fn predicted(self, r: &Report) -> Option<f64> {
+    /// The predicted value, if the report has it (memory figures are the
+    /// binding device's HBM).
+    pub fn predicted(self, r: &Report) -> Option<FigureValue> {
+        use FigureValue::{Bytes as B, Time as T};
         let dev = r.binding_device();
         match (self, &r.time) {
-            (Figure::PeakAllocated, _) => dev.map(|d| d.hbm_allocated().base()),
-            (Figure::PeakReserved, _) => dev.map(|d| d.hbm_reserved().base()),
-            (Figure::DeviceUsed, _) => dev.map(|d| d.hbm_used().base()),
-            (Figure::StepTime, TimeReport::Training(t)) => Some(t.step.base()),
-            (Figure::Ttft, TimeReport::Inference(t)) => Some(t.ttft.base()),
-            (Figure::Tpot, TimeReport::Inference(t)) => Some(t.tpot.base()),
+            (Figure::PeakAllocated, _) => dev.map(|d| B(d.hbm_allocated())),
+            (Figure::PeakReserved, _) => dev.map(|d| B(d.hbm_reserved())),
+            (Figure::DeviceUsed, _) => dev.map(|d| B(d.hbm_used())),
+            (Figure::StepTime, TimeReport::Training(t)) => Some(T(t.step)),
+            (Figure::Ttft, TimeReport::Inference(t)) => Some(T(t.ttft)),
+            (Figure::Tpot, TimeReport::Inference(t)) => Some(T(t.tpot)),
             _ => None,
         }
     }
@@ -132,22 +134,12 @@ impl Figure {
         }
     }
 
-    /// The measured value, typed, if measured.
-    pub fn measured_value(self, m: &Measured) -> Option<FigureValue> {
-        self.measured(m).map(|v| self.value(v))
-    }
-
-    /// The predicted value, typed, if the report has it.
-    pub fn predicted_value(self, r: &Report) -> Option<FigureValue> {
-        self.predicted(r).map(|v| self.value(v))
-    }
-
     /// The range the report expects a measured value in (time figures
     /// only; see `docs/validation.md`, "Ranges").
-    pub fn range(self, r: &Report) -> Option<Interval<f64>> {
+    pub fn range(self, r: &Report) -> Option<Interval<FigureValue>> {
         let iv = |i: Interval<Seconds>| Interval {
-            low: i.low.base(),
-            high: i.high.base(),
+            low: FigureValue::Time(i.low),
+            high: FigureValue::Time(i.high),
         };
         match (self, &r.time) {
             (Figure::StepTime, TimeReport::Training(t)) => Some(iv(t.step_range)),
@@ -173,6 +165,11 @@ pub enum FigureValue {
 }
 
 impl FigureValue {
+    /// Whether this is a duration (a memory amount otherwise).
+    pub fn is_time(self) -> bool {
+        matches!(self, FigureValue::Time(_))
+    }
+
     /// The value in base units (bytes or seconds).
     pub fn base(self) -> f64 {
         match self {
@@ -192,47 +189,84 @@ impl fmt::Display for FigureValue {
     }
 }
 
-/// A measured figure against its prediction.
+/// A measured figure against its prediction. In JSON the values are plain
+/// numbers in base units (bytes for memory figures, seconds for time
+/// figures), as `figure` says.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(from = "FigureErrorJson", into = "FigureErrorJson")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(with = "FigureErrorJson"))]
 pub struct FigureError {
     /// Which figure.
     pub figure: Figure,
-    /// Measured, in base units (bytes or seconds).
-    pub measured: f64,
-    /// Predicted, in base units.
-    pub predicted: f64,
+    /// Measured.
+    pub measured: FigureValue,
+    /// Predicted.
+    pub predicted: FigureValue,
     /// (predicted − measured) / measured.
     pub error: f64,
     /// The range the report gives for the figure, where it gives one.
+    pub range: Option<Interval<FigureValue>>,
+}
+
+/// [`FigureError`] as JSON: values in base units.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+struct FigureErrorJson {
+    figure: Figure,
+    measured: f64,
+    predicted: f64,
+    error: f64,
     #[serde(default)]
-    pub range: Option<Interval<f64>>,
+    range: Option<Interval<f64>>,
+}
+
+impl From<FigureErrorJson> for FigureError {
+    fn from(j: FigureErrorJson) -> Self {
+        let v = |x: f64| j.figure.value(x);
+        FigureError {
+            figure: j.figure,
+            measured: v(j.measured),
+            predicted: v(j.predicted),
+            error: j.error,
+            range: j.range.map(|r| Interval {
+                low: v(r.low),
+                high: v(r.high),
+            }),
+        }
+    }
+}
+
+impl From<FigureError> for FigureErrorJson {
+    fn from(e: FigureError) -> Self {
+        FigureErrorJson {
+            figure: e.figure,
+            measured: e.measured.base(),
+            predicted: e.predicted.base(),
+            error: e.error,
+            range: e.range.map(|r| Interval {
+                low: r.low.base(),
+                high: r.high.base(),
+            }),
+        }
+    }
 }
 
 impl FigureError {
-    /// The measured value, typed.
-    pub fn measured_value(&self) -> FigureValue {
-        self.figure.value(self.measured)
-    }
-
-    /// The predicted value, typed.
-    pub fn predicted_value(&self) -> FigureValue {
-        self.figure.value(self.predicted)
-    }
-
     /// Whether the measured value lies inside the report's range (`None`
     /// when the report gives no range for the figure).
     pub fn in_range(&self) -> Option<bool> {
-        self.range
-            .map(|r| self.measured >= r.low && self.measured <= r.high)
+        let m = self.measured.base();
+        self.range.map(|r| m >= r.low.base() && m <= r.high.base())
     }
 }
 
-/// Relative error of a prediction; `None` unless both are finite and the
-/// measurement positive.
-pub fn relative_error(predicted: f64, measured: f64) -> Option<f64> {
-    (predicted.is_finite() && measured.is_finite() && measured > 0.0)
-        .then(|| (predicted - measured) / measured)
+/// Relative error of a prediction; `None` unless both are of one kind,
+/// finite, and the measurement positive.
+pub fn relative_error(predicted: FigureValue, measured: FigureValue) -> Option<f64> {
+    let (p, m) = (predicted.base(), measured.base());
+    (predicted.is_time() == measured.is_time() && p.is_finite() && m.is_finite() && m > 0.0)
+        .then(|| (p - m) / m)
 }
 
 /// Every measured figure of a measurement against an already computed
@@ -314,12 +348,18 @@ mod tests {
 
     #[test]
     fn relative_error_needs_a_positive_measurement() {
+        let t = |x: f64| FigureValue::Time(Seconds::from_base(x));
         assert_eq!(
-            relative_error(1.1, 1.0).map(|e| (e * 1e9).round()),
+            relative_error(t(1.1), t(1.0)).map(|e| (e * 1e9).round()),
             Some(1e8)
         );
-        assert_eq!(relative_error(1.0, 0.0), None);
-        assert_eq!(relative_error(f64::NAN, 1.0), None);
+        assert_eq!(relative_error(t(1.0), t(0.0)), None);
+        assert_eq!(relative_error(t(f64::NAN), t(1.0)), None);
+        // A time against a memory figure is no error at all.
+        assert_eq!(
+            relative_error(t(1.0), FigureValue::Bytes(Bytes::new(1.0))),
+            None
+        );
     }
 
     #[test]

@@ -371,9 +371,9 @@ fn outside_tolerance(e: &FigureError, tol: &Tolerance) -> Option<String> {
             format!(
                 "{} {} outside the report's range {}–{} (error {:+.1} %)",
                 f.label(),
-                show(f, e.measured),
-                show(f, r.low),
-                show(f, r.high),
+                show(e.measured),
+                show(r.low),
+                show(r.high),
                 e.error * 100.0
             )
         }),
@@ -417,8 +417,8 @@ fn profile_source(fixtures: &[Fixture]) -> ProfileSource {
 
 /// A figure's value with its unit.
 /// Times of 10 ms or more get one decimal, shorter ones and memory three.
-pub fn show(f: Figure, v: f64) -> String {
-    match f.value(v) {
+pub fn show(value: FigureValue) -> String {
+    match value {
         value @ FigureValue::Time(t) if t.as_millis() < 10.0 => format!("{value:.3}"),
         value @ FigureValue::Time(_) => format!("{value:.1}"),
         value => format!("{value:.3}"),
@@ -475,8 +475,8 @@ impl Comparison {
                     "{:width$}  {:14}  {:>12}  {:>12}  {:>+7.1}%{flag}",
                     r.id,
                     e.figure.label(),
-                    show(e.figure, e.measured),
-                    show(e.figure, e.predicted),
+                    show(e.measured),
+                    show(e.predicted),
                     e.error * 100.0
                 );
             }

@@ -202,7 +202,7 @@ fn synthetic(gpu: &str, total: u64, scale: impl Fn(&str, Figure) -> f64) -> RunS
                 };
             }
             let r = evaluate(&plan(run, model, choice.clone()));
-            let v = |f: Figure| f.predicted(&r).map(|p| p * scale(run.id(), f));
+            let v = |f: Figure| f.predicted(&r).map(|p| p.base() * scale(run.id(), f));
             let used = v(Figure::DeviceUsed).unwrap_or(0.0) as u64;
             let time = match run {
                 RunConfig::Train(_) => TimeResult {

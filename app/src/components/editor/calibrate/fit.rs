@@ -6,7 +6,7 @@ use super::input::{parse_report, problem, Problem};
 use crate::i18n::calibrate::K;
 use planner_core::calibrate::{
     fit, fit_plan_rows, plan_row_measurements, time_figure, Calibration, CalibrationError, Figure,
-    FitOptions, Knobs, PlanRow,
+    FigureValue, FitOptions, Knobs, PlanRow,
 };
 use planner_core::evaluate;
 use planner_core::plan::Plan;
@@ -61,10 +61,10 @@ pub fn apply_fitted(c: &Calibration, plan: &mut Plan) {
 pub struct Prediction {
     /// The figure.
     pub figure: Figure,
-    /// With the plan's own knobs (base units).
-    pub current: Option<f64>,
+    /// With the plan's own knobs.
+    pub current: Option<FigureValue>,
     /// With the fitted knobs.
-    pub calibrated: Option<f64>,
+    pub calibrated: Option<FigureValue>,
 }
 
 /// Peak allocated, peak HBM and the step time or TPOT of a plan, before
@@ -98,7 +98,8 @@ mod tests {
         let plan = example_plan();
         let step = Figure::StepTime
             .predicted(&evaluate(&plan))
-            .expect("step time");
+            .expect("step time")
+            .base();
         let rows = vec![PlanRow {
             plan: plan.clone(),
             peak_allocated: None,
@@ -114,7 +115,10 @@ mod tests {
         assert_eq!(ps.len(), 3);
         let time = &ps[2];
         assert_eq!(time.figure, Figure::StepTime);
-        let (now, after) = (time.current.expect("now"), time.calibrated.expect("after"));
+        let (now, after) = (
+            time.current.expect("now").base(),
+            time.calibrated.expect("after").base(),
+        );
         assert!(
             (after / (step * 1.25) - 1.0).abs() < 0.02,
             "{after} vs {}",

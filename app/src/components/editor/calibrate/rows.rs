@@ -6,8 +6,7 @@ use super::tables::show_value;
 use crate::components::editor::lens::{active, use_plan};
 use crate::i18n::calibrate::{figure, t, K};
 use leptos::prelude::*;
-use planner_core::calibrate::{time_figure, Figure, PlanRow};
-use planner_core::units::{Bytes, Seconds};
+use planner_core::calibrate::{time_figure, Figure, FigureValue, PlanRow};
 
 /// The peak and time boxes and the button that adds them as a row of the
 /// active plan (or says why not).
@@ -93,9 +92,9 @@ pub fn RowList(
                                 i + 1,
                                 r.plan.name,
                                 figure(l, Figure::PeakAllocated),
-                                show_value(Figure::PeakAllocated, r.peak_allocated.map(Bytes::base)),
+                                show_value(r.peak_allocated.map(FigureValue::Bytes)),
                                 figure(l, f),
-                                show_value(f, r.time.map(Seconds::base)),
+                                show_value(r.time.map(FigureValue::Time)),
                             );
                             view! {
                                 <li data-testid={format!("calib-row-{i}")}>

@@ -5,14 +5,14 @@ use super::fit::Prediction;
 use crate::i18n::calibrate::{figure, knob, t, K};
 use crate::i18n::Lang;
 use leptos::prelude::*;
-use planner_core::calibrate::{Calibration, Figure, FigureValue, Knob};
+use planner_core::calibrate::{Calibration, FigureValue, Knob};
 
 /// A figure's value with its unit (GiB or ms).
-pub fn show_value(f: Figure, v: Option<f64>) -> String {
+pub fn show_value(v: Option<FigureValue>) -> String {
     match v {
-        Some(v) if v.is_finite() => match f.value(v) {
-            value @ FigureValue::Time(_) => format!("{value:.3}"),
-            value @ FigureValue::Bytes(_) => format!("{value:.2}"),
+        Some(value) if value.base().is_finite() => match value {
+            FigureValue::Time(_) => format!("{value:.3}"),
+            FigureValue::Bytes(_) => format!("{value:.2}"),
         },
         _ => "—".into(),
     }
@@ -71,7 +71,7 @@ pub fn errors_table(lang: Lang, c: &Calibration) -> impl IntoView {
                 <tr data-figure={format!("{:?}", r.figure)}>
                     <td>{id}</td>
                     <td>{figure(lang, r.figure)}</td>
-                    <td>{show_value(r.figure, Some(r.measured))}</td>
+                    <td>{show_value(Some(r.measured))}</td>
                     <td data-col="before">{show_pct(r.error_before())}</td>
                     <td data-col="after">{show_pct(r.error_after())}</td>
                 </tr>
@@ -96,9 +96,9 @@ pub fn prediction_table(lang: Lang, ps: Vec<Prediction>) -> impl IntoView {
         .into_iter()
         .map(|p| {
             let missing = t(lang, K::NotPredicted);
-            let cell = |v: Option<f64>| {
+            let cell = |v: Option<FigureValue>| {
                 if v.is_some() {
-                    show_value(p.figure, v)
+                    show_value(v)
                 } else {
                     missing.to_string()
                 }
@@ -124,16 +124,19 @@ pub fn prediction_table(lang: Lang, ps: Vec<Prediction>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use planner_core::units::Bytes;
+    use planner_core::units::{Bytes, Seconds};
 
     #[test]
     fn values_show_with_units() {
-        assert_eq!(show_value(Figure::StepTime, Some(0.0125)), "12.500 ms");
         assert_eq!(
-            show_value(Figure::PeakAllocated, Some(Bytes::from_gib(2.0).base())),
+            show_value(Some(FigureValue::Time(Seconds::from_base(0.0125)))),
+            "12.500 ms"
+        );
+        assert_eq!(
+            show_value(Some(FigureValue::Bytes(Bytes::from_gib(2.0)))),
             "2.00 GiB"
         );
-        assert_eq!(show_value(Figure::Tpot, None), "—");
+        assert_eq!(show_value(None), "—");
         assert_eq!(show_pct(-0.123), "-12.3%");
         assert_eq!(show_pct(f64::NAN), "—");
     }
