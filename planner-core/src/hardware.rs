@@ -28,6 +28,9 @@ pub enum GpuArch {
     Cdna4,
     /// Intel Gaudi 2/3.
     Gaudi,
+    /// Huawei Ascend (Da Vinci cores): 910B, 910C. memwall's efficiencies
+    /// are calibrated on NVIDIA parts; they are uncertain here.
+    DaVinci,
     /// Anything else (a user-defined part).
     Other,
 }
@@ -263,13 +266,14 @@ pub struct Hardware {
 /// The fabric of each GPU generation's reference system: DGX-1 (V100)
 /// shipped EDR InfiniBand, DGX A100 HDR, DGX H100/H200 NDR and DGX B200/
 /// GB200 XDR-class ConnectX-8 (NVIDIA DGX user guides). AMD and Intel parts
-/// get NDR-class 400 Gb/s Ethernet/IB, as sold in their reference servers.
+/// get NDR-class 400 Gb/s Ethernet/IB, as sold in their reference servers;
+/// Huawei Ascend 400 Gb/s RoCE (the CloudMatrix384 paper's RDMA plane).
 pub fn default_scale_out(arch: GpuArch) -> LinkId {
     match arch {
         GpuArch::Volta => LinkId::InfinibandEdr,
         GpuArch::Ampere => LinkId::InfinibandHdr,
         GpuArch::Blackwell => LinkId::InfinibandXdr,
-        GpuArch::Gaudi => LinkId::Roce400,
+        GpuArch::Gaudi | GpuArch::DaVinci => LinkId::Roce400,
         _ => LinkId::InfinibandNdr,
     }
 }

@@ -7,6 +7,12 @@
 //! A rank can only address one GCD's memory, so the catalog models the
 //! MI250X per GCD ([`GpuId::Mi250xGcd`]): half the package's capacity,
 //! bandwidth, compute and power. A node of four OAM modules is eight devices.
+//! A Huawei Ascend 910C package likewise holds two dies that the runtime
+//! exposes as two devices, so it is modelled per die
+//! ([`GpuId::Ascend910cDie`]).
+//!
+//! memwall's efficiencies (matmul ceilings, attention fractions, launch
+//! costs) are calibrated on NVIDIA parts; on Ascend they are uncertain.
 
 use super::{LinkId, Provenance};
 use crate::hardware::{GpuArch, GpuSpec, MemoryTech};
@@ -35,6 +41,9 @@ pub enum GpuId {
     /// NVIDIA A100 PCIe 80GB.
     #[serde(rename = "a100-pcie-80gb")]
     A100Pcie80,
+    /// NVIDIA A800 SXM4 80GB (A100 with NVLink capped at 400 GB/s).
+    #[serde(rename = "a800-sxm-80gb")]
+    A800Sxm80,
     /// NVIDIA H100 SXM5 80GB.
     #[serde(rename = "h100-sxm")]
     H100Sxm,
@@ -44,6 +53,12 @@ pub enum GpuId {
     /// NVIDIA H100 NVL 94GB (one GPU of the bridged pair).
     #[serde(rename = "h100-nvl")]
     H100Nvl,
+    /// NVIDIA H800 SXM5 80GB (H100 with NVLink capped at 400 GB/s).
+    #[serde(rename = "h800-sxm")]
+    H800Sxm,
+    /// NVIDIA H20 96GB (cut-down Hopper).
+    #[serde(rename = "h20")]
+    H20,
     /// NVIDIA GH200 Grace Hopper, 96GB HBM3 (the Hopper GPU).
     #[serde(rename = "gh200-96gb")]
     Gh200_96,
@@ -86,9 +101,24 @@ pub enum GpuId {
     /// NVIDIA L40S.
     #[serde(rename = "l40s")]
     L40s,
+    /// NVIDIA L20 48GB.
+    #[serde(rename = "l20")]
+    L20,
     /// NVIDIA GeForce RTX 4090.
     #[serde(rename = "rtx-4090")]
     Rtx4090,
+    /// NVIDIA GeForce RTX 4090 D (fewer SMs than the 4090).
+    #[serde(rename = "rtx-4090d")]
+    Rtx4090d,
+    /// NVIDIA GeForce RTX 5090.
+    #[serde(rename = "rtx-5090")]
+    Rtx5090,
+    /// Huawei Ascend 910B.
+    #[serde(rename = "ascend-910b")]
+    Ascend910b,
+    /// Huawei Ascend 910C, one die (a package is two of these).
+    #[serde(rename = "ascend-910c-die")]
+    Ascend910cDie,
 }
 
 impl GpuId {
@@ -100,9 +130,12 @@ impl GpuId {
         GpuId::A100Sxm40,
         GpuId::A100Sxm80,
         GpuId::A100Pcie80,
+        GpuId::A800Sxm80,
         GpuId::H100Sxm,
         GpuId::H100Pcie,
         GpuId::H100Nvl,
+        GpuId::H800Sxm,
+        GpuId::H20,
         GpuId::Gh200_96,
         GpuId::Gh200_144,
         GpuId::H200Sxm,
@@ -117,7 +150,12 @@ impl GpuId {
         GpuId::Gaudi2,
         GpuId::Gaudi3,
         GpuId::L40s,
+        GpuId::L20,
         GpuId::Rtx4090,
+        GpuId::Rtx4090d,
+        GpuId::Rtx5090,
+        GpuId::Ascend910b,
+        GpuId::Ascend910cDie,
     ];
 }
 
@@ -236,6 +274,14 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::Recalled,
     },
     GpuEntry {
+        id: GpuId::A800Sxm80,
+        name: "NVIDIA A800 SXM4 80GB",
+        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81920.0), 2.039, 312.0, 312.0, None, None, 400.0,
+            Some(L::NvLink400), L::Pcie4x16, 7),
+        source: "Reuters via Tweakers (Nov 2022): the A800 is the A100 with NVLink capped at 400 GB/s (A100: 600), same compute and 400 W SXM power, so the A100 SXM4 80GB datasheet figures (2,039 GB/s, 312 TFLOPS BF16 dense) are reused; 400 W cap and 81,920 MiB total in several public nvidia-smi logs of A800-SXM4-80GB; MIG as the A100 80GB (nvidia-mig-parted names A800-80GB with it)",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
         id: GpuId::H100Sxm,
         name: "NVIDIA H100 SXM5 80GB",
         spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81559.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
@@ -258,6 +304,22 @@ pub static GPUS: &[GpuEntry] = &[
             Some(L::NvLink4Bridge), L::Pcie5x16, 7),
         source: "NVIDIA H100 NVL datasheet: 94GB HBM3 at 3.9 TB/s per GPU, 1,671 TFLOPS FP8 dense (3,341 sparse), BF16 half that, 350–400 W (400 used), NVLink bridge 600 GB/s",
         provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::H800Sxm,
+        name: "NVIDIA H800 SXM5 80GB",
+        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81559.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
+            Some(L::NvLink400), L::Pcie5x16, 7),
+        source: "Secondary only (press, 2023): the H800 is the H100 SXM5 die with NVLink cut to 400 GB/s (H100: 900) and FP64 cut to about 1 TFLOPS; BF16/FP8 compute and HBM3 taken from the H100 SXM5 datasheet (989.4 / 1,978.9 TFLOPS dense, 3.35 TB/s); public nvidia-smi logs of NVIDIA H800 show a 700 W cap and 81,559 MiB; MIG as the H100 80GB (nvidia-mig-parted names H800-80GB with it); NVIDIA H800 datasheet not checked",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::H20,
+        name: "NVIDIA H20 96GB",
+        spec: spec(A::Hopper, M::Hbm3, 96.0, Some(97871.0), 4.0, 148.0, 148.0, Some(296.0), None, 400.0,
+            Some(L::NvLink4), L::Pcie5x16, 7),
+        source: "Secondary only (NVIDIA publishes no public H20 datasheet; spec sheet as reported by press and spec sites): 96 GB HBM3 at 4.0 TB/s, 148 TFLOPS FP16/BF16 and 296 FP8 dense (a public torch matmul benchmark reaches 142 TFLOPS BF16, so 148 is the dense figure), 400 W, NVLink 900 GB/s, PCIe 5.0, MIG up to 7; 97,871 MiB total in public nvidia-smi logs (those show a 500 W cap; an older-driver log shows 98,304 MiB at 400 W). A 141 GB H20 variant is reported but not catalogued",
+        provenance: Provenance::Secondary,
     },
     GpuEntry {
         id: GpuId::Gh200_96,
@@ -372,12 +434,52 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::VerifiedCopy,
     },
     GpuEntry {
+        id: GpuId::L20,
+        name: "NVIDIA L20",
+        spec: spec(A::Ada, M::Gddr6, 48.0, Some(46068.0), 0.864, 119.5, 119.5, Some(239.0), None, 275.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA L20 datasheet (recalled, not re-checked): 48 GB GDDR6 at 864 GB/s (spec sites agree), 119.5 TFLOPS BF16/FP16 dense (239 sparse) and 239 FP8 dense (478 sparse), 275 W, PCIe 4.0 x16, no NVLink, no MIG; public nvidia-smi logs show 46,068 MiB with ECC on (49,140 with ECC off) but a 350 W power cap",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
         id: GpuId::Rtx4090,
         name: "NVIDIA GeForce RTX 4090",
         spec: spec(A::Ada, M::Gddr6, 24.0, None, 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
             None, L::Pcie4x16, 0),
         source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink",
         provenance: Provenance::VerifiedCopy,
+    },
+    GpuEntry {
+        id: GpuId::Rtx4090d,
+        name: "NVIDIA GeForce RTX 4090 D",
+        spec: spec(A::Ada, M::Gddr6, 24.0, Some(24564.0), 1.008, 147.1, 147.1, Some(294.2), None, 425.0,
+            None, L::Pcie4x16, 0),
+        source: "Spec sites (hmc-tech, fpsbench): 114 SMs (14,592 CUDA cores) against the 4090's 128 at the same 2,520 MHz boost, 24 GB GDDR6X at 1,008 GB/s, 425 W; tensor rates computed as the RTX 4090's × 114/128 (165.2 → 147.1 BF16, 330.3 → 294.2 FP8, FP32 accumulate; hmc-tech lists 147.09); 24,564 MiB total in public nvidia-smi logs",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::Rtx5090,
+        name: "NVIDIA GeForce RTX 5090",
+        spec: spec(A::Blackwell, M::Gddr7, 32.0, Some(32607.0), 1.792, 209.5, 209.5, Some(419.0), Some(1676.0), 575.0,
+            None, L::Pcie5x16, 0),
+        source: "Tom's Hardware review specs (Jarred Walton, 2025): 170 SMs, 32 GB GDDR7 at 1,792 GB/s, 575 W, 838 TFLOPS FP16 and 3,352 FP4 with sparsity and FP16 accumulate; dense ÷ 2 gives 419 and 1,676; GeForce runs FP32 accumulate at half rate (as on Ada; recalled from NVIDIA's RTX Blackwell whitepaper), so 209.5 BF16 and 419 FP8; PCIe 5.0 x16, no NVLink; 32,607 MiB total in public nvidia-smi logs",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::Ascend910b,
+        name: "Huawei Ascend 910B",
+        spec: spec(A::DaVinci, M::Hbm2e, 64.0, None, 1.6, 280.0, 280.0, None, None, 400.0,
+            Some(L::AscendHccs), L::Pcie4x16, 0),
+        source: "Gitee AI's Ascend 910B cluster docs: 64 GB HBM2e, 280 TFLOPS FP16 (910B SKUs differ, about 280–376 in secondary reports; BF16 taken equal); bandwidth taken as one 910C die's 1.6 TB/s (CloudMatrix384 paper), not confirmed for the 910B; ≈400 W as commonly reported; host link PCIe 4.0 as on the Ascend 910; no FP8, no MIG. memwall's efficiencies are NVIDIA-calibrated and uncertain on Ascend",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
+        id: GpuId::Ascend910cDie,
+        name: "Huawei Ascend 910C, one die (half the package)",
+        spec: spec(A::DaVinci, M::Hbm2e, 64.0, None, 1.6, 376.0, 376.0, None, None, 400.0,
+            Some(L::AscendHccs), L::Pcie4x16, 0),
+        source: "Huawei CloudMatrix384 paper (Zuo et al., June 2025) as summarized by secondary pages: a 910C package is two dies with 752 TFLOPS FP16/BF16 dense, 128 GB HBM and 3.2 TB/s, halved here per die; Huawei's MindCluster docs count the two dies of an A3 module as two Ascend processors (16 per 8-package server); power per die not found, 400 W assumed; host link taken as PCIe 4.0 x16 (conservative); no FP8, no MIG. memwall's efficiencies are NVIDIA-calibrated and uncertain on Ascend",
+        provenance: Provenance::Secondary,
     },
 ];
 
@@ -395,9 +497,12 @@ mod tests {
             | GpuId::A100Sxm40
             | GpuId::A100Sxm80
             | GpuId::A100Pcie80
+            | GpuId::A800Sxm80
             | GpuId::H100Sxm
             | GpuId::H100Pcie
             | GpuId::H100Nvl
+            | GpuId::H800Sxm
+            | GpuId::H20
             | GpuId::Gh200_96
             | GpuId::Gh200_144
             | GpuId::H200Sxm
@@ -412,7 +517,12 @@ mod tests {
             | GpuId::Gaudi2
             | GpuId::Gaudi3
             | GpuId::L40s
-            | GpuId::Rtx4090 => GpuId::ALL.contains(&id),
+            | GpuId::L20
+            | GpuId::Rtx4090
+            | GpuId::Rtx4090d
+            | GpuId::Rtx5090
+            | GpuId::Ascend910b
+            | GpuId::Ascend910cDie => GpuId::ALL.contains(&id),
         }
     }
 
@@ -464,6 +574,51 @@ mod tests {
             if let (Some(fp4), Some(fp8)) = (s.fp4, s.fp8) {
                 assert!(fp4.as_tflops() >= fp8.as_tflops(), "{}", e.name);
             }
+        }
+    }
+
+    /// The parts Chinese teams run parse from their serde names, and their
+    /// figures keep the known relations to their siblings.
+    #[test]
+    fn china_market_parts_parse_and_compare_sanely() {
+        for (name, id) in [
+            ("h800-sxm", GpuId::H800Sxm),
+            ("h20", GpuId::H20),
+            ("a800-sxm-80gb", GpuId::A800Sxm80),
+            ("l20", GpuId::L20),
+            ("rtx-4090d", GpuId::Rtx4090d),
+            ("rtx-5090", GpuId::Rtx5090),
+            ("ascend-910b", GpuId::Ascend910b),
+            ("ascend-910c-die", GpuId::Ascend910cDie),
+        ] {
+            let parsed: GpuId = serde_json::from_str(&format!("\"{name}\"")).expect(name);
+            assert_eq!(parsed, id);
+        }
+        let s = |id| gpu(id).spec;
+        let (h100, h20) = (s(GpuId::H100Sxm), s(GpuId::H20));
+        assert!(h20.capacity.as_bytes() > h100.capacity.as_bytes());
+        assert!(h20.device_memory().as_bytes() > h100.device_memory().as_bytes());
+        assert!(h20.memory_bandwidth.as_gb_per_s() > h100.memory_bandwidth.as_gb_per_s());
+        assert!(h20.bf16.as_tflops() < h100.bf16.as_tflops() / 5.0);
+        // H800 and A800: their parents' compute, a slower NVLink.
+        for (cut, full) in [
+            (GpuId::H800Sxm, GpuId::H100Sxm),
+            (GpuId::A800Sxm80, GpuId::A100Sxm80),
+        ] {
+            assert_eq!(s(cut).bf16, s(full).bf16);
+            assert_eq!(s(cut).capacity, s(full).capacity);
+            let link = |g: GpuSpec| crate::catalog::link(g.scale_up.expect("NVLink")).per_direction;
+            assert!(link(s(cut)).as_gb_per_s() < link(s(full)).as_gb_per_s());
+        }
+        let (r4090, r4090d, r5090) = (s(GpuId::Rtx4090), s(GpuId::Rtx4090d), s(GpuId::Rtx5090));
+        assert!(r4090d.bf16.as_tflops() < r4090.bf16.as_tflops());
+        assert_eq!(r4090d.capacity, r4090.capacity);
+        assert!(r5090.capacity.as_bytes() > r4090.capacity.as_bytes());
+        assert!(r5090.memory_bandwidth.as_gb_per_s() > r4090.memory_bandwidth.as_gb_per_s());
+        assert!(s(GpuId::L20).bf16.as_tflops() < s(GpuId::L40s).bf16.as_tflops());
+        for id in [GpuId::Ascend910b, GpuId::Ascend910cDie] {
+            assert_eq!(s(id).arch, GpuArch::DaVinci);
+            assert!(gpu(id).source.contains("NVIDIA-calibrated"));
         }
     }
 

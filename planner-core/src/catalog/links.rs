@@ -41,6 +41,9 @@ pub enum LinkId {
     /// NVLink 5 (B200/GB200/B300), 18 links.
     #[serde(rename = "nvlink5")]
     NvLink5,
+    /// NVLink capped at 400 GB/s bidirectional for export (A800, H800).
+    #[serde(rename = "nvlink-400")]
+    NvLink400,
     /// NVLink-C2C between a Grace CPU and a Hopper/Blackwell GPU.
     #[serde(rename = "nvlink-c2c")]
     NvLinkC2c,
@@ -50,6 +53,9 @@ pub enum LinkId {
     /// AMD Infinity Fabric on MI300X-class parts (MI300X, MI325X).
     #[serde(rename = "infinity-fabric-mi300")]
     InfinityFabricMi300,
+    /// Huawei Ascend HCCS / Unified Bus, per die.
+    #[serde(rename = "ascend-hccs")]
+    AscendHccs,
     /// Intel Gaudi 2 on-die RoCE, 21 × 100 GbE inside the node.
     #[serde(rename = "gaudi2-roce")]
     Gaudi2Roce,
@@ -88,9 +94,11 @@ impl LinkId {
         LinkId::NvLink4,
         LinkId::NvLink4Bridge,
         LinkId::NvLink5,
+        LinkId::NvLink400,
         LinkId::NvLinkC2c,
         LinkId::InfinityFabricMi250x,
         LinkId::InfinityFabricMi300,
+        LinkId::AscendHccs,
         LinkId::Gaudi2Roce,
         LinkId::Gaudi3Roce,
         LinkId::InfinibandEdr,
@@ -184,6 +192,9 @@ pub static LINKS: &[LinkEntry] = &[
     link(I::NvLink5, "NVLink 5 (18 links)", ScaleUp, 900.0,
         "NVIDIA NVLink page: 18 links × 100 GB/s = 1.8 TB/s bidirectional per Blackwell GPU",
         P::VerifiedCopy),
+    link(I::NvLink400, "NVLink capped at 400 GB/s (A800, H800)", ScaleUp, 200.0,
+        "Reuters via Tweakers (Nov 2022): the A800 keeps the A100 but caps NVLink at 400 GB/s (A100: 600 GB/s); press on the H800 (2023) gives the same 400 GB/s cap (H100: 900 GB/s); a public A800 NCCL report counts 8 links; 400 bidirectional ÷ 2 per direction",
+        P::Secondary),
     link(I::NvLinkC2c, "NVLink-C2C", Host, 450.0,
         "NVIDIA Grace Hopper Superchip datasheet: 900 GB/s bidirectional CPU–GPU coherent link",
         P::Recalled),
@@ -193,6 +204,9 @@ pub static LINKS: &[LinkEntry] = &[
     link(I::InfinityFabricMi300, "Infinity Fabric (MI300X class, 7 links)", ScaleUp, 448.0,
         "AMD Instinct MI300X datasheet: 7 links at 128 GB/s, 896 GB/s aggregate bidirectional; per direction half of that",
         P::Recalled),
+    link(I::AscendHccs, "Ascend HCCS / Unified Bus (per die)", ScaleUp, 196.0,
+        "Huawei CloudMatrix384 paper (Zuo et al., June 2025) as summarized by secondary pages: each Ascend 910C package gives over 392 GB/s unidirectional on the UB plane; its two dies appear as two devices, so 196 GB/s per die per direction (a Huawei Cloud write-up also gives 196 GB/s per NPU). Used for the 910B's HCCS too, not checked against Huawei's Atlas 800T A2 figures",
+        P::Secondary),
     link(I::Gaudi2Roce, "Gaudi 2 on-die RoCE (21 × 100 GbE in node)", ScaleUp, 262.5,
         "Intel Gaudi 2 material as reported: 24 × 100 GbE RoCE ports on die, 21 for the all-to-all inside an 8-card node and 3 for scale-out; 21 × 12.5 GB/s",
         P::Secondary),
@@ -236,9 +250,11 @@ mod tests {
             | I::NvLink4
             | I::NvLink4Bridge
             | I::NvLink5
+            | I::NvLink400
             | I::NvLinkC2c
             | I::InfinityFabricMi250x
             | I::InfinityFabricMi300
+            | I::AscendHccs
             | I::Gaudi2Roce
             | I::Gaudi3Roce
             | I::InfinibandEdr

@@ -186,9 +186,16 @@ pub static MIG: &[MigEntry] = &[
         provenance: Provenance::Verified,
     },
     MigEntry {
-        gpus: &[GpuId::A100Sxm80, GpuId::A100Pcie80, GpuId::H100Sxm, GpuId::H100Pcie],
+        gpus: &[
+            GpuId::A100Sxm80,
+            GpuId::A100Pcie80,
+            GpuId::A800Sxm80,
+            GpuId::H100Sxm,
+            GpuId::H100Pcie,
+            GpuId::H800Sxm,
+        ],
         profiles: &GB80,
-        source: "NVIDIA Multi-Instance GPU User Guide, Supported MIG Profiles (A100-SXM4-80GB names: 1g.10gb, 1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb); NVIDIA nvidia-mig-parted, deployments/systemd/config-default.yaml (H100-80GB and A100-80GB share these profiles and counts)",
+        source: "NVIDIA Multi-Instance GPU User Guide, Supported MIG Profiles (A100-SXM4-80GB names: 1g.10gb, 1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb); NVIDIA nvidia-mig-parted, deployments/systemd/config-default.yaml (H100-80GB, H800-80GB, A100-80GB and A800-80GB share these profiles and counts)",
         provenance: Provenance::Verified,
     },
     MigEntry {
@@ -202,6 +209,12 @@ pub static MIG: &[MigEntry] = &[
         profiles: &GH200_96,
         source: PARTED,
         provenance: Provenance::Verified,
+    },
+    MigEntry {
+        gpus: &[GpuId::H20],
+        profiles: &GH200_96,
+        source: "NVIDIA nvidia-mig-parted, deployments/systemd/config-default.yaml: its all-balanced entry lists the H20 (device 0x2329) with the H100-96GB and GH200 (1g.12gb, 2g.24gb, 3g.48gb); the single-profile entries name only those siblings, so the H20 is given the GH200 96GB set (no double-memory 1g profile)",
+        provenance: Provenance::Computed,
     },
     MigEntry {
         gpus: &[GpuId::Gh200_144],
