@@ -3,6 +3,23 @@
 //! touched least per step per byte moves first, to the fastest tier with
 //! room, and only as much of it as HBM needs.
 //!
+//! "Fastest" is measured, not assumed: the tiers that have capacity are
+//! ranked by seconds per byte between HBM and the tier (the slower of the
+//! host link and the tier's own bandwidth, as the time model charges it),
+//! ties in the order CXL, host DRAM, NVMe. On a Grace-Hopper host DRAM
+//! over NVLink-C2C outruns a CXL expander; behind PCIe the two often tie
+//! at the link and CXL goes first. A tiering engine fills its fast tier
+//! before it demotes to the next one, and so does this model:
+//! - a state goes to the fastest tier that still has room;
+//! - when that tier cannot take all of the fraction HBM needs, it takes
+//!   the largest fraction of the state it can hold (to 1/1024 of the
+//!   state), the tier counts as full, and the next coldest state goes on
+//!   to the next tier in speed order: nothing lands in a slower tier while
+//!   a faster one has room;
+//! - a state takes one tier (an offload lever names one tier per state);
+//! - when every tier is full, the state goes to the slowest tier anyway
+//!   and the report shows that tier overflowing.
+//!
 //! Heat is counted in accesses per optimizer step (training) or per decode
 //! step (serving), per byte of the state:
 //! - optimizer moments and master weights: read and written once per step
@@ -20,6 +37,7 @@ use crate::memory;
 use crate::plan::{Checkpointing, OffloadTarget, Tier};
 pub use crate::report::{MovableState, Placed};
 use crate::resolve::{Resolved, Work};
+use crate::time::training::tier_seconds_per_byte;
 
 fn slot(r: &mut Resolved, s: MovableState) -> &mut Option<OffloadTarget> {
     let o = &mut r.levers.offload;
@@ -65,8 +83,27 @@ fn hbm_fits(r: &Resolved) -> bool {
     memory::hbm_fits(r)
 }
 
-fn all_fit(r: &Resolved) -> bool {
-    memory::fits(r)
+/// Whether every device's use of `tier` fits (the same tables).
+fn tier_fits(r: &Resolved, tier: Tier) -> bool {
+    memory::tier_fits(r, tier)
+}
+
+/// The tiers below HBM that have capacity, fastest first (seconds per
+/// byte from HBM, as the time model charges a copy), ties in the order
+/// CXL, host DRAM, NVMe; and how many there are.
+fn tiers_by_speed(r: &Resolved) -> ([Tier; 3], usize) {
+    let mut order = [Tier::Cxl, Tier::HostDram, Tier::Nvme];
+    // Stable: equal speeds keep the order above.
+    order.sort_by(|a, b| tier_seconds_per_byte(r, *a).total_cmp(&tier_seconds_per_byte(r, *b)));
+    let mut tiers = order;
+    let mut n = 0;
+    for t in order {
+        if r.capacity(t).base() > 0.0 {
+            tiers[n] = t;
+            n += 1;
+        }
+    }
+    (tiers, n)
 }
 
 /// Offload levers chosen by heat. Returns the plan with them set and the
@@ -78,10 +115,10 @@ pub(crate) fn by_heat(r: &Resolved) -> (Resolved, Vec<Placed>) {
     if hbm_fits(&x) {
         return (x, placed);
     }
-    let tiers: Vec<Tier> = [Tier::Cxl, Tier::HostDram, Tier::Nvme]
-        .into_iter()
-        .filter(|t| r.capacity(*t).base() > 0.0)
-        .collect();
+    let (order, n) = tiers_by_speed(r);
+    let tiers = &order[..n];
+    // The fastest tier that may still have room; those before it are full.
+    let mut next = 0;
     for (state, heat) in candidates(r) {
         let with = |tier: Tier, f: f64| {
             let mut y = x;
@@ -104,11 +141,36 @@ pub(crate) fn by_heat(r: &Resolved) -> (Resolved, Vec<Placed>) {
             }
             hi
         };
-        // The fastest tier that takes the moved bytes; else the last one.
+        // Largest fraction up to `need` (to 1/1024 of it) that `tier`
+        // holds; 0 when not even that much fits.
+        let most_held = |tier: Tier, need: f64| {
+            if tier_fits(&with(tier, need), tier) {
+                return need;
+            }
+            let (mut lo, mut hi) = (0.0f64, need);
+            for _ in 0..10 {
+                let mid = 0.5 * (lo + hi);
+                if tier_fits(&with(tier, mid), tier) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        // The fastest tier with room takes what HBM needs, or as much as
+        // it holds (and is then full); when every tier is full, the
+        // slowest takes what HBM needs and overflows.
         let mut pick = None;
-        for &tier in &tiers {
-            let f = fraction_for(tier);
-            if all_fit(&with(tier, f)) {
+        while let Some(&tier) = tiers.get(next) {
+            let need = fraction_for(tier);
+            let f = most_held(tier, need);
+            if f >= need {
+                pick = Some((tier, need));
+                break;
+            }
+            next += 1;
+            if f > 0.0 {
                 pick = Some((tier, f));
                 break;
             }

@@ -87,6 +87,8 @@ fn nothing_moves_when_everything_fits() {
     assert!(r.placement.is_empty());
 }
 
+/// Behind an A100's PCIe 4.0 link the expander (4 × 30 GB/s) and host DRAM
+/// both copy at the link's speed; on that tie CXL goes first.
 #[test]
 fn prefers_cxl_over_host_memory() {
     let mut p = finetune(ModelId::Llama2_7b, GpuId::A100Sxm80, Placement::ByHeat);
@@ -157,4 +159,75 @@ fn unified_memory_over_c2c_makes_offload_cheap() {
     let c2c = transfer(GpuId::Gh200_96);
     assert!(pcie > 0.0 && c2c > 0.0);
     assert!(c2c < pcie / 5.0, "C2C {c2c} s vs PCIe {pcie} s");
+}
+
+/// Use and capacity of `tier` on every device of the report, per GPU.
+fn tier_use(r: &planner_core::report::Report, tier: Tier) -> Vec<(f64, f64)> {
+    r.devices
+        .iter()
+        .flat_map(|d| d.tiers.iter().filter(|t| t.tier == tier))
+        .map(|t| (t.used.as_gib(), t.capacity.as_gib()))
+        .collect()
+}
+
+/// Issue finding: placement by heat spilled optimizer states to NVMe while
+/// host DRAM sat empty and was faster. Host DRAM too small for all of the
+/// fraction HBM needs still takes what it holds before NVMe takes the rest.
+#[test]
+fn fills_host_memory_before_spilling_to_nvme() {
+    let mut p = finetune(ModelId::Llama2_7b, GpuId::A100Sxm80, Placement::ByHeat);
+    p.hardware.gpus = 8;
+    p.levers.parallel.dp = 8;
+    // 25 GB of host DRAM per GPU: less than the ~40 GB of optimizer
+    // states each GPU must shed, more than nothing.
+    p.hardware.host_dram_per_node = Bytes::from_gb(200.0);
+    p.hardware.nvme_per_node = Bytes::from_tb(30.0);
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+    // HBM fits on every device, and the last state moved only as much as
+    // HBM needs.
+    for (used, cap) in tier_use(&r, Tier::Hbm) {
+        assert!(used <= cap && used > 0.9 * cap, "HBM {used} of {cap} GiB");
+    }
+    // The coldest state goes to host DRAM first, and NVMe only follows it.
+    assert_eq!(r.placement[0].state, MovableState::Optimizer);
+    assert_eq!(r.placement[0].tier, Tier::HostDram, "{:?}", r.placement);
+    assert!(r.placement.iter().any(|x| x.tier == Tier::Nvme));
+    let first_nvme = r.placement.iter().position(|x| x.tier == Tier::Nvme);
+    let last_host = r.placement.iter().rposition(|x| x.tier == Tier::HostDram);
+    assert!(last_host < first_nvme, "{:?}", r.placement);
+    // Nothing is in NVMe while host DRAM has room: it is filled to within
+    // the search's resolution (1/1024 of the state) of its capacity.
+    for (used, cap) in tier_use(&r, Tier::HostDram) {
+        assert!(
+            used > 0.97 * cap && used <= cap,
+            "host DRAM {used} of {cap} GiB while NVMe is used"
+        );
+    }
+    assert!(tier_use(&r, Tier::Nvme).iter().all(|(u, _)| *u > 0.0));
+}
+
+/// "Fastest" means fastest: on a Grace-Hopper, host DRAM over NVLink-C2C
+/// outruns a CXL expander, so it is chosen first even though CXL comes
+/// first when the two tie at a PCIe link.
+#[test]
+fn tier_order_follows_speed() {
+    let mut p = finetune(ModelId::Llama2_13b, GpuId::Gh200_144, Placement::ByHeat);
+    p.hardware.gpus_per_node = 1;
+    p.hardware.host_dram_per_node = Bytes::from_gb(480.0);
+    p.hardware.cxl = Some(planner_core::hardware::CxlExpansion {
+        devices_per_node: 2,
+        device: planner_core::hardware::CxlChoice::Preset(
+            planner_core::catalog::CxlId::Cxl2X16Expander,
+        ),
+    });
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+    assert!(!r.placement.is_empty());
+    assert!(
+        r.placement.iter().all(|x| x.tier == Tier::HostDram),
+        "{:?}",
+        r.placement
+    );
+    assert!(tier_use(&r, Tier::Cxl).iter().all(|(u, _)| *u == 0.0));
 }

@@ -338,3 +338,12 @@ pub(crate) fn hbm_fits(r: &Resolved) -> bool {
     t.fill(r);
     (0..t.len).all(|i| t.used[i][0] <= r.capacity(Tier::Hbm).base())
 }
+
+/// Whether every device's use of `tier` fits its capacity, without
+/// building the report (as `TierUse::fits` says for that tier).
+pub(crate) fn tier_fits(r: &Resolved, tier: Tier) -> bool {
+    let mut t = Tables::default();
+    t.fill(r);
+    let k = tier_index(tier);
+    (0..t.len).all(|i| t.used[i][k] <= r.capacity(tier).base())
+}
