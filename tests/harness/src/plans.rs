@@ -76,6 +76,12 @@ pub fn match_gpu(name: &str, total_memory: u64) -> Option<GpuId> {
         GpuId::B300
     } else if has("B200") {
         GpuId::B200
+    } else if has("H800") {
+        GpuId::H800Sxm
+    } else if has("H20") && !has("H200") {
+        GpuId::H20
+    } else if has("A800") {
+        GpuId::A800Sxm80
     } else if has("H200") {
         if has("NVL") {
             GpuId::H200Nvl
@@ -107,8 +113,14 @@ pub fn match_gpu(name: &str, total_memory: u64) -> Option<GpuId> {
         }
     } else if has("L40S") {
         GpuId::L40s
+    } else if has("L20") {
+        GpuId::L20
+    } else if has("RTX 4090 D") || has("RTX 4090D") {
+        GpuId::Rtx4090d
     } else if has("RTX 4090") {
         GpuId::Rtx4090
+    } else if has("RTX 5090") {
+        GpuId::Rtx5090
     } else {
         return None;
     };
@@ -333,6 +345,24 @@ mod tests {
                 "NVIDIA GeForce RTX 4090",
                 24564.0 * MIB,
                 Some(GpuId::Rtx4090),
+            ),
+            ("NVIDIA H800", 81559.0 * MIB, Some(GpuId::H800Sxm)),
+            ("NVIDIA H20", 97871.0 * MIB, Some(GpuId::H20)),
+            (
+                "NVIDIA A800-SXM4-80GB",
+                81920.0 * MIB,
+                Some(GpuId::A800Sxm80),
+            ),
+            ("NVIDIA L20", 46068.0 * MIB, Some(GpuId::L20)),
+            (
+                "NVIDIA GeForce RTX 4090 D",
+                24564.0 * MIB,
+                Some(GpuId::Rtx4090d),
+            ),
+            (
+                "NVIDIA GeForce RTX 5090",
+                32607.0 * MIB,
+                Some(GpuId::Rtx5090),
             ),
             ("Tesla T4", 15360.0 * MIB, None),
             // A name that matches but memory that does not (a MIG slice).
