@@ -444,9 +444,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::Rtx4090,
         name: "NVIDIA GeForce RTX 4090",
-        spec: spec(A::Ada, M::Gddr6, 24.0, None, 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
+        spec: spec(A::Ada, M::Gddr6, 24.0, Some(24564.0), 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
             None, L::Pcie4x16, 0),
-        source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink",
+        source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink; device total 24,564 MiB as nvidia-smi prints it (driver 550, in a public issue log of RLinf, #255)",
         provenance: Provenance::VerifiedCopy,
     },
     GpuEntry {
