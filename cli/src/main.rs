@@ -10,6 +10,7 @@
 
 mod args;
 mod calibrate_view;
+mod io;
 mod ops;
 mod ops_view;
 mod search_view;
@@ -20,7 +21,6 @@ use args::{Catalog, Cli, Cmd, SchemaKind};
 use clap::{CommandFactory, Parser};
 use planner_core::search::{self, Scenario};
 use planner_core::{evaluate, example_plan, Plan, Severity, Verdict};
-use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(Fail(msg)) => {
-            eprintln!("memwall: {msg}");
+            eprintln!("memwall: {}", io::one_line(&msg));
             ExitCode::from(2)
         }
     }
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, Fail> {
     let Some(cmd) = cli.command else {
-        println!("{}", Cli::command().render_help());
+        crate::io::emit(&format!("{}\n", Cli::command().render_help()));
         return Ok(ExitCode::SUCCESS);
     };
     match cmd {
@@ -75,7 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
 }
 
 fn print_ok(json: String) -> Result<ExitCode, Fail> {
-    println!("{json}");
+    crate::io::emit(&format!("{json}\n"));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,8 +112,8 @@ fn eval(file: &str, format: Format) -> Result<ExitCode, Fail> {
         return Err(Fail(format!("invalid plan: {}", errors.join("; "))));
     }
     match format {
-        Format::Json => println!("{}", report.to_json()),
-        Format::Table => print!("{}", table::render(&report)),
+        Format::Json => crate::io::emit(&format!("{}\n", report.to_json())),
+        Format::Table => crate::io::emit(&table::render(&report)),
     }
     Ok(match report.verdict {
         Verdict::Fits => ExitCode::SUCCESS,
@@ -147,9 +147,9 @@ fn run_search(file: &str, format: Format) -> Result<ExitCode, Fail> {
         )));
     }
     match format {
-        Format::Json => println!("{}", result.to_json()),
+        Format::Json => crate::io::emit(&format!("{}\n", result.to_json())),
         Format::Table => {
-            print!("{}", search_view::render_search(&result));
+            crate::io::emit(&search_view::render_search(&result));
             let _ = std::io::Write::flush(&mut std::io::stdout());
             eprintln!(
                 "searched {} plans ({} evaluated) in {:.2} s",
@@ -198,10 +198,10 @@ fn compare(files: &[String], format: Format) -> Result<ExitCode, Fail> {
                 .zip(&figures)
                 .map(|(file, f)| serde_json::json!({ "file": file, "figures": f }))
                 .collect();
-            println!(
-                "{}",
+            crate::io::emit(&format!(
+                "{}\n",
                 serde_json::to_string_pretty(&rows).unwrap_or_default()
-            );
+            ));
         }
         Format::Table => {
             let names: Vec<String> = files
@@ -215,7 +215,7 @@ fn compare(files: &[String], format: Format) -> Result<ExitCode, Fail> {
                     }
                 })
                 .collect();
-            print!("{}", search_view::render_compare(&names, &figures, &plans));
+            crate::io::emit(&search_view::render_compare(&names, &figures, &plans));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -223,13 +223,10 @@ fn compare(files: &[String], format: Format) -> Result<ExitCode, Fail> {
 
 pub(crate) fn read_input(file: &str) -> Result<String, Fail> {
     if file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Fail(format!("cannot read stdin: {e}")))?;
-        Ok(s)
+        io::read_bounded(std::io::stdin().lock(), "stdin").map_err(Fail)
     } else {
-        std::fs::read_to_string(file).map_err(|e| Fail(format!("cannot read {file}: {e}")))
+        let f = std::fs::File::open(file).map_err(|e| Fail(format!("cannot read {file}: {e}")))?;
+        io::read_bounded(f, file).map_err(Fail)
     }
 }
 
@@ -257,8 +254,11 @@ fn calibrate(a: &args::Calibrate) -> Result<ExitCode, Fail> {
     let cal = fit(&input.measurements, &options)
         .map_err(|e| Fail(format!("cannot calibrate {file}: {e}")))?;
     match a.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&cal).unwrap_or_default()),
-        Format::Table => print!("{}", calibrate_view::render(&cal)),
+        Format::Json => crate::io::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&cal).unwrap_or_default()
+        )),
+        Format::Table => crate::io::emit(&calibrate_view::render(&cal)),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -269,7 +269,7 @@ fn import_hf(file: &str) -> Result<ExitCode, Fail> {
     let imported = planner_core::hf::import_hf_config(&text)
         .map_err(|e| Fail(format!("cannot import {file}: {e}")))?;
     for note in &imported.notes {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", io::one_line(note));
     }
     let mut plan = example_plan();
     plan.name = format!("{} (imported)", imported.name);
@@ -277,7 +277,7 @@ fn import_hf(file: &str) -> Result<ExitCode, Fail> {
         name: imported.name,
         spec: imported.spec,
     });
-    println!("{}", plan.to_json());
+    crate::io::emit(&format!("{}\n", plan.to_json()));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -299,6 +299,6 @@ fn presets(catalog: Catalog) -> Result<ExitCode, Fail> {
         ]
         .join("\n"),
     };
-    print!("{text}");
+    crate::io::emit(&text);
     Ok(ExitCode::SUCCESS)
 }

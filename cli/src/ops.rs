@@ -29,7 +29,7 @@ fn valid_plan(file: &str) -> Result<Plan, Fail> {
 }
 
 fn print_json(json: String) {
-    println!("{json}");
+    crate::io::emit(&format!("{json}\n"));
 }
 
 /// `memwall tenants JOBS`: exit 0 when every job is placed, 1 otherwise.
@@ -44,7 +44,7 @@ pub fn tenants(file: &str, format: Format) -> Result<ExitCode, Fail> {
     let r = share(&sharing);
     match format {
         Format::Json => print_json(r.to_json()),
-        Format::Table => print!("{}", ops_view::render_sharing(&r)),
+        Format::Table => crate::io::emit(&ops_view::render_sharing(&r)),
     }
     Ok(if r.jobs.iter().all(|j| j.placed) {
         ExitCode::SUCCESS
@@ -70,7 +70,7 @@ pub fn checkpoint(a: &args::Checkpoint) -> Result<ExitCode, Fail> {
     }
     match a.format.format {
         Format::Json => print_json(c.to_json()),
-        Format::Table => print!("{}", ops_view::render_checkpoint(&c)),
+        Format::Table => crate::io::emit(&ops_view::render_checkpoint(&c)),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -88,7 +88,7 @@ pub fn checklist(a: &args::Checklist) -> Result<ExitCode, Fail> {
     };
     match a.format.format {
         Format::Json => print_json(c.to_json()),
-        Format::Table => print!("{}", ops_view::render_checklist(&c, a.lang.into())),
+        Format::Table => crate::io::emit(&ops_view::render_checklist(&c, a.lang.into())),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -104,7 +104,7 @@ pub fn wall(a: &args::Wall) -> Result<ExitCode, Fail> {
     let w = make_wall(&template, &gpu);
     match a.format.format {
         Format::Json => print_json(w.to_json()),
-        Format::Table => print!("{}", ops_view::render_wall(&w)),
+        Format::Table => crate::io::emit(&ops_view::render_wall(&w)),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,99 @@
+//! The CLI's streams against hostile input and short pipes (the hardening
+//! issue's findings 10, 11 and 13).
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_memwall"))
+}
+
+/// `memwall schema | head -c 100`: the reader goes away after 100 bytes of
+/// a 90 KB output; memwall exits quietly with status 0, no panic.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let mut child = bin()
+        .arg("schema")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("100 bytes");
+    // The pipe's read end is dropped here, before memwall has written all.
+    let out = child.wait_with_output().expect("memwall exits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A plan name with a terminal escape and a newline is printed escaped in
+/// a table, never raw.
+#[test]
+fn control_characters_from_a_plan_are_escaped_in_tables() {
+    let example = bin().arg("example").output().expect("example");
+    let mut plan: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
+    plan["name"] = "evil\u{1b}[2J\u{7}name".into();
+    let mut child = bin()
+        .args(["eval", "-", "--format", "table"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(plan.to_string().as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("exits");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !table.contains('\u{1b}') && !table.contains('\u{7}'),
+        "{table:?}"
+    );
+    assert!(table.contains("\\u{1b}"), "{table}");
+}
+
+/// An error quoting a name with a newline stays on one line.
+#[test]
+fn errors_stay_on_one_line() {
+    let out = bin()
+        .args(["eval", "no\nsuch\u{1b}file.json"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
+
+/// Input past 64 MiB is refused by name, not read until memory runs out.
+#[test]
+fn oversized_input_is_refused() {
+    let mut child = bin()
+        .args(["eval", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let chunk = vec![b' '; 1 << 20];
+    for _ in 0..70 {
+        if stdin.write_all(&chunk).is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().expect("exits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("64 MiB"), "{err}");
+}
