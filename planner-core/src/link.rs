@@ -42,6 +42,14 @@ pub fn decode(link: &str) -> Result<String, LinkError> {
         return Err(LinkError::TooLong { chars: link.len() });
     }
     let (version, payload) = link.split_once('.').ok_or(LinkError::Damaged)?;
+    // Strictly the decimal the encoder writes: no sign, no leading zero.
+    let canonical = !version.is_empty()
+        && version.len() <= 9
+        && version.bytes().all(|b| b.is_ascii_digit())
+        && !(version.len() > 1 && version.starts_with('0'));
+    if !canonical {
+        return Err(LinkError::Damaged);
+    }
     let version: u32 = version.parse().map_err(|_| LinkError::Damaged)?;
     if version > LINK_VERSION {
         return Err(LinkError::NewerVersion { version });
@@ -209,5 +217,19 @@ mod tests {
         assert_eq!(base64url_decode("Zm8="), Some(b"fo".to_vec()));
         assert_eq!(base64url_decode("Zm9v!"), None);
         assert_eq!(base64url_decode("Z"), None);
+    }
+
+    #[test]
+    fn the_version_prefix_is_strict() {
+        let good = encode(b"{}");
+        assert!(decode(&good).is_ok());
+        let payload = good.split_once('.').map(|(_, p)| p).unwrap_or_default();
+        for prefix in ["01", "+1", "1 ", "", "1e0", "0x1"] {
+            assert_eq!(
+                decode(&format!("{prefix}.{payload}")),
+                Err(LinkError::Damaged),
+                "{prefix:?}"
+            );
+        }
     }
 }
