@@ -455,7 +455,9 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
     let rework = rework_restore(restore, &save, settings.mode);
     let intervals = intervals(&save, settings.mode, mtbi, step, rework, &mut diagnostics);
     let good = goodput(intervals.used, save.stall, rework, mtbi);
-    if kind.training && good < 0.5 {
+    if kind.training && good <= 0.0 {
+        diagnostics.push(Diagnostic::error(DiagnosticKind::NoProgress));
+    } else if kind.training && good < 0.5 {
         diagnostics.push(Diagnostic::warning(DiagnosticKind::LowGoodput {
             goodput: good,
         }));
@@ -496,7 +498,8 @@ pub fn checkpoint(plan: &Plan, settings: &CheckpointSettings) -> CheckpointRepor
         lost_gpu_hours_per_day: GpuHours::new(f64::from(gpus) * 24.0 * (1.0 - good)),
         steps_per_interval,
         time_to_train,
-        time_to_train_with_failures: time_to_train.map(|t| if good > 0.0 { t / good } else { t }),
+        // No finite time when the run cannot progress (the diagnostic says why).
+        time_to_train_with_failures: time_to_train.filter(|_| good > 0.0).map(|t| t / good),
         diagnostics,
     }
 }

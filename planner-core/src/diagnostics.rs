@@ -336,6 +336,9 @@ pub enum DiagnosticKind {
         /// Expected fraction of time spent on useful work, 0..=1.
         goodput: f64,
     },
+    /// Interruptions come faster than a checkpoint interval and a restart
+    /// can complete: the run makes no progress.
+    NoProgress,
 }
 
 /// One problem with a plan.
@@ -539,6 +542,7 @@ fn message(d: &DiagnosticKind) -> String {
             "only {:.0} % of the time is useful work: checkpoints, lost work and restarts take the rest",
             goodput * 100.0
         ),
+        K::NoProgress => "interruptions come faster than a checkpoint and a restart can complete: the run cannot make progress".to_string(),
     }
 }
 
@@ -681,6 +685,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
             "只有 {:.0}% 的时间在做有效计算：检查点、丢失的工作和重启占去了其余时间",
             goodput * 100.0
         ),
+        K::NoProgress => "中断来得比一次检查点加一次重启还快：训练无法推进".to_string(),
     }
 }
 

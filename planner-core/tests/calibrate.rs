@@ -257,3 +257,19 @@ fn calibration_input_round_trips_through_json() {
     let back: CalibrationInput = serde_json::from_str(&text).expect("parse");
     assert_eq!(back, input);
 }
+
+/// Zero, negative and infinite measurements are refused by name instead of
+/// fitted ("inf → inf" and 300-digit percentages before).
+#[test]
+fn bad_measurements_are_refused() {
+    for bad in [0.0, -1.0, f64::INFINITY, f64::NAN] {
+        let mut ms = synthetic(&truth());
+        ms[0].measured.step_time = Some(Seconds::from_secs(bad));
+        ms[0].measured.tpot = None;
+        ms[0].measured.ttft = None;
+        match fit(&ms, &FitOptions::default()) {
+            Err(CalibrationError::BadMeasurement { id, .. }) => assert_eq!(id, ms[0].id),
+            other => unreachable!("{bad}: expected a refusal, got {other:?}"),
+        }
+    }
+}

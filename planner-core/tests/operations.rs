@@ -221,3 +221,24 @@ proptest! {
         prop_assert!(c.goodput <= a.goodput + 1e-12);
     }
 }
+
+/// A goodput of 0 reported the failure-free time to train. A run whose
+/// interruptions come faster than a checkpoint and a restart makes no
+/// progress: it says so, and gives no time to train.
+#[test]
+fn a_run_that_cannot_progress_says_so() {
+    let plan = example_plan();
+    let c = checkpoint(
+        &plan,
+        &CheckpointSettings {
+            failure_rate: Some(Frequency::per_year(1e9)),
+            ..CheckpointSettings::default()
+        },
+    );
+    assert_eq!(c.goodput, 0.0);
+    assert_eq!(c.time_to_train_with_failures, None);
+    assert!(c
+        .diagnostics
+        .iter()
+        .any(|d| d.detail == planner_core::DiagnosticKind::NoProgress));
+}

@@ -47,6 +47,7 @@ strings! {
     ProblemNothing => "Nothing to fit: paste a report or add a row.", "没有可拟合的数据：请粘贴报告或添加一行。";
     ProblemMixed => "Measurements of more than one GPU kind; fit one kind at a time:", "测量来自多种 GPU，请每次只拟合一种：";
     ProblemInvalidPlan => "A measurement's plan is invalid:", "某个测量对应的方案无效：";
+    ProblemBadMeasurement => "A measured figure must be positive and finite:", "测量值必须为有限的正数：";
     PeakAllocated => "Peak allocated", "峰值已分配";
     PeakReserved => "Peak reserved", "峰值已预留";
     DeviceUsed => "Peak HBM (device used)", "峰值 HBM（设备占用）";

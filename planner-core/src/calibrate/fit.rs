@@ -229,12 +229,27 @@ pub enum CalibrationError {
         /// The plan's errors.
         message: String,
     },
+    /// A measured figure is zero, negative or not finite: no run measures
+    /// that, and a log-ratio fit cannot use it.
+    BadMeasurement {
+        /// The measurement's id.
+        id: String,
+        /// The figure.
+        figure: Figure,
+        /// The value as given, in base units.
+        value: String,
+    },
 }
 
 impl std::fmt::Display for CalibrationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CalibrationError::NoMeasurements => write!(f, "no measurements to fit"),
+            CalibrationError::BadMeasurement { id, figure, value } => write!(
+                f,
+                "measurement {id:?}: {} is {value}; a measured figure must be positive and finite",
+                figure.label()
+            ),
             CalibrationError::MixedGpus { first, other } => write!(
                 f,
                 "measurements of more than one GPU kind ({first} and {other}); fit one kind at a time"
@@ -247,6 +262,24 @@ impl std::fmt::Display for CalibrationError {
 }
 
 impl std::error::Error for CalibrationError {}
+
+/// Refuses a measured figure that is zero, negative or not finite.
+fn check_measured(ms: &[Measurement]) -> Result<(), CalibrationError> {
+    for m in ms {
+        for f in Figure::ALL {
+            if let Some(v) = f.measured(&m.measured).map(FigureValue::base) {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(CalibrationError::BadMeasurement {
+                        id: m.id.clone(),
+                        figure: f,
+                        value: v.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Squared log-ratio of prediction to measurement; a large finite penalty
 /// where the prediction is not positive and finite.
@@ -374,6 +407,7 @@ fn line_search(p: &Problem, k: &Knobs, knob: Knob, current: f64) -> (f64, f64) {
 /// over those.
 pub fn fit(ms: &[Measurement], options: &FitOptions) -> Result<Calibration, CalibrationError> {
     let first = ms.first().ok_or(CalibrationError::NoMeasurements)?;
+    check_measured(ms)?;
     let (before_reports, gpu_name) = reports_before(ms)?;
     let gpu_id = common_gpu_id(first, ms);
     let held = hold_out_mask(ms.len(), options.hold_out);

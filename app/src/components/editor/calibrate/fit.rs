@@ -26,6 +26,10 @@ fn core_problem(e: CalibrationError) -> Problem {
             key: K::ProblemInvalidPlan,
             detail: format!("{id}: {message}"),
         },
+        CalibrationError::BadMeasurement { id, figure, value } => Problem {
+            key: K::ProblemBadMeasurement,
+            detail: format!("{id}: {} = {value}", figure.label()),
+        },
     }
 }
 
