@@ -36,10 +36,15 @@ fn print_json(json: String) {
 pub fn tenants(file: &str, format: Format) -> Result<ExitCode, Fail> {
     let text = read_input(file)?;
     let sharing = Sharing::from_json(&text).map_err(|e| Fail(format!("invalid jobs file: {e}")))?;
-    if sharing.pool.gpus == 0 {
-        return Err(Fail(
-            "invalid jobs file: pool.gpus must be at least 1".into(),
-        ));
+    if let Some(d) = sharing.problems().first() {
+        return Err(Fail(format!("invalid jobs file: {}", d.message)));
+    }
+    if sharing.pool.gpus > planner_core::tenants::MAX_POOL_GPUS {
+        return Err(Fail(format!(
+            "invalid jobs file: pool.gpus: {} is more than the {} a pool is laid out on",
+            sharing.pool.gpus,
+            planner_core::tenants::MAX_POOL_GPUS
+        )));
     }
     let r = share(&sharing);
     match format {

@@ -97,3 +97,46 @@ fn oversized_input_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("64 MiB"), "{err}");
 }
+
+/// Tenants input is checked like a plan (hardening finding 12): a pool
+/// over the cap, zero GPUs per node, a smallest batch of 0 and a negative
+/// latency target each exit 2 with one line naming the field.
+#[test]
+fn bad_tenants_input_is_refused_by_field() {
+    let example = bin().arg("example-tenants").output().expect("example");
+    let base: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
+    let cases: [(&str, fn(&mut serde_json::Value)); 4] = [
+        ("pool.gpus", |v| v["pool"]["gpus"] = 100_000.into()),
+        ("pool.gpus_per_node", |v| {
+            v["pool"]["gpus_per_node"] = 0.into()
+        }),
+        ("jobs[0].min_batch", |v| {
+            v["jobs"][0]["min_batch"] = 0.into()
+        }),
+        ("jobs[0].slo.max_ttft", |v| {
+            v["jobs"][0]["slo"]["max_ttft"] = (-1.0).into()
+        }),
+    ];
+    for (field, edit) in cases {
+        let mut v = base.clone();
+        edit(&mut v);
+        let mut child = bin()
+            .args(["tenants", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("memwall runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(v.to_string().as_bytes())
+            .expect("written");
+        let out = child.wait_with_output().expect("exits");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{field}: {err}");
+        assert!(err.contains(field), "{field}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}

@@ -72,7 +72,7 @@ pub const MAX_POOL_GPUS: u32 = 65_536;
 /// documentation). Pure and total: bad jobs come back unplaced with the
 /// reason in their diagnostics.
 pub fn share(sharing: &Sharing) -> SharingResult {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics = sharing.problems();
     let bounded = bound_pool(&sharing.pool, &mut diagnostics);
     let pool = bounded.as_ref().unwrap_or(&sharing.pool);
     let (spec, gpu_name, id) = pool_gpu(&pool.gpu);

@@ -1,6 +1,7 @@
 //! The input of [`share`](super::share): the pool, how it is shared, and
 //! the jobs with their latency targets.
 
+use crate::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::hardware::GpuChoice;
 use crate::plan::{parse_json, Plan, PlanParseError, SCHEMA_VERSION};
 use crate::units::Seconds;
@@ -107,6 +108,44 @@ impl Sharing {
     /// The input as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// What is wrong with the input itself, each problem naming its field:
+    /// an empty pool, zero GPUs per node, a smallest batch of 0, a latency
+    /// target that is not a positive finite time. `share` reports these as
+    /// errors (and works on with safe values); the CLI refuses them.
+    pub fn problems(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let mut bad = |field: String, problem: &str| {
+            out.push(Diagnostic::error(DiagnosticKind::InvalidValue {
+                field,
+                problem: problem.to_string(),
+            }));
+        };
+        if self.pool.gpus == 0 {
+            bad("pool.gpus".into(), "must be at least 1");
+        }
+        if self.pool.gpus_per_node == 0 {
+            bad("pool.gpus_per_node".into(), "must be at least 1");
+        }
+        for (i, job) in self.jobs.iter().enumerate() {
+            if job.min_batch == Some(0) {
+                bad(format!("jobs[{i}].min_batch"), "must be at least 1");
+            }
+            let slo = [
+                ("max_ttft", job.slo.max_ttft),
+                ("max_tpot", job.slo.max_tpot),
+            ];
+            for (name, t) in slo {
+                if t.is_some_and(|t| !(t.base().is_finite() && t.base() > 0.0)) {
+                    bad(
+                        format!("jobs[{i}].slo.{name}"),
+                        "must be a positive, finite time",
+                    );
+                }
+            }
+        }
+        out
     }
 }
 
