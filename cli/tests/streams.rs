@@ -98,6 +98,9 @@ fn oversized_input_is_refused() {
     assert!(err.contains("64 MiB"), "{err}");
 }
 
+/// A change to a JSON input.
+type Edit = fn(&mut serde_json::Value);
+
 /// Tenants input is checked like a plan (hardening finding 12): a pool
 /// over the cap, zero GPUs per node, a smallest batch of 0 and a negative
 /// latency target each exit 2 with one line naming the field.
@@ -105,7 +108,7 @@ fn oversized_input_is_refused() {
 fn bad_tenants_input_is_refused_by_field() {
     let example = bin().arg("example-tenants").output().expect("example");
     let base: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
-    let cases: [(&str, fn(&mut serde_json::Value)); 4] = [
+    let cases: [(&str, Edit); 4] = [
         ("pool.gpus", |v| v["pool"]["gpus"] = 100_000.into()),
         ("pool.gpus_per_node", |v| {
             v["pool"]["gpus_per_node"] = 0.into()
