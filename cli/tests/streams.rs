@@ -143,3 +143,56 @@ fn bad_tenants_input_is_refused_by_field() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+/// Nonsense numbers that used to give "fits" with exit 0 (hardening
+/// finding 2) are refused by field: a per-layer overhead of 1e307 s, a
+/// link latency of 1e308 s, a PUE of 1.7e308, an efficiency of 5e-324 and
+/// a custom GPU with no compute or bandwidth.
+#[test]
+fn nonsense_numbers_are_refused_by_field() {
+    let example = bin().arg("example").output().expect("example");
+    let base: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
+    let cases: [(&str, Edit); 5] = [
+        ("efficiency.layer_overhead", |v| {
+            v["efficiency"]["layer_overhead"] = 1e307.into()
+        }),
+        ("efficiency.scale_up_latency", |v| {
+            v["efficiency"]["scale_up_latency"] = 1e308.into()
+        }),
+        ("economics.energy.pue", |v| {
+            v["economics"]["energy"]["pue"] = 1.7e308.into()
+        }),
+        ("efficiency.gemm", |v| {
+            v["efficiency"]["gemm"] = 5e-324.into()
+        }),
+        ("hardware.gpu", |v| {
+            v["hardware"]["gpu"] = serde_json::json!({"custom": {
+            "name": "nothing", "spec": {
+                "arch": "hopper", "memory": "hbm3", "capacity": 80e9,
+                "memory_bandwidth": 0.0, "bf16": 0.0, "fp16": 0.0,
+                "tdp": 700.0, "host_link": "pcie5-x16"
+            }}});
+        }),
+    ];
+    for (field, edit) in cases {
+        let mut v = base.clone();
+        edit(&mut v);
+        let mut child = bin()
+            .args(["eval", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("memwall runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(v.to_string().as_bytes())
+            .expect("written");
+        let out = child.wait_with_output().expect("exits");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{field}: {err}");
+        assert!(err.contains(field), "{field}: {err}");
+    }
+}

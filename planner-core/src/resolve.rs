@@ -451,6 +451,19 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
     c.rate("hardware.gpu.bf16", gpu.bf16.base());
     c.rate("hardware.gpu.fp16", gpu.fp16.base());
     c.rate("hardware.gpu.tdp", gpu.tdp.as_watts());
+    if gpu.memory_bandwidth.base() <= 0.0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "hardware.gpu.memory_bandwidth".into(),
+            problem: "must be positive: a GPU that cannot read its memory runs nothing".into(),
+        }));
+    }
+    if gpu.bf16.base() <= 0.0 && gpu.fp16.base() <= 0.0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "hardware.gpu.bf16".into(),
+            problem: "a GPU needs a positive BF16 or FP16 rate: with none it computes nothing"
+                .into(),
+        }));
+    }
     if let Some(m) = gpu.matmul_ceiling.as_mut() {
         m.bf16 = c.fraction(
             "hardware.gpu.matmul_ceiling.bf16",
@@ -886,10 +899,13 @@ pub(crate) fn resolve_economics(plan: &Plan) -> (Economics, Vec<Diagnostic>) {
     }
     let en = &mut e.energy;
     en.usd_per_kwh = price(&mut c, "economics.energy.usd_per_kwh", en.usd_per_kwh);
-    if !(en.pue.is_finite() && en.pue >= 1.0) {
+    if !(en.pue.is_finite() && (1.0..=3.0).contains(&en.pue)) {
         c.push(Diagnostic::error(K::InvalidValue {
             field: "economics.energy.pue".into(),
-            problem: format!("a PUE is at least 1, got {}", en.pue),
+            problem: format!(
+                "a PUE lies between 1 (no overhead) and 3 (the worst data centres), got {}",
+                short_number(en.pue)
+            ),
         }));
         en.pue = economics::default_pue();
     }
@@ -943,14 +959,37 @@ fn finite(v: f64) -> f64 {
 }
 
 /// Efficiencies must be fractions in (0, 1]; sizes and times non-negative.
+/// A number for a message: plain in the usual range, in scientific
+/// notation when huge or tiny (never a 300-digit string).
+fn short_number(v: f64) -> String {
+    if v == 0.0 || (1e-3..1e6).contains(&v.abs()) || !v.is_finite() {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// The least efficiency accepted: 0.1 % of a measured ceiling. Real stacks
+/// reach tens of per cent; anything near 0 is a typo that would make a
+/// step last for years.
+const MIN_EFFICIENCY: f64 = 1e-3;
+
+/// The largest fixed cost accepted (a GEMM's half-time, a link latency, a
+/// per-layer overhead), in seconds: these are microseconds on every real
+/// system; a second already means a broken input.
+const MAX_FIXED_COST_S: f64 = 1.0;
+
 fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
     let d = Efficiency::default();
     let mut frac = |field: &str, v: f64, fallback: f64| {
         let v = c.fraction(&format!("efficiency.{field}"), v, fallback);
-        if v == 0.0 {
+        if v < MIN_EFFICIENCY {
             c.push(Diagnostic::error(K::InvalidValue {
                 field: format!("efficiency.{field}"),
-                problem: "an efficiency of 0 would never finish".into(),
+                problem: format!(
+                    "{} is below {MIN_EFFICIENCY}: no software runs at under 0.1 % of the hardware's rate",
+                    short_number(v)
+                ),
             }));
             fallback
         } else {
@@ -968,12 +1007,15 @@ fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
     };
     out.overlap = c.fraction("efficiency.overlap", e.overlap, d.overlap);
     let mut nonneg = |field: &str, v: f64, fallback: f64| {
-        if v.is_finite() && v >= 0.0 {
+        if v.is_finite() && (0.0..=MAX_FIXED_COST_S).contains(&v) {
             v
         } else {
             c.push(Diagnostic::error(K::InvalidValue {
                 field: format!("efficiency.{field}"),
-                problem: format!("must be finite and non-negative, got {v}"),
+                problem: format!(
+                    "must be between 0 and {MAX_FIXED_COST_S} s (a launch or link latency is microseconds), got {}",
+                    short_number(v)
+                ),
             }));
             fallback
         }
