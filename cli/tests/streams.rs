@@ -196,3 +196,32 @@ fn nonsense_numbers_are_refused_by_field() {
         assert!(err.contains(field), "{field}: {err}");
     }
 }
+
+/// `"version": 999` was accepted (hardening finding 6): a plan made by a
+/// newer memwall is refused, naming the field.
+#[test]
+fn newer_versions_are_refused() {
+    let example = bin().arg("example").output().expect("example");
+    let mut v: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
+    v["version"] = 999.into();
+    let mut child = bin()
+        .args(["eval", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(v.to_string().as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("exits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("version") && err.contains("newer memwall"),
+        "{err}"
+    );
+}

@@ -746,11 +746,28 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T
     })
 }
 
+/// Refuses an input made by a newer memwall: its fields may mean things
+/// this one does not know.
+pub(crate) fn check_version(version: u32) -> Result<(), PlanParseError> {
+    if version > SCHEMA_VERSION {
+        return Err(PlanParseError {
+            path: "version".into(),
+            message: format!(
+                "made by a newer memwall (schema version {version}; this one reads up to {SCHEMA_VERSION})"
+            ),
+        });
+    }
+    Ok(())
+}
+
 impl Plan {
     /// Parses a plan from JSON; the error names the field that failed
-    /// (`levers.parallel.tp: invalid type: …`).
+    /// (`levers.parallel.tp: invalid type: …`), or says the plan was made
+    /// by a newer memwall.
     pub fn from_json(json: &str) -> Result<Plan, PlanParseError> {
-        parse_json(json)
+        let plan: Plan = parse_json(json)?;
+        check_version(plan.version)?;
+        Ok(plan)
     }
 
     /// The plan as pretty JSON.

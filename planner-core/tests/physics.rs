@@ -143,6 +143,15 @@ fn answers_respect_the_floor(s: &planner_core::search::Scenario) {
             continue;
         };
         let r = evaluate(plan);
+        // What search returns, eval accepts as a valid plan (hardening
+        // finding 4; the baseline may still not fit).
+        assert_ne!(
+            r.verdict,
+            planner_core::Verdict::Invalid,
+            "{}: {:?}",
+            plan.name,
+            r.diagnostics
+        );
         match &r.time {
             TimeReport::Training(t) => {
                 assert!(
@@ -447,4 +456,30 @@ fn routed_experts_run_as_grouped_gemms() {
         more < base * 1.10,
         "doubling untouched experts took TPOT from {base} s to {more} s"
     );
+}
+
+/// A base plan with broken economics stops the search with its
+/// diagnostics instead of returning plans `eval` would reject (hardening
+/// finding 4: seen on 1,528 fuzzed scenarios).
+#[test]
+fn broken_economics_stop_the_search() {
+    use planner_core::search::{search, Constraints, GpuCounts, Scenario, Space};
+    let mut base = planner_core::example_plan();
+    base.economics.energy.pue = 0.5;
+    let s = Scenario {
+        version: 1,
+        name: "bad PUE".into(),
+        base,
+        max_gpus: 8,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints::default(),
+        space: Space::default(),
+        prices: Vec::new(),
+    };
+    let r = search(&s);
+    assert!(r.frontier.is_empty() && r.best.hybrid.is_none());
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("economics.energy.pue")));
 }

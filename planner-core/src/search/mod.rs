@@ -440,7 +440,12 @@ fn answers(ctx: &Ctx, col: &Collector, out: &mut SearchResult) {
 pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
     let (base_r, _, base_diags) = resolve(&s.base);
     let mut diagnostics: Vec<Diagnostic> = errors(&base_diags).cloned().collect();
-    let fatal = errors(&base_diags).any(|d| !about_levers(&d.detail));
+    // The economics are checked as `evaluate` checks them: a base plan
+    // with a broken price would make every answer a plan `eval` rejects.
+    let (_, econ_diags) = crate::resolve::resolve_economics(&s.base);
+    let econ_fatal = errors(&econ_diags).next().is_some();
+    diagnostics.extend(errors(&econ_diags).cloned());
+    let fatal = econ_fatal || errors(&base_diags).any(|d| !about_levers(&d.detail));
     let mut out = empty(s);
     if s.max_gpus == 0 {
         diagnostics.push(Diagnostic::error(K::InvalidValue {

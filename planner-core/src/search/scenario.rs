@@ -228,17 +228,16 @@ pub struct GpuPrice {
 }
 
 impl Scenario {
-    /// Parses a scenario from JSON; the error names the failing field.
+    /// Parses a scenario from JSON; the error names the failing field, or
+    /// says the scenario (or its base plan) was made by a newer memwall.
     pub fn from_json(json: &str) -> Result<Scenario, crate::PlanParseError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            crate::PlanParseError {
-                path: if path == "." { String::new() } else { path },
-                message: inner.to_string(),
-            }
-        })
+        let s: Scenario = crate::plan::parse_json(json)?;
+        crate::plan::check_version(s.version)?;
+        crate::plan::check_version(s.base.version).map_err(|e| crate::PlanParseError {
+            path: format!("base.{}", e.path),
+            message: e.message,
+        })?;
+        Ok(s)
     }
 
     /// The scenario as pretty JSON.

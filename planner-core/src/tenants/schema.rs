@@ -102,7 +102,9 @@ fn schema_version() -> u32 {
 impl Sharing {
     /// Parses the input from JSON; the error names the failing field.
     pub fn from_json(json: &str) -> Result<Sharing, PlanParseError> {
-        parse_json(json)
+        let s: Sharing = parse_json(json)?;
+        crate::plan::check_version(s.version)?;
+        Ok(s)
     }
 
     /// The input as pretty JSON.
