@@ -185,6 +185,21 @@ impl Checker {
         }
     }
 
+    /// A count that must lie in 1..=`max`: 1 below, `max` above (an
+    /// absurd dimension would make evaluation walk billions of layers).
+    fn bounded(&mut self, field: &str, v: u32, max: u32) -> u32 {
+        let v = self.count(field, v);
+        if v > max {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!("{v} is beyond the largest this planner takes ({max})"),
+            }));
+            max
+        } else {
+            v
+        }
+    }
+
     /// A byte amount that must be finite and ≥ 0 (or > 0 when `positive`).
     fn bytes(&mut self, field: &str, v: Bytes, positive: bool) -> Bytes {
         let b = v.base();
@@ -232,15 +247,31 @@ impl Checker {
 
 /// Checks a model's shape; `at` names it in messages (`model`,
 /// `distillation.student`).
+/// The largest model dimensions the planner takes: one to three orders of
+/// magnitude past any published model (the deepest, Megatron's 1T, has 128
+/// layers; the widest hidden sizes are tens of thousands; vocabularies are
+/// a few hundred thousand; contexts reach ten million tokens), so that
+/// every real model passes and a typo or a hostile link cannot make
+/// evaluation walk billions of layers.
+pub(crate) const MAX_LAYERS: u32 = 100_000;
+/// See [`MAX_LAYERS`]: hidden, FFN and per-head widths.
+pub(crate) const MAX_WIDTH: u32 = 1_000_000;
+/// See [`MAX_LAYERS`]: attention heads and routed experts.
+pub(crate) const MAX_HEADS: u32 = 100_000;
+/// See [`MAX_LAYERS`]: vocabulary entries.
+pub(crate) const MAX_VOCAB: u32 = 10_000_000;
+/// See [`MAX_LAYERS`]: tokens of context, sequence or prompt.
+pub(crate) const MAX_TOKENS: u32 = 100_000_000;
+
 fn check_spec(c: &mut Checker, s: &mut ModelSpec, at: &str) {
-    s.layers = c.count(&format!("{at}.layers"), s.layers);
-    s.hidden = c.count(&format!("{at}.hidden"), s.hidden);
-    s.heads = c.count(&format!("{at}.heads"), s.heads);
-    s.kv_heads = c.count(&format!("{at}.kv_heads"), s.kv_heads);
-    s.head_dim = c.count(&format!("{at}.head_dim"), s.head_dim);
-    s.ffn = c.count(&format!("{at}.ffn"), s.ffn);
-    s.vocab = c.count(&format!("{at}.vocab"), s.vocab);
-    s.max_context = c.count(&format!("{at}.max_context"), s.max_context);
+    s.layers = c.bounded(&format!("{at}.layers"), s.layers, MAX_LAYERS);
+    s.hidden = c.bounded(&format!("{at}.hidden"), s.hidden, MAX_WIDTH);
+    s.heads = c.bounded(&format!("{at}.heads"), s.heads, MAX_HEADS);
+    s.kv_heads = c.bounded(&format!("{at}.kv_heads"), s.kv_heads, MAX_HEADS);
+    s.head_dim = c.bounded(&format!("{at}.head_dim"), s.head_dim, MAX_WIDTH);
+    s.ffn = c.bounded(&format!("{at}.ffn"), s.ffn, MAX_WIDTH);
+    s.vocab = c.bounded(&format!("{at}.vocab"), s.vocab, MAX_VOCAB);
+    s.max_context = c.bounded(&format!("{at}.max_context"), s.max_context, MAX_TOKENS);
     if s.kv_heads > s.heads {
         c.push(Diagnostic::error(K::InvalidValue {
             field: format!("{at}.kv_heads"),
@@ -258,9 +289,11 @@ fn check_spec(c: &mut Checker, s: &mut ModelSpec, at: &str) {
         }
     }
     if let Some(m) = s.moe.as_mut() {
-        m.experts = c.count(&format!("{at}.moe.experts"), m.experts);
+        m.experts = c.bounded(&format!("{at}.moe.experts"), m.experts, MAX_HEADS);
         m.top_k = c.count(&format!("{at}.moe.top_k"), m.top_k);
-        m.expert_ffn = c.count(&format!("{at}.moe.expert_ffn"), m.expert_ffn);
+        m.expert_ffn = c.bounded(&format!("{at}.moe.expert_ffn"), m.expert_ffn, MAX_WIDTH);
+        m.shared_ffn = m.shared_ffn.min(MAX_WIDTH);
+        m.dense_layers = m.dense_layers.min(s.layers);
         if m.top_k > m.experts {
             c.push(Diagnostic::error(K::InvalidValue {
                 field: format!("{at}.moe.top_k"),
@@ -270,12 +303,23 @@ fn check_spec(c: &mut Checker, s: &mut ModelSpec, at: &str) {
         }
     }
     if let crate::model::AttentionKind::Mla(m) = &mut s.attention {
-        m.kv_lora_rank = c.count(&format!("{at}.attention.mla.kv_lora_rank"), m.kv_lora_rank);
-        m.qk_nope_head_dim = c.count(
+        m.kv_lora_rank = c.bounded(
+            &format!("{at}.attention.mla.kv_lora_rank"),
+            m.kv_lora_rank,
+            MAX_WIDTH,
+        );
+        m.qk_nope_head_dim = c.bounded(
             &format!("{at}.attention.mla.qk_nope_head_dim"),
             m.qk_nope_head_dim,
+            MAX_WIDTH,
         );
-        m.v_head_dim = c.count(&format!("{at}.attention.mla.v_head_dim"), m.v_head_dim);
+        m.v_head_dim = c.bounded(
+            &format!("{at}.attention.mla.v_head_dim"),
+            m.v_head_dim,
+            MAX_WIDTH,
+        );
+        m.q_lora_rank = m.q_lora_rank.min(MAX_WIDTH);
+        m.qk_rope_head_dim = m.qk_rope_head_dim.min(MAX_WIDTH);
     }
 }
 
@@ -730,7 +774,7 @@ fn resolve_training(
     } = d;
     let dpcp = dp.saturating_mul(cp);
     let par = &levers.parallel;
-    let seq = c.count("workload.training.seq_len", t.seq_len);
+    let seq = c.bounded("workload.training.seq_len", t.seq_len, MAX_TOKENS);
     let gb = c.count("workload.training.global_batch", t.global_batch);
     c.rate("workload.training.tokens", t.tokens);
     if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = t.kind {
@@ -1044,7 +1088,11 @@ fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
 }
 
 fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &Levers) -> Work {
-    let prompt = c.count("workload.inference.prompt_tokens", i.prompt_tokens);
+    let prompt = c.bounded(
+        "workload.inference.prompt_tokens",
+        i.prompt_tokens,
+        MAX_TOKENS,
+    );
     let batch = c.count("workload.inference.batch", i.batch);
     let ctx = prompt.saturating_add(i.output_tokens);
     if ctx > spec.max_context {

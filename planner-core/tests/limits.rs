@@ -47,3 +47,28 @@ fn memory_bounds_when_it_binds_first() {
     assert!(l.max_context < 131_072, "{}", l.max_context);
     assert_eq!(l.context_limit, ContextLimit::Memory);
 }
+
+/// A link or file with absurd dimensions (hardening finding 1: 2³²−1
+/// layers cost about 400 s of CPU) is refused by field and evaluated on
+/// the bound instead, so its cost stays bounded.
+#[test]
+fn absurd_dimensions_are_refused_by_field() {
+    use planner_core::plan::CustomModel;
+    let mut spec = planner_core::catalog::model(ModelId::Llama31_8b).spec;
+    spec.layers = u32::MAX;
+    spec.hidden = u32::MAX;
+    let mut p = planner_core::example_plan();
+    p.model = ModelChoice::Custom(CustomModel {
+        name: "absurd".into(),
+        spec,
+    });
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, planner_core::Verdict::Invalid);
+    for field in ["model.layers", "model.hidden"] {
+        assert!(
+            r.diagnostics.iter().any(|d| d.message.contains(field)),
+            "{field}: {:?}",
+            r.diagnostics
+        );
+    }
+}
