@@ -72,3 +72,30 @@ fn absurd_dimensions_are_refused_by_field() {
         );
     }
 }
+
+/// A search space that cannot be walked is refused up front, naming the
+/// count and the bound (hardening finding 5: node multiples up to 10⁹
+/// GPUs were collected into a list of 1.25 × 10⁸ counts).
+#[test]
+fn an_unbounded_search_is_refused_up_front() {
+    use planner_core::search::{search, Constraints, GpuCounts, Scenario, Space};
+    let s = Scenario {
+        version: 1,
+        name: "every node multiple".into(),
+        base: planner_core::example_plan(),
+        max_gpus: 1_000_000_000,
+        gpu_counts: GpuCounts::NodeMultiples,
+        constraints: Constraints::default(),
+        space: Space::default(),
+        prices: Vec::new(),
+    };
+    let r = search(&s);
+    assert!(r.frontier.is_empty());
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("gpu_counts")),
+        "{:?}",
+        r.diagnostics
+    );
+}

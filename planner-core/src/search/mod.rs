@@ -453,7 +453,17 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
             problem: "must be at least 1".into(),
         }));
     }
-    if fatal || s.max_gpus == 0 {
+    let n_counts = space::gpu_count_size(s);
+    if n_counts > space::MAX_GPU_COUNTS {
+        diagnostics.push(Diagnostic::error(K::InvalidValue {
+            field: "gpu_counts".into(),
+            problem: format!(
+                "about {n_counts} GPU counts to try, more than the {} a search walks: list the counts, or lower max_gpus",
+                space::MAX_GPU_COUNTS
+            ),
+        }));
+    }
+    if fatal || s.max_gpus == 0 || n_counts > space::MAX_GPU_COUNTS {
         out.diagnostics = diagnostics;
         return out;
     }

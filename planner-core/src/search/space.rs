@@ -147,6 +147,23 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
 }
 
 /// GPU counts tried, ascending.
+/// Most GPU counts a search walks (each is a full sweep of the levers):
+/// powers of two up to 2³¹ are 32; a thousand node multiples is already
+/// far past any question a search answers in seconds.
+pub const MAX_GPU_COUNTS: u64 = 1024;
+
+/// How many GPU counts `gpu_counts` would try, computed without building
+/// them, so that an unbounded request is refused before any work.
+pub(crate) fn gpu_count_size(s: &Scenario) -> u64 {
+    let max = u64::from(s.max_gpus);
+    let per_node = u64::from(s.base.hardware.gpus_per_node.max(1));
+    match &s.gpu_counts {
+        GpuCounts::PowersOfTwo => 33,
+        GpuCounts::NodeMultiples => max / per_node + 32,
+        GpuCounts::Listed(list) => list.len() as u64 + 1,
+    }
+}
+
 pub(crate) fn gpu_counts(s: &Scenario, hardware_changes: Permission) -> Vec<u32> {
     let max = s.max_gpus;
     let base_n = s.base.hardware.gpus;
