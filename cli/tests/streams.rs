@@ -2,10 +2,28 @@
 //! issue's findings 10, 11 and 13).
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_memwall"))
+}
+
+/// Runs memwall with `args`, `input` on its stdin, and waits for it.
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("written");
+    child.wait_with_output().expect("memwall exits")
 }
 
 /// `memwall schema | head -c 100`: the reader goes away after 100 bytes of
@@ -39,20 +57,10 @@ fn control_characters_from_a_plan_are_escaped_in_tables() {
     let example = bin().arg("example").output().expect("example");
     let mut plan: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
     plan["name"] = "evil\u{1b}[2J\u{7}name".into();
-    let mut child = bin()
-        .args(["eval", "-", "--format", "table"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("memwall runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(plan.to_string().as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("exits");
+    let out = with_stdin(
+        &["eval", "-", "--format", "table"],
+        plan.to_string().as_bytes(),
+    );
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(
         !table.contains('\u{1b}') && !table.contains('\u{7}'),
@@ -123,20 +131,7 @@ fn bad_tenants_input_is_refused_by_field() {
     for (field, edit) in cases {
         let mut v = base.clone();
         edit(&mut v);
-        let mut child = bin()
-            .args(["tenants", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("memwall runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(v.to_string().as_bytes())
-            .expect("written");
-        let out = child.wait_with_output().expect("exits");
+        let out = with_stdin(&["tenants", "-"], v.to_string().as_bytes());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{field}: {err}");
         assert!(err.contains(field), "{field}: {err}");
@@ -177,20 +172,7 @@ fn nonsense_numbers_are_refused_by_field() {
     for (field, edit) in cases {
         let mut v = base.clone();
         edit(&mut v);
-        let mut child = bin()
-            .args(["eval", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("memwall runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(v.to_string().as_bytes())
-            .expect("written");
-        let out = child.wait_with_output().expect("exits");
+        let out = with_stdin(&["eval", "-"], v.to_string().as_bytes());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{field}: {err}");
         assert!(err.contains(field), "{field}: {err}");
@@ -204,20 +186,7 @@ fn newer_versions_are_refused() {
     let example = bin().arg("example").output().expect("example");
     let mut v: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
     v["version"] = 999.into();
-    let mut child = bin()
-        .args(["eval", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("memwall runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(v.to_string().as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("exits");
+    let out = with_stdin(&["eval", "-"], v.to_string().as_bytes());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(

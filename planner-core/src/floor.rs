@@ -25,7 +25,7 @@
 //! pruned or distilled model, whose shape `resolve` rewrites — get `None`.
 
 use crate::catalog;
-use crate::hardware::{GpuArch, GpuSpec};
+use crate::hardware::GpuSpec;
 use crate::model::{ModelSpec, ParamCounts};
 use crate::plan::{ModelChoice, Plan, Pruning, TrainingKind, Workload};
 use crate::precision::Precision;
@@ -150,9 +150,8 @@ fn fastest_rate(gpu: &GpuSpec, compute: Precision) -> f64 {
     let fp8 = gpu.fp8.map_or(0.0, |r| r.base());
     let fp4 = gpu.fp4.map_or(0.0, |r| r.base());
     match compute {
-        Precision::Fp8 => b16.max(fp8),
+        Precision::Fp8 | Precision::Int8 => b16.max(fp8),
         Precision::Mxfp4 | Precision::Nf4 { .. } | Precision::Int4 { .. } => b16.max(fp8).max(fp4),
-        Precision::Int8 => b16.max(fp8),
         _ => b16,
     }
 }
@@ -162,7 +161,9 @@ fn fastest_rate(gpu: &GpuSpec, compute: Precision) -> f64 {
 /// (`catalog::matmul_ceiling`, Bekman's MAMF table) or the best published
 /// fused-attention fraction (FlashAttention-2: 73 % on A100, Dao 2023
 /// §4.1; FlashAttention-3: 75 % on H100, Shah et al. 2024), whichever is
-/// higher; never below the catalog's default for unmeasured parts.
+/// higher (`catalog::attention_ceiling`, the table the time model uses
+/// too: published data, not the model's arithmetic); never below the
+/// catalog's default for unmeasured parts.
 fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
     let c = gpu.matmul_ceiling;
     let bf16 = c.map_or(catalog::DEFAULT_CEILING, |c| c.bf16);
@@ -170,10 +171,7 @@ fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
         Precision::Fp8 | Precision::Mxfp4 => c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16),
         _ => bf16,
     };
-    let attention = match gpu.arch {
-        GpuArch::Ampere | GpuArch::Ada => 0.73,
-        GpuArch::Hopper => 0.75,
-        _ => 0.60,
-    };
-    matmul.max(attention).clamp(catalog::DEFAULT_CEILING, 1.0)
+    matmul
+        .max(catalog::attention_ceiling(gpu.arch))
+        .clamp(catalog::DEFAULT_CEILING, 1.0)
 }

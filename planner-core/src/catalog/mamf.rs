@@ -12,7 +12,24 @@
 //! These are the software stacks of 2024–25; newer ones move them.
 
 use super::GpuId;
-use crate::hardware::MatmulCeiling;
+use crate::hardware::{GpuArch, MatmulCeiling};
+
+/// Best published fraction of the dense peak a fused attention kernel
+/// reaches on an architecture, forward pass: FlashAttention-2 up to 73 %
+/// on A100 (Dao 2023, "FlashAttention-2", §4.1); on H100 FlashAttention-2
+/// stops at 335 TFLOPS (34 %) because it uses no Hopper features, while
+/// FlashAttention-3 and cuDNN's fused attention, the kernels current
+/// stacks pick on Hopper, reach 740 TFLOPS, 75 % (Shah et al. 2024,
+/// "FlashAttention-3", abstract). Other parts are assumed to sit at 60 %.
+/// The time model runs attention at a fraction of this; the physics floor
+/// (`floor.rs`) bounds every kernel by it.
+pub fn attention_ceiling(arch: GpuArch) -> f64 {
+    match arch {
+        GpuArch::Ampere | GpuArch::Ada => 0.73,
+        GpuArch::Hopper => 0.75,
+        _ => 0.60,
+    }
+}
 
 const fn c(bf16: f64, fp8: Option<f64>) -> Option<MatmulCeiling> {
     Some(MatmulCeiling { bf16, fp8 })

@@ -105,20 +105,10 @@ pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
     }
 }
 
-/// Best published fraction of the dense peak a fused attention kernel
-/// reaches on an architecture, forward pass: FlashAttention-2 up to 73 %
-/// on A100 (Dao 2023, "FlashAttention-2", §4.1); on H100 FlashAttention-2
-/// stops at 335 TFLOPS (34 %) because it uses no Hopper features, while
-/// FlashAttention-3 and cuDNN's fused attention, the kernels current
-/// stacks pick on Hopper, reach 740 TFLOPS, 75 % (Shah et al. 2024,
-/// "FlashAttention-3", abstract). Other parts are assumed to sit at 60 %.
+/// The best published attention-kernel fraction of the architecture
+/// ([`crate::catalog::attention_ceiling`]).
 fn attention_ceiling(r: &Resolved) -> f64 {
-    use crate::hardware::GpuArch as A;
-    match r.gpu.arch {
-        A::Ampere | A::Ada => 0.73,
-        A::Hopper => 0.75,
-        _ => 0.60,
-    }
+    crate::catalog::attention_ceiling(r.gpu.arch)
 }
 
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
