@@ -136,6 +136,7 @@ pub enum SaveLayout {
 /// default (see [`DEFAULT_SOURCES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CheckpointSettings {
     /// Aggregate write and read bandwidth of the checkpoint storage
     /// (default: [`storage_share_per_gpu`] × GPUs).

@@ -27,6 +27,7 @@ pub const HOURS_PER_YEAR: f64 = 365.25 * 24.0;
 /// All economic inputs of a plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Economics {
     /// How GPU time is paid for (default: cloud rental at the catalog
     /// price).
@@ -47,6 +48,7 @@ pub struct Economics {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Pricing {
     /// Cloud rental by the GPU-hour; energy and facility are in the price
     /// (unless `energy.rental` says otherwise).
@@ -104,6 +106,7 @@ pub fn default_utilisation() -> f64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum RentalEnergy {
     /// Included, as in every cloud GPU-hour price.
     #[default]
@@ -121,6 +124,7 @@ pub enum RentalEnergy {
 /// distribution.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Energy {
     /// Dollars per kWh; `None` takes the catalog's dated default (the US
     /// industrial average from EIA).
@@ -178,6 +182,7 @@ impl Default for Energy {
 /// horizon and utilisation, since no cloud rents CXL memory.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MemoryPrices {
     /// Dollars per GB (10^9 B) of CXL memory; `None` takes the catalog
     /// default.
@@ -191,6 +196,7 @@ pub struct MemoryPrices {
 /// Engineering time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Engineering {
     /// Dollars per person-week, fully loaded; `None` takes the catalog
     /// default (an assumed figure: see `memwall presets prices`).
@@ -205,6 +211,7 @@ pub struct Engineering {
 /// Your own effort estimate for one lever.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct EffortOverride {
     /// The lever.
     pub lever: Lever,

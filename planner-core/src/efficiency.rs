@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 /// it is a size or a time.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Efficiency {
     /// Fraction of the part's measured best matmul rate (its "maximum
     /// achievable matmul FLOPS", `GpuSpec::matmul_ceiling`) that the GEMMs

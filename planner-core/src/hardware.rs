@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum GpuArch {
     /// NVIDIA Volta (V100).
     Volta,
@@ -39,6 +40,7 @@ pub enum GpuArch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum MemoryTech {
     /// HBM2.
     Hbm2,
@@ -63,6 +65,7 @@ pub enum MemoryTech {
 /// capacity is used and the report says so.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct GpuSpec {
     /// Micro-architecture.
     pub arch: GpuArch,
@@ -106,6 +109,7 @@ pub struct GpuSpec {
 /// Measured best-case matmul rate as a fraction of the datasheet peak.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MatmulCeiling {
     /// BF16/FP16 inputs.
     pub bf16: f64,
@@ -126,6 +130,7 @@ impl GpuSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum GpuChoice {
     /// A catalog entry.
     Preset(GpuId),
@@ -167,6 +172,7 @@ impl GpuChoice {
 /// A user-defined accelerator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CustomGpu {
     /// Display name.
     pub name: String,
@@ -177,6 +183,7 @@ pub struct CustomGpu {
 /// A memory device attached over CXL (Type 3 expander).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CxlSpec {
     /// Capacity of one device.
     pub capacity: Bytes,
@@ -190,6 +197,7 @@ pub struct CxlSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum CxlChoice {
     /// A catalog entry.
     Preset(CxlId),
@@ -200,6 +208,7 @@ pub enum CxlChoice {
 /// CXL expanders in each node.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CxlExpansion {
     /// Devices per node.
     pub devices_per_node: u32,
@@ -210,6 +219,7 @@ pub struct CxlExpansion {
 /// Memory pooled behind a CXL switch and shared by a group of GPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MemoryPool {
     /// Pool capacity.
     pub capacity: Bytes,
@@ -224,6 +234,7 @@ pub struct MemoryPool {
 /// The hardware side of a plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Hardware {
     /// The accelerator.
     pub gpu: GpuChoice,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum FfnActivation {
     /// GELU, two matrices (GPT-2, GPT-3, BERT, OPT uses ReLU: same shape).
     Gelu,
@@ -32,6 +33,7 @@ impl FfnActivation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Embeddings {
     /// One V×h matrix serves both ends (GPT-2, BERT, OPT, Megatron GPT).
     Tied,
@@ -43,6 +45,7 @@ pub enum Embeddings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Positions {
     /// Rotary embeddings: no parameters.
     Rotary,
@@ -59,6 +62,7 @@ pub enum Positions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Norm {
     /// LayerNorm, 2h parameters.
     LayerNorm,
@@ -70,6 +74,7 @@ pub enum Norm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Bias {
     /// No linear biases (Llama, Mistral, DeepSeek).
     None,
@@ -84,6 +89,7 @@ pub enum Bias {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Dropout {
     /// Dropout after attention scores, attention output and MLP output.
     On,
@@ -95,6 +101,7 @@ pub enum Dropout {
 /// a shared latent that is what the KV cache stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MlaSpec {
     /// Rank of the query compression; 0 means queries are not compressed.
     pub q_lora_rank: u32,
@@ -113,6 +120,7 @@ pub struct MlaSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum AttentionKind {
     /// Separate K and V heads of `head_dim` (MHA / GQA / MQA).
     Standard,
@@ -123,6 +131,7 @@ pub enum AttentionKind {
 /// Mixture-of-experts feed-forward layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MoeSpec {
     /// Routed experts per MoE layer.
     pub experts: u32,
@@ -141,6 +150,7 @@ pub struct MoeSpec {
 /// A transformer's architecture. Everything memwall needs about a model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ModelSpec {
     /// Transformer layers.
     pub layers: u32,

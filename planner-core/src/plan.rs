@@ -22,6 +22,7 @@ fn schema_version() -> u32 {
 /// A complete scenario: what runs, how, on what.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Plan {
     /// Schema version the plan was written for.
     #[serde(default = "schema_version")]
@@ -62,6 +63,7 @@ pub struct Plan {
 /// teacher fits on them is not checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Distillation {
     /// The student model.
     pub student: ModelChoice,
@@ -81,6 +83,7 @@ pub fn default_distillation_tokens() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum ModelChoice {
     /// A catalog entry.
     Preset(ModelId),
@@ -91,6 +94,7 @@ pub enum ModelChoice {
 /// A user-defined model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CustomModel {
     /// Display name.
     #[serde(default)]
@@ -103,6 +107,7 @@ pub struct CustomModel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Workload {
     /// A training or fine-tuning run.
     Training(Training),
@@ -114,6 +119,7 @@ pub enum Workload {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum TrainingKind {
     /// Pre-training from scratch: every weight trains.
     PreTraining,
@@ -130,6 +136,7 @@ pub enum TrainingKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum LoraTargets {
     /// Query and value projections (the LoRA paper's choice).
     QueryValue,
@@ -142,6 +149,7 @@ pub enum LoraTargets {
 /// A LoRA configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct LoraSpec {
     /// Adapter rank r.
     pub rank: u32,
@@ -160,6 +168,7 @@ fn fp32() -> Precision {
 /// A training workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Training {
     /// Pre-training, fine-tuning, LoRA, QLoRA.
     pub kind: TrainingKind,
@@ -176,6 +185,7 @@ pub struct Training {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum LogitsScope {
     /// Only the last position of each sequence (vLLM, TensorRT-LLM).
     #[default]
@@ -187,6 +197,7 @@ pub enum LogitsScope {
 /// A serving workload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Inference {
     /// Prompt length in tokens.
     pub prompt_tokens: u32,
@@ -203,6 +214,7 @@ pub struct Inference {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Checkpointing {
     /// Store every activation.
     #[default]
@@ -229,6 +241,7 @@ pub enum Checkpointing {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum AttentionKernel {
     /// FlashAttention / memory-efficient SDPA: no s×s score matrix is kept.
     #[default]
@@ -241,6 +254,7 @@ pub enum AttentionKernel {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Sharding {
     /// Plain data parallelism: every rank holds everything.
     #[default]
@@ -269,6 +283,7 @@ pub enum Sharding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum PipelineSchedule {
     /// 1F1B (PipeDream-Flush): at most p micro-batches in flight.
     #[default]
@@ -286,6 +301,7 @@ pub enum PipelineSchedule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum SequenceParallel {
     /// LayerNorm/dropout activations replicated across TP ranks.
     #[default]
@@ -297,6 +313,7 @@ pub enum SequenceParallel {
 /// Parallel degrees and batch split.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Parallelism {
     /// Tensor-parallel degree.
     #[serde(default = "one")]
@@ -346,6 +363,7 @@ impl Default for Parallelism {
 /// Number formats of each kind of tensor.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Precisions {
     /// Working weights (what the GEMMs read). Quantized formats apply to the
     /// linear layers of the blocks; embeddings and norms stay in 16 bits.
@@ -400,6 +418,7 @@ impl Default for Precisions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Optimizer {
     /// Adam/AdamW: two moments per parameter.
     #[default]
@@ -422,6 +441,7 @@ pub enum Optimizer {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Momentum {
     /// A momentum buffer per parameter.
     On,
@@ -462,6 +482,7 @@ crate::lang::named!(Tier {
 /// Where one kind of state lives, and how much of it moves there.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OffloadTarget {
     /// The tier the state moves to.
     pub tier: Tier,
@@ -477,6 +498,7 @@ fn full_fraction() -> f64 {
 /// Offload levers; `None` keeps a state in HBM.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Offload {
     /// Optimizer moments and master weights (ZeRO-Offload).
     #[serde(default)]
@@ -500,6 +522,7 @@ pub struct Offload {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum KvCacheLayout {
     /// PagedAttention blocks of `block_tokens` tokens; waste under one block
     /// per sequence (Kwon et al. 2023).
@@ -525,6 +548,7 @@ impl Default for KvCacheLayout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Pruning {
     /// Dense.
     #[default]
@@ -540,6 +564,7 @@ pub enum Pruning {
 /// Dimensions a pruned model keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PrunedShape {
     /// Layers kept.
     #[serde(default)]
@@ -562,6 +587,7 @@ pub struct PrunedShape {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Overlap {
     /// Issued on a side stream while compute proceeds.
     On,
@@ -579,6 +605,7 @@ pub enum Overlap {
 /// copies are prefetched (ZeRO-Offload, ZeRO-Infinity).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CommOverlap {
     /// Data-parallel gradient reduction and ZeRO-3/FSDP parameter gathers.
     #[serde(default = "overlap_on")]
@@ -612,6 +639,7 @@ impl Default for CommOverlap {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Placement {
     /// As the offload levers say.
     #[default]
@@ -626,6 +654,7 @@ pub enum Placement {
 /// All software levers of a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Levers {
     /// Number formats.
     #[serde(default)]
@@ -693,6 +722,7 @@ pub struct Levers {
 ///   cases. A guess, to be calibrated by the GPU harness.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Overheads {
     /// CUDA context and loaded kernels.
     #[serde(default = "default_context")]
@@ -741,9 +771,32 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T
         let inner = e.into_inner();
         PlanParseError {
             path: if path == "." { String::new() } else { path },
-            message: inner.to_string(),
+            message: with_suggestion(&inner.to_string()),
         }
     })
+}
+
+/// Adds "did you mean `levers`?" to serde's unknown-field message
+/// (`unknown field `levrs`, expected one of `name`, `levers`, …`) when one
+/// known key is close to the misspelt one: Jaro–Winkler similarity ≥ 0.8,
+/// the measure `clap` uses for its own suggestions. Other messages pass
+/// through unchanged.
+pub(crate) fn with_suggestion(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((unknown, rest)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let known = rest.split('`').skip(1).step_by(2);
+    let best = known
+        .map(|k| (strsim::jaro_winkler(unknown, k), k))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, k)) => format!("{message}; did you mean `{k}`?"),
+        None => message.to_string(),
+    }
 }
 
 /// Refuses an input made by a newer memwall: its fields may mean things

@@ -254,6 +254,11 @@ impl Checker {
 /// every real model passes and a typo or a hostile link cannot make
 /// evaluation walk billions of layers.
 pub(crate) const MAX_LAYERS: u32 = 100_000;
+/// See [`MAX_LAYERS`]: tokens a training run may cover, about 300× the
+/// largest published pre-training corpus (Qwen3, 36 T tokens; Qwen3
+/// technical report, arXiv:2505.09388 §3), so that time and cost stay far
+/// from overflow.
+pub(crate) const MAX_TRAINING_TOKENS: f64 = 1e16;
 /// See [`MAX_LAYERS`]: hidden, FFN and per-head widths.
 pub(crate) const MAX_WIDTH: u32 = 1_000_000;
 /// See [`MAX_LAYERS`]: attention heads and routed experts.
@@ -777,6 +782,15 @@ fn resolve_training(
     let seq = c.bounded("workload.training.seq_len", t.seq_len, MAX_TOKENS);
     let gb = c.count("workload.training.global_batch", t.global_batch);
     c.rate("workload.training.tokens", t.tokens);
+    if t.tokens > MAX_TRAINING_TOKENS {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "workload.training.tokens".into(),
+            problem: format!(
+                "{:e} tokens is past the {MAX_TRAINING_TOKENS:e} a plan may train on",
+                t.tokens
+            ),
+        }));
+    }
     if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = t.kind {
         c.count("workload.training.kind.rank", l.rank);
     }

@@ -26,6 +26,7 @@ pub enum SweepAxis {
 /// The sweep chart's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Sweep {
     /// What is varied.
     #[serde(default)]

@@ -405,6 +405,8 @@ fn parse_with_units(s: &str, units: &[(&str, f64)]) -> Option<f64> {
         .iter()
         .find(|(u, _)| u.eq_ignore_ascii_case(unit))
         .map(|(_, f)| v * f)
+        // "1e400 GB" is not a quantity: JSON could not carry it back out.
+        .filter(|v| v.is_finite())
 }
 
 const BYTE_UNITS: &[(&str, f64)] = &[
@@ -502,6 +504,7 @@ mod tests {
         let b: Bytes = serde_json::from_str("1024").unwrap_or_default();
         assert_eq!(b.as_bytes(), 1024.0);
         assert!(serde_json::from_str::<Bytes>("\"80 parsecs\"").is_err());
+        assert!(serde_json::from_str::<Bytes>("\"1e400 GB\"").is_err());
         let r: ByteRate = serde_json::from_str("\"25 GB/s\"").unwrap_or_default();
         assert_eq!(r.as_gb_per_s(), 25.0);
     }

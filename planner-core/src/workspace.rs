@@ -50,6 +50,7 @@ pub enum View {
 /// How one plan of the workspace takes part in the tenants view.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct JobChoice {
     /// Whether the plan is a job on the pool (default yes).
     #[serde(default = "yes")]
@@ -79,6 +80,7 @@ impl Default for JobChoice {
 /// The tenants view's settings: the pool, and which plans share it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TenantSettings {
     /// The pool's GPU kind (default H100 SXM).
     #[serde(default = "default_pool_gpu")]
@@ -163,6 +165,7 @@ impl TenantSettings {
 /// Everything a link restores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Workspace {
     /// Link format version.
     #[serde(default = "link_version")]
@@ -244,7 +247,7 @@ impl Workspace {
         // the value and its position, and the web build stays 200 KB smaller
         // (one instantiation of every Deserialize impl instead of two).
         let mut ws: Workspace = serde_json::from_str(&json).map_err(|e| LinkError::Invalid {
-            message: e.to_string(),
+            message: crate::plan::with_suggestion(&e.to_string()),
         })?;
         if ws.plans.is_empty() {
             return Err(LinkError::NoPlan);
@@ -256,6 +259,16 @@ impl Workspace {
         }
         ws.version = LINK_VERSION;
         ws.active = ws.active.min(ws.plans.len() - 1);
+        // Lists a link could inflate past anything it can carry back out:
+        // job entries past the last plan mean nothing ("entry i is plan
+        // i"), and a wall drawn twice is drawn once.
+        ws.tenants.jobs.truncate(ws.plans.len());
+        let mut seen = Vec::new();
+        ws.sweep.walls.retain(|g| {
+            let first = !seen.contains(g);
+            seen.push(*g);
+            first
+        });
         Ok(ws)
     }
 }

@@ -453,6 +453,13 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
             problem: "must be at least 1".into(),
         }));
     }
+    let bad_limits = s.constraints.problems();
+    for (field, v) in &bad_limits {
+        diagnostics.push(Diagnostic::error(K::InvalidValue {
+            field: (*field).into(),
+            problem: format!("must be a positive, finite limit, got {v}"),
+        }));
+    }
     let n_counts = space::gpu_count_size(s);
     if n_counts > space::MAX_GPU_COUNTS {
         diagnostics.push(Diagnostic::error(K::InvalidValue {
@@ -463,7 +470,7 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
             ),
         }));
     }
-    if fatal || s.max_gpus == 0 || n_counts > space::MAX_GPU_COUNTS {
+    if fatal || s.max_gpus == 0 || !bad_limits.is_empty() || n_counts > space::MAX_GPU_COUNTS {
         out.diagnostics = diagnostics;
         return out;
     }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 /// What to search: every valid variant of a base plan within a GPU budget.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Schema version the scenario was written for.
     #[serde(default = "schema_version")]
@@ -53,6 +54,7 @@ fn schema_version() -> u32 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum GpuCounts {
     /// 1, 2, 4, … up to the budget, and the budget itself when it is a
     /// whole number of nodes. Every degree of a power-of-two count is a
@@ -70,6 +72,7 @@ pub enum GpuCounts {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Permission {
     /// The search may use it.
     #[default]
@@ -89,6 +92,7 @@ fn all_changes() -> Vec<PlanFamily> {
 /// Limits a plan must meet. Unset limits do not apply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Constraints {
     /// Longest optimizer step (training).
     #[serde(default)]
@@ -123,6 +127,35 @@ pub struct Constraints {
     pub quantization: Permission,
 }
 
+impl Constraints {
+    /// The limits that are set but not a positive, finite number, each
+    /// named by its field: a negative or zero limit excludes every plan,
+    /// and the search would answer "nothing fits" for a typo.
+    pub fn problems(&self) -> Vec<(&'static str, f64)> {
+        let limits = [
+            (
+                "constraints.max_step_time",
+                self.max_step_time.map(Seconds::base),
+            ),
+            ("constraints.max_ttft", self.max_ttft.map(Seconds::base)),
+            ("constraints.max_tpot", self.max_tpot.map(Seconds::base)),
+            (
+                "constraints.max_usd_per_hour",
+                self.max_usd_per_hour.map(Usd::as_usd),
+            ),
+            (
+                "constraints.max_usd_per_million_tokens",
+                self.max_usd_per_million_tokens.map(Usd::as_usd),
+            ),
+        ];
+        limits
+            .into_iter()
+            .filter_map(|(field, v)| v.map(|v| (field, v)))
+            .filter(|(_, v)| !(v.is_finite() && *v > 0.0))
+            .collect()
+    }
+}
+
 impl Default for Constraints {
     fn default() -> Self {
         Self {
@@ -143,6 +176,7 @@ impl Default for Constraints {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Interleaving {
     /// Plain 1F1B only (and the base plan's schedule).
     Off,
@@ -160,6 +194,7 @@ pub enum Interleaving {
 /// what lies outside is never generated and never counted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Space {
     /// Largest context-parallel degree (training; 1 turns CP off).
     #[serde(default = "d_max_cp")]
@@ -219,6 +254,7 @@ impl Default for Space {
 /// A price for one GPU kind.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct GpuPrice {
     /// The GPU kind.
     pub gpu: GpuId,

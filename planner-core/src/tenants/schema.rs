@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum ShareMode {
     /// Multi-Instance GPU slices: memory and compute both partitioned.
     #[default]
@@ -25,6 +26,7 @@ pub enum ShareMode {
 /// The pool of GPUs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Pool {
     /// The GPU kind (every GPU of the pool is the same).
     pub gpu: GpuChoice,
@@ -45,6 +47,7 @@ fn default_per_node() -> u32 {
 /// A serving job's latency targets; an absent target is not checked.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct LatencySlo {
     /// Longest acceptable time to first token, seconds.
     #[serde(default)]
@@ -66,6 +69,7 @@ impl LatencySlo {
 /// One tenant: a plan and, for serving, its targets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Job {
     /// Name shown in the placement.
     pub name: String,
@@ -85,6 +89,7 @@ pub struct Job {
 /// Jobs and the pool they share: the input of [`share`](super::share).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Sharing {
     /// Schema version.
     #[serde(default = "schema_version")]
@@ -124,6 +129,9 @@ impl Sharing {
                 problem: problem.to_string(),
             }));
         };
+        if self.jobs.is_empty() {
+            bad("jobs".into(), "must list at least one job");
+        }
         if self.pool.gpus == 0 {
             bad("pool.gpus".into(), "must be at least 1");
         }

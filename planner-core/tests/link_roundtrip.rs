@@ -1,0 +1,114 @@
+//! The link round-trip invariant (the hardening issue): every link that
+//! opens re-encodes to a link that opens to the same workspace, within the
+//! link length limit. Links are built from the example workspace with
+//! hostile values written into random places of its JSON, so most of them
+//! still open and the invariant is tested on odd but valid workspaces.
+
+use planner_core::link::{self, MAX_LINK_CHARS};
+use planner_core::workspace::Workspace;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// The example workspace: two plans, as the page opens.
+fn base() -> Value {
+    let mut ws = Workspace::new(planner_core::example_plan());
+    ws.plans.push(planner_core::example_plan());
+    serde_json::to_value(&ws).expect("JSON")
+}
+
+/// Values a hostile link writes.
+fn hostile() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(0)),
+        Just(json!(-1)),
+        Just(json!(1e308)),
+        Just(json!(5e-324)),
+        Just(json!(4_294_967_295u64)),
+        Just(json!("1e400 GB")),
+        Just(json!("<script>alert(1)</script>")),
+        Just(json!(null)),
+        Just(json!([])),
+        Just(json!({})),
+        (1usize..400).prop_map(|n| json!("界".repeat(n))),
+        (0u32..2000).prop_map(|n| json!(n)),
+        (0usize..3000).prop_map(|n| Value::Array(vec![json!({}); n])),
+        (0usize..3000).prop_map(|n| Value::Array(vec![json!("h100-sxm"); n])),
+    ]
+}
+
+/// The JSON pointers of every value in `v`.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                pointers(x, format!("{at}/{k}"), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                pointers(x, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+fn mutated(edits: &[(usize, Value)]) -> Value {
+    let mut doc = base();
+    for (pick, value) in edits {
+        let mut all = Vec::new();
+        pointers(&doc, String::new(), &mut all);
+        let at = &all[pick % all.len()];
+        if let Some(slot) = doc.pointer_mut(at) {
+            *slot = value.clone();
+        }
+    }
+    doc
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_link_that_opens_reopens_the_same(
+        edits in prop::collection::vec((any::<usize>(), hostile()), 1..4),
+        extra_jobs in 0usize..4000,
+    ) {
+        let mut doc = mutated(&edits);
+        if let Some(tenants) = doc.get_mut("tenants").and_then(Value::as_object_mut) {
+            if extra_jobs > 0 {
+                tenants.insert("jobs".into(), Value::Array(vec![json!({}); extra_jobs]));
+            }
+        }
+        let payload = link::encode(&serde_json::to_vec(&doc).expect("JSON"));
+        if let Ok(ws) = Workspace::from_link(&payload) {
+            let again = ws.to_link();
+            prop_assert!(again.len() <= MAX_LINK_CHARS, "{} characters", again.len());
+            prop_assert_eq!(Workspace::from_link(&again), Ok(ws));
+        }
+    }
+}
+
+#[test]
+fn a_link_with_many_jobs_keeps_one_per_plan() {
+    let mut doc = base();
+    doc["tenants"]["jobs"] = Value::Array(vec![json!({}); 170_000]);
+    let payload = link::encode(&serde_json::to_vec(&doc).expect("JSON"));
+    let ws = Workspace::from_link(&payload).expect("opens");
+    assert_eq!(ws.tenants.jobs.len(), 2);
+    assert!(ws.to_link().len() < 8_000);
+}
+
+#[test]
+fn a_misspelt_key_in_a_link_is_named_with_a_suggestion() {
+    let mut doc = base();
+    doc["plans"][0]["levers"]["parallel"]["tpp"] = json!(2);
+    let payload = link::encode(&serde_json::to_vec(&doc).expect("JSON"));
+    let err = Workspace::from_link(&payload).expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("tpp") && text.contains("did you mean `tp`"),
+        "{text}"
+    );
+}
