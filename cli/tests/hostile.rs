@@ -472,6 +472,14 @@ fn scenario_cases(scenario: &Value) -> Vec<Case> {
             Refused("gpu_kinds"),
         ),
         search(
+            "a hundred CXL options",
+            &[(
+                "/space/cxl",
+                Value::Array(vec![scenario["space"]["cxl"][0].clone(); 100]),
+            )],
+            Refused("space.cxl"),
+        ),
+        search(
             "unknown key in space",
             &[("/space/max_microbatch", json!(4))],
             Refused("did you mean `max_micro_batch`"),

@@ -460,6 +460,17 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
             problem: format!("must be a positive, finite limit, got {v}"),
         }));
     }
+    let too_many_cxl = s.space.cxl.len() > space::MAX_CXL_OPTIONS;
+    if too_many_cxl {
+        diagnostics.push(Diagnostic::error(K::InvalidValue {
+            field: "space.cxl".into(),
+            problem: format!(
+                "{} CXL options listed, more than the {} a search walks",
+                s.space.cxl.len(),
+                space::MAX_CXL_OPTIONS
+            ),
+        }));
+    }
     let n_counts = space::gpu_count_size(s);
     if n_counts > space::MAX_GPU_COUNTS {
         diagnostics.push(Diagnostic::error(K::InvalidValue {
@@ -470,7 +481,12 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
             ),
         }));
     }
-    if fatal || s.max_gpus == 0 || !bad_limits.is_empty() || n_counts > space::MAX_GPU_COUNTS {
+    if fatal
+        || s.max_gpus == 0
+        || !bad_limits.is_empty()
+        || too_many_cxl
+        || n_counts > space::MAX_GPU_COUNTS
+    {
         out.diagnostics = diagnostics;
         return out;
     }

@@ -146,6 +146,11 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
     out
 }
 
+/// Most CXL options a scenario may list: each multiplies the hardware
+/// options the search walks (GPU kinds × scale-up domains × CXL), and the
+/// catalog holds a handful of devices at a few counts per node.
+pub const MAX_CXL_OPTIONS: usize = 16;
+
 /// GPU counts tried, ascending.
 /// Most GPU counts a search walks (each is a full sweep of the levers):
 /// powers of two up to 2³¹ are 32; a thousand node multiples is already
