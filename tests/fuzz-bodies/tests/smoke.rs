@@ -1,0 +1,155 @@
+//! Stable-toolchain smoke runs of every fuzz target: inputs made from the
+//! shipped examples with hostile values written into random places (and
+//! random bytes), from a fixed seed, so every `cargo test` repeats the same
+//! cases. The real campaign is `scripts/fuzz.sh` (cargo-fuzz, nightly).
+
+use memwall_fuzz_bodies as body;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{json, Value};
+
+fn runner(cases: u32) -> TestRunner {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+}
+
+/// Values a hostile user writes.
+fn hostile() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(0)),
+        Just(json!(-1)),
+        Just(json!(1e308)),
+        Just(json!(5e-324)),
+        Just(json!(4_294_967_295u64)),
+        Just(json!(18_446_744_073_709_551_615u64)),
+        Just(json!("1e400 GB")),
+        Just(json!("80 GB")),
+        Just(json!("\u{1b}[2J")),
+        Just(json!(null)),
+        Just(json!(true)),
+        Just(json!([])),
+        Just(json!({})),
+        (0u32..5000).prop_map(|n| json!(n)),
+        (0.0f64..2.0).prop_map(|x| json!(x)),
+        "[a-z_]{1,12}".prop_map(|s| json!(s)),
+    ]
+}
+
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, x)| pointers(x, format!("{at}/{k}"), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| pointers(x, format!("{at}/{i}"), out)),
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// `doc` with up to three hostile edits, as JSON bytes; now and then a
+/// byte is flipped so the parser sees broken text too.
+fn mutations(doc: Value) -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec((any::<usize>(), hostile()), 0..4),
+        prop::option::weighted(0.1, (any::<usize>(), any::<u8>())),
+    )
+        .prop_map(move |(edits, flip)| {
+            let mut d = doc.clone();
+            for (pick, value) in edits {
+                let mut all = Vec::new();
+                pointers(&d, String::new(), &mut all);
+                let at = all[pick % all.len()].clone();
+                if let Some(slot) = d.pointer_mut(&at) {
+                    *slot = value;
+                }
+            }
+            let mut bytes = serde_json::to_vec(&d).unwrap_or_default();
+            if let Some((i, b)) = flip {
+                if !bytes.is_empty() {
+                    let n = bytes.len();
+                    bytes[i % n] = b;
+                }
+            }
+            bytes
+        })
+}
+
+fn example(v: impl serde::Serialize) -> Value {
+    serde_json::to_value(v).unwrap_or_default()
+}
+
+fn run(cases: u32, doc: Value, target: fn(&[u8])) {
+    runner(cases)
+        .run(&mutations(doc), |bytes| {
+            target(&bytes);
+            Ok(())
+        })
+        .expect("every case keeps the invariants");
+}
+
+#[test]
+fn plan_json() {
+    run(
+        2_000,
+        example(planner_core::example_plan()),
+        body::plan_json,
+    );
+}
+
+#[test]
+fn link() {
+    let mut ws = planner_core::workspace::Workspace::new(planner_core::example_plan());
+    ws.plans.push(planner_core::example_plan());
+    runner(2_000)
+        .run(&mutations(example(&ws)), |bytes| {
+            body::link(planner_core::link::encode(&bytes).as_bytes());
+            Ok(())
+        })
+        .expect("every case keeps the invariants");
+}
+
+#[test]
+fn scenario() {
+    let mut s = planner_core::search::example_scenario();
+    s.max_gpus = 8;
+    s.base = planner_core::example_plan();
+    run(200, example(s), body::scenario);
+}
+
+#[test]
+fn tenants() {
+    run(
+        500,
+        example(planner_core::tenants::example_sharing()),
+        body::tenants,
+    );
+}
+
+#[test]
+fn hf() {
+    let config = json!({
+        "model_type": "qwen3_moe", "hidden_size": 2048, "num_hidden_layers": 48,
+        "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
+        "intermediate_size": 6144, "moe_intermediate_size": 768, "num_experts": 128,
+        "num_experts_per_tok": 8, "vocab_size": 151936, "max_position_embeddings": 40960,
+        "tie_word_embeddings": false
+    });
+    run(5_000, config, body::hf);
+}
+
+#[test]
+fn calibrate() {
+    let plan = planner_core::example_plan();
+    let input = json!({"measurements": [
+        {"id": "a", "plan": example(&plan), "measured": {"step_time": 1.0, "peak_allocated": 6.0e10}},
+        {"id": "b", "plan": example(&plan), "measured": {"step_time": 1.1, "peak_reserved": 6.5e10}},
+    ]});
+    run(300, input, body::calibrate);
+}
