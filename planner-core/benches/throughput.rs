@@ -58,6 +58,7 @@ fn varied_plans() -> Vec<Plan> {
                                 output_tokens: 500,
                                 batch: 16 << (mi % 3),
                                 logits: LogitsScope::LastToken,
+                                stream: None,
                             })
                         } else {
                             Workload::Training(Training {
