@@ -45,6 +45,22 @@ pub(crate) struct Steady {
     pub prefill_share: f64,
 }
 
+/// One step of the fixed point.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// Mean iteration time.
+    t: f64,
+    /// Decode-only and prefill iteration times.
+    td: f64,
+    tp: f64,
+    /// Fraction of iterations that prefill.
+    f: f64,
+    /// Decoding sequences.
+    d: f64,
+    /// Budget left for prompt tokens.
+    left: f64,
+}
+
 /// Fixed-point iterations before a rate is declared unsustainable.
 const MAX_FIXED_POINT: usize = 200;
 
@@ -53,19 +69,29 @@ impl Shape<'_> {
         self.limits.token_budget.map_or(f64::INFINITY, f64::from)
     }
 
-    /// The iteration's mix when `rate` requests/s arrive and an iteration
-    /// lasts `t`.
-    fn mix(&self, rate: f64, t: f64) -> Mix {
-        let (p, o) = (self.prompt, self.output);
-        let per_iter = rate * t;
-        let chunks = (p / self.budget()).ceil().max(1.0);
+    /// Decode work of `d` sequences at the mean context.
+    fn decode(&self, d: f64) -> Mix {
         Mix {
-            prefill_tokens: per_iter * p,
-            prefill_keys: per_iter * p * windowed(self.r, p / 2.0),
-            prefill_cached: per_iter * windowed(self.r, p) * (chunks - 1.0) / 2.0,
-            prefill_done: per_iter,
-            decode_seqs: per_iter * (o - 1.0).max(0.0),
-            decode_keys: per_iter * (o - 1.0).max(0.0) * windowed(self.r, p + o / 2.0),
+            decode_seqs: d,
+            decode_keys: d * windowed(self.r, self.prompt + self.output / 2.0),
+            ..Mix::default()
+        }
+    }
+
+    /// `d` decode sequences plus `c` prompt tokens (whole prompts, or a
+    /// chunk of one when `c` is below the mean prompt).
+    fn with_prefill(&self, d: f64, c: f64) -> Mix {
+        let p = self.prompt;
+        Mix {
+            prefill_tokens: c,
+            prefill_keys: c * windowed(self.r, p / 2.0),
+            prefill_cached: if c < p {
+                windowed(self.r, (p - c) / 2.0)
+            } else {
+                0.0
+            },
+            prefill_done: (c / p).max(0.0),
+            ..self.decode(d)
         }
     }
 
@@ -73,40 +99,95 @@ impl Shape<'_> {
         iteration(self.r, self.dev, m).total()
     }
 
-    /// The least fixed point of t = T(mix(rate, t)), if one exists within
-    /// the budget, the running limit and the KV pool.
+    /// One step of the fixed point from a mean iteration time `t` and a
+    /// prefill-iteration time `tp`: iterations are of two kinds, decode
+    /// only (`td`) and decode plus one prefill chunk (`tp`), a fraction f
+    /// of them; f·(1/t̄) prefill iterations a second carry λ·P tokens a
+    /// second, so t̄ = td / (1 − (λP/c)(tp − td)). When every iteration
+    /// must prefill, the prompt tokens spread over all of them.
+    fn step(&self, rate: f64, t: f64, tp: f64) -> Option<Step> {
+        let (p, o) = (self.prompt, self.output);
+        let d = rate * (o - 1.0).max(0.0) * t;
+        let left = self.budget() - d;
+        if left < 1.0 {
+            return None;
+        }
+        let td = self.time(&self.decode(d));
+        let together = (rate * tp).max(1.0);
+        let c = (together * p).min(left);
+        let tp = self.time(&self.with_prefill(d, c));
+        let per_s = rate * p / c;
+        let denom = 1.0 - per_s * (tp - td);
+        let mean = if denom > 0.0 {
+            td / denom
+        } else {
+            f64::INFINITY
+        };
+        let (mean, f) = if per_s * mean <= 1.0 {
+            (mean, per_s * mean)
+        } else {
+            // Saturated: every iteration carries λ·P·t̄ prompt tokens.
+            let m = self.with_prefill(d, (rate * p * t).min(left));
+            let x = self.time(&m);
+            (x, 1.0)
+        };
+        Some(Step {
+            t: mean,
+            td,
+            tp,
+            f,
+            d,
+            left,
+        })
+    }
+
+    /// The least fixed point of the mean iteration time at `rate`
+    /// requests/s, if one exists within the budget, the running limit and
+    /// the KV pool, with its latencies.
     pub fn steady(&self, rate: f64) -> Steady {
-        let mut t = self.time(&self.mix(rate, 0.0).with_one_decode(self));
+        let one = self.time(&self.decode(1.0));
+        let (mut t, mut tp) = (one, one);
+        let mut last = None;
         let mut ok = false;
         for _ in 0..MAX_FIXED_POINT {
-            let next = self.time(&self.mix(rate, t).with_one_decode(self));
-            if !next.is_finite() || next > 1e4 {
+            let Some(st) = self.step(rate, t, tp) else {
+                break;
+            };
+            if !st.t.is_finite() || st.t > 1e4 {
                 break;
             }
-            if (next - t).abs() <= 1e-9 * t.max(1e-12) {
-                t = next;
+            let done = (st.t - t).abs() <= 1e-9 * t.max(1e-12) && (st.tp - tp).abs() <= 1e-9 * tp;
+            t = st.t;
+            tp = st.tp;
+            last = Some(st);
+            if done {
                 ok = true;
                 break;
             }
-            t = next;
         }
-        let m = self.mix(rate, t);
-        let tokens = m.prefill_tokens + m.decode_seqs;
-        let prefill_left = self.budget() - m.decode_seqs;
-        let rho = if prefill_left.is_finite() && prefill_left > 0.0 {
-            m.prefill_tokens / prefill_left
-        } else if prefill_left.is_finite() {
-            f64::INFINITY
-        } else {
-            0.0
+        let Some(st) = last else {
+            return Steady {
+                rate,
+                t,
+                ..Steady::default()
+            };
         };
-        let service = (self.prompt / prefill_left.max(1.0)).ceil().max(1.0) * t;
+        self.latencies(rate, &st, ok)
+    }
+
+    /// TTFT, running sequences and stability of a converged step.
+    fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
+        let p = self.prompt;
+        let chunks = (p / st.left).ceil().max(1.0);
+        let service = chunks * st.tp;
+        // Prompts the budget carries together; the queue is on them.
+        let slots = (st.left / p).floor().max(1.0);
+        let rho = rate * service / slots;
         let prefilling = rate * service;
-        let running = m.decode_seqs + prefilling;
-        let kv = m.decode_seqs * (self.prompt + self.output / 2.0) + prefilling * self.prompt;
-        let stable = ok
+        let running = st.d + prefilling;
+        let kv = st.d * (p + self.output / 2.0) + prefilling * p;
+        let stable = converged
             && rho < 1.0
-            && tokens <= self.budget()
             && running <= f64::from(self.limits.max_seqs)
             && kv <= self.cap.tokens;
         let wait = if rho > 0.0 && rho < 1.0 {
@@ -122,33 +203,33 @@ impl Shape<'_> {
                 wait / rho * (rho / (1.0 - q)).ln()
             }
         };
-        let base = service;
+        // An arrival waits out the iteration under way: the mean residual
+        // is E[t²]/(2E[t]) over the two kinds; it lands in a prefill
+        // iteration with probability w (their share of time), so the
+        // median waits half a decode iteration unless w ≥ ½, and the 99th
+        // percentile a whole prefill iteration once w ≥ 1 %.
+        let mean_residual =
+            (st.f * st.tp * st.tp + (1.0 - st.f) * st.td * st.td) / (2.0 * st.t.max(1e-12));
+        let w = st.f * st.tp / st.t.max(1e-12);
+        let r50 = if w < 0.5 { st.td / 2.0 } else { st.tp / 2.0 };
+        let r99 = if w < 0.01 { st.td } else { st.tp };
         let ttft = [
-            base + 0.5 * t + quantile(0.5),
-            base + 0.99 * t + quantile(0.99),
-            base + 0.5 * t + wait,
+            service + r50 + quantile(0.5),
+            service + r99 + quantile(0.99),
+            service + mean_residual + wait,
         ];
-        let (tp, td) = (
-            self.time(&Mix {
-                decode_seqs: 0.0,
-                decode_keys: 0.0,
-                ..m
-            }),
-            self.time(&Mix {
-                prefill_tokens: 0.0,
-                prefill_keys: 0.0,
-                prefill_cached: 0.0,
-                prefill_done: 0.0,
-                ..m
-            }),
-        );
+        let prefill_time = st.f * (st.tp - st.td).max(0.0);
         Steady {
             stable,
-            t,
+            t: st.t,
             running,
             ttft,
             rate,
-            prefill_share: if tp + td > 0.0 { tp / (tp + td) } else { 0.0 },
+            prefill_share: if st.t > 0.0 {
+                (prefill_time / st.t).clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
         }
     }
 
@@ -160,8 +241,7 @@ impl Shape<'_> {
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);
-        let mut rate =
-            active / (self.time(&self.mix(0.0, 0.0).with_one_decode(self)) * (self.output + 1.0));
+        let mut rate = active / (self.time(&self.decode(1.0)) * (self.output + 1.0));
         let mut s = self.steady(rate);
         for _ in 0..60 {
             let cycle = s.ttft[2] + (self.output - 1.0).max(0.0) * s.t;
@@ -231,18 +311,6 @@ impl Shape<'_> {
             Arrival::Poisson { rate } => self.steady(rate.base() / n),
             Arrival::Concurrency { clients } => self.closed((f64::from(clients) / n).max(1.0)),
         }
-    }
-}
-
-impl Mix {
-    /// At least one decoding sequence, so the fixed point starts from the
-    /// time of a non-empty iteration.
-    fn with_one_decode(mut self, s: &Shape) -> Mix {
-        if self.decode_seqs + self.prefill_tokens < 1.0 {
-            self.decode_seqs = 1.0;
-            self.decode_keys = windowed(s.r, s.prompt + s.output / 2.0);
-        }
-        self
     }
 }
 
