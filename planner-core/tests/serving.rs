@@ -14,7 +14,7 @@ use planner_core::plan::{
 use planner_core::precision::Precision;
 use planner_core::report::ServingReport;
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
-use planner_core::units::{Frequency, Seconds};
+use planner_core::units::Frequency;
 
 fn plan(model: ModelId, gpu: GpuId, tp: u32, engine: Engine, prompt: u32, output: u32) -> Plan {
     Plan {
@@ -218,4 +218,123 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
         worst[0] <= 0.20 && worst[1] <= 0.20 && worst[2] <= 0.05,
         "{worst:?}"
     );
+}
+
+/// An MLA cache is one latent per token per layer on every TP rank (vLLM
+/// replicates it), so a device holds the same bytes per token at TP 8 as
+/// at TP 1 times its share of layers: the per-device figure is not the
+/// replica-wide sum. DeepSeek-V3: (512 + 64) elements × 61 layers × 2 B.
+#[test]
+fn mla_cache_is_reported_per_device() {
+    let p = plan(
+        ModelId::DeepseekV3,
+        GpuId::H200Sxm,
+        8,
+        Engine::Vllm,
+        1000,
+        1000,
+    );
+    let mut p = fp8(p);
+    p.levers.precision.kv_cache = Precision::Bf16;
+    let s = serving(&p);
+    let expected = (512.0 + 64.0) * 61.0 * 2.0;
+    assert!(
+        (s.kv_bytes_per_token_device.as_bytes() - expected).abs() < 1.0,
+        "{}",
+        s.kv_bytes_per_token_device
+    );
+    // The replica-wide figure of the limits counts every rank's copy.
+    let limits = evaluate(&p).inference.unwrap();
+    assert!((limits.kv_bytes_per_token.as_bytes() - 8.0 * expected).abs() < 8.0);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// More memory for the KV pool (a higher utilisation) never lowers the
+    /// capacity or the concurrency, under every engine.
+    #[test]
+    fn more_kv_memory_never_lowers_max_concurrency(
+        engine in proptest::sample::select(Engine::ALL.to_vec()),
+        cap in 0.5f64..0.95,
+        more in 0.0f64..0.05,
+        context in 512u32..65_536,
+    ) {
+        let mut a = plan(ModelId::Llama31_8b, GpuId::H100Sxm, 1, engine, context, 256);
+        a.levers.memory_cap = Some(cap);
+        let mut b = a.clone();
+        b.levers.memory_cap = Some(cap + more);
+        let (sa, sb) = (serving(&a), serving(&b));
+        proptest::prop_assert!(sb.kv_capacity_tokens >= sa.kv_capacity_tokens);
+        proptest::prop_assert!(sb.max_concurrency >= sa.max_concurrency);
+    }
+}
+
+/// With a closed loop of clients, throughput never falls as clients are
+/// added, up to what the KV pool holds.
+#[test]
+fn throughput_is_non_decreasing_in_concurrency_up_to_capacity() {
+    let base = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::Vllm,
+        1024,
+        256,
+    );
+    let cap = serving(&base).max_concurrency;
+    let mut last = (0.0, 0.0);
+    for clients in [1, 2, 4, 8, 16, 32, 64, 128] {
+        if f64::from(clients) > cap {
+            break;
+        }
+        let p = with_stream(
+            base.clone(),
+            Arrival::Concurrency { clients },
+            fixed(1024),
+            fixed(256),
+        );
+        let s = serving(&p);
+        let (sim, an) = (s.simulated.unwrap(), s.analytic.unwrap());
+        assert!(
+            sim.output_tokens_per_second >= last.0 * 0.999,
+            "{clients}: {} < {}",
+            sim.output_tokens_per_second,
+            last.0
+        );
+        println!(
+            "{clients} sim {:.0} an {:.0} stable {} running {:.1} iter {:.2} ms",
+            sim.output_tokens_per_second,
+            an.output_tokens_per_second,
+            an.stable,
+            an.running,
+            an.iteration.as_millis()
+        );
+        assert!(
+            an.output_tokens_per_second >= last.1 * 0.999,
+            "{clients}: analytic"
+        );
+        last = (sim.output_tokens_per_second, an.output_tokens_per_second);
+    }
+    assert!(last.0 > 0.0);
+}
+
+/// A request stream keeps a plan's static figures: the stream adds the
+/// serving section and changes nothing else.
+#[test]
+fn a_stream_leaves_the_static_figures_alone() {
+    let base = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::Static,
+        1024,
+        256,
+    );
+    let with = with_stream(base.clone(), poisson(2.0), fixed(1024), fixed(256));
+    let (a, b) = (evaluate(&base), evaluate(&with));
+    assert_eq!(a.time, b.time);
+    assert_eq!(a.devices, b.devices);
+    assert!(a.serving.unwrap().simulated.is_none());
+    assert!(b.serving.unwrap().simulated.is_some());
 }

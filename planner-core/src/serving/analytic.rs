@@ -43,6 +43,8 @@ pub(crate) struct Steady {
     pub rate: f64,
     /// Share of the iteration time spent on prefill.
     pub prefill_share: f64,
+    /// The mean queueing wait inside `ttft`.
+    pub wait: f64,
 }
 
 /// One step of the fixed point.
@@ -230,32 +232,45 @@ impl Shape<'_> {
             } else {
                 0.0
             },
+            wait,
         }
     }
 
-    /// A closed loop of `clients`: the rate is clients over the cycle
-    /// (TTFT plus the remaining decode), found by damped iteration; clients
-    /// beyond what the pool and the running limit hold wait their turn.
+    /// A closed loop of `clients`: the rate λ at which λ × cycle = the
+    /// clients in the engine (Little's law; the cycle is TTFT without an
+    /// open queue's wait plus the remaining decode), found by bisection
+    /// (λ × cycle grows with λ); past the largest sustainable rate the
+    /// engine is saturated and runs at it. Clients beyond what the pool
+    /// and the running limit hold wait their turn.
     pub fn closed(&self, clients: f64) -> Steady {
         let seqs = (self.cap.tokens / (self.prompt + self.output / 2.0).max(1.0))
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);
-        let mut rate = active / (self.time(&self.decode(1.0)) * (self.output + 1.0));
-        let mut s = self.steady(rate);
-        for _ in 0..60 {
-            let cycle = s.ttft[2] + (self.output - 1.0).max(0.0) * s.t;
-            let next = active / cycle.max(1e-12);
-            let blended = 0.5 * rate + 0.5 * next;
-            if (blended - rate).abs() <= 1e-6 * rate {
-                break;
+        let in_engine = |rate: f64| {
+            let s = self.steady(rate);
+            let cycle = s.ttft[2] - s.wait + (self.output - 1.0).max(0.0) * s.t;
+            (rate * cycle, s)
+        };
+        let hi = self.max_rate(None);
+        let (mut rate, mut s) = (hi, self.steady(hi));
+        if in_engine(hi).0 > active {
+            let (mut lo, mut up) = (0.0, hi);
+            for _ in 0..40 {
+                let mid = 0.5 * (lo + up);
+                let (n, st) = in_engine(mid);
+                if n <= active {
+                    lo = mid;
+                    (rate, s) = (mid, st);
+                } else {
+                    up = mid;
+                }
             }
-            rate = blended;
-            s = self.steady(rate);
         }
         let queued = (clients - active).max(0.0);
         let wait = if rate > 0.0 { queued / rate } else { 0.0 };
-        s.ttft = s.ttft.map(|x| x + wait);
+        s.ttft = s.ttft.map(|x| x + wait - s.wait);
+        s.wait = wait;
         s.stable = true;
         s
     }
