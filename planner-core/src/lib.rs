@@ -59,7 +59,7 @@ pub mod zero;
 
 pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
 pub use evaluate::evaluate;
-pub use examples::example_plan;
+pub use examples::{example_plan, example_serving_plan};
 pub use lang::{Lang, Named};
 pub use plan::{Plan, PlanParseError};
 pub use report::{Report, Verdict};
