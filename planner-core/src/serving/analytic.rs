@@ -63,8 +63,15 @@ struct Step {
     left: f64,
 }
 
-/// Fixed-point iterations before a rate is declared unsustainable.
-const MAX_FIXED_POINT: usize = 200;
+/// Bisection steps of the fixed point before a rate is declared
+/// unsustainable.
+const MAX_FIXED_POINT: usize = 60;
+/// Plain fixed-point iterations before bracketing.
+const PLAIN_STEPS: usize = 12;
+/// Relative tolerance of the fixed point.
+const FIXED_POINT_TOLERANCE: f64 = 1e-6;
+/// An iteration longer than this is no steady state.
+const MAX_ITERATION_SECONDS: f64 = 1e4;
 
 impl Shape<'_> {
     fn budget(&self) -> f64 {
@@ -148,33 +155,67 @@ impl Shape<'_> {
     /// the KV pool, with its latencies.
     pub fn steady(&self, rate: f64) -> Steady {
         let one = self.time(&self.decode(1.0));
-        let (mut t, mut tp) = (one, one);
-        let mut last = None;
-        let mut ok = false;
-        for _ in 0..MAX_FIXED_POINT {
-            let Some(st) = self.step(rate, t, tp) else {
-                break;
-            };
-            if !st.t.is_finite() || st.t > 1e4 {
+        match self.fixed_point(rate, one) {
+            Some((st, ok)) => self.latencies(rate, &st, ok),
+            None => Steady {
+                rate,
+                t: one,
+                ..Steady::default()
+            },
+        }
+    }
+
+    /// The least t with step(t) = t: a few plain iterations from below
+    /// (they rise monotonically to it), then, if they have not settled, a
+    /// bracket by doubling and bisection, so a rate near saturation costs
+    /// tens of iterations of the time model, not hundreds. Returns the
+    /// last step and whether it converged.
+    fn fixed_point(&self, rate: f64, start: f64) -> Option<(Step, bool)> {
+        let close = |a: f64, b: f64| (a - b).abs() <= FIXED_POINT_TOLERANCE * b.abs().max(1e-12);
+        let (mut t, mut tp) = (start, start);
+        let mut last = self.step(rate, t, tp)?;
+        for _ in 0..PLAIN_STEPS {
+            if !last.t.is_finite() || last.t > MAX_ITERATION_SECONDS {
+                return Some((last, false));
+            }
+            if close(last.t, t) && close(last.tp, tp) {
+                return Some((last, true));
+            }
+            (t, tp) = (last.t, last.tp);
+            last = self.step(rate, t, tp)?;
+        }
+        // Bracket: step(lo) > lo, step(hi) ≤ hi.
+        let mut lo = t;
+        let mut hi = last.t.max(t) * 2.0;
+        loop {
+            if hi > MAX_ITERATION_SECONDS {
+                return Some((last, false));
+            }
+            let s = self.step(rate, hi, last.tp)?;
+            if s.t <= hi {
+                last = s;
                 break;
             }
-            let done = (st.t - t).abs() <= 1e-9 * t.max(1e-12) && (st.tp - tp).abs() <= 1e-9 * tp;
-            t = st.t;
-            tp = st.tp;
-            last = Some(st);
-            if done {
-                ok = true;
-                break;
+            lo = hi;
+            hi *= 2.0;
+        }
+        for _ in 0..MAX_FIXED_POINT {
+            if close(lo, hi) {
+                return Some((last, true));
+            }
+            let mid = 0.5 * (lo + hi);
+            let Some(s) = self.step(rate, mid, last.tp) else {
+                hi = mid;
+                continue;
+            };
+            if s.t <= mid {
+                hi = mid;
+                last = s;
+            } else {
+                lo = mid;
             }
         }
-        let Some(st) = last else {
-            return Steady {
-                rate,
-                t,
-                ..Steady::default()
-            };
-        };
-        self.latencies(rate, &st, ok)
+        Some((last, false))
     }
 
     /// TTFT, running sequences and stability of a converged step.
@@ -312,7 +353,7 @@ impl Shape<'_> {
             } else {
                 hi = mid;
             }
-            if hi - lo <= 1e-4 * lo {
+            if hi - lo <= 1e-3 * lo {
                 break;
             }
         }

@@ -212,3 +212,62 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
         meets_slo,
     }
 }
+
+/// A plan resolved as `evaluate` resolves it, with its devices and their
+/// tables, and its stream; `None` for training plans and plans without one.
+fn prepared(
+    plan: &crate::plan::Plan,
+) -> Option<(Resolved, Vec<DeviceMemory>, Vec<Breakdown>, &RequestStream)> {
+    let crate::plan::Workload::Inference(i) = &plan.workload else {
+        return None;
+    };
+    let stream = i.stream.as_ref()?;
+    let (r, _, _) = crate::resolve::resolve(plan);
+    let r = match r.levers.placement {
+        crate::plan::Placement::ByHeat => crate::placement::by_heat(&r).0,
+        crate::plan::Placement::Manual => r,
+    };
+    let devices = crate::memory::devices(&r);
+    let tables = devices
+        .iter()
+        .zip(r.split.stages.iter())
+        .map(|(d, st)| Breakdown::from_device(d, st.rank))
+        .collect();
+    Some((r, devices, tables, stream))
+}
+
+/// The steady-state approximation of a plan's stream alone, without the
+/// simulator: what the search can afford per candidate (BENCHMARKS.md).
+pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
+    let (r, devices, tables, stream) = prepared(plan)?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    let profile = profile(&r, batch);
+    let cap = capacity::capacity(&r, &devices, &profile);
+    let shape = Shape {
+        r: &r,
+        dev: tables.first(),
+        cap: &cap,
+        limits: limits(&profile),
+        prompt: stream.prompt.mean().max(1.0),
+        output: stream.output.mean().max(1.0),
+    };
+    let replicas = r.dp.max(1);
+    let steady = shape.of(stream, replicas);
+    Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
+}
+
+/// The simulated stream of a plan alone (what `evaluate` reports in
+/// `serving.simulated`).
+pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
+    let (r, devices, tables, stream) = prepared(plan)?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    let profile = profile(&r, batch);
+    let cap = capacity::capacity(&r, &devices, &profile);
+    let replicas = r.dp.max(1);
+    let run = sim::simulate(&r, tables.first(), &cap, limits(&profile), stream, replicas);
+    Some(simulated_figures(&run, &stream.slo, replicas))
+}
