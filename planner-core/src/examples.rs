@@ -75,6 +75,7 @@ pub fn example_serving_plan() -> Plan {
                     tpot_p99: Some(Seconds::from_millis(100.0)),
                     ..Slo::default()
                 },
+                shared_prefix: 0,
                 requests: 1000,
                 seed: 0,
             }),

@@ -136,6 +136,15 @@ pub struct RequestStream {
     /// Latency objectives.
     #[serde(default)]
     pub slo: Slo,
+    /// Tokens at the start of every prompt that all requests share (a
+    /// system prompt, a few-shot preamble). A continuous-batching engine's
+    /// prefix cache (vLLM's automatic prefix caching, on by default in
+    /// V1; SGLang's radix cache) serves them: they skip prefill and their
+    /// KV blocks are held once for all requests. Only whole blocks are
+    /// reused, and never a prompt's last token. The cache is taken as warm.
+    /// Default 0; the static engine reuses nothing.
+    #[serde(default)]
+    pub shared_prefix: u32,
     /// Requests the simulator runs (default 1,000; at most
     /// [`MAX_SIMULATED_REQUESTS`]).
     #[serde(default = "default_requests")]

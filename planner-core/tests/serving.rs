@@ -67,6 +67,7 @@ fn with_stream(mut p: Plan, arrival: Arrival, prompt: Lengths, output: Lengths) 
             prompt,
             output,
             slo: Slo::default(),
+            shared_prefix: 0,
             requests: 400,
             seed: 7,
         });
@@ -337,4 +338,63 @@ fn a_stream_leaves_the_static_figures_alone() {
     assert_eq!(a.devices, b.devices);
     assert!(a.serving.unwrap().simulated.is_none());
     assert!(b.serving.unwrap().simulated.is_some());
+}
+
+/// A longer shared prefix (a higher prefix-cache hit rate) never raises
+/// the time to first token: cached tokens skip prefill and share blocks.
+#[test]
+fn a_longer_cached_prefix_never_raises_ttft() {
+    let base = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::Vllm,
+        4096,
+        128,
+    );
+    let mut last: Option<(f64, f64, f64)> = None;
+    for shared in [0, 256, 1024, 2048, 3072, 4095, 8192] {
+        let mut p = with_stream(base.clone(), poisson(6.0), fixed(4096), fixed(128));
+        if let Workload::Inference(i) = &mut p.workload {
+            i.stream.as_mut().unwrap().shared_prefix = shared;
+        }
+        let s = serving(&p);
+        let (sim, an) = (s.simulated.unwrap(), s.analytic.unwrap());
+        let now = (
+            sim.ttft.p50.as_secs(),
+            sim.ttft.mean.as_secs(),
+            an.ttft.mean.as_secs(),
+        );
+        println!(
+            "shared {shared}: sim p50 {:.1} ms mean {:.1} ms, analytic {:.1} ms",
+            now.0 * 1e3,
+            now.1 * 1e3,
+            now.2 * 1e3
+        );
+        if let Some(l) = last {
+            assert!(now.0 <= l.0 * 1.01, "{shared}: simulated p50");
+            assert!(now.1 <= l.1 * 1.01, "{shared}: simulated mean");
+            assert!(now.2 <= l.2 * (1.0 + 1e-9), "{shared}: analytic");
+        }
+        last = Some(now);
+    }
+    // A static batch reuses nothing.
+    let mut st = with_stream(
+        plan(
+            ModelId::Llama31_8b,
+            GpuId::H100Sxm,
+            1,
+            Engine::Static,
+            4096,
+            128,
+        ),
+        poisson(1.0),
+        fixed(4096),
+        fixed(128),
+    );
+    let a = serving(&st).simulated.unwrap();
+    if let Workload::Inference(i) = &mut st.workload {
+        i.stream.as_mut().unwrap().shared_prefix = 2048;
+    }
+    assert_eq!(a, serving(&st).simulated.unwrap());
 }

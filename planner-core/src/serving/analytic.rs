@@ -27,6 +27,8 @@ pub(crate) struct Shape<'a> {
     pub prompt: f64,
     /// Mean output tokens.
     pub output: f64,
+    /// Mean prompt tokens the prefix cache serves (they skip prefill).
+    pub cached: f64,
 }
 
 /// A steady state at one rate (per replica).
@@ -87,18 +89,20 @@ impl Shape<'_> {
         }
     }
 
-    /// `d` decode sequences plus `c` prompt tokens (whole prompts, or a
-    /// chunk of one when `c` is below the mean prompt).
+    /// Prompt tokens a request prefills (what the prefix cache leaves).
+    fn fresh(&self) -> f64 {
+        (self.prompt - self.cached).max(1.0)
+    }
+
+    /// `d` decode sequences plus `c` prompt tokens to prefill (whole
+    /// prompts, or a chunk of one when `c` is below a prompt's fresh
+    /// tokens); they attend to the cached prefix and to each other.
     fn with_prefill(&self, d: f64, c: f64) -> Mix {
-        let p = self.prompt;
+        let (p, k) = (self.fresh(), self.cached);
         Mix {
             prefill_tokens: c,
-            prefill_keys: c * windowed(self.r, p / 2.0),
-            prefill_cached: if c < p {
-                windowed(self.r, (p - c) / 2.0)
-            } else {
-                0.0
-            },
+            prefill_keys: c * windowed(self.r, k + p / 2.0),
+            prefill_cached: windowed(self.r, k + if c < p { (p - c) / 2.0 } else { 0.0 }),
             prefill_done: (c / p).max(0.0),
             ..self.decode(d)
         }
@@ -115,7 +119,7 @@ impl Shape<'_> {
     /// second, so t̄ = td / (1 − (λP/c)(tp − td)). When every iteration
     /// must prefill, the prompt tokens spread over all of them.
     fn step(&self, rate: f64, t: f64, tp: f64) -> Option<Step> {
-        let (p, o) = (self.prompt, self.output);
+        let (p, o) = (self.fresh(), self.output);
         let d = rate * (o - 1.0).max(0.0) * t;
         let left = self.budget() - d;
         if left < 1.0 {
@@ -220,7 +224,7 @@ impl Shape<'_> {
 
     /// TTFT, running sequences and stability of a converged step.
     fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
-        let p = self.prompt;
+        let p = self.fresh();
         let chunks = (p / st.left).ceil().max(1.0);
         let service = chunks * st.tp;
         // Prompts the budget carries together; the queue is on them.
@@ -228,7 +232,8 @@ impl Shape<'_> {
         let rho = rate * service / slots;
         let prefilling = rate * service;
         let running = st.d + prefilling;
-        let kv = st.d * (p + self.output / 2.0) + prefilling * p;
+        // The shared prefix's blocks are held once.
+        let kv = st.d * (p + self.output / 2.0) + prefilling * p + self.cached;
         let stable = converged
             && rho < 1.0
             && running <= f64::from(self.limits.max_seqs)
@@ -284,7 +289,7 @@ impl Shape<'_> {
     /// engine is saturated and runs at it. Clients beyond what the pool
     /// and the running limit hold wait their turn.
     pub fn closed(&self, clients: f64) -> Steady {
-        let seqs = (self.cap.tokens / (self.prompt + self.output / 2.0).max(1.0))
+        let seqs = ((self.cap.tokens - self.cached) / (self.fresh() + self.output / 2.0))
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);

@@ -32,6 +32,7 @@ fn limits(p: &EngineProfile) -> Limits {
         token_budget: p.token_budget,
         max_seqs: p.max_seqs.max(1),
         static_batches: !p.engine.continuous(),
+        prefix_cache: p.engine.continuous(),
     }
 }
 
@@ -80,6 +81,7 @@ pub(crate) fn report(
         limits: lim,
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
+        cached: cached(stream, &lim, &cap),
     };
     let steady = shape.of(stream, replicas);
     out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
@@ -97,6 +99,15 @@ pub(crate) fn report(
     }
     out.simulated = Some(sim);
     Some(out)
+}
+
+/// Mean prompt tokens the prefix cache serves.
+fn cached(stream: &RequestStream, lim: &Limits, cap: &capacity::Capacity) -> f64 {
+    if !lim.prefix_cache {
+        return 0.0;
+    }
+    let mean = stream.prompt.mean().max(1.0).round() as u32;
+    f64::from(sim::reused(mean, stream.shared_prefix, cap.block_tokens))
 }
 
 fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> AnalyticServing {
@@ -245,13 +256,15 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     };
     let profile = profile(&r, batch);
     let cap = capacity::capacity(&r, &devices, &profile);
+    let lim = limits(&profile);
     let shape = Shape {
         r: &r,
         dev: tables.first(),
         cap: &cap,
-        limits: limits(&profile),
+        limits: lim,
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
+        cached: cached(stream, &lim, &cap),
     };
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);

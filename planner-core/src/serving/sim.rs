@@ -32,6 +32,8 @@ pub(crate) struct Limits {
     pub max_seqs: u32,
     /// Static batches: admit only when nothing runs.
     pub static_batches: bool,
+    /// Whether shared prompt prefixes are served from a prefix cache.
+    pub prefix_cache: bool,
 }
 
 /// One request's life.
@@ -42,6 +44,8 @@ pub(crate) struct Req {
     pub output: u32,
     /// Tokens whose KV is computed.
     computed: u32,
+    /// Leading tokens served by the prefix cache (whole blocks).
+    cached: u32,
     /// Tokens generated so far.
     pub generated: u32,
     /// KV blocks held.
@@ -67,6 +71,14 @@ pub(crate) struct Run {
     pub preemptions: u32,
     /// Σ over iterations of running requests.
     pub running_sum: f64,
+}
+
+/// Tokens of a prompt the prefix cache serves: the shared prefix in whole
+/// blocks, never the prompt's last token.
+pub(crate) fn reused(prompt: u32, shared: u32, block: u32) -> u32 {
+    let b = block.max(1);
+    let whole = |x: u32| x / b * b;
+    whole(shared).min(whole(prompt.saturating_sub(1)))
 }
 
 /// The requests of one replica's share of the stream: arrival times
@@ -127,7 +139,18 @@ pub(crate) fn simulate(
     stream: &RequestStream,
     replicas: u32,
 ) -> Run {
-    let (reqs, clients) = requests(stream, replicas);
+    let (mut reqs, clients) = requests(stream, replicas);
+    let shared = if limits.prefix_cache {
+        stream.shared_prefix
+    } else {
+        0
+    };
+    let block = cap.block_tokens.max(1);
+    for q in &mut reqs {
+        q.cached = reused(q.prompt, shared, block);
+        q.computed = q.cached;
+    }
+    let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
     let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
     let mut s = State {
         r,
@@ -140,7 +163,7 @@ pub(crate) fn simulate(
         },
         waiting: VecDeque::new(),
         running: Vec::new(),
-        free: cap.blocks(),
+        free: cap.blocks().saturating_sub(shared_blocks),
         clock: 0.0,
         next: 0,
         released,
@@ -183,7 +206,8 @@ impl State<'_> {
     fn arrive(&mut self) {
         while self.next < self.released && self.run.reqs[self.next].arrival <= self.clock {
             let q = self.run.reqs[self.next];
-            if self.cap.blocks_for(self.r, q.prompt + q.output) > self.cap.blocks() {
+            let shared = u64::from(q.cached / self.cap.block_tokens.max(1));
+            if self.cap.blocks_for(self.r, q.prompt + q.output) > self.cap.blocks() + shared {
                 self.run.reqs[self.next].dropped = true;
                 self.next += 1;
                 self.release_next();
@@ -215,9 +239,10 @@ impl State<'_> {
     /// Blocks request `i` needs to hold `n` more tokens.
     fn needs(&self, i: usize, n: u32) -> u64 {
         let q = &self.run.reqs[i];
+        let shared = u64::from(q.cached / self.cap.block_tokens.max(1));
         self.cap
             .blocks_for(self.r, q.computed + n)
-            .saturating_sub(q.blocks)
+            .saturating_sub(q.blocks + shared)
     }
 
     /// The newest running request gives its blocks back and waits to be
@@ -227,7 +252,7 @@ impl State<'_> {
         let q = &mut self.run.reqs[v];
         self.free += q.blocks;
         q.blocks = 0;
-        q.computed = 0;
+        q.computed = q.cached;
         self.waiting.push_front(v);
         self.run.preemptions += 1;
         Some(v)
