@@ -780,7 +780,7 @@ fn example_serving_pipes_into_eval() {
     assert!(
         v["serving"]["simulated"]["output_tokens_per_second"]
             .as_f64()
-            .unwrap()
+            .expect("a number")
             > 0.0
     );
 }

@@ -110,7 +110,7 @@ fn seventy_b_at_128k_holds_about_ten_bf16_and_twenty_four_fp8() {
     );
     // The static-batch inverse answer agrees once the engine's token
     // budget bounds the prefill peak.
-    let limits = evaluate(&p).inference.unwrap();
+    let limits = evaluate(&p).inference.expect("serving limits");
     assert!(limits.max_batch >= 9, "{}", limits.max_batch);
 }
 
@@ -136,7 +136,7 @@ fn the_simulator_is_deterministic_for_a_seed() {
     );
     let (a, b) = (serving(&p), serving(&p));
     assert_eq!(a, b);
-    let s = a.simulated.unwrap();
+    let s = a.simulated.expect("simulated");
     assert_eq!(s.completed, s.requests);
     assert!(s.ttft.p99 >= s.ttft.p50 && s.tpot.p99 >= s.tpot.p50);
 }
@@ -162,7 +162,7 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
     for (model, tp, prompt, output) in cases {
         let base = plan(model, GpuId::H100Sxm, tp, Engine::Vllm, prompt, output);
         let probe = with_stream(base.clone(), poisson(1.0), fixed(prompt), fixed(output));
-        let max = serving(&probe).analytic.unwrap().max_rate;
+        let max = serving(&probe).analytic.expect("analytic").max_rate;
         assert!(max > 0.0);
         for load in [0.2, 0.4, 0.6, 0.8, 0.95, 1.3] {
             let mut p = with_stream(
@@ -172,10 +172,13 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
                 fixed(output),
             );
             if let Workload::Inference(i) = &mut p.workload {
-                i.stream.as_mut().unwrap().requests = 1500;
+                i.stream.as_mut().expect("stream").requests = 1500;
             }
             let s = serving(&p);
-            let (sim, an) = (s.simulated.unwrap(), s.analytic.unwrap());
+            let (sim, an) = (
+                s.simulated.expect("simulated"),
+                s.analytic.expect("analytic"),
+            );
             // The largest rate is where the steady state ends.
             assert_eq!(an.stable, load < 1.0, "{model:?} at {load}");
             let e = [
@@ -245,7 +248,7 @@ fn mla_cache_is_reported_per_device() {
         s.kv_bytes_per_token_device
     );
     // The replica-wide figure of the limits counts every rank's copy.
-    let limits = evaluate(&p).inference.unwrap();
+    let limits = evaluate(&p).inference.expect("serving limits");
     assert!((limits.kv_bytes_per_token.as_bytes() - 8.0 * expected).abs() < 8.0);
 }
 
@@ -296,7 +299,10 @@ fn throughput_is_non_decreasing_in_concurrency_up_to_capacity() {
             fixed(256),
         );
         let s = serving(&p);
-        let (sim, an) = (s.simulated.unwrap(), s.analytic.unwrap());
+        let (sim, an) = (
+            s.simulated.expect("simulated"),
+            s.analytic.expect("analytic"),
+        );
         assert!(
             sim.output_tokens_per_second >= last.0 * 0.999,
             "{clients}: {} < {}",
@@ -336,8 +342,8 @@ fn a_stream_leaves_the_static_figures_alone() {
     let (a, b) = (evaluate(&base), evaluate(&with));
     assert_eq!(a.time, b.time);
     assert_eq!(a.devices, b.devices);
-    assert!(a.serving.unwrap().simulated.is_none());
-    assert!(b.serving.unwrap().simulated.is_some());
+    assert!(a.serving.expect("serving").simulated.is_none());
+    assert!(b.serving.expect("serving").simulated.is_some());
 }
 
 /// A longer shared prefix (a higher prefix-cache hit rate) never raises
@@ -356,10 +362,13 @@ fn a_longer_cached_prefix_never_raises_ttft() {
     for shared in [0, 256, 1024, 2048, 3072, 4095, 8192] {
         let mut p = with_stream(base.clone(), poisson(6.0), fixed(4096), fixed(128));
         if let Workload::Inference(i) = &mut p.workload {
-            i.stream.as_mut().unwrap().shared_prefix = shared;
+            i.stream.as_mut().expect("stream").shared_prefix = shared;
         }
         let s = serving(&p);
-        let (sim, an) = (s.simulated.unwrap(), s.analytic.unwrap());
+        let (sim, an) = (
+            s.simulated.expect("simulated"),
+            s.analytic.expect("analytic"),
+        );
         let now = (
             sim.ttft.p50.as_secs(),
             sim.ttft.mean.as_secs(),
@@ -392,9 +401,9 @@ fn a_longer_cached_prefix_never_raises_ttft() {
         fixed(4096),
         fixed(128),
     );
-    let a = serving(&st).simulated.unwrap();
+    let a = serving(&st).simulated.expect("simulated");
     if let Workload::Inference(i) = &mut st.workload {
-        i.stream.as_mut().unwrap().shared_prefix = 2048;
+        i.stream.as_mut().expect("stream").shared_prefix = 2048;
     }
-    assert_eq!(a, serving(&st).simulated.unwrap());
+    assert_eq!(a, serving(&st).simulated.expect("simulated"));
 }
