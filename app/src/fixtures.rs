@@ -22,6 +22,7 @@ pub fn serving() -> Plan {
         output_tokens: 512,
         batch: 32,
         logits: LogitsScope::LastToken,
+        stream: None,
     });
     p.levers = Levers {
         parallel: Parallelism {

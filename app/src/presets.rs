@@ -256,6 +256,7 @@ fn serving(lang: Lang) -> Vec<Plan> {
         output_tokens: 1024,
         batch: 32,
         logits: LogitsScope::LastToken,
+        stream: None,
     });
     let base = Levers {
         parallel: Parallelism {
@@ -418,6 +419,7 @@ fn multi_tenant(lang: Lang) -> Vec<Plan> {
             output_tokens: 512,
             batch,
             logits: LogitsScope::LastToken,
+            stream: None,
         })
     };
     let whole = Levers {

@@ -41,6 +41,13 @@ pub(crate) enum Cmd {
     #[command(after_help = "Example:
   memwall example > plan.json && memwall eval plan.json --format table")]
     Example,
+    /// Print a serving plan with a request stream: Llama 3.1 70B, vLLM, 8×H100
+    ///
+    /// Two TP-4 replicas, Poisson arrivals at 10 requests/s, chat-like
+    /// lengths, SLOs on TTFT and TPOT; `eval` simulates the stream.
+    #[command(after_help = "Example:
+  memwall example-serving | memwall eval - --format table")]
+    ExampleServing,
     /// Print the JSON schema of a plan, a search scenario or a shared pool
     #[command(after_help = "Examples:
   memwall schema > plan.schema.json

@@ -14,6 +14,7 @@ mod io;
 mod ops;
 mod ops_view;
 mod search_view;
+mod serving_view;
 mod table;
 mod usage;
 
@@ -49,6 +50,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
     match cmd {
         Cmd::Eval(a) => eval(&a.file, a.format.format),
         Cmd::Example => print_ok(example_plan().to_json()),
+        Cmd::ExampleServing => print_ok(planner_core::example_serving_plan().to_json()),
         Cmd::Schema { kind } => schema(kind),
         Cmd::Search(a) => run_search(&a.file, a.format.format),
         Cmd::ExampleScenario => print_ok(search::example_scenario().to_json()),

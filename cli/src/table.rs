@@ -30,6 +30,9 @@ pub fn render(r: &Report) -> String {
         device(&mut o, d, i == r.binding);
     }
     limits(&mut o, r);
+    if let Some(s) = &r.serving {
+        crate::serving_view::serving(&mut o, s);
+    }
     placement(&mut o, &r.placement);
     time(&mut o, &r.time);
     if let Some(c) = &r.cost {

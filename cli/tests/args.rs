@@ -25,9 +25,10 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 17] = [
     "eval",
     "example",
+    "example-serving",
     "schema",
     "search",
     "example-scenario",

@@ -757,3 +757,30 @@ fn calibrate_rejects_bad_reports() {
         "unknown knob",
     );
 }
+
+/// The serving example evaluates to a table with the engine, the KV pool,
+/// the simulated stream, the analytic steady state and the price per token.
+#[test]
+fn example_serving_pipes_into_eval() {
+    let plan = text(&memwall(&["example-serving"], None).stdout);
+    let out = memwall(&["eval", "-", "--format", "table"], Some(&plan));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for line in [
+        "engine   vLLM",
+        "KV pool",
+        "stream   simulated 1000",
+        "analytic steady",
+        "per M input tokens",
+    ] {
+        assert!(s.contains(line), "{line} missing from\n{s}");
+    }
+    let json = memwall(&["eval", "-", "--format", "json"], Some(&plan));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert!(
+        v["serving"]["simulated"]["output_tokens_per_second"]
+            .as_f64()
+            .expect("a number")
+            > 0.0
+    );
+}

@@ -58,6 +58,7 @@ fn varied_plans() -> Vec<Plan> {
                                 output_tokens: 500,
                                 batch: 16 << (mi % 3),
                                 logits: LogitsScope::LastToken,
+                                stream: None,
                             })
                         } else {
                             Workload::Training(Training {
@@ -184,6 +185,8 @@ fn main() {
         per_cpu(fast_cpu)
     );
 
+    serving();
+
     let scenario = planner_core::search::example_scenario();
     run_search(
         "GPT-3 175B within 1024 A100-80GB (the example scenario)",
@@ -242,5 +245,31 @@ fn run_search(label: &str, scenario: &planner_core::search::Scenario, runs: usiz
         "  evaluated per second: {:.0} wall, {:.0} per CPU-second",
         c.evaluated as f64 / wall.max(1e-9),
         c.evaluated as f64 / cpu.max(1e-9)
+    );
+}
+
+/// The serving models on `memwall example-serving`: the analytic steady
+/// state (with its largest sustainable rates) per second, and the
+/// simulator's CPU cost per simulated second of traffic.
+fn serving() {
+    let plan = planner_core::example_serving_plan();
+    let (an, an_cpu, calls) = rate(1, 3.0, |_| {
+        black_box(planner_core::serving::analytic(black_box(&plan)));
+    });
+    println!(
+        "serving analytic:       {an:>12.0} plans/s wall, {} per CPU-second ({calls} calls; steady state + largest rate with and without SLOs)",
+        per_cpu(an_cpu)
+    );
+    let sim = planner_core::serving::simulate(&plan).expect("the example has a stream");
+    let secs = sim.simulated.as_secs();
+    let (runs, runs_cpu, calls) = rate(1, 3.0, |_| {
+        black_box(planner_core::serving::simulate(black_box(&plan)));
+    });
+    println!(
+        "serving simulator:      {runs:.0} runs/s wall, {} per CPU-second ({calls} runs of {} requests, {} iterations, {secs:.1} simulated s): {:.1} µs per simulated second (CPU)",
+        per_cpu(runs_cpu),
+        sim.requests,
+        sim.iterations,
+        runs_cpu.map_or(f64::NAN, |r| 1e6 / (r * secs))
     );
 }

@@ -359,6 +359,7 @@ mod tests {
             output_tokens: 100,
             batch: 64,
             logits: crate::plan::LogitsScope::LastToken,
+            stream: None,
         });
         let mut p = base.clone();
         p.levers.precision.weights = Precision::Int4 { group_size: 128 };

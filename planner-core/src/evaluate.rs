@@ -54,6 +54,18 @@ pub fn evaluate(plan: &Plan) -> Report {
         &mut diagnostics,
     );
 
+    let stream = match &plan.workload {
+        crate::plan::Workload::Inference(i) => i.stream.as_ref(),
+        crate::plan::Workload::Training(_) => None,
+    };
+    let serving = crate::serving::report(
+        &r,
+        &devices,
+        &tables(&r, &devices),
+        stream,
+        cost.usd_per_hour,
+    );
+
     Report {
         version: SCHEMA_VERSION,
         plan: plan.name.clone(),
@@ -71,6 +83,7 @@ pub fn evaluate(plan: &Plan) -> Report {
         placement,
         cost: Some(cost),
         diagnostics,
+        serving,
     }
 }
 

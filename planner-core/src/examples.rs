@@ -43,3 +43,72 @@ pub fn example_plan() -> Plan {
         distillation: None,
     }
 }
+
+/// Llama 3.1 70B served by vLLM on one 8×H100 node as two TP-4 replicas:
+/// a Poisson stream of 10 requests/s with chat-like lengths, held to a
+/// 99th-percentile TTFT of 2 s and TPOT of 100 ms (what `memwall
+/// example-serving` prints). The static figures are for the longest
+/// request of the stream (540 prompt + 420 output tokens).
+pub fn example_serving_plan() -> Plan {
+    use crate::engine::Engine;
+    use crate::plan::{Inference, LogitsScope};
+    use crate::request::{sharegpt_like, Arrival, RequestStream, Slo};
+    use crate::units::{Frequency, Seconds};
+    let (prompt, output) = sharegpt_like();
+    Plan {
+        version: SCHEMA_VERSION,
+        name: "Llama 3.1 70B on 8×H100, vLLM, 2 replicas of TP 4".into(),
+        model: ModelChoice::Preset(ModelId::Llama31_70b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 540,
+            output_tokens: 420,
+            batch: 64,
+            logits: LogitsScope::LastToken,
+            stream: Some(RequestStream {
+                arrival: Arrival::Poisson {
+                    rate: Frequency::per_second(10.0),
+                },
+                prompt,
+                output,
+                slo: Slo {
+                    ttft_p99: Some(Seconds::from_secs(2.0)),
+                    tpot_p99: Some(Seconds::from_millis(100.0)),
+                    ..Slo::default()
+                },
+                shared_prefix: 0,
+                requests: 1000,
+                seed: 0,
+            }),
+        }),
+        levers: Levers {
+            engine: Engine::Vllm,
+            parallel: Parallelism {
+                tp: 4,
+                dp: 2,
+                ..Parallelism::default()
+            },
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8),
+        overheads: Overheads::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_serving_example_fits_and_simulates_its_stream() {
+        let r = crate::evaluate(&example_serving_plan());
+        assert_eq!(r.verdict, crate::Verdict::Fits, "{:?}", r.diagnostics);
+        let s = r.serving.expect("serving section");
+        let sim = s.simulated.expect("a simulated stream");
+        assert_eq!(sim.completed, sim.requests);
+        assert!(s.analytic.expect("analytic").max_rate > 10.0);
+        assert!(s.usd_per_million_output.is_some());
+    }
+}

@@ -208,6 +208,12 @@ pub struct Inference {
     /// Logits scope at prefill.
     #[serde(default)]
     pub logits: LogitsScope,
+    /// A stream of requests to serve (arrivals, length distributions,
+    /// SLOs); `None` serves one static batch of `batch` sequences. With a
+    /// stream, the report's `serving` section simulates it under
+    /// `levers.engine`.
+    #[serde(default)]
+    pub stream: Option<crate::request::RequestStream>,
 }
 
 /// Activation checkpointing (recomputation).
@@ -702,6 +708,11 @@ pub struct Levers {
     /// `gpu_memory_utilization`).
     #[serde(default)]
     pub memory_cap: Option<f64>,
+    /// The serving engine: static batches (the default) or an engine's
+    /// continuous batching with its defaults (token budget, KV pool rule,
+    /// block size).
+    #[serde(default)]
+    pub engine: crate::engine::Engine,
 }
 
 /// Runtime overheads outside the model's tensors, each overridable.

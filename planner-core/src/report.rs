@@ -700,6 +700,115 @@ pub struct Report {
     pub cost: Option<CostReport>,
     /// Problems and warnings in plain language.
     pub diagnostics: Vec<Diagnostic>,
+    /// Serving as the engine runs it: KV pool, capacity, and (with a
+    /// request stream) simulated and analytic latency and throughput.
+    /// Absent for training plans and in reports written before it existed.
+    #[serde(default)]
+    pub serving: Option<ServingReport>,
+}
+
+/// The median, 99th percentile and mean of a latency over requests.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Percentiles {
+    /// Median.
+    pub p50: Seconds,
+    /// 99th percentile.
+    pub p99: Seconds,
+    /// Mean.
+    pub mean: Seconds,
+}
+
+/// What the iteration-level simulator measured on one replica's share of
+/// the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SimulatedServing {
+    /// Requests simulated (on one replica).
+    pub requests: u32,
+    /// Requests that finished within the iteration bound.
+    pub completed: u32,
+    /// Iterations run.
+    pub iterations: u32,
+    /// Preemptions (recomputations) when KV blocks ran out.
+    pub preemptions: u32,
+    /// Simulated seconds from the first arrival to the last completion.
+    pub simulated: Seconds,
+    /// Time to first token, queueing included.
+    pub ttft: Percentiles,
+    /// Time per output token after the first.
+    pub tpot: Percentiles,
+    /// Arrival to last token.
+    pub latency: Percentiles,
+    /// Mean running sequences per iteration.
+    pub mean_running: f64,
+    /// Output tokens per second over all replicas.
+    pub output_tokens_per_second: f64,
+    /// Prompt tokens per second over all replicas.
+    pub input_tokens_per_second: f64,
+    /// Completed requests per second over all replicas.
+    pub requests_per_second: f64,
+    /// Requests per second, over all replicas, that met every per-request
+    /// SLO (TTFT ≤ `ttft_p99`, TPOT ≤ `tpot_p99`); equals
+    /// `requests_per_second` when no SLO is set.
+    pub goodput: f64,
+    /// Whether the percentiles meet every SLO set.
+    pub meets_slo: bool,
+}
+
+/// The steady-state approximation (cheap enough for the search).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AnalyticServing {
+    /// Whether the stream's rate is sustainable (a steady state exists and
+    /// its KV demand fits the pool).
+    pub stable: bool,
+    /// Iteration time at the steady state's mean batch.
+    pub iteration: Seconds,
+    /// Mean running sequences per replica (Little's law).
+    pub running: f64,
+    /// Time to first token (M/D/1 queueing before the prompt's prefill).
+    pub ttft: Percentiles,
+    /// Time per output token.
+    pub tpot: Seconds,
+    /// Output tokens per second over all replicas.
+    pub output_tokens_per_second: f64,
+    /// Largest sustainable request rate over all replicas, requests/s.
+    pub max_rate: f64,
+    /// Largest rate that also meets the SLOs (`None` when none is set).
+    pub max_rate_under_slo: Option<f64>,
+    /// Share of GPU time spent on prefill (the rest on decode), for the
+    /// split of cost between input and output tokens.
+    pub prefill_share: f64,
+}
+
+/// Serving as an engine runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ServingReport {
+    /// The engine and its defaults as applied.
+    pub profile: crate::engine::EngineProfile,
+    /// KV pool of the binding device.
+    pub kv_pool: Bytes,
+    /// KV bytes per token on one device (its layers; an MLA latent is
+    /// counted once per device, not summed over TP replicas).
+    pub kv_bytes_per_token_device: Bytes,
+    /// Tokens the KV pool of one replica holds.
+    pub kv_capacity_tokens: f64,
+    /// Requests of the plan's prompt+output length the pool holds at once
+    /// (vLLM's "maximum concurrency" log line: blocks × block size ÷
+    /// tokens per request, rounded up to whole blocks).
+    pub max_concurrency: f64,
+    /// The simulated stream, when the plan has one.
+    pub simulated: Option<SimulatedServing>,
+    /// The steady-state approximation, when the plan has a stream.
+    pub analytic: Option<AnalyticServing>,
+    /// Dollars per million prompt tokens (GPU time of prefill).
+    pub usd_per_million_input: Option<Usd>,
+    /// Dollars per million output tokens (GPU time of decode).
+    pub usd_per_million_output: Option<Usd>,
+    /// Dollars per request.
+    pub usd_per_request: Option<Usd>,
 }
 
 impl Report {

@@ -367,6 +367,9 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let hw = &plan.hardware;
     let cluster = resolve_cluster(&mut c, hw, &gpu);
     let eff = check_efficiency(&mut c, plan.efficiency);
+    if let Workload::Inference(_) = plan.workload {
+        apply_engine(&mut levers, &gpu);
+    }
     let hbm = capped_hbm(&mut c, &mut levers, &gpu);
     let overheads = check_overheads(&mut c, plan.overheads);
     let d = resolve_degrees(&mut c, &mut levers);
@@ -605,6 +608,27 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         nvme,
         cxl,
         net,
+    }
+}
+
+/// A continuous-batching engine's defaults where the plan leaves the lever
+/// unset: its token budget becomes the prefill chunk (every prefill pass
+/// carries at most that many tokens, so the activation peak is the
+/// budget's), and vLLM's `gpu_memory_utilization` becomes the memory cap
+/// (vLLM sizes everything, weights included, inside that fraction;
+/// SGLang's and TensorRT-LLM's rules size only the KV pool and are
+/// applied by the serving model).
+fn apply_engine(levers: &mut Levers, gpu: &GpuSpec) {
+    if !levers.engine.continuous() {
+        return;
+    }
+    let tp = levers.parallel.tp.max(1);
+    let profile = levers.engine.profile(gpu.device_memory(), tp, 1);
+    if levers.prefill_chunk.is_none() {
+        levers.prefill_chunk = profile.token_budget;
+    }
+    if let crate::engine::KvPoolRule::OfTotal { fraction } = profile.pool {
+        levers.memory_cap.get_or_insert(fraction);
     }
 }
 

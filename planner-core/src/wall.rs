@@ -560,6 +560,7 @@ pub fn serving_template() -> Plan {
             output_tokens: 256,
             batch: 1,
             logits: Default::default(),
+            stream: None,
         }),
         Levers::default(),
     )

@@ -108,6 +108,7 @@ fn plans() -> Vec<(String, Plan)> {
                 output_tokens: 64,
                 batch,
                 logits: LogitsScope::LastToken,
+                stream: None,
             });
             let levers = Levers {
                 kv_cache: KvCacheLayout::Contiguous { reserve_tokens: 0 },

@@ -55,6 +55,7 @@ fn serving(model: ModelId) -> Plan {
             output_tokens: 256,
             batch: 16,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers::default(),
         hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),

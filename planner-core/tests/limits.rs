@@ -20,6 +20,7 @@ fn longest_context_stops_at_the_trained_context() {
         output_tokens: 1000,
         batch: 1,
         logits: LogitsScope::LastToken,
+        stream: None,
     });
     p.levers = Default::default();
     p.levers.parallel.tp = 4;
@@ -40,6 +41,7 @@ fn memory_bounds_when_it_binds_first() {
         output_tokens: 1000,
         batch: 256,
         logits: LogitsScope::LastToken,
+        stream: None,
     });
     p.levers = Default::default();
     p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1);

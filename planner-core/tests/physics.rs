@@ -23,6 +23,7 @@ fn llama70b_on_one_h100(offload: Offload) -> Plan {
             output_tokens: 200,
             batch: 1,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers {
             offload,

@@ -116,6 +116,7 @@ fn serving_moves_the_kv_cache_first() {
             output_tokens: 1000,
             batch: 8,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers {
             placement: Placement::ByHeat,

@@ -172,6 +172,7 @@ proptest! {
         if serve {
             plan.workload = Workload::Inference(Inference {
                 prompt_tokens: 512, output_tokens: 128, batch: 4, logits: LogitsScope::LastToken,
+                stream: None,
             });
         }
         let mut p_wide = plan.clone();
@@ -206,7 +207,7 @@ proptest! {
             version: 1,
             name: String::new(),
             model: ModelChoice::Preset(model),
-            workload: Workload::Inference(Inference { prompt_tokens: prompt, output_tokens: 64, batch, logits: LogitsScope::LastToken }),
+            workload: Workload::Inference(Inference { prompt_tokens: prompt, output_tokens: 64, batch, logits: LogitsScope::LastToken, stream: None }),
             levers: Levers::default(),
             hardware: hardware(1),
             overheads: Overheads::default(),
@@ -329,6 +330,7 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                         output_tokens: out,
                         batch,
                         logits: LogitsScope::AllTokens,
+                        stream: None,
                     })
                 } else {
                     Workload::Training(Training {
@@ -554,6 +556,7 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                     output_tokens: seq / 4,
                     batch: mb * k,
                     logits: LogitsScope::LastToken,
+                    stream: None,
                 })
             } else {
                 Workload::Training(Training {

@@ -42,6 +42,7 @@ impl Case {
                 output_tokens: self.output,
                 batch: 1,
                 logits: LogitsScope::LastToken,
+                stream: None,
             }),
             levers: Levers {
                 precision: Precisions {

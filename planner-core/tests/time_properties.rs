@@ -100,6 +100,7 @@ fn serve(model: ModelId, gpu: GpuChoice, tp: u32, prompt: u32, batch: u32) -> Pl
             output_tokens: 256,
             batch,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers {
             parallel: Parallelism {

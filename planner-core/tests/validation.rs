@@ -332,6 +332,7 @@ fn serve(model: ModelId, tp: u32, prompt: u32, output: u32, batch: u32) -> Plan 
             output_tokens: output,
             batch,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers {
             parallel: Parallelism {

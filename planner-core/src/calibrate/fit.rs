@@ -706,6 +706,7 @@ mod tests {
             output_tokens: 64,
             batch: 1,
             logits: Default::default(),
+            stream: None,
         });
         let rows = [
             PlanRow {

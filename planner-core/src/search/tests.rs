@@ -53,6 +53,7 @@ fn small_serving() -> Scenario {
             output_tokens: 500,
             batch: 32,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers::default(),
         hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
@@ -142,6 +143,7 @@ fn small_by_heat() -> Scenario {
         output_tokens: 2000,
         batch: 64,
         logits: LogitsScope::LastToken,
+        stream: None,
     });
     s.max_gpus = 2;
     s.constraints.gpu_kinds = Some(vec![GpuId::H100Sxm]);

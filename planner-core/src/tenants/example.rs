@@ -41,6 +41,7 @@ fn serving_job(
         output_tokens: output,
         batch,
         logits: Default::default(),
+        stream: None,
     });
     let levers = Levers {
         precision: Precisions {

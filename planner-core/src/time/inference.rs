@@ -132,7 +132,7 @@ fn whole_model(r: &Resolved) -> Stage {
 
 /// Keys within the sliding window, if any.
 #[inline]
-fn windowed(r: &Resolved, k: f64) -> f64 {
+pub(crate) fn windowed(r: &Resolved, k: f64) -> f64 {
     r.spec.sliding_window.map_or(k, |w| k.min(f64::from(w)))
 }
 
@@ -303,4 +303,58 @@ pub(crate) fn serve(
         decode: decode(r, dev, &whole, bs, output),
         output,
     }
+}
+
+/// What one iteration of a continuous-batching engine carries, summed over
+/// its sequences (Orca's iteration-level scheduling, Yu et al. OSDI 2022;
+/// vLLM V1 and Sarathi-Serve mix prefill chunks with decode tokens in one
+/// forward pass, Agrawal et al. OSDI 2024 §4).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Mix {
+    /// Prompt tokens prefilled this iteration, all chunks together.
+    pub prefill_tokens: f64,
+    /// Σ over those tokens of the keys each attends to: the tokens cached
+    /// before its chunk plus the causal half of the chunk.
+    pub prefill_keys: f64,
+    /// Σ over the prefilling sequences of the tokens already cached, which
+    /// their attention reads from the KV cache.
+    pub prefill_cached: f64,
+    /// Sequences whose prompt completes this iteration (each samples its
+    /// first token).
+    pub prefill_done: f64,
+    /// Decoding sequences, one token each.
+    pub decode_seqs: f64,
+    /// Σ over them of the keys each attends to (its context).
+    pub decode_keys: f64,
+}
+
+/// Time of one iteration: the GEMMs on all its tokens together (so the
+/// weights are read once per iteration, not once per sequence), attention
+/// per sequence through the summed keys, the KV the iteration reads, the
+/// logits of every sequence that samples. A decode-only mix of `b`
+/// sequences at context `c` is exactly the static model's decode step.
+pub(crate) fn iteration(r: &Resolved, dev: Option<&Breakdown>, m: &Mix) -> Parts {
+    let tokens = m.prefill_tokens + m.decode_seqs;
+    let mut parts = Parts::default();
+    if tokens <= 0.0 {
+        return parts;
+    }
+    let keys = (m.prefill_keys + m.decode_keys) / tokens;
+    let whole = whole_model(r);
+    let pass = Pass {
+        tokens,
+        keys,
+        model_keys: keys,
+    };
+    let w = stage(r, &whole, pass, m.prefill_done + m.decode_seqs);
+    pass_parts(r, &w, &mut parts, true);
+    stream_weights(r, dev, &w, &mut parts);
+    let read = m.decode_keys + m.prefill_cached;
+    let kv = kv_per_token_layer_rank(r) * read * f64::from(whole.layers());
+    kv_read(r, dev, kv, &mut parts);
+    if r.pp > 1 {
+        let t = p2p(r, send_bytes(r, tokens), r.tp) * f64::from(r.pp - 1);
+        parts.add(TimeKind::PipelineP2p, t, t);
+    }
+    parts
 }

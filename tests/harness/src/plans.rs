@@ -262,6 +262,7 @@ pub fn infer_plan(i: &InferConfig, m: &GridModel, gpu: GpuChoice) -> Plan {
             output_tokens: i.output,
             batch: i.batch,
             logits: LogitsScope::LastToken,
+            stream: None,
         }),
         levers: Levers {
             precision: Precisions {

@@ -351,6 +351,7 @@ impl Pick for Workload {
                         output_tokens: 256,
                         batch: t.global_batch.clamp(1, 64),
                         logits: LogitsScope::LastToken,
+                        stream: None,
                     }),
                 })
             }

@@ -1,0 +1,89 @@
+//! The serving lines of `eval --format table`: the engine and its KV pool,
+//! the simulated stream, the analytic steady state and the cost per token.
+//! Views only: every number comes from `planner-core`.
+
+use planner_core::report::{Percentiles, ServingReport};
+use planner_core::units::Usd;
+use planner_core::Named;
+use std::fmt::Write;
+
+fn ms(p: &Percentiles) -> String {
+    format!(
+        "p50 {:.1} ms, p99 {:.1} ms",
+        p.p50.as_millis(),
+        p.p99.as_millis()
+    )
+}
+
+fn usd(u: Option<Usd>) -> String {
+    u.map_or("unpriced".into(), |u| format!("${:.4}", u.as_usd()))
+}
+
+/// Engine, pool, stream, analytic and cost lines.
+pub fn serving(o: &mut String, s: &ServingReport) {
+    let p = &s.profile;
+    let budget = p
+        .token_budget
+        .map_or("whole prompts".into(), |b| format!("{b}-token budget"));
+    let _ = writeln!(
+        o,
+        "engine   {}: {budget}, {}-token blocks, up to {} running",
+        p.engine.en(),
+        p.block_tokens,
+        p.max_seqs
+    );
+    let _ = writeln!(
+        o,
+        "KV pool  {} per device ({:.1} KiB/token there); {:.0} tokens per replica; {:.2} requests of the plan's length at once",
+        s.kv_pool,
+        s.kv_bytes_per_token_device.as_bytes() / 1024.0,
+        s.kv_capacity_tokens,
+        s.max_concurrency
+    );
+    if let Some(m) = &s.simulated {
+        let _ = writeln!(
+            o,
+            "stream   simulated {} requests/replica ({} done, {} preempted, {} iterations, {:.1} s); mean {:.1} running",
+            m.requests,
+            m.completed,
+            m.preemptions,
+            m.iterations,
+            m.simulated.as_secs(),
+            m.mean_running
+        );
+        let _ = writeln!(
+            o,
+            "         TTFT {}; TPOT {}; {:.0} output and {:.0} input tokens/s, {:.2} requests/s, goodput {:.2}/s; SLOs {}",
+            ms(&m.ttft),
+            ms(&m.tpot),
+            m.output_tokens_per_second,
+            m.input_tokens_per_second,
+            m.requests_per_second,
+            m.goodput,
+            if m.meets_slo { "met" } else { "MISSED" }
+        );
+    }
+    if let Some(a) = &s.analytic {
+        let under = a
+            .max_rate_under_slo
+            .map_or(String::new(), |x| format!(" ({x:.2} under the SLOs)"));
+        let _ = writeln!(
+            o,
+            "analytic {}: TTFT {}; TPOT {:.1} ms; {:.0} output tokens/s; largest rate {:.2} requests/s{under}",
+            if a.stable { "steady" } else { "UNSUSTAINABLE" },
+            ms(&a.ttft),
+            a.tpot.as_millis(),
+            a.output_tokens_per_second,
+            a.max_rate
+        );
+    }
+    if s.simulated.is_some() {
+        let _ = writeln!(
+            o,
+            "price    {} per M input tokens, {} per M output tokens, {} per request",
+            usd(s.usd_per_million_input),
+            usd(s.usd_per_million_output),
+            usd(s.usd_per_request)
+        );
+    }
+}

@@ -1,0 +1,219 @@
+//! Serving engines as the planner models them: how each one sizes its KV
+//! pool, how many tokens one iteration may carry, how it pages the cache,
+//! and what it does when the cache runs out. Every default below is the
+//! engine's own, with the file it comes from.
+
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// The serving engine a plan runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// Static batches, memwall's original semantics: the whole batch is
+    /// prefilled (in chunks only if `levers.prefill_chunk` says so), then
+    /// decoded together; the KV pool is whatever HBM the plan leaves.
+    #[default]
+    Static,
+    /// vLLM (V1 engine): continuous batching with chunked prefill.
+    Vllm,
+    /// SGLang: continuous batching with chunked prefill and a radix cache.
+    Sglang,
+    /// TensorRT-LLM (in-flight batching, paged KV).
+    TrtLlm,
+}
+
+impl Engine {
+    /// Every engine, in display order.
+    pub const ALL: [Engine; 4] = [Engine::Static, Engine::Vllm, Engine::Sglang, Engine::TrtLlm];
+
+    /// Whether the engine schedules iteration by iteration (Orca-style
+    /// continuous batching, Yu et al. OSDI 2022) rather than batch by batch.
+    pub fn continuous(self) -> bool {
+        self != Engine::Static
+    }
+}
+
+crate::lang::named!(Engine {
+    Engine::Static => "static", "static batches", "静态批处理";
+    Engine::Vllm => "vllm", "vLLM", "vLLM";
+    Engine::Sglang => "sglang", "SGLang", "SGLang";
+    Engine::TrtLlm => "trt_llm", "TensorRT-LLM", "TensorRT-LLM";
+});
+
+/// How an engine sizes the KV pool of one device.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum KvPoolRule {
+    /// The pool is what the plan's own memory leaves in (capped) HBM.
+    Leftover,
+    /// vLLM: `fraction` of the device's memory for everything (weights,
+    /// activation peak of a profiling pass at the token budget, runtime);
+    /// the KV pool is the rest of that fraction
+    /// (`vllm/v1/worker/gpu_worker.py`, `determine_available_memory`).
+    OfTotal {
+        /// `gpu_memory_utilization`, 0..=1.
+        fraction: f64,
+    },
+    /// SGLang: `fraction` of the device's memory for weights and the KV
+    /// pool only; activations and CUDA graphs live in the remainder
+    /// (`python/sglang/srt/model_executor/model_runner.py`,
+    /// `profile_max_num_token`).
+    StaticOfTotal {
+        /// `mem_fraction_static`, 0..=1.
+        fraction: f64,
+    },
+    /// TensorRT-LLM: `fraction` of the memory still free once weights and
+    /// runtime buffers are allocated (`KvCacheConfig.free_gpu_memory_fraction`,
+    /// `tensorrt_llm/llmapi/llm_args.py`).
+    OfFree {
+        /// `free_gpu_memory_fraction`, 0..=1.
+        fraction: f64,
+    },
+}
+
+impl KvPoolRule {
+    /// KV pool bytes of one device: `total` device memory, `weights` the
+    /// weights it holds in HBM, `others` everything else besides the KV
+    /// cache (activations at the token budget, runtime overheads).
+    pub fn pool(self, total: Bytes, weights: Bytes, others: Bytes) -> Bytes {
+        let t = total.base();
+        let (w, o) = (weights.base(), others.base());
+        let b = match self {
+            KvPoolRule::Leftover => t - w - o,
+            KvPoolRule::OfTotal { fraction } => fraction * t - w - o,
+            KvPoolRule::StaticOfTotal { fraction } => (fraction * t - w).min(t - w - o),
+            KvPoolRule::OfFree { fraction } => fraction * (t - w - o),
+        };
+        Bytes::new(b.max(0.0))
+    }
+}
+
+/// What an engine does when a running request needs a KV block and none
+/// is free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Preemption {
+    /// Free the newest running request's blocks and prefill it again later
+    /// (vLLM V1's only mode; SGLang's retraction).
+    Recompute,
+}
+
+/// An engine's scheduling and memory defaults, as the planner uses them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EngineProfile {
+    /// The engine.
+    pub engine: Engine,
+    /// How the KV pool is sized.
+    pub pool: KvPoolRule,
+    /// Largest number of tokens one iteration carries (prefill chunks plus
+    /// decode tokens); `None` = no limit (whole prompts at once).
+    pub token_budget: Option<u32>,
+    /// Tokens per KV block (page).
+    pub block_tokens: u32,
+    /// Largest number of running requests.
+    pub max_seqs: u32,
+    /// What happens when blocks run out.
+    pub preemption: Preemption,
+}
+
+/// Device memory from which vLLM and SGLang pick their larger defaults.
+const LARGE_GPU_GIB: f64 = 70.0;
+
+impl Engine {
+    /// The engine's defaults on a GPU with `device_memory` per device, at
+    /// tensor-parallel degree `tp`, for an online server. `batch` is the
+    /// static batch (the Static engine's running limit).
+    ///
+    /// Sources:
+    /// - vLLM: `gpu_memory_utilization` 0.9 and `block_size` 16
+    ///   (`vllm/config/cache.py`); `max_num_batched_tokens` 8192 and
+    ///   `max_num_seqs` 1024 for the OpenAI server on GPUs with ≥ 70 GiB
+    ///   other than A100, else 2048 and 256 (`vllm/engine/arg_utils.py`,
+    ///   `EngineArgs.get_batch_defaults`, vLLM PR #17885); V1 always
+    ///   chunks prefill and preempts by recomputation.
+    /// - SGLang: `mem_fraction_static` 0.88 at TP 1, 0.87 at TP 2, 0.85 at
+    ///   TP 4, 0.81 at TP 8, 0.79 at TP ≥ 16; `chunked_prefill_size` 8192,
+    ///   or 2048 on GPUs under 25 GB; `page_size` 1
+    ///   (`python/sglang/srt/server_args.py`, `__post_init__`, v0.4.x).
+    /// - TensorRT-LLM: `free_gpu_memory_fraction` 0.9, `tokens_per_block`
+    ///   32, `max_num_tokens` 8192, `max_batch_size` 2048
+    ///   (`tensorrt_llm/llmapi/llm_args.py`, `KvCacheConfig` and
+    ///   `BuildConfig` defaults).
+    pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
+        let large = device_memory.as_gib() >= LARGE_GPU_GIB;
+        let (pool, token_budget, block_tokens, max_seqs) = match self {
+            Engine::Static => (KvPoolRule::Leftover, None, 16, batch.max(1)),
+            Engine::Vllm => (
+                KvPoolRule::OfTotal { fraction: 0.9 },
+                Some(if large { 8192 } else { 2048 }),
+                16,
+                if large { 1024 } else { 256 },
+            ),
+            Engine::Sglang => {
+                let fraction = match tp {
+                    0..=1 => 0.88,
+                    2..=3 => 0.87,
+                    4..=7 => 0.85,
+                    8..=15 => 0.81,
+                    _ => 0.79,
+                };
+                let small = device_memory.as_gb() < 25.0;
+                let chunk = if small { 2048 } else { 8192 };
+                (KvPoolRule::StaticOfTotal { fraction }, Some(chunk), 1, 4096)
+            }
+            Engine::TrtLlm => (KvPoolRule::OfFree { fraction: 0.9 }, Some(8192), 32, 2048),
+        };
+        EngineProfile {
+            engine: self,
+            pool,
+            token_budget,
+            block_tokens,
+            max_seqs,
+            preemption: Preemption::Recompute,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_follow_each_engines_rule() {
+        let (t, w, o) = (
+            Bytes::from_gib(80.0),
+            Bytes::from_gib(20.0),
+            Bytes::from_gib(4.0),
+        );
+        let vllm = KvPoolRule::OfTotal { fraction: 0.9 }.pool(t, w, o);
+        assert!((vllm.as_gib() - 48.0).abs() < 1e-9);
+        let trt = KvPoolRule::OfFree { fraction: 0.9 }.pool(t, w, o);
+        assert!((trt.as_gib() - 50.4).abs() < 1e-9);
+        let sgl = KvPoolRule::StaticOfTotal { fraction: 0.85 }.pool(t, w, o);
+        assert!((sgl.as_gib() - 48.0).abs() < 1e-9);
+        // Never negative.
+        let none = KvPoolRule::OfTotal { fraction: 0.1 }.pool(t, w, o);
+        assert_eq!(none, Bytes::ZERO);
+    }
+
+    #[test]
+    fn defaults_depend_on_the_gpu_and_tp() {
+        let big = Bytes::from_gib(80.0);
+        let small = Bytes::from_gib(24.0);
+        assert_eq!(Engine::Vllm.profile(big, 1, 1).token_budget, Some(8192));
+        assert_eq!(Engine::Vllm.profile(small, 1, 1).token_budget, Some(2048));
+        assert_eq!(
+            Engine::Sglang.profile(big, 8, 1).pool,
+            KvPoolRule::StaticOfTotal { fraction: 0.81 }
+        );
+        assert_eq!(Engine::Sglang.profile(big, 8, 1).block_tokens, 1);
+        assert_eq!(Engine::TrtLlm.profile(big, 1, 1).block_tokens, 32);
+        assert_eq!(Engine::Static.profile(big, 1, 7).max_seqs, 7);
+        assert!(!Engine::Static.continuous());
+    }
+}

@@ -1,0 +1,196 @@
+//! Serving workloads as request streams: how requests arrive, how long
+//! their prompts and outputs are, and the latency objectives they are held
+//! to. A plan's `workload.inference.stream` holds one; without it a serving
+//! plan is one static batch, as before.
+
+use crate::units::{Frequency, Seconds};
+use serde::{Deserialize, Serialize};
+
+/// How requests arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Arrival {
+    /// An open stream: exponential gaps at `rate` requests per second, over
+    /// all replicas (vLLM `benchmark_serving.py --request-rate`).
+    Poisson {
+        /// Requests per second, > 0.
+        rate: Frequency,
+    },
+    /// A closed loop of `clients`, each sending its next request when the
+    /// last one finishes (`--max-concurrency`, GenAI-Perf `--concurrency`).
+    Concurrency {
+        /// Clients over all replicas, ≥ 1.
+        clients: u32,
+    },
+}
+
+/// A distribution of token counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Lengths {
+    /// Every request has `tokens` tokens.
+    Fixed {
+        /// Tokens.
+        tokens: u32,
+    },
+    /// Uniform on `min..=max` (vLLM's random dataset with a range ratio).
+    Uniform {
+        /// Fewest tokens.
+        min: u32,
+        /// Most tokens.
+        max: u32,
+    },
+    /// A few weighted points, e.g. the quantiles of a trace.
+    Empirical {
+        /// `(tokens, weight)` pairs; weights need not sum to 1.
+        points: Vec<(u32, f64)>,
+    },
+}
+
+impl Lengths {
+    /// The mean.
+    pub fn mean(&self) -> f64 {
+        match self {
+            Lengths::Fixed { tokens } => f64::from(*tokens),
+            Lengths::Uniform { min, max } => (f64::from(*min) + f64::from(*max)) / 2.0,
+            Lengths::Empirical { points } => {
+                let w: f64 = points.iter().map(|p| p.1.max(0.0)).sum();
+                if w <= 0.0 {
+                    return 0.0;
+                }
+                points
+                    .iter()
+                    .map(|p| f64::from(p.0) * p.1.max(0.0))
+                    .sum::<f64>()
+                    / w
+            }
+        }
+    }
+
+    /// The largest value it can draw.
+    pub fn max(&self) -> u32 {
+        match self {
+            Lengths::Fixed { tokens } => *tokens,
+            Lengths::Uniform { min, max } => (*min).max(*max),
+            Lengths::Empirical { points } => points.iter().map(|p| p.0).max().unwrap_or(0),
+        }
+    }
+
+    /// The value at `u` in `[0, 1)` of the cumulative distribution.
+    pub fn at(&self, u: f64) -> u32 {
+        match self {
+            Lengths::Fixed { tokens } => *tokens,
+            Lengths::Uniform { min, max } => {
+                let (lo, hi) = ((*min).min(*max), (*min).max(*max));
+                let span = f64::from(hi - lo) + 1.0;
+                lo + ((u * span).floor() as u32).min(hi - lo)
+            }
+            Lengths::Empirical { points } => {
+                let w: f64 = points.iter().map(|p| p.1.max(0.0)).sum();
+                let mut acc = 0.0;
+                for p in points {
+                    acc += p.1.max(0.0) / w.max(f64::MIN_POSITIVE);
+                    if u < acc {
+                        return p.0;
+                    }
+                }
+                points.last().map_or(0, |p| p.0)
+            }
+        }
+    }
+}
+
+/// Latency objectives; a request meets them when each one set holds for
+/// it. The percentiles are checked over all requests.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Slo {
+    /// Median time to first token.
+    #[serde(default)]
+    pub ttft_p50: Option<Seconds>,
+    /// 99th-percentile time to first token; also each request's TTFT
+    /// bound for goodput.
+    #[serde(default)]
+    pub ttft_p99: Option<Seconds>,
+    /// Median time per output token.
+    #[serde(default)]
+    pub tpot_p50: Option<Seconds>,
+    /// 99th-percentile time per output token; also each request's TPOT
+    /// bound for goodput.
+    #[serde(default)]
+    pub tpot_p99: Option<Seconds>,
+}
+
+/// A stream of requests to serve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RequestStream {
+    /// How requests arrive.
+    pub arrival: Arrival,
+    /// Prompt lengths.
+    pub prompt: Lengths,
+    /// Output lengths.
+    pub output: Lengths,
+    /// Latency objectives.
+    #[serde(default)]
+    pub slo: Slo,
+    /// Tokens at the start of every prompt that all requests share (a
+    /// system prompt, a few-shot preamble). A continuous-batching engine's
+    /// prefix cache (vLLM's automatic prefix caching, on by default in
+    /// V1; SGLang's radix cache) serves them: they skip prefill and their
+    /// KV blocks are held once for all requests. Only whole blocks are
+    /// reused, and never a prompt's last token. The cache is taken as warm.
+    /// Default 0; the static engine reuses nothing.
+    #[serde(default)]
+    pub shared_prefix: u32,
+    /// Requests the simulator runs (default 1,000; at most
+    /// [`MAX_SIMULATED_REQUESTS`]).
+    #[serde(default = "default_requests")]
+    pub requests: u32,
+    /// Seed of the simulator's generator.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// The simulator's bound on requests per plan: it keeps one evaluation
+/// under a few tens of milliseconds (BENCHMARKS.md).
+pub const MAX_SIMULATED_REQUESTS: u32 = 5_000;
+
+fn default_requests() -> u32 {
+    1_000
+}
+
+/// Chat-like lengths for the example: a five-point stand-in, mean prompt
+/// 220 and mean output 200 tokens, skewed short as chat traces are
+/// (the ShareGPT histograms of Kwon et al. 2023, Fig. 11). Not fitted to a
+/// trace; give a trace's quantiles as `Lengths::Empirical` instead.
+pub fn sharegpt_like() -> (Lengths, Lengths) {
+    let prompt = Lengths::Empirical {
+        points: vec![(16, 0.2), (64, 0.2), (160, 0.2), (320, 0.2), (540, 0.2)],
+    };
+    let output = Lengths::Empirical {
+        points: vec![(20, 0.2), (80, 0.2), (180, 0.2), (300, 0.2), (420, 0.2)],
+    };
+    (prompt, output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_draw_inside_their_support() {
+        let u = Lengths::Uniform { min: 10, max: 20 };
+        assert_eq!(u.at(0.0), 10);
+        assert_eq!(u.at(0.999_999), 20);
+        assert!((u.mean() - 15.0).abs() < 1e-12);
+        let (p, o) = sharegpt_like();
+        assert_eq!(p.at(0.0), 16);
+        assert_eq!(p.at(0.99), 540);
+        assert_eq!(o.max(), 420);
+        assert!((p.mean() - 220.0).abs() < 1e-9);
+        assert!((o.mean() - 200.0).abs() < 1e-9);
+    }
+}

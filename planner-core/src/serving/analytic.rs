@@ -1,0 +1,385 @@
+//! The steady-state approximation of a continuous-batching replica, cheap
+//! enough for the search: at request rate λ with mean prompt P and mean
+//! output O, an iteration of time t carries λ·P·t prompt tokens and
+//! λ·(O−1)·t decode sequences (Little's law, L = λW, with each request
+//! decoding for O−1 iterations); t is the least fixed point of
+//! t = T(mix(λ, t)), T the time model's iteration. Time to first token is
+//! the wait for the next iteration, the prompt's prefill iterations, and
+//! an M/D/1 queue (Pollaczek–Khinchine mean wait ρS/(2(1−ρ))) on the
+//! prefill budget the decode tokens leave. The agreement with the
+//! simulator, and where it ends, is in docs/validation.md.
+
+use super::capacity::Capacity;
+use super::sim::Limits;
+use crate::memory::breakdown::Breakdown;
+use crate::request::{Arrival, RequestStream, Slo};
+use crate::resolve::Resolved;
+use crate::time::inference::{iteration, windowed, Mix};
+
+/// The stream's shape as the approximation needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shape<'a> {
+    pub r: &'a Resolved,
+    pub dev: Option<&'a Breakdown>,
+    pub cap: &'a Capacity,
+    pub limits: Limits,
+    /// Mean prompt tokens.
+    pub prompt: f64,
+    /// Mean output tokens.
+    pub output: f64,
+    /// Mean prompt tokens the prefix cache serves (they skip prefill).
+    pub cached: f64,
+}
+
+/// A steady state at one rate (per replica).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Steady {
+    pub stable: bool,
+    /// Iteration time.
+    pub t: f64,
+    /// Running sequences.
+    pub running: f64,
+    /// TTFT at the median, the 99th percentile, and the mean.
+    pub ttft: [f64; 3],
+    /// Requests per second (per replica).
+    pub rate: f64,
+    /// Share of the iteration time spent on prefill.
+    pub prefill_share: f64,
+    /// The mean queueing wait inside `ttft`.
+    pub wait: f64,
+}
+
+/// One step of the fixed point.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// Mean iteration time.
+    t: f64,
+    /// Decode-only and prefill iteration times.
+    td: f64,
+    tp: f64,
+    /// Fraction of iterations that prefill.
+    f: f64,
+    /// Decoding sequences.
+    d: f64,
+    /// Budget left for prompt tokens.
+    left: f64,
+}
+
+/// Bisection steps of the fixed point before a rate is declared
+/// unsustainable.
+const MAX_FIXED_POINT: usize = 60;
+/// Plain fixed-point iterations before bracketing.
+const PLAIN_STEPS: usize = 12;
+/// Relative tolerance of the fixed point.
+const FIXED_POINT_TOLERANCE: f64 = 1e-6;
+/// An iteration longer than this is no steady state.
+const MAX_ITERATION_SECONDS: f64 = 1e4;
+
+impl Shape<'_> {
+    fn budget(&self) -> f64 {
+        self.limits.token_budget.map_or(f64::INFINITY, f64::from)
+    }
+
+    /// Decode work of `d` sequences at the mean context.
+    fn decode(&self, d: f64) -> Mix {
+        Mix {
+            decode_seqs: d,
+            decode_keys: d * windowed(self.r, self.prompt + self.output / 2.0),
+            ..Mix::default()
+        }
+    }
+
+    /// Prompt tokens a request prefills (what the prefix cache leaves).
+    fn fresh(&self) -> f64 {
+        (self.prompt - self.cached).max(1.0)
+    }
+
+    /// `d` decode sequences plus `c` prompt tokens to prefill (whole
+    /// prompts, or a chunk of one when `c` is below a prompt's fresh
+    /// tokens); they attend to the cached prefix and to each other.
+    fn with_prefill(&self, d: f64, c: f64) -> Mix {
+        let (p, k) = (self.fresh(), self.cached);
+        Mix {
+            prefill_tokens: c,
+            prefill_keys: c * windowed(self.r, k + p / 2.0),
+            prefill_cached: windowed(self.r, k + if c < p { (p - c) / 2.0 } else { 0.0 }),
+            prefill_done: (c / p).max(0.0),
+            ..self.decode(d)
+        }
+    }
+
+    fn time(&self, m: &Mix) -> f64 {
+        iteration(self.r, self.dev, m).total()
+    }
+
+    /// One step of the fixed point from a mean iteration time `t` and a
+    /// prefill-iteration time `tp`: iterations are of two kinds, decode
+    /// only (`td`) and decode plus one prefill chunk (`tp`), a fraction f
+    /// of them; f·(1/t̄) prefill iterations a second carry λ·P tokens a
+    /// second, so t̄ = td / (1 − (λP/c)(tp − td)). When every iteration
+    /// must prefill, the prompt tokens spread over all of them.
+    fn step(&self, rate: f64, t: f64, tp: f64) -> Option<Step> {
+        let (p, o) = (self.fresh(), self.output);
+        let d = rate * (o - 1.0).max(0.0) * t;
+        let left = self.budget() - d;
+        if left < 1.0 {
+            return None;
+        }
+        let td = self.time(&self.decode(d));
+        let together = (rate * tp).max(1.0);
+        let c = (together * p).min(left);
+        let tp = self.time(&self.with_prefill(d, c));
+        let per_s = rate * p / c;
+        let denom = 1.0 - per_s * (tp - td);
+        let mean = if denom > 0.0 {
+            td / denom
+        } else {
+            f64::INFINITY
+        };
+        let (mean, f) = if per_s * mean <= 1.0 {
+            (mean, per_s * mean)
+        } else {
+            // Saturated: every iteration carries λ·P·t̄ prompt tokens.
+            let m = self.with_prefill(d, (rate * p * t).min(left));
+            let x = self.time(&m);
+            (x, 1.0)
+        };
+        Some(Step {
+            t: mean,
+            td,
+            tp,
+            f,
+            d,
+            left,
+        })
+    }
+
+    /// The least fixed point of the mean iteration time at `rate`
+    /// requests/s, if one exists within the budget, the running limit and
+    /// the KV pool, with its latencies.
+    pub fn steady(&self, rate: f64) -> Steady {
+        let one = self.time(&self.decode(1.0));
+        match self.fixed_point(rate, one) {
+            Some((st, ok)) => self.latencies(rate, &st, ok),
+            None => Steady {
+                rate,
+                t: one,
+                ..Steady::default()
+            },
+        }
+    }
+
+    /// The least t with step(t) = t: a few plain iterations from below
+    /// (they rise monotonically to it), then, if they have not settled, a
+    /// bracket by doubling and bisection, so a rate near saturation costs
+    /// tens of iterations of the time model, not hundreds. Returns the
+    /// last step and whether it converged.
+    fn fixed_point(&self, rate: f64, start: f64) -> Option<(Step, bool)> {
+        let close = |a: f64, b: f64| (a - b).abs() <= FIXED_POINT_TOLERANCE * b.abs().max(1e-12);
+        let (mut t, mut tp) = (start, start);
+        let mut last = self.step(rate, t, tp)?;
+        for _ in 0..PLAIN_STEPS {
+            if !last.t.is_finite() || last.t > MAX_ITERATION_SECONDS {
+                return Some((last, false));
+            }
+            if close(last.t, t) && close(last.tp, tp) {
+                return Some((last, true));
+            }
+            (t, tp) = (last.t, last.tp);
+            last = self.step(rate, t, tp)?;
+        }
+        // Bracket: step(lo) > lo, step(hi) ≤ hi.
+        let mut lo = t;
+        let mut hi = last.t.max(t) * 2.0;
+        loop {
+            if hi > MAX_ITERATION_SECONDS {
+                return Some((last, false));
+            }
+            let s = self.step(rate, hi, last.tp)?;
+            if s.t <= hi {
+                last = s;
+                break;
+            }
+            lo = hi;
+            hi *= 2.0;
+        }
+        for _ in 0..MAX_FIXED_POINT {
+            if close(lo, hi) {
+                return Some((last, true));
+            }
+            let mid = 0.5 * (lo + hi);
+            let Some(s) = self.step(rate, mid, last.tp) else {
+                hi = mid;
+                continue;
+            };
+            if s.t <= mid {
+                hi = mid;
+                last = s;
+            } else {
+                lo = mid;
+            }
+        }
+        Some((last, false))
+    }
+
+    /// TTFT, running sequences and stability of a converged step.
+    fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
+        let p = self.fresh();
+        let chunks = (p / st.left).ceil().max(1.0);
+        let service = chunks * st.tp;
+        // Prompts the budget carries together; the queue is on them.
+        let slots = (st.left / p).floor().max(1.0);
+        let rho = rate * service / slots;
+        let prefilling = rate * service;
+        let running = st.d + prefilling;
+        // The shared prefix's blocks are held once.
+        let kv = st.d * (p + self.output / 2.0) + prefilling * p + self.cached;
+        let stable = converged
+            && rho < 1.0
+            && running <= f64::from(self.limits.max_seqs)
+            && kv <= self.cap.tokens;
+        let wait = if rho > 0.0 && rho < 1.0 {
+            rho * service / (2.0 * (1.0 - rho))
+        } else {
+            0.0
+        };
+        // The queue's wait is about exponential with P(wait > 0) = ρ.
+        let quantile = |q: f64| {
+            if wait <= 0.0 || rho <= 1.0 - q {
+                0.0
+            } else {
+                wait / rho * (rho / (1.0 - q)).ln()
+            }
+        };
+        // An arrival waits out the iteration under way: the mean residual
+        // is E[t²]/(2E[t]) over the two kinds; it lands in a prefill
+        // iteration with probability w (their share of time), so the
+        // median waits half a decode iteration unless w ≥ ½, and the 99th
+        // percentile a whole prefill iteration once w ≥ 1 %.
+        let mean_residual =
+            (st.f * st.tp * st.tp + (1.0 - st.f) * st.td * st.td) / (2.0 * st.t.max(1e-12));
+        let w = st.f * st.tp / st.t.max(1e-12);
+        let r50 = if w < 0.5 { st.td / 2.0 } else { st.tp / 2.0 };
+        let r99 = if w < 0.01 { st.td } else { st.tp };
+        let ttft = [
+            service + r50 + quantile(0.5),
+            service + r99 + quantile(0.99),
+            service + mean_residual + wait,
+        ];
+        let prefill_time = st.f * (st.tp - st.td).max(0.0);
+        Steady {
+            stable,
+            t: st.t,
+            running,
+            ttft,
+            rate,
+            prefill_share: if st.t > 0.0 {
+                (prefill_time / st.t).clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
+            wait,
+        }
+    }
+
+    /// A closed loop of `clients`: the rate λ at which λ × cycle = the
+    /// clients in the engine (Little's law; the cycle is TTFT without an
+    /// open queue's wait plus the remaining decode), found by bisection
+    /// (λ × cycle grows with λ); past the largest sustainable rate the
+    /// engine is saturated and runs at it. Clients beyond what the pool
+    /// and the running limit hold wait their turn.
+    pub fn closed(&self, clients: f64) -> Steady {
+        let seqs = ((self.cap.tokens - self.cached) / (self.fresh() + self.output / 2.0))
+            .min(f64::from(self.limits.max_seqs))
+            .max(1.0);
+        let active = clients.min(seqs);
+        let in_engine = |rate: f64| {
+            let s = self.steady(rate);
+            let cycle = s.ttft[2] - s.wait + (self.output - 1.0).max(0.0) * s.t;
+            (rate * cycle, s)
+        };
+        let hi = self.max_rate(None);
+        let (mut rate, mut s) = (hi, self.steady(hi));
+        if in_engine(hi).0 > active {
+            let (mut lo, mut up) = (0.0, hi);
+            for _ in 0..40 {
+                let mid = 0.5 * (lo + up);
+                let (n, st) = in_engine(mid);
+                if n <= active {
+                    lo = mid;
+                    (rate, s) = (mid, st);
+                } else {
+                    up = mid;
+                }
+            }
+        }
+        let queued = (clients - active).max(0.0);
+        let wait = if rate > 0.0 { queued / rate } else { 0.0 };
+        s.ttft = s.ttft.map(|x| x + wait - s.wait);
+        s.wait = wait;
+        s.stable = true;
+        s
+    }
+
+    /// The largest rate (per replica) that is sustainable and, when given,
+    /// meets `slo` at its steady state.
+    pub fn max_rate(&self, slo: Option<&Slo>) -> f64 {
+        let ok = |rate: f64| {
+            let s = self.steady(rate);
+            s.stable && slo.is_none_or(|slo| meets(slo, &s))
+        };
+        let mut lo = 0.0;
+        let mut hi = 1.0;
+        let mut doublings = 0;
+        while ok(hi) && doublings < 40 {
+            lo = hi;
+            hi *= 2.0;
+            doublings += 1;
+        }
+        if lo == 0.0 {
+            // Below one request per second: halve down first.
+            let mut x = 1.0;
+            for _ in 0..30 {
+                x /= 2.0;
+                if ok(x) {
+                    lo = x;
+                    hi = 2.0 * x;
+                    break;
+                }
+            }
+            if lo == 0.0 {
+                return 0.0;
+            }
+        }
+        for _ in 0..30 {
+            let mid = 0.5 * (lo + hi);
+            if ok(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= 1e-3 * lo {
+                break;
+            }
+        }
+        lo
+    }
+
+    /// The steady state of the stream's own arrivals (per replica).
+    pub fn of(&self, stream: &RequestStream, replicas: u32) -> Steady {
+        let n = f64::from(replicas.max(1));
+        match stream.arrival {
+            Arrival::Poisson { rate } => self.steady(rate.base() / n),
+            Arrival::Concurrency { clients } => self.closed((f64::from(clients) / n).max(1.0)),
+        }
+    }
+}
+
+/// Whether a steady state meets every objective set.
+pub(crate) fn meets(slo: &Slo, s: &Steady) -> bool {
+    let le = |x: f64, b: Option<crate::units::Seconds>| b.is_none_or(|b| x <= b.as_secs());
+    le(s.ttft[0], slo.ttft_p50)
+        && le(s.ttft[1], slo.ttft_p99)
+        && le(s.t, slo.tpot_p50)
+        && le(s.t, slo.tpot_p99)
+}

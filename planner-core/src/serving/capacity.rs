@@ -1,0 +1,110 @@
+//! The KV pool an engine sets aside on each device, the tokens it holds and
+//! the requests that fit at once.
+
+use crate::engine::{EngineProfile, KvPoolRule};
+use crate::memory::kv_per_token_layer_rank;
+use crate::plan::{KvCacheLayout, Tier};
+use crate::report::{DeviceMemory, ItemKind};
+use crate::resolve::Resolved;
+use crate::units::Bytes;
+
+/// The pool and what it holds, for one replica.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Capacity {
+    /// KV pool of the device that holds the fewest tokens.
+    pub pool: Bytes,
+    /// KV bytes per token on that device (its layers, its TP share).
+    pub per_token: f64,
+    /// Tokens the replica's pool holds (the fewest over its devices).
+    pub tokens: f64,
+    /// Tokens per block as the engine pages.
+    pub block_tokens: u32,
+}
+
+impl Capacity {
+    /// Blocks the pool holds.
+    pub fn blocks(&self) -> u64 {
+        (self.tokens / f64::from(self.block_tokens.max(1))).floor() as u64
+    }
+
+    /// Blocks a sequence of `tokens` tokens holds (sliding-window models
+    /// hold at most the window).
+    pub fn blocks_for(&self, r: &Resolved, tokens: u32) -> u64 {
+        let held = r.spec.sliding_window.map_or(tokens, |w| tokens.min(w));
+        u64::from(held).div_ceil(u64::from(self.block_tokens.max(1)))
+    }
+
+    /// Requests of `tokens` tokens the pool holds at once (vLLM's maximum
+    /// concurrency: pool tokens over whole blocks per request).
+    pub fn concurrency(&self, r: &Resolved, tokens: u32) -> f64 {
+        let per = self.blocks_for(r, tokens) * u64::from(self.block_tokens.max(1));
+        if per == 0 {
+            return 0.0;
+        }
+        self.blocks() as f64 * f64::from(self.block_tokens.max(1)) / per as f64
+    }
+}
+
+/// The engine's page size: the plan's paged block size when it differs
+/// from the default 16, else the engine's own (vLLM 16, SGLang 1,
+/// TensorRT-LLM 32).
+pub(crate) fn block_tokens(r: &Resolved, profile: &EngineProfile) -> u32 {
+    match r.levers.kv_cache {
+        KvCacheLayout::Paged { block_tokens } if block_tokens != 16 => block_tokens,
+        KvCacheLayout::Paged { .. } | KvCacheLayout::Contiguous { .. } => profile.block_tokens,
+    }
+}
+
+/// KV pool of one device by the engine's rule. vLLM's fraction is already
+/// the plan's memory cap (resolve applies it), so HBM capacity minus the
+/// rest is its pool.
+fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
+    let total = r.capacity(Tier::Hbm);
+    let in_hbm = |k: ItemKind| -> Bytes {
+        d.items
+            .iter()
+            .filter(|i| i.tier == Tier::Hbm && i.kind == k)
+            .map(|i| i.bytes)
+            .sum()
+    };
+    let kv = in_hbm(ItemKind::KvCache) + in_hbm(ItemKind::KvCacheWaste);
+    let weights = in_hbm(ItemKind::Weights);
+    let others = (d.hbm_used() - kv - weights).max(Bytes::ZERO);
+    let rule = match profile.pool {
+        KvPoolRule::OfTotal { .. } => KvPoolRule::Leftover,
+        rule => rule,
+    };
+    rule.pool(total, weights, others)
+}
+
+/// The pool of every device and the tokens the replica holds.
+pub(crate) fn capacity(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    profile: &EngineProfile,
+) -> Capacity {
+    let layer = kv_per_token_layer_rank(r);
+    let mut best: Option<Capacity> = None;
+    for d in devices {
+        let per_token = layer * f64::from(d.layers);
+        if per_token <= 0.0 {
+            continue;
+        }
+        let p = pool(r, d, profile);
+        let tokens = p.base() / per_token;
+        if best.is_none_or(|b| tokens < b.tokens) {
+            best = Some(Capacity {
+                pool: p,
+                per_token,
+                tokens,
+                block_tokens: block_tokens(r, profile),
+            });
+        }
+    }
+    best.unwrap_or(Capacity {
+        pool: Bytes::ZERO,
+        per_token: 0.0,
+        tokens: 0.0,
+        block_tokens: profile.block_tokens,
+    })
+}

@@ -1,0 +1,286 @@
+//! Serving as the engines run it: the engine's KV pool and the requests it
+//! holds at once; with a request stream, an iteration-level simulation
+//! (`sim`) and a steady-state approximation (`analytic`) of latency,
+//! throughput, goodput and the largest sustainable rate; the cost per
+//! million input and output tokens.
+
+pub(crate) mod analytic;
+pub(crate) mod capacity;
+mod rng;
+pub(crate) mod sim;
+
+use crate::engine::EngineProfile;
+use crate::memory::breakdown::Breakdown;
+use crate::report::{AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing};
+use crate::request::{RequestStream, Slo};
+use crate::resolve::{Resolved, Work};
+use crate::units::{Bytes, Seconds, Usd};
+use analytic::{meets, Shape, Steady};
+use sim::{Limits, Run};
+
+/// The engine's profile as this plan applies it: the resolved prefill
+/// chunk is the token budget (resolve puts the engine's default there).
+pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
+    let mut p = r.levers.engine.profile(r.gpu.device_memory(), r.tp, batch);
+    p.token_budget = r.levers.prefill_chunk;
+    p.block_tokens = capacity::block_tokens(r, &p);
+    p
+}
+
+fn limits(p: &EngineProfile) -> Limits {
+    Limits {
+        token_budget: p.token_budget,
+        max_seqs: p.max_seqs.max(1),
+        static_batches: !p.engine.continuous(),
+        prefix_cache: p.engine.continuous(),
+    }
+}
+
+/// The serving section of a report; `usd_per_hour` is the whole plan's
+/// price (all replicas), when known.
+pub(crate) fn report(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    tables: &[Breakdown],
+    stream: Option<&RequestStream>,
+    usd_per_hour: Option<Usd>,
+) -> Option<ServingReport> {
+    let Work::Infer {
+        prompt,
+        output,
+        batch,
+        ..
+    } = r.work
+    else {
+        return None;
+    };
+    let profile = profile(r, batch);
+    let cap = capacity::capacity(r, devices, &profile);
+    let dev = tables.first();
+    let lim = limits(&profile);
+    let mut out = ServingReport {
+        profile,
+        kv_pool: cap.pool,
+        kv_bytes_per_token_device: Bytes::new(cap.per_token),
+        kv_capacity_tokens: cap.tokens,
+        max_concurrency: cap.concurrency(r, prompt.saturating_add(output)),
+        simulated: None,
+        analytic: None,
+        usd_per_million_input: None,
+        usd_per_million_output: None,
+        usd_per_request: None,
+    };
+    let Some(stream) = stream else {
+        return Some(out);
+    };
+    let replicas = r.dp.max(1);
+    let shape = Shape {
+        r,
+        dev,
+        cap: &cap,
+        limits: lim,
+        prompt: stream.prompt.mean().max(1.0),
+        output: stream.output.mean().max(1.0),
+        cached: cached(stream, &lim, &cap),
+    };
+    let steady = shape.of(stream, replicas);
+    out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
+    let run = sim::simulate(r, dev, &cap, lim, stream, replicas);
+    let sim = simulated_figures(&run, &stream.slo, replicas);
+    if let Some(price) = usd_per_hour {
+        let per_second = price.as_usd() / 3600.0;
+        let share = steady.prefill_share;
+        let per_m =
+            |tps: f64, part: f64| (tps > 0.0).then(|| Usd::new(per_second * part / tps * 1e6));
+        out.usd_per_million_input = per_m(sim.input_tokens_per_second, share);
+        out.usd_per_million_output = per_m(sim.output_tokens_per_second, 1.0 - share);
+        out.usd_per_request =
+            (sim.requests_per_second > 0.0).then(|| Usd::new(per_second / sim.requests_per_second));
+    }
+    out.simulated = Some(sim);
+    Some(out)
+}
+
+/// Mean prompt tokens the prefix cache serves.
+fn cached(stream: &RequestStream, lim: &Limits, cap: &capacity::Capacity) -> f64 {
+    if !lim.prefix_cache {
+        return 0.0;
+    }
+    let mean = stream.prompt.mean().max(1.0).round() as u32;
+    f64::from(sim::reused(mean, stream.shared_prefix, cap.block_tokens))
+}
+
+fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> AnalyticServing {
+    let n = f64::from(replicas);
+    let any_slo = slo.ttft_p50.is_some()
+        || slo.ttft_p99.is_some()
+        || slo.tpot_p50.is_some()
+        || slo.tpot_p99.is_some();
+    AnalyticServing {
+        stable: s.stable,
+        iteration: Seconds::from_secs(s.t),
+        running: s.running,
+        ttft: Percentiles {
+            p50: Seconds::from_secs(s.ttft[0]),
+            p99: Seconds::from_secs(s.ttft[1]),
+            mean: Seconds::from_secs(s.ttft[2]),
+        },
+        tpot: Seconds::from_secs(s.t),
+        output_tokens_per_second: s.rate * shape.output * n,
+        max_rate: shape.max_rate(None) * n,
+        max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
+        prefill_share: s.prefill_share,
+    }
+}
+
+/// Nearest-rank percentiles and the mean of `xs` (sorted in place).
+fn percentiles(xs: &mut [f64]) -> Percentiles {
+    if xs.is_empty() {
+        return Percentiles::default();
+    }
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let k = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
+        Seconds::from_secs(xs[k - 1])
+    };
+    Percentiles {
+        p50: at(0.5),
+        p99: at(0.99),
+        mean: Seconds::from_secs(xs.iter().sum::<f64>() / xs.len() as f64),
+    }
+}
+
+fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
+    let n = f64::from(replicas);
+    let done: Vec<_> = run.reqs.iter().filter(|q| q.finish.is_some()).collect();
+    let start = run
+        .reqs
+        .iter()
+        .map(|q| q.arrival)
+        .fold(f64::INFINITY, f64::min);
+    let end = done
+        .iter()
+        .filter_map(|q| q.finish)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let span = if end > start { end - start } else { 0.0 };
+    let mut ttft: Vec<f64> = Vec::with_capacity(done.len());
+    let mut tpot: Vec<f64> = Vec::with_capacity(done.len());
+    let mut latency: Vec<f64> = Vec::with_capacity(done.len());
+    let mut good = 0u32;
+    let (mut out_tokens, mut in_tokens) = (0.0, 0.0);
+    for q in &done {
+        let (first, fin) = (q.first_token.unwrap_or(q.arrival), q.finish.unwrap_or(0.0));
+        let t1 = first - q.arrival;
+        let tp = if q.output > 1 {
+            (fin - first) / f64::from(q.output - 1)
+        } else {
+            0.0
+        };
+        ttft.push(t1);
+        tpot.push(tp);
+        latency.push(fin - q.arrival);
+        out_tokens += f64::from(q.output);
+        in_tokens += f64::from(q.prompt);
+        let ok_t = slo.ttft_p99.is_none_or(|b| t1 <= b.as_secs());
+        let ok_p = slo.tpot_p99.is_none_or(|b| tp <= b.as_secs());
+        if ok_t && ok_p {
+            good += 1;
+        }
+    }
+    let (ttft, tpot, latency) = (
+        percentiles(&mut ttft),
+        percentiles(&mut tpot),
+        percentiles(&mut latency),
+    );
+    let per_s = |x: f64| if span > 0.0 { x / span * n } else { 0.0 };
+    let steady = Steady {
+        t: tpot.p50.as_secs(),
+        ttft: [ttft.p50.as_secs(), ttft.p99.as_secs(), ttft.mean.as_secs()],
+        ..Steady::default()
+    };
+    let meets_slo = meets(slo, &steady)
+        && slo
+            .tpot_p99
+            .is_none_or(|b| tpot.p99.as_secs() <= b.as_secs());
+    SimulatedServing {
+        requests: run.reqs.len() as u32,
+        completed: done.len() as u32,
+        iterations: run.iterations,
+        preemptions: run.preemptions,
+        simulated: Seconds::from_secs(span),
+        ttft,
+        tpot,
+        latency,
+        mean_running: if run.iterations > 0 {
+            run.running_sum / f64::from(run.iterations)
+        } else {
+            0.0
+        },
+        output_tokens_per_second: per_s(out_tokens),
+        input_tokens_per_second: per_s(in_tokens),
+        requests_per_second: per_s(done.len() as f64),
+        goodput: per_s(f64::from(good)),
+        meets_slo,
+    }
+}
+
+/// A plan resolved as `evaluate` resolves it, with its devices and their
+/// tables, and its stream; `None` for training plans and plans without one.
+fn prepared(
+    plan: &crate::plan::Plan,
+) -> Option<(Resolved, Vec<DeviceMemory>, Vec<Breakdown>, &RequestStream)> {
+    let crate::plan::Workload::Inference(i) = &plan.workload else {
+        return None;
+    };
+    let stream = i.stream.as_ref()?;
+    let (r, _, _) = crate::resolve::resolve(plan);
+    let r = match r.levers.placement {
+        crate::plan::Placement::ByHeat => crate::placement::by_heat(&r).0,
+        crate::plan::Placement::Manual => r,
+    };
+    let devices = crate::memory::devices(&r);
+    let tables = devices
+        .iter()
+        .zip(r.split.stages.iter())
+        .map(|(d, st)| Breakdown::from_device(d, st.rank))
+        .collect();
+    Some((r, devices, tables, stream))
+}
+
+/// The steady-state approximation of a plan's stream alone, without the
+/// simulator: what the search can afford per candidate (BENCHMARKS.md).
+pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
+    let (r, devices, tables, stream) = prepared(plan)?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    let profile = profile(&r, batch);
+    let cap = capacity::capacity(&r, &devices, &profile);
+    let lim = limits(&profile);
+    let shape = Shape {
+        r: &r,
+        dev: tables.first(),
+        cap: &cap,
+        limits: lim,
+        prompt: stream.prompt.mean().max(1.0),
+        output: stream.output.mean().max(1.0),
+        cached: cached(stream, &lim, &cap),
+    };
+    let replicas = r.dp.max(1);
+    let steady = shape.of(stream, replicas);
+    Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
+}
+
+/// The simulated stream of a plan alone (what `evaluate` reports in
+/// `serving.simulated`).
+pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
+    let (r, devices, tables, stream) = prepared(plan)?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    let profile = profile(&r, batch);
+    let cap = capacity::capacity(&r, &devices, &profile);
+    let replicas = r.dp.max(1);
+    let run = sim::simulate(&r, tables.first(), &cap, limits(&profile), stream, replicas);
+    Some(simulated_figures(&run, &stream.slo, replicas))
+}

@@ -1,0 +1,368 @@
+//! A deterministic iteration-level simulator of one replica, in the spirit
+//! of Vidur's scheduler level (Agrawal et al., MLSys 2024) and vLLM V1's
+//! scheduler (`vllm/v1/core/sched/scheduler.py`): every iteration first
+//! gives each running request its next tokens (one decode token, or its
+//! next prefill chunk) in arrival order, then admits waiting requests
+//! first come first served, all within the token budget and the running
+//! limit; a request takes KV blocks as its tokens are computed; when none
+//! is free the newest running request is preempted and recomputed later.
+//! The iteration's time is the time model's ([`time::inference::iteration`]).
+//!
+//! Bounds: at most [`MAX_SIMULATED_REQUESTS`] requests and
+//! [`MAX_ITERATIONS`] iterations per run; what has not finished by then is
+//! left out of the figures and counted as not completed.
+
+use super::capacity::Capacity;
+use super::rng::SplitMix;
+use crate::memory::breakdown::Breakdown;
+use crate::request::{Arrival, RequestStream, MAX_SIMULATED_REQUESTS};
+use crate::resolve::Resolved;
+use crate::time::inference::{iteration, windowed, Mix};
+use std::collections::VecDeque;
+
+/// Iterations one run may take.
+pub(crate) const MAX_ITERATIONS: u32 = 400_000;
+
+/// The scheduler's limits on one replica.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Tokens per iteration (`None`: whole prompts at once).
+    pub token_budget: Option<u32>,
+    /// Running requests at most.
+    pub max_seqs: u32,
+    /// Static batches: admit only when nothing runs.
+    pub static_batches: bool,
+    /// Whether shared prompt prefixes are served from a prefix cache.
+    pub prefix_cache: bool,
+}
+
+/// One request's life.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Req {
+    pub arrival: f64,
+    pub prompt: u32,
+    pub output: u32,
+    /// Tokens whose KV is computed.
+    computed: u32,
+    /// Leading tokens served by the prefix cache (whole blocks).
+    cached: u32,
+    /// Tokens generated so far.
+    pub generated: u32,
+    /// KV blocks held.
+    blocks: u64,
+    pub first_token: Option<f64>,
+    pub finish: Option<f64>,
+    /// Whether it can never fit the pool.
+    pub dropped: bool,
+}
+
+impl Req {
+    /// Tokens known: the prompt and what was generated.
+    fn len(&self) -> u32 {
+        self.prompt + self.generated
+    }
+}
+
+/// What one run produced.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Run {
+    pub reqs: Vec<Req>,
+    pub iterations: u32,
+    pub preemptions: u32,
+    /// Σ over iterations of running requests.
+    pub running_sum: f64,
+}
+
+/// Tokens of a prompt the prefix cache serves: the shared prefix in whole
+/// blocks, never the prompt's last token.
+pub(crate) fn reused(prompt: u32, shared: u32, block: u32) -> u32 {
+    let b = block.max(1);
+    let whole = |x: u32| x / b * b;
+    whole(shared).min(whole(prompt.saturating_sub(1)))
+}
+
+/// The requests of one replica's share of the stream: arrival times
+/// (closed-loop requests get theirs as earlier ones finish) and lengths.
+fn requests(stream: &RequestStream, replicas: u32) -> (Vec<Req>, Option<u32>) {
+    let n = stream.requests.clamp(1, MAX_SIMULATED_REQUESTS) as usize;
+    let mut rng = SplitMix::new(stream.seed);
+    let mut t = 0.0;
+    let mut reqs = Vec::with_capacity(n);
+    let clients = match stream.arrival {
+        Arrival::Concurrency { clients } => Some((clients / replicas.max(1)).max(1)),
+        Arrival::Poisson { .. } => None,
+    };
+    for i in 0..n {
+        let arrival = match stream.arrival {
+            Arrival::Poisson { rate } => {
+                let per = rate.base() / f64::from(replicas.max(1));
+                t += rng.exponential(if per > 0.0 { 1.0 / per } else { f64::MAX });
+                t
+            }
+            Arrival::Concurrency { .. } if i < clients.unwrap_or(1) as usize => 0.0,
+            Arrival::Concurrency { .. } => f64::INFINITY,
+        };
+        reqs.push(Req {
+            arrival,
+            prompt: stream.prompt.at(rng.unit()).max(1),
+            output: stream.output.at(rng.unit()).max(1),
+            ..Req::default()
+        });
+    }
+    (reqs, clients)
+}
+
+/// The simulator's state.
+struct State<'a> {
+    r: &'a Resolved,
+    dev: Option<&'a Breakdown>,
+    cap: &'a Capacity,
+    limits: Limits,
+    run: Run,
+    waiting: VecDeque<usize>,
+    running: Vec<usize>,
+    free: u64,
+    clock: f64,
+    /// Next request not yet arrived.
+    next: usize,
+    /// Requests released so far (closed loop).
+    released: usize,
+    closed: bool,
+}
+
+/// Runs the stream on one replica.
+pub(crate) fn simulate(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    cap: &Capacity,
+    limits: Limits,
+    stream: &RequestStream,
+    replicas: u32,
+) -> Run {
+    let (mut reqs, clients) = requests(stream, replicas);
+    let shared = if limits.prefix_cache {
+        stream.shared_prefix
+    } else {
+        0
+    };
+    let block = cap.block_tokens.max(1);
+    for q in &mut reqs {
+        q.cached = reused(q.prompt, shared, block);
+        q.computed = q.cached;
+    }
+    let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
+    let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
+    let mut s = State {
+        r,
+        dev,
+        cap,
+        limits,
+        run: Run {
+            reqs,
+            ..Run::default()
+        },
+        waiting: VecDeque::new(),
+        running: Vec::new(),
+        free: cap.blocks().saturating_sub(shared_blocks),
+        clock: 0.0,
+        next: 0,
+        released,
+        closed: clients.is_some(),
+    };
+    let mut plan: Vec<(usize, u32)> = Vec::new();
+    while s.run.iterations < MAX_ITERATIONS {
+        s.arrive();
+        if s.running.is_empty() && s.waiting.is_empty() {
+            match s.next_arrival() {
+                Some(t) => {
+                    s.clock = s.clock.max(t);
+                    continue;
+                }
+                None => break,
+            }
+        }
+        plan.clear();
+        let preempted = s.schedule_running(&mut plan);
+        if !preempted {
+            s.admit(&mut plan);
+        }
+        if plan.is_empty() {
+            // Nothing could be scheduled: the head request can never fit.
+            if let Some(i) = s.waiting.pop_front() {
+                s.run.reqs[i].dropped = true;
+                s.release_next();
+            }
+            continue;
+        }
+        s.step(&plan);
+    }
+    s.run
+}
+
+impl State<'_> {
+    /// Moves every request that has arrived by now to the waiting queue.
+    /// A request longer than the whole pool is refused on arrival, as an
+    /// engine refuses one beyond its `max_model_len`.
+    fn arrive(&mut self) {
+        while self.next < self.released && self.run.reqs[self.next].arrival <= self.clock {
+            let q = self.run.reqs[self.next];
+            let shared = u64::from(q.cached / self.cap.block_tokens.max(1));
+            if self.cap.blocks_for(self.r, q.prompt + q.output) > self.cap.blocks() + shared {
+                self.run.reqs[self.next].dropped = true;
+                self.next += 1;
+                self.release_next();
+                continue;
+            }
+            self.waiting.push_back(self.next);
+            self.next += 1;
+        }
+    }
+
+    fn next_arrival(&self) -> Option<f64> {
+        (self.next < self.released)
+            .then(|| self.run.reqs[self.next].arrival)
+            .filter(|t| t.is_finite())
+    }
+
+    /// A closed-loop client sends its next request now.
+    fn release_next(&mut self) {
+        if self.closed && self.released < self.run.reqs.len() {
+            self.run.reqs[self.released].arrival = self.clock;
+            self.released += 1;
+        }
+    }
+
+    fn budget(&self) -> u64 {
+        self.limits.token_budget.map_or(u64::MAX, u64::from)
+    }
+
+    /// Blocks request `i` needs to hold `n` more tokens.
+    fn needs(&self, i: usize, n: u32) -> u64 {
+        let q = &self.run.reqs[i];
+        let shared = u64::from(q.cached / self.cap.block_tokens.max(1));
+        self.cap
+            .blocks_for(self.r, q.computed + n)
+            .saturating_sub(q.blocks + shared)
+    }
+
+    /// The newest running request gives its blocks back and waits to be
+    /// recomputed (vLLM V1 `_preempt_request`).
+    fn preempt_last(&mut self) -> Option<usize> {
+        let v = self.running.pop()?;
+        let q = &mut self.run.reqs[v];
+        self.free += q.blocks;
+        q.blocks = 0;
+        q.computed = q.cached;
+        self.waiting.push_front(v);
+        self.run.preemptions += 1;
+        Some(v)
+    }
+
+    /// Tokens for every running request, in order; returns whether any
+    /// request was preempted.
+    fn schedule_running(&mut self, plan: &mut Vec<(usize, u32)>) -> bool {
+        let mut budget = self.budget();
+        let mut preempted = false;
+        let mut k = 0;
+        while k < self.running.len() && budget > 0 {
+            let i = self.running[k];
+            let q = &self.run.reqs[i];
+            let n = u64::from(q.len() - q.computed).min(budget) as u32;
+            let need = self.needs(i, n);
+            let mut me = false;
+            while self.free < need {
+                preempted = true;
+                if self.preempt_last() == Some(i) {
+                    me = true;
+                    break;
+                }
+            }
+            if me {
+                break;
+            }
+            self.free -= need;
+            self.run.reqs[i].blocks += need;
+            plan.push((i, n));
+            budget -= u64::from(n);
+            k += 1;
+        }
+        preempted
+    }
+
+    /// Admits waiting requests while budget, running slots and blocks last.
+    fn admit(&mut self, plan: &mut Vec<(usize, u32)>) {
+        if self.limits.static_batches && !self.running.is_empty() {
+            return;
+        }
+        let used: u64 = plan.iter().map(|p| u64::from(p.1)).sum();
+        let mut budget = self.budget().saturating_sub(used);
+        while budget > 0 && (self.running.len() as u32) < self.limits.max_seqs {
+            let Some(&i) = self.waiting.front() else {
+                break;
+            };
+            let q = &self.run.reqs[i];
+            let n = u64::from(q.len() - q.computed).min(budget) as u32;
+            let need = self.needs(i, n);
+            if self.free < need {
+                break;
+            }
+            self.waiting.pop_front();
+            self.free -= need;
+            self.run.reqs[i].blocks += need;
+            self.running.push(i);
+            plan.push((i, n));
+            budget -= u64::from(n);
+        }
+    }
+
+    /// The iteration's work, summed.
+    fn mix(&self, plan: &[(usize, u32)]) -> Mix {
+        let mut m = Mix::default();
+        for &(i, n) in plan {
+            let q = &self.run.reqs[i];
+            let (p, c) = (f64::from(q.computed), f64::from(n));
+            if n == 1 && q.computed > 0 && q.computed + 1 == q.len() {
+                m.decode_seqs += 1.0;
+                m.decode_keys += windowed(self.r, p + 1.0);
+            } else {
+                m.prefill_tokens += c;
+                m.prefill_keys += c * windowed(self.r, p + c / 2.0);
+                m.prefill_cached += windowed(self.r, p);
+                if q.computed + n == q.len() {
+                    m.prefill_done += 1.0;
+                }
+            }
+        }
+        m
+    }
+
+    /// Runs one iteration and advances every scheduled request.
+    fn step(&mut self, plan: &[(usize, u32)]) {
+        let m = self.mix(plan);
+        let dt = iteration(self.r, self.dev, &m).total();
+        self.clock += dt.max(0.0);
+        self.run.iterations += 1;
+        self.run.running_sum += self.running.len() as f64;
+        let mut done = Vec::new();
+        for &(i, n) in plan {
+            let q = &mut self.run.reqs[i];
+            q.computed += n;
+            if q.computed == q.len() {
+                q.generated += 1;
+                q.first_token.get_or_insert(self.clock);
+                if q.generated >= q.output {
+                    q.finish = Some(self.clock);
+                    self.free += q.blocks;
+                    q.blocks = 0;
+                    done.push(i);
+                }
+            }
+        }
+        if !done.is_empty() {
+            self.running.retain(|i| !done.contains(i));
+            for _ in &done {
+                self.release_next();
+            }
+        }
+    }
+}
