@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Arrival {
     /// An open stream: exponential gaps at `rate` requests per second, over
     /// all replicas (vLLM `benchmark_serving.py --request-rate`).
@@ -29,6 +30,7 @@ pub enum Arrival {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum Lengths {
     /// Every request has `tokens` tokens.
     Fixed {
@@ -106,6 +108,7 @@ impl Lengths {
 /// it. The percentiles are checked over all requests.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Slo {
     /// Median time to first token.
     #[serde(default)]
@@ -126,6 +129,7 @@ pub struct Slo {
 /// A stream of requests to serve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct RequestStream {
     /// How requests arrive.
     pub arrival: Arrival,
