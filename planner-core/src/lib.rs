@@ -46,6 +46,7 @@ pub mod quick;
 pub mod report;
 mod resolve;
 pub mod search;
+pub mod software;
 pub mod sweep;
 pub mod tenants;
 mod time;

@@ -11,6 +11,7 @@
 
 use crate::model::ModelSpec;
 use crate::plan::AttentionKernel;
+use crate::software::MemoryStack;
 
 /// Shapes and formats of one micro-batch through one layer on one rank.
 #[derive(Debug, Clone, Copy)]
@@ -33,6 +34,32 @@ pub(crate) struct ActContext {
     pub dropout: bool,
     /// Attention kernel.
     pub kernel: AttentionKernel,
+    /// Bytes one norm keeps per element of its input (the stack's
+    /// saved-tensor table, [`saved_bytes`]).
+    pub norm_bytes: f64,
+    /// Bytes an eager softmax keeps per score beyond the 16-bit output the
+    /// next GEMM saves (4 when autocast runs it in FP32).
+    pub softmax_fp32: f64,
+}
+
+/// The saved-tensor table: bytes per element a layer's norm keeps, and the
+/// extra bytes per score an eager softmax keeps, by stack, with `ab` the
+/// activation bytes.
+/// - Megatron/TE: fused LayerNorm/RMSNorm kernels keep their 16-bit input
+///   (and per-row statistics); the fused scale-mask-softmax keeps one
+///   16-bit output. Korthikanti et al.'s counts (Table 2) are this row.
+/// - torchtitan: `nn.RMSNorm` and SDPA; counted as Megatron (its norm keeps
+///   the input; no eager softmax in its models).
+/// - HF eager: `LlamaRMSNorm` (and its copies) runs `hidden.to(float32)`,
+///   `pow(2)`, `* rsqrt(var)`, `.to(input_dtype)`, `weight *`: autograd
+///   keeps the FP32 copy (4 B) and the normalised 16-bit tensor (ab); the
+///   eager attention's `softmax(..., dtype=torch.float32)` keeps its FP32
+///   output (4 B per score) beside the 16-bit cast the value GEMM keeps.
+pub(crate) fn saved_bytes(stack: MemoryStack, ab: f64) -> (f64, f64) {
+    match stack {
+        MemoryStack::Megatron | MemoryStack::Torchtitan => (ab, 0.0),
+        MemoryStack::HfEager => (4.0 + ab, 4.0),
+    }
 }
 
 /// Bytes one layer keeps for backward, split by how they shard.
@@ -88,7 +115,7 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     // LayerNorm inputs (2), QKV and MLP GEMM inputs, attention and MLP
     // output dropout masks.
-    let mut replicated = 2.0 * ab * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
+    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
 
     let attention = ab * sb * shape.q_width / t
         + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
@@ -111,7 +138,9 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     let scores = match c.kernel {
         // Softmax output (ab), and with dropout its mask (1) and output (ab).
-        AttentionKernel::Eager => a * sb * c.keys * (ab + masks * (1.0 + ab)) / t,
+        AttentionKernel::Eager => {
+            a * sb * c.keys * (c.softmax_fp32 + ab + masks * (1.0 + ab)) / t
+        }
         // FlashAttention keeps the FP32 log-sum-exp per query and head.
         AttentionKernel::Flash => 4.0 * a * sb / t,
     };
@@ -140,6 +169,8 @@ mod tests {
             gemm_bytes: 2.0,
             dropout: true,
             kernel,
+            norm_bytes: 2.0,
+            softmax_fp32: 0.0,
         }
     }
 
@@ -165,6 +196,26 @@ mod tests {
         assert!((l.full() / eq4 - 1.0).abs() < 1e-12);
         let eq6 = sbh * 34.0 / t;
         assert!((l.selective(AttentionKernel::Eager) / eq6 - 1.0).abs() < 1e-12);
+    }
+
+    /// HF eager keeps FP32 norm copies and an FP32 softmax: more than
+    /// Korthikanti's count, by exactly the table's bytes.
+    #[test]
+    fn hf_eager_keeps_fp32_norms_and_softmax() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let base = ctx(1.0, false, AttentionKernel::Eager);
+        let (norm, soft) = saved_bytes(MemoryStack::HfEager, 2.0);
+        let hf = ActContext {
+            norm_bytes: norm,
+            softmax_fp32: soft,
+            ..base
+        };
+        let m = layer(&spec, Ffn::Dense, &base);
+        let e = layer(&spec, Ffn::Dense, &hf);
+        let (s, h, a) = (2048.0, 12288.0, 96.0);
+        let extra = 2.0 * 4.0 * s * h + a * s * s * 4.0;
+        assert!(((e.full() - m.full()) / extra - 1.0).abs() < 1e-12);
+        assert_eq!(saved_bytes(MemoryStack::Megatron, 2.0), (2.0, 0.0));
     }
 
     #[test]
