@@ -751,9 +751,8 @@ impl Default for Overheads {
 impl Overheads {
     /// The CUDA context in force: the override, else the table's row.
     pub fn context(&self) -> Bytes {
-        self.cuda_context.unwrap_or_else(|| {
-            crate::catalog::cuda_context(self.cuda, self.module_loading).bytes
-        })
+        self.cuda_context
+            .unwrap_or_else(|| crate::catalog::cuda_context(self.cuda, self.module_loading).bytes)
     }
 }
 

@@ -17,6 +17,9 @@ pub enum ItemKind {
     Weights,
     /// FP8 quantized weight copies (Transformer Engine).
     Fp8WeightCopies,
+    /// 16-bit casts of FP32 weights that autocast caches through the
+    /// forward pass (freed when the autocast region exits).
+    AutocastCache,
     /// Master weights the optimizer updates.
     MasterWeights,
     /// Gradients.
@@ -81,9 +84,10 @@ pub enum Accounting {
 
 impl ItemKind {
     /// Every kind, in declaration order (`ALL[k.index()] == k`).
-    pub const ALL: [ItemKind; 21] = [
+    pub const ALL: [ItemKind; 22] = [
         ItemKind::Weights,
         ItemKind::Fp8WeightCopies,
+        ItemKind::AutocastCache,
         ItemKind::MasterWeights,
         ItemKind::Gradients,
         ItemKind::OptimizerStates,
@@ -151,6 +155,7 @@ impl ItemKind {
             | ItemKind::EmbeddingActivations
             | ItemKind::RecomputeWorkingSet
             | ItemKind::BackwardWorkingSet
+            | ItemKind::AutocastCache
             | ItemKind::OptimizerTemporaries
             | ItemKind::Logits
             | ItemKind::GatherBuffers
@@ -773,6 +778,7 @@ pub struct Placed {
 crate::lang::named!(ItemKind {
     ItemKind::Weights => "weights", "weights", "权重";
     ItemKind::Fp8WeightCopies => "fp8_weight_copies", "FP8 weight copies", "FP8 权重副本";
+    ItemKind::AutocastCache => "autocast_cache", "autocast weight casts", "autocast 权重转换缓存";
     ItemKind::MasterWeights => "master_weights", "master weights", "主权重";
     ItemKind::Gradients => "gradients", "gradients", "梯度";
     ItemKind::OptimizerStates => "optimizer_states", "optimizer states", "优化器状态";

@@ -176,15 +176,20 @@ pub enum OptimizerImpl {
     Fused,
     /// One parameter at a time (`foreach=False`).
     ForLoop,
+    /// bitsandbytes paged optimizer (`paged_adamw_32bit`, `paged_adamw_8bit`):
+    /// fused kernels over states in CUDA unified memory, paged to host
+    /// memory under pressure.
+    Paged,
 }
 
 impl OptimizerImpl {
     /// Every choice.
-    pub const ALL: [OptimizerImpl; 4] = [
+    pub const ALL: [OptimizerImpl; 5] = [
         OptimizerImpl::StackDefault,
         OptimizerImpl::Foreach,
         OptimizerImpl::Fused,
         OptimizerImpl::ForLoop,
+        OptimizerImpl::Paged,
     ];
 }
 
@@ -193,6 +198,28 @@ crate::lang::named!(OptimizerImpl {
     OptimizerImpl::Foreach => "foreach", "multi-tensor (foreach)", "多张量（foreach）";
     OptimizerImpl::Fused => "fused", "fused kernel", "融合内核";
     OptimizerImpl::ForLoop => "for_loop", "one tensor at a time", "逐张量";
+    OptimizerImpl::Paged => "paged", "paged (unified memory)", "分页（统一内存）";
+});
+
+/// What sits on top of the last layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Head {
+    /// Logits over the vocabulary for every token (causal or masked LM).
+    #[default]
+    LanguageModel,
+    /// One vector of `labels` logits per sequence (HF
+    /// `AutoModelForSequenceClassification`; `labels` = 1 is regression).
+    Classifier {
+        /// Outputs per sequence, ≥ 1.
+        labels: u32,
+    },
+}
+
+crate::lang::named!(Head {
+    Head::LanguageModel => "language_model", "language-model head", "语言模型输出头";
+    Head::Classifier { .. } => "classifier", "classification or regression head", "分类或回归输出头";
 });
 
 /// The memory-side software levers of a plan (`levers.memory`).
@@ -208,6 +235,9 @@ pub struct MemorySoftware {
     /// The optimizer implementation (default: the stack's).
     #[serde(default)]
     pub optimizer_impl: OptimizerImpl,
+    /// The output head (default: the language-model head).
+    #[serde(default)]
+    pub head: Head,
 }
 
 impl MemorySoftware {

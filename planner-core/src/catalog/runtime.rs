@@ -32,18 +32,20 @@ pub static CUDA_CONTEXTS: &[ContextEntry] = &[
     ContextEntry {
         cuda: CudaVersion::Cuda11Early,
         loading: ModuleLoading::Eager,
-        bytes: Bytes::new(1000.0 * 1_048_576.0),
-        source: "pytorch/pytorch#107667 (ptrblck, 2023-08-28): before CUDA 11.7 all kernels \
-                 were loaded into the context, which took >1000MB; the lower bound is used",
-        provenance: Provenance::Secondary,
+        bytes: Bytes::new(1343.0 * 1_048_576.0),
+        source: "Hugging Face Transformers docs, 'Model training anatomy': torch.ones((1, 1)) \
+                 on a V100-SXM2 16GB, driver 460.91.03 (CUDA 11.2): GPU memory occupied \
+                 1343 MB (pynvml used // 1024**2, so MiB); ptrblck (pytorch#107667): \
+                 '>1000MB' before CUDA 11.7",
+        provenance: Provenance::Verified,
     },
     ContextEntry {
         cuda: CudaVersion::Cuda11Early,
         loading: ModuleLoading::Lazy,
-        bytes: Bytes::new(1000.0 * 1_048_576.0),
+        bytes: Bytes::new(1343.0 * 1_048_576.0),
         source: "lazy loading needs CUDA ≥ 11.7 (CUDA C Programming Guide, 'Lazy Loading'); \
-                 the eager figure applies",
-        provenance: Provenance::Secondary,
+                 the eager figure (HF 'Model training anatomy', 1343 MiB) applies",
+        provenance: Provenance::Verified,
     },
     ContextEntry {
         cuda: CudaVersion::Cuda12,

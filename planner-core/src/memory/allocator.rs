@@ -53,65 +53,109 @@ fn round_up(x: f64, to: f64) -> f64 {
     (x / to).ceil() * to
 }
 
-/// Bytes reserved for `count` live tensors of `bytes` each (count ≥ 0,
-/// whole).
-fn reserved_same(count: f64, bytes: f64, mode: ExpandableSegments) -> f64 {
-    if count <= 0.0 || bytes <= 0.0 || !bytes.is_finite() {
-        return 0.0;
+/// Live tensors sorted by the pool and segment rule that holds them.
+///
+/// Tensors of one size class share segments whatever item they belong
+/// to: the allocator serves a request from the best-fitting free block of
+/// its pool and splits it, so blocks of different sizes fill each other's
+/// tails. What stays unusable is each own-segment tensor's rounding to
+/// 2 MiB and the last, partly filled segment of each shared pool.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Pools {
+    /// Segments of tensors of 10 MiB or more (one each, rounded to 2 MiB).
+    own: f64,
+    /// The same tensors rounded to 512 B only (packed back to back under
+    /// expandable segments).
+    own_bytes: f64,
+    /// Tensors above 1 MiB and below 10 MiB, rounded to 512 B: they share
+    /// 20 MiB segments.
+    large: f64,
+    /// Tensors of at most 1 MiB, rounded to 512 B: they share 2 MiB
+    /// segments.
+    small: f64,
+}
+
+impl Pools {
+    /// `count` (whole, ≥ 0) tensors of `bytes` each.
+    fn same(count: f64, bytes: f64) -> Self {
+        if count <= 0.0 || bytes <= 0.0 || !bytes.is_finite() || !count.is_finite() {
+            return Self::default();
+        }
+        let r = round_size(bytes);
+        if r <= SMALL_SIZE {
+            Self {
+                small: count * r,
+                ..Self::default()
+            }
+        } else if r < MIN_LARGE_ALLOC {
+            Self {
+                large: count * r,
+                ..Self::default()
+            }
+        } else {
+            Self {
+                own: count * round_up(r, ROUND_LARGE),
+                own_bytes: count * r,
+                ..Self::default()
+            }
+        }
     }
-    let r = round_size(bytes);
-    let small = r <= SMALL_SIZE;
-    match mode {
-        ExpandableSegments::On => {
-            let page = if small { SMALL_BUFFER } else { LARGE_BUFFER };
-            round_up(count * r, page)
+
+    /// `total` bytes held as tensors of `each` bytes (the last one smaller
+    /// when `each` does not divide `total`).
+    pub fn split(total: f64, each: f64) -> Self {
+        if total.is_nan() || total <= 0.0 {
+            return Self::default();
         }
-        ExpandableSegments::Off if small => {
-            let per_segment = (SMALL_BUFFER / r).floor().max(1.0);
-            (count / per_segment).ceil() * SMALL_BUFFER
+        if each.is_nan() || each <= 0.0 || each >= total {
+            return Self::same(1.0, total);
         }
-        ExpandableSegments::Off if r < MIN_LARGE_ALLOC => {
-            // Each 20 MiB segment holds ⌊20 MiB / r⌋ of them: a split
-            // leaves the rest for the next request, and a tail too small
-            // for one more stays with the segment.
-            let per_segment = (LARGE_BUFFER / r).floor().max(1.0);
-            (count / per_segment).ceil() * LARGE_BUFFER
+        let whole = (total / each).floor();
+        Self::same(whole, each).add(Self::same(1.0, total - whole * each))
+    }
+
+    /// `total` bytes spread over tensors in the proportions of `shapes`
+    /// (bytes of one tensor each, one of each per group).
+    pub fn mix(total: f64, shapes: &[f64]) -> Self {
+        let group: f64 = shapes.iter().filter(|s| **s > 0.0).sum();
+        if total.is_nan() || total <= 0.0 {
+            return Self::default();
         }
-        ExpandableSegments::Off => count * round_up(r, ROUND_LARGE),
+        if group <= 0.0 || !group.is_finite() {
+            return Self::split(total, total);
+        }
+        let groups = total / group;
+        let mut out = Self::default();
+        for s in shapes.iter().filter(|s| **s > 0.0) {
+            out = out.add(Self::split(groups * s, *s));
+        }
+        out
+    }
+
+    /// Both sets of tensors.
+    pub fn add(self, o: Self) -> Self {
+        Self {
+            own: self.own + o.own,
+            own_bytes: self.own_bytes + o.own_bytes,
+            large: self.large + o.large,
+            small: self.small + o.small,
+        }
+    }
+
+    /// Bytes the allocator holds for these tensors.
+    pub fn reserved(self, mode: ExpandableSegments) -> f64 {
+        let small = round_up(self.small, SMALL_BUFFER);
+        match mode {
+            ExpandableSegments::Off => self.own + round_up(self.large, LARGE_BUFFER) + small,
+            ExpandableSegments::On => round_up(self.own_bytes + self.large, LARGE_BUFFER) + small,
+        }
     }
 }
 
-/// Bytes reserved for `total` bytes held as tensors of `each` bytes (the
-/// last one smaller when `each` does not divide `total`).
-pub(crate) fn reserved(total: f64, each: f64, mode: ExpandableSegments) -> f64 {
-    if total.is_nan() || total <= 0.0 {
-        return 0.0;
-    }
-    if each.is_nan() || each <= 0.0 || each >= total {
-        return reserved_same(1.0, total, mode);
-    }
-    let whole = (total / each).floor();
-    let rest = total - whole * each;
-    reserved_same(whole, each, mode) + reserved_same(1.0, rest, mode)
-}
-
-/// Bytes reserved for `total` bytes spread over tensors in the proportions
-/// of `shapes` (bytes of one tensor each, one of each per group): the
-/// groups are whole layers' matrices, so `total` is that many groups.
-pub(crate) fn reserved_mix(total: f64, shapes: &[f64], mode: ExpandableSegments) -> f64 {
-    let group: f64 = shapes.iter().filter(|s| **s > 0.0).sum();
-    if total.is_nan() || total <= 0.0 {
-        return 0.0;
-    }
-    if group <= 0.0 || !group.is_finite() {
-        return reserved(total, total, mode);
-    }
-    let groups = total / group;
-    let mut out = 0.0;
-    for s in shapes.iter().filter(|s| **s > 0.0) {
-        out += reserved(groups * s, *s, mode);
-    }
-    out
+/// Bytes reserved for `total` bytes held as tensors of `each` bytes alone.
+#[cfg(test)]
+fn reserved(total: f64, each: f64, mode: ExpandableSegments) -> f64 {
+    Pools::split(total, each).reserved(mode)
 }
 
 #[cfg(test)]
@@ -129,7 +173,7 @@ mod tests {
         // 4,096 blocks of 512 B fill exactly one 2 MiB segment.
         assert_eq!(reserved(4096.0 * 512.0, 512.0, Off), 2.0 * MIB);
         assert_eq!(reserved(4097.0 * 512.0, 512.0, Off), 4.0 * MIB);
-        // Three 6 MiB tensors share one 20 MiB segment, a fourth opens another.
+        // 6 MiB tensors share 20 MiB segments; the last is partly empty.
         assert_eq!(reserved(18.0 * MIB, 6.0 * MIB, Off), 20.0 * MIB);
         assert_eq!(reserved(24.0 * MIB, 6.0 * MIB, Off), 40.0 * MIB);
         // A 33 MiB tensor gets a 34 MiB segment; a 32 MiB one exactly 32.
@@ -140,20 +184,25 @@ mod tests {
     }
 
     #[test]
-    fn reserve_is_never_below_the_tensors_and_a_mix_adds_up() {
+    fn reserve_is_never_below_the_tensors_and_pools_share_segments() {
         for each in [100.0, 700_000.0, 3.3 * MIB, 12.7 * MIB, 250.0 * MIB] {
             for n in [1.0, 3.0, 17.0] {
                 for mode in [Off, On] {
                     let r = reserved(n * each, each, mode);
                     assert!(r >= n * each, "{each} × {n}: {r}");
-                    // Off never packs tighter than expandable segments.
-                    assert!(reserved(n * each, each, Off) >= reserved(n * each, each, On) - 20.0 * MIB);
                 }
             }
         }
+        // 8 MiB tensors of two items fill one 20 MiB segment together
+        // (best fit and splitting), not one each.
+        let a = Pools::split(8.0 * MIB, 8.0 * MIB);
+        let b = Pools::split(8.0 * MIB, 8.0 * MIB);
+        assert_eq!(a.add(b).reserved(Off), 20.0 * MIB);
         let shapes = [32.0 * MIB, 8.0 * MIB, 86.0 * MIB];
-        let one = reserved_mix(126.0 * MIB, &shapes, Off);
         // 32 and 86 MiB are whole 2 MiB multiples; 8 MiB takes a 20 MiB segment.
-        assert_eq!(one, (32.0 + 20.0 + 86.0) * MIB);
+        assert_eq!(
+            Pools::mix(126.0 * MIB, &shapes).reserved(Off),
+            (32.0 + 20.0 + 86.0) * MIB
+        );
     }
 }

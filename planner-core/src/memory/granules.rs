@@ -12,11 +12,11 @@
 //! - the loss works on s·b·v/t logits;
 //! - a KV cache is one tensor per layer.
 
-use super::allocator::{reserved, reserved_mix};
+use super::allocator::Pools;
 use crate::plan::Sharding;
 use crate::report::ItemKind;
 use crate::resolve::{Resolved, Work};
-use crate::software::{ExpandableSegments, MemoryStack};
+use crate::software::MemoryStack;
 use crate::zero::sharded_states;
 
 /// Tensor sizes of one rank, in elements unless named bytes.
@@ -30,8 +30,8 @@ pub(crate) struct Granules {
     /// Bytes per element: weights, gradients, master, optimizer moments.
     widths: [f64; 4],
     /// Bytes of one hidden-sized activation, one FFN and one attention
-    /// intermediate.
-    acts: [f64; 3],
+    /// intermediate, and one head's score matrix (eager attention).
+    acts: [f64; 4],
     /// Bytes of one logits tensor (FP32, the rank's vocabulary slice).
     logits: f64,
     /// Bytes of one adapter matrix.
@@ -84,8 +84,7 @@ impl Granules {
         let sb = seq * batch;
         let adapter = match r.work {
             Work::Train {
-                kind:
-                    crate::plan::TrainingKind::Lora(l) | crate::plan::TrainingKind::Qlora(l),
+                kind: crate::plan::TrainingKind::Lora(l) | crate::plan::TrainingKind::Qlora(l),
                 ..
             } => f64::from(l.rank) * h * l.adapter_precision.bytes_per_element(),
             _ => 0.0,
@@ -94,58 +93,65 @@ impl Granules {
             matrices,
             shards: (d(param), d(grad), d(opt)),
             flat: zero || r.levers.memory.stack == MemoryStack::Megatron,
+            // Quantized weights keep their scales in separate small
+            // tensors: the matrices themselves are whole half-bytes.
             widths: [
-                r.split.weight_bytes.0,
+                ((r.split.weight_bytes.0 * 2.0).floor() / 2.0).max(0.5),
                 p.gradients.bytes_per_element(),
                 p.master.map_or(4.0, |m| m.bytes_per_element()),
                 p.optimizer.bytes_per_element(),
             ],
-            acts: [sb * h * ab, sb * f / t * ab, sb * shape.q_width / t * ab],
+            acts: [
+                sb * h * ab,
+                sb * f / t * ab,
+                sb * shape.q_width / t * ab,
+                match r.levers.attention {
+                    crate::plan::AttentionKernel::Eager => sb * f64::from(s.heads) / t * seq * ab,
+                    crate::plan::AttentionKernel::Flash => 0.0,
+                },
+            ],
             logits: 4.0 * sb * f64::from(s.vocab) / t,
             adapter,
             layers: f64::from(s.layers.max(1)),
         }
     }
 
-    /// Bytes reserved for `bytes` of `kind` held as this rank's tensors.
-    pub fn reserved(&self, kind: ItemKind, bytes: f64, mode: ExpandableSegments) -> f64 {
-        let states = |width: f64, shard: f64| -> f64 {
+    /// The tensors `bytes` of `kind` are held as on this rank, by pool.
+    pub fn pools(&self, kind: ItemKind, bytes: f64) -> Pools {
+        let states = |width: f64, shard: f64| -> Pools {
             if self.flat {
-                return reserved(bytes, bytes, mode);
+                return Pools::split(bytes, bytes);
             }
             let mut shapes = self.matrices;
             for m in &mut shapes {
                 *m *= width / shard;
             }
-            reserved_mix(bytes, &shapes, mode)
+            Pools::mix(bytes, &shapes)
         };
         let (sw, sg, so) = self.shards;
         let [w, g, m, o] = self.widths;
         match kind {
             ItemKind::Weights => states(w, sw),
             ItemKind::Fp8WeightCopies => states(1.0, sw),
+            ItemKind::AutocastCache => states(2.0, sw),
             ItemKind::Gradients => states(g, sg),
             ItemKind::MasterWeights => states(m, so),
             ItemKind::OptimizerStates | ItemKind::OptimizerTemporaries => states(o, so),
-            ItemKind::Adapters => reserved(bytes, self.adapter, mode),
+            ItemKind::Adapters => Pools::split(bytes, self.adapter),
             ItemKind::Activations
             | ItemKind::EmbeddingActivations
             | ItemKind::RecomputeWorkingSet
-            | ItemKind::BackwardWorkingSet => reserved_mix(bytes, &self.acts, mode),
-            ItemKind::Logits => reserved(bytes, self.logits, mode),
-            ItemKind::KvCache | ItemKind::KvCacheWaste => {
-                reserved(bytes, bytes / self.layers, mode)
-            }
+            | ItemKind::BackwardWorkingSet => Pools::mix(bytes, &self.acts),
+            ItemKind::Logits => Pools::split(bytes, self.logits),
+            ItemKind::KvCache | ItemKind::KvCacheWaste => Pools::split(bytes, bytes / self.layers),
             // One flat buffer (a gathered layer), or one working set.
-            ItemKind::GatherBuffers | ItemKind::PrefillActivations => {
-                reserved(bytes, bytes, mode)
-            }
+            ItemKind::GatherBuffers | ItemKind::PrefillActivations => Pools::split(bytes, bytes),
             // Not tensors of the allocator.
             ItemKind::CudaContext
             | ItemKind::Workspace
             | ItemKind::NcclBuffers
             | ItemKind::Fragmentation
-            | ItemKind::AllocatorRounding => bytes,
+            | ItemKind::AllocatorRounding => Pools::default(),
         }
     }
 }

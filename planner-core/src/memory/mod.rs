@@ -93,6 +93,7 @@ fn is_transient(kind: ItemKind) -> bool {
             | ItemKind::EmbeddingActivations
             | ItemKind::RecomputeWorkingSet
             | ItemKind::BackwardWorkingSet
+            | ItemKind::AutocastCache
             | ItemKind::Logits
             | ItemKind::GatherBuffers
             | ItemKind::PrefillActivations
@@ -124,7 +125,11 @@ impl Sink for Items {
 
     fn hbm_of(&self, kind: ItemKind) -> f64 {
         let mut sum = 0.0;
-        for i in self.items.iter().filter(|i| i.kind == kind && i.tier == Tier::Hbm) {
+        for i in self
+            .items
+            .iter()
+            .filter(|i| i.kind == kind && i.tier == Tier::Hbm)
+        {
             sum += i.bytes.base();
         }
         sum
@@ -283,16 +288,18 @@ impl Tables {
 /// one (`overheads.fragmentation`).
 pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
     let o = &r.overheads;
-    s.hbm(ItemKind::CudaContext, o.context().base(), || match o.cuda_context {
-        Some(_) => "CUDA context as set (overheads.cuda_context)".into(),
-        None => {
-            let e = crate::catalog::cuda_context(o.cuda, o.module_loading);
-            format!(
-                "CUDA context, {} with {}: {}",
-                o.cuda.en(),
-                o.module_loading.en(),
-                e.source
-            )
+    s.hbm(ItemKind::CudaContext, o.context().base(), || {
+        match o.cuda_context {
+            Some(_) => "CUDA context as set (overheads.cuda_context)".into(),
+            None => {
+                let e = crate::catalog::cuda_context(o.cuda, o.module_loading);
+                format!(
+                    "CUDA context, {} with {}: {}",
+                    o.cuda.en(),
+                    o.module_loading.en(),
+                    e.source
+                )
+            }
         }
     });
     s.hbm(ItemKind::Workspace, o.workspace.base(), || {
@@ -315,14 +322,17 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
         }
         None => {
             let g = granules::Granules::new(r);
-            let mut extra = 0.0;
+            let mut pools = allocator::Pools::default();
+            let mut tensors = 0.0;
             for kind in ItemKind::ALL {
                 let bytes = s.hbm_of(kind);
                 if bytes > 0.0 && kind.accounting() == crate::report::Accounting::Tensor {
-                    extra += g.reserved(kind, bytes, o.expandable_segments) - bytes;
+                    pools = pools.add(g.pools(kind, bytes));
+                    tensors += bytes;
                 }
             }
             let mode = o.expandable_segments;
+            let extra = pools.reserved(mode) - tensors;
             s.hbm(ItemKind::AllocatorRounding, extra, || {
                 format!(
                     "PyTorch caching allocator with {}: 512 B rounding, 2 MiB small and \

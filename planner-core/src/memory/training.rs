@@ -13,16 +13,16 @@
 use super::activations::{self, ActContext, Ffn, LayerActs};
 use super::Sink;
 use crate::hardware::GpuArch;
+use crate::lang::Named;
 use crate::partition::{Stage, StageParams};
 use crate::plan::{
-    AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
-    TrainingKind,
+    AttentionKernel, Checkpointing, Momentum, OffloadTarget, Optimizer, PipelineSchedule, Sharding,
+    Tier, TrainingKind,
 };
-use crate::lang::Named;
 use crate::precision::Precision;
 use crate::report::ItemKind;
-use crate::software::{LossKernel, OptimizerImpl};
 use crate::resolve::Resolved;
+use crate::software::{Head, LossKernel, OptimizerImpl};
 use crate::zero::{model_states, sharded_states, StateBytes};
 
 /// Optimizer bytes per trainable parameter (moments only; Adafactor's
@@ -82,7 +82,8 @@ fn head_in_flight(r: &Resolved, micro_batches: u32) -> f64 {
 fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     let prec = &r.levers.precision;
     let act_bytes = prec.activations.bytes_per_element();
-    let (norm_bytes, softmax_fp32) = activations::saved_bytes(r.levers.memory.stack, act_bytes);
+    let (norm_bytes, softmax_bytes) =
+        activations::saved_bytes(r.levers.memory.stack, r.spec.norm, act_bytes);
     ActContext {
         seq: f64::from(seq) / f64::from(r.cp),
         keys: f64::from(seq),
@@ -98,7 +99,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         dropout: r.spec.dropout == crate::model::Dropout::On,
         kernel: r.levers.attention,
         norm_bytes,
-        softmax_fp32,
+        softmax_bytes,
     }
 }
 
@@ -289,6 +290,7 @@ pub(crate) fn fill<S: Sink>(
     let g = Groups::new(r);
     let weights = model_state_items(items, r, &sp, (w_lin, w_other), kind, &g);
     fp8_weight_copies(items, r, &sp, &g);
+    autocast_cache(items, r, &sp, &g);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
     activation_items(items, r, st, seq, m);
@@ -427,22 +429,56 @@ fn model_state_items<S: Sink>(
         items.place(
             ItemKind::OptimizerStates,
             (dense.optimizer + experts.optimizer).base() + factored,
-            off.optimizer,
+            paged(r).or(off.optimizer),
             || format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
         // Adapters: weights and gradients in the adapter precision plus the
         // optimizer's moments; small enough that nobody shards them.
         let ab = l.adapter_precision.bytes_per_element();
-        let per = 2.0 * ab + optimizer_bytes(r);
-        items.hbm(ItemKind::Adapters, sp.adapters * per, || {
-            format!(
-                "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
-                sp.adapters, l.rank
-            )
-        });
+        let moments = optimizer_bytes(r);
+        match paged(r) {
+            None => {
+                let per = 2.0 * ab + moments;
+                items.hbm(ItemKind::Adapters, sp.adapters * per, || {
+                    format!(
+                        "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
+                        sp.adapters, l.rank
+                    )
+                });
+            }
+            Some(host) => {
+                items.hbm(ItemKind::Adapters, sp.adapters * 2.0 * ab, || {
+                    format!(
+                        "{:.3e} adapter params (rank {}) × {} B (weights, grads)",
+                        sp.adapters,
+                        l.rank,
+                        2.0 * ab
+                    )
+                });
+                items.place(
+                    ItemKind::OptimizerStates,
+                    sp.adapters * moments,
+                    Some(host),
+                    || format!("{moments} B per adapter param, paged to host memory"),
+                );
+            }
+        }
     }
     (dense.weights + experts.weights).base()
+}
+
+/// Where a paged optimizer keeps its states: bitsandbytes' paged optimizers
+/// (`paged_adamw_32bit`, `paged_adamw_8bit`; Dettmers et al. 2023, QLoRA
+/// §3 "Paged Optimizers") allocate them in CUDA unified memory, which the
+/// driver evicts to host memory when the GPU runs short and pages back for
+/// the optimizer step. For the fit they live in host DRAM; the time model
+/// charges their traffic as for offloaded states.
+fn paged(r: &Resolved) -> Option<OffloadTarget> {
+    (r.levers.memory.optimizer() == OptimizerImpl::Paged).then_some(OffloadTarget {
+        tier: Tier::HostDram,
+        fraction: 1.0,
+    })
 }
 
 /// FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
@@ -460,6 +496,29 @@ fn fp8_weight_copies<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: 
             copies * (sp.linear / div(g.shard_param, g.n) + sp.experts / div(g.shard_param, g.ne)),
             || format!("{copies} FP8 byte(s) per linear weight"),
         );
+    }
+}
+
+/// `torch.autocast` over FP32 parameters casts each linear weight to the
+/// 16-bit compute type once per forward and keeps the cast until the
+/// autocast region exits ("cast cache" for leaf tensors that require
+/// grad: `at::autocast::cached_cast`, PyTorch `torch.amp` docs), so at the
+/// end of the forward, beside every kept activation, the rank holds a
+/// 16-bit copy of its linear weights. Embeddings are not on autocast's
+/// lists and stay FP32. Stacks that keep 16-bit working weights
+/// (Megatron, FSDP mixed precision) have no such copy.
+fn autocast_cache<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: &Groups) {
+    let prec = &r.levers.precision;
+    let wide = prec.weights.bytes_per_element();
+    let narrow = prec.compute.bytes_per_element();
+    if matches!(prec.compute, Precision::Bf16 | Precision::Fp16) && wide > narrow {
+        let linear = sp.linear / div(g.shard_param, g.n) + sp.experts / div(g.shard_param, g.ne);
+        items.hbm(ItemKind::AutocastCache, narrow * linear, || {
+            format!(
+                "{narrow} B per linear weight: autocast's cast cache of the {} weights",
+                prec.weights.en()
+            )
+        });
     }
 }
 
@@ -546,7 +605,23 @@ fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, 
     items.hbm(ItemKind::RecomputeWorkingSet, working, || {
         "rise above the kept activations while a recomputed segment runs its backward".into()
     });
-    if st.head {
+    if let (true, Head::Classifier { labels }) = (st.head, r.levers.memory.head) {
+        // The pooled vector per sequence and its FP32 logits, loss
+        // gradient and softmax (12 B per label): nothing per token.
+        let logits = ctx.batch * (ctx.act_bytes * h + 12.0 * f64::from(labels.max(1)));
+        items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
+            format!("classification head: {labels} label(s) per sequence")
+        });
+        items.hbm(
+            ItemKind::BackwardWorkingSet,
+            backward_working_set(r, &ctx),
+            || {
+                "gradients of the largest layer's output, residual and its widest \
+                 intermediates while it runs backward"
+                    .into()
+            },
+        );
+    } else if st.head {
         let v = f64::from(r.spec.vocab);
         let (elems, how) = loss_peak(r, sb, v, h);
         // Final-norm input and output-layer input (Korthikanti §4.3), then
@@ -576,8 +651,10 @@ fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, 
 
 /// Bytes of the gradient tensors alive while one layer runs backward, on
 /// top of what it kept: the gradient flowing in and the residual's
-/// (2·s·b·h), and the FFN intermediates' (one per f-wide tensor the layer
-/// saved: 2 for GeLU, 3 for gated units), whichever layer is largest.
+/// (2·s·b·h), and then the larger of the FFN intermediates' (one per
+/// f-wide tensor the layer saved: 2 for GeLU, 3 for gated units) and, for
+/// an eager attention, the gradients of the probabilities and the scores
+/// (2 per score, in the softmax's dtype), whichever layer is largest.
 fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
     let sp = r.spec;
     let rep_div = if c.sp { c.tp } else { 1.0 };
@@ -588,7 +665,12 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
     let routed = sp.moe.map_or(0.0, |m| {
         f64::from(m.top_k) * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)
     });
-    2.0 * ab * sb * f64::from(sp.hidden) / rep_div + per_f * ab * sb * dense.max(routed) / c.tp
+    let ffn = per_f * ab * sb * dense.max(routed) / c.tp;
+    let scores = match c.kernel {
+        AttentionKernel::Eager => 2.0 * c.softmax_bytes * f64::from(sp.heads) * sb * c.keys / c.tp,
+        AttentionKernel::Flash => 0.0,
+    };
+    2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores)
 }
 
 /// Bytes per (token × vocabulary entry) at the loss's peak, before TP
@@ -637,7 +719,13 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
 /// largest parameter's; fused kernels (torch `fused=True`, apex/TE
 /// FusedAdam, bitsandbytes' block-wise 8-bit Adam) none. Other optimizers'
 /// steps are taken as in place.
-fn optimizer_temporaries<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: &Groups, full: bool) {
+fn optimizer_temporaries<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    sp: &StageParams,
+    g: &Groups,
+    full: bool,
+) {
     if !matches!(r.levers.optimizer, Optimizer::AdamW) {
         return;
     }
@@ -650,7 +738,7 @@ fn optimizer_temporaries<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams,
     let temp = match r.levers.memory.optimizer() {
         OptimizerImpl::Foreach | OptimizerImpl::StackDefault => width * trainable,
         OptimizerImpl::ForLoop => width * largest_matrix(r).min(trainable),
-        OptimizerImpl::Fused => 0.0,
+        OptimizerImpl::Fused | OptimizerImpl::Paged => 0.0,
     };
     let freed = items.transient_hbm();
     let imp = r.levers.memory.optimizer();
