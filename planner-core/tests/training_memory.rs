@@ -445,3 +445,220 @@ fn published_fit_claims_fit() {
         assert_eq!(r.verdict, Verdict::Fits, "{}: {:?}", c.id, r.diagnostics);
     }
 }
+
+// ── Each issue-12 finding held by a plan ─────────────────────────────────
+
+use planner_core::example_plan;
+use planner_core::plan::Tier;
+use planner_core::report::ItemKind;
+use planner_core::software::{ExpandableSegments, LossKernel};
+use planner_core::units::Bytes;
+
+fn mib(r: &Report, kind: ItemKind) -> f64 {
+    r.binding_device().map_or(0.0, |d| d.of_kind(kind).as_mib())
+}
+
+/// Llama 2 7B fine-tuning on one H100 as HF runs it: BF16 autocast over
+/// FP32 weights, no checkpointing, SDPA.
+fn hf_llama() -> Plan {
+    let mut p = example_plan();
+    p.model = ModelChoice::Preset(ModelId::Llama2_7b);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1);
+    p.workload = Workload::Training(Training {
+        kind: TrainingKind::FullFineTune,
+        seq_len: 2048,
+        global_batch: 1,
+        tokens: 0.0,
+    });
+    p.levers = Levers {
+        parallel: Parallelism {
+            micro_batch: 1,
+            ..Parallelism::default()
+        },
+        memory: MemorySoftware {
+            stack: MemoryStack::HfEager,
+            ..MemorySoftware::default()
+        },
+        ..Levers::default()
+    };
+    p
+}
+
+#[test]
+fn the_cuda_context_follows_version_and_loading_and_can_be_set() {
+    let mut p = hf_llama();
+    let lazy = mib(&evaluate(&p), ItemKind::CudaContext);
+    p.overheads.module_loading = ModuleLoading::Eager;
+    let eager = mib(&evaluate(&p), ItemKind::CudaContext);
+    p.overheads.cuda = CudaVersion::Cuda11Early;
+    let old = mib(&evaluate(&p), ItemKind::CudaContext);
+    assert!(
+        lazy < 512.0 && eager > lazy && old > 1300.0,
+        "{lazy} {eager} {old}"
+    );
+    p.overheads.cuda_context = Some(Bytes::from_mib(777.0));
+    assert_eq!(mib(&evaluate(&p), ItemKind::CudaContext), 777.0);
+    let r = evaluate(&p);
+    let basis = &r.binding_device().unwrap().items;
+    assert!(basis
+        .iter()
+        .any(|i| i.kind == ItemKind::CudaContext && i.basis.contains("as set")));
+}
+
+#[test]
+fn the_loss_peak_depends_on_the_kernel_and_chunking_shrinks_it() {
+    let mut p = hf_llama();
+    let unfused = mib(&evaluate(&p), ItemKind::Logits);
+    p.levers.memory.loss = LossKernel::FusedVocabParallel;
+    let fused = mib(&evaluate(&p), ItemKind::Logits);
+    p.levers.memory.loss = LossKernel::Chunked;
+    let chunked = mib(&evaluate(&p), ItemKind::Logits);
+    // 2048 tokens × 32000 entries: 12 B (unfused) against 6 B (fused),
+    // both beside the 16-bit inputs of the final norm and output layer.
+    let per_logit = 2048.0 * 32000.0 / 1_048_576.0;
+    let inputs = 2.0 * 2.0 * 2048.0 * 4096.0 / 1_048_576.0;
+    assert!(
+        (unfused - inputs - 12.0 * per_logit).abs() < 1e-6,
+        "{unfused}"
+    );
+    assert!((fused - inputs - 6.0 * per_logit).abs() < 1e-6, "{fused}");
+    assert!(chunked < fused / 4.0, "{chunked} vs {fused}");
+}
+
+#[test]
+fn optimizer_temporaries_follow_the_implementation() {
+    let mut p = hf_llama();
+    // Foreach (HF's default): a moment-sized list, less the activations
+    // the step reuses.
+    let foreach = mib(&evaluate(&p), ItemKind::OptimizerTemporaries);
+    p.levers.memory.optimizer_impl = OptimizerImpl::Fused;
+    let fused = mib(&evaluate(&p), ItemKind::OptimizerTemporaries);
+    p.levers.memory.optimizer_impl = OptimizerImpl::ForLoop;
+    let one = mib(&evaluate(&p), ItemKind::OptimizerTemporaries);
+    assert!(
+        foreach > 10_000.0 && fused == 0.0 && one < foreach,
+        "{foreach} {one}"
+    );
+    // Longer sequences free more activations for the step to reuse.
+    p.levers.memory.optimizer_impl = OptimizerImpl::Foreach;
+    if let Workload::Training(t) = &mut p.workload {
+        t.seq_len = 4096;
+    }
+    assert!(mib(&evaluate(&p), ItemKind::OptimizerTemporaries) < foreach);
+}
+
+#[test]
+fn backward_holds_gradients_in_flight_without_recomputation() {
+    let p = hf_llama();
+    assert_eq!(p.levers.checkpointing, Checkpointing::None);
+    let mut q = p.clone();
+    q.levers.memory.head = Head::Classifier { labels: 2 };
+    // With the LM head the loss peak comes first and is larger; with a
+    // classifier the largest layer's backward is the transient.
+    assert!(mib(&evaluate(&q), ItemKind::BackwardWorkingSet) > 100.0);
+    assert!(mib(&evaluate(&q), ItemKind::Logits) < 1.0);
+    assert!(mib(&evaluate(&p), ItemKind::Logits) > 700.0);
+}
+
+#[test]
+fn autocast_over_fp32_weights_caches_16_bit_casts() {
+    let mut p = hf_llama();
+    p.levers.precision = Precisions {
+        weights: Precision::Fp32,
+        master: None,
+        gradients: Precision::Fp32,
+        optimizer: Precision::Fp32,
+        activations: Precision::Bf16,
+        kv_cache: Precision::Bf16,
+        compute: Precision::Bf16,
+    };
+    let cache = mib(&evaluate(&p), ItemKind::AutocastCache);
+    // Llama 2 7B: 6.48e9 linear weights (the embedding stays FP32) × 2 B.
+    assert!((cache / 1024.0 - 12.1).abs() < 0.2, "{cache}");
+    p.levers.precision.weights = Precision::Bf16;
+    assert_eq!(mib(&evaluate(&p), ItemKind::AutocastCache), 0.0);
+}
+
+#[test]
+fn hf_eager_keeps_more_than_megatron() {
+    let hf = hf_llama();
+    let mut mg = hf.clone();
+    mg.levers.memory.stack = MemoryStack::Megatron;
+    let (a, b) = (
+        mib(&evaluate(&hf), ItemKind::Activations),
+        mib(&evaluate(&mg), ItemKind::Activations),
+    );
+    // Two RMSNorms per layer keep an FP32 copy beside the 16-bit output:
+    // 4 B more per element each, 32 layers of 2048 × 4096.
+    let extra = 32.0 * 2.0 * 4.0 * 2048.0 * 4096.0 / 1_048_576.0;
+    assert!((a - b - extra).abs() < 1e-6, "{a} {b}");
+}
+
+#[test]
+fn the_allocator_reserve_is_named_and_expandable_segments_shrink_it() {
+    let mut p = hf_llama();
+    let r = evaluate(&p);
+    let d = r.binding_device().unwrap();
+    assert!(d.hbm_reserved() > d.hbm_allocated());
+    assert!(d.hbm_used() > d.hbm_reserved());
+    let off = mib(&r, ItemKind::AllocatorRounding);
+    p.overheads.expandable_segments = ExpandableSegments::On;
+    let on = mib(&evaluate(&p), ItemKind::AllocatorRounding);
+    assert!(on <= off + 20.0, "{on} {off}");
+    // A flat fraction replaces the model.
+    p.overheads.fragmentation = Some(0.1);
+    let r = evaluate(&p);
+    assert_eq!(mib(&r, ItemKind::AllocatorRounding), 0.0);
+    assert!(mib(&r, ItemKind::Fragmentation) > 0.0);
+}
+
+#[test]
+fn the_verdict_holds_reserved_plus_runtime_against_the_driver_total() {
+    // A sequence length whose tensors fit the RTX 4090's 24,564 MiB but
+    // whose reserve plus context does not.
+    let mut p = hf_llama();
+    p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::Rtx4090), 1);
+    p.levers.checkpointing = Checkpointing::Full;
+    let cap = 24_564.0;
+    let mut found = false;
+    for seq in (8..512).map(|k| k * 128) {
+        p.workload = Workload::Training(Training {
+            kind: TrainingKind::Qlora(LoraSpec {
+                rank: 16,
+                targets: LoraTargets::AllLinear,
+                adapter_precision: Precision::Bf16,
+            }),
+            seq_len: seq,
+            global_batch: 1,
+            tokens: 0.0,
+        });
+        let r = evaluate(&p);
+        let d = r.binding_device().unwrap();
+        let (alloc, used) = (d.hbm_allocated().as_mib(), d.hbm_used().as_mib());
+        assert_eq!(r.verdict == Verdict::Fits, used <= cap, "seq {seq}");
+        if alloc <= cap && used > cap {
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "no length between the allocated and the used limit");
+}
+
+#[test]
+fn paged_optimizers_keep_their_states_in_host_memory() {
+    let claims = fit_claims();
+    let mut p = qlora_plan(&claims[0]);
+    let r = evaluate(&p);
+    let d = r.binding_device().unwrap();
+    let host: f64 = d
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::OptimizerStates && i.tier == Tier::HostDram)
+        .map(|i| i.bytes.as_mib())
+        .sum();
+    assert!(host > 5000.0, "{host}");
+    // Without paging the 65B claim would not fit 48 GB.
+    p.levers.memory.optimizer_impl = OptimizerImpl::Fused;
+    assert_eq!(evaluate(&p).verdict, Verdict::DoesNotFit);
+}
