@@ -499,7 +499,7 @@ fn the_cuda_context_follows_version_and_loading_and_can_be_set() {
     p.overheads.cuda_context = Some(Bytes::from_mib(777.0));
     assert_eq!(mib(&evaluate(&p), ItemKind::CudaContext), 777.0);
     let r = evaluate(&p);
-    let basis = &r.binding_device().unwrap().items;
+    let basis = &r.binding_device().expect("a device").items;
     assert!(basis
         .iter()
         .any(|i| i.kind == ItemKind::CudaContext && i.basis.contains("as set")));
@@ -598,7 +598,7 @@ fn hf_eager_keeps_more_than_megatron() {
 fn the_allocator_reserve_is_named_and_expandable_segments_shrink_it() {
     let mut p = hf_llama();
     let r = evaluate(&p);
-    let d = r.binding_device().unwrap();
+    let d = r.binding_device().expect("a device");
     assert!(d.hbm_reserved() > d.hbm_allocated());
     assert!(d.hbm_used() > d.hbm_reserved());
     let off = mib(&r, ItemKind::AllocatorRounding);
@@ -634,7 +634,7 @@ fn the_verdict_holds_reserved_plus_runtime_against_the_driver_total() {
             tokens: 0.0,
         });
         let r = evaluate(&p);
-        let d = r.binding_device().unwrap();
+        let d = r.binding_device().expect("a device");
         let (alloc, used) = (d.hbm_allocated().as_mib(), d.hbm_used().as_mib());
         assert_eq!(r.verdict == Verdict::Fits, used <= cap, "seq {seq}");
         if alloc <= cap && used > cap {
@@ -650,7 +650,7 @@ fn paged_optimizers_keep_their_states_in_host_memory() {
     let claims = fit_claims();
     let mut p = qlora_plan(&claims[0]);
     let r = evaluate(&p);
-    let d = r.binding_device().unwrap();
+    let d = r.binding_device().expect("a device");
     let host: f64 = d
         .items
         .iter()
