@@ -138,9 +138,14 @@ impl ItemKind {
     ///   without it (PyTorch PR #86509; pytorch#107667), so 0.6× / 2×;
     /// - workspaces 0.5× / 2×; NCCL buffers range from tens of MiB to a few
     ///   GiB with channel count and NCCL_BUFFSIZE, so 0.25× / 4×;
-    /// - fragmentation from 3 % of transient memory with expandable
-    ///   segments to 30 % in ZeRO's worst cases, so 0.3× / 3× of the 10 %
-    ///   default.
+    /// - a flat fragmentation from 3 % of transient memory with expandable
+    ///   segments to 30 % in ZeRO's worst cases, so 0.3× / 3× of the
+    ///   fraction set;
+    /// - the allocator's rounding is exact, but a run reserves more by the
+    ///   cache of earlier phases (a quarter of the activations in the HF
+    ///   BERT runs of validation.md), so 1× / 3×;
+    /// - optimizer temporaries, backward gradients and autocast's cast
+    ///   cache are transient tensors like activations.
     pub fn relative_range(self) -> (f64, f64) {
         match self {
             ItemKind::Weights

@@ -10,7 +10,9 @@
 //! to the bit (a property test checks it). This module also holds what the
 //! two workloads share: offload splits and runtime overheads (which layers
 //! a pipeline stage holds and its parameter shards are the partition's,
-//! in `crate::partition`).
+//! in `crate::partition`). The runtime overheads end with the caching
+//! allocator's reserve: `granules` says which tensors each item is made
+//! of, `allocator` what PyTorch's allocator holds for them.
 
 pub(crate) mod activations;
 pub(crate) mod allocator;
