@@ -49,6 +49,7 @@ pub mod request;
 mod resolve;
 pub mod search;
 pub mod serving;
+pub mod software;
 pub mod sweep;
 pub mod tenants;
 mod time;

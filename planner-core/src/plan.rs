@@ -9,6 +9,7 @@ use crate::hardware::Hardware;
 pub use crate::lever::Lever;
 use crate::model::ModelSpec;
 use crate::precision::Precision;
+use crate::software::{CudaVersion, ExpandableSegments, MemorySoftware, ModuleLoading};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -713,63 +714,86 @@ pub struct Levers {
     /// block size).
     #[serde(default)]
     pub engine: crate::engine::Engine,
+    /// The framework, loss kernel and optimizer implementation, as memory
+    /// sees them (issue 12).
+    #[serde(default)]
+    pub memory: MemorySoftware,
 }
 
 /// Runtime overheads outside the model's tensors, each overridable.
 ///
 /// Defaults and where they come from:
-/// - `cuda_context` 0.5 GiB: the CUDA context with lazy module loading
-///   measured 287 MB for a small op (PyTorch PR #86509) and "around 400MB"
-///   in typical use (ptrblck, pytorch#109888); a training process loads
-///   more kernels, so we take 0.5 GiB. A guess within measured bounds.
+/// - `cuda_context`: by default the measured context of the CUDA version
+///   and module loading below (`catalog::cuda_context`: 400 MiB with lazy
+///   loading on CUDA 11.7–12, 426 MiB on CUDA 13, 636 MiB eager, >1000 MB
+///   before 11.7); a number replaces the table (plans written before issue
+///   12 carry 0.5 GiB here and keep it).
 /// - `workspace` 64 MiB: cuBLAS/cuBLASLt workspaces (PyTorch allocates up to
 ///   32 MiB per handle on Hopper) plus cuDNN/attention scratch. A guess.
 /// - `nccl_per_group` 256 MiB per process group of size > 1: NCCL's channel
 ///   buffers (NCCL_BUFFSIZE 4 MiB per channel and peer) are "a few hundred
 ///   MiB per communicator" in practice. A guess, to be calibrated.
-/// - `fragmentation` 0.10 of transient allocations (activations, logits,
-///   gather buffers): the caching allocator's reserved-minus-allocated gap;
-///   Megatron-LM adds 5 % for temporaries, ZeRO reports >30 % in extreme
-///   cases. A guess, to be calibrated by the GPU harness.
+/// - `fragmentation`: by default none; the caching-allocator model
+///   (`memory/allocator.rs`: 512 B rounding, 2 and 20 MiB segments,
+///   splitting, `expandable_segments`) gives the reserve. A fraction here,
+///   0..=1, replaces that model with a flat share of transient allocations
+///   (the pre-issue-12 model, whose default was 0.10).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Overheads {
-    /// CUDA context and loaded kernels.
-    #[serde(default = "default_context")]
-    pub cuda_context: Bytes,
+    /// CUDA context and loaded kernels; `None` takes the measured figure of
+    /// `cuda` and `module_loading`.
+    #[serde(default)]
+    pub cuda_context: Option<Bytes>,
     /// Library workspaces (cuBLAS, cuDNN).
     #[serde(default = "default_workspace")]
     pub workspace: Bytes,
     /// NCCL buffers per process group of size > 1.
     #[serde(default = "default_nccl")]
     pub nccl_per_group: Bytes,
-    /// Allocator fragmentation as a fraction of transient allocations, 0..=1.
-    #[serde(default = "default_fragmentation")]
-    pub fragmentation: f64,
+    /// A flat allocator slack as a fraction of transient allocations,
+    /// 0..=1, instead of the caching-allocator model; `None` (the default)
+    /// uses the model.
+    #[serde(default)]
+    pub fragmentation: Option<f64>,
+    /// The CUDA version (default 11.7–12.x).
+    #[serde(default)]
+    pub cuda: CudaVersion,
+    /// `CUDA_MODULE_LOADING` (default lazy).
+    #[serde(default)]
+    pub module_loading: ModuleLoading,
+    /// `PYTORCH_CUDA_ALLOC_CONF` `expandable_segments` (default off).
+    #[serde(default)]
+    pub expandable_segments: ExpandableSegments,
 }
 
-fn default_context() -> Bytes {
-    Bytes::from_gib(0.5)
-}
 fn default_workspace() -> Bytes {
     Bytes::from_mib(64.0)
 }
 fn default_nccl() -> Bytes {
     Bytes::from_mib(256.0)
 }
-fn default_fragmentation() -> f64 {
-    0.10
-}
 
 impl Default for Overheads {
     fn default() -> Self {
         Self {
-            cuda_context: default_context(),
+            cuda_context: None,
             workspace: default_workspace(),
             nccl_per_group: default_nccl(),
-            fragmentation: default_fragmentation(),
+            fragmentation: None,
+            cuda: CudaVersion::default(),
+            module_loading: ModuleLoading::default(),
+            expandable_segments: ExpandableSegments::default(),
         }
+    }
+}
+
+impl Overheads {
+    /// The CUDA context in force: the override, else the table's row.
+    pub fn context(&self) -> Bytes {
+        self.cuda_context
+            .unwrap_or_else(|| crate::catalog::cuda_context(self.cuda, self.module_loading).bytes)
     }
 }
 

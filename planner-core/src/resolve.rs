@@ -652,10 +652,17 @@ fn capped_hbm(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) -> Bytes {
 
 /// Runtime overheads must be non-negative sizes and a fraction.
 fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
-    overheads.cuda_context = c.bytes("overheads.cuda_context", overheads.cuda_context, false);
+    overheads.cuda_context = overheads
+        .cuda_context
+        .map(|b| c.bytes("overheads.cuda_context", b, false));
     overheads.workspace = c.bytes("overheads.workspace", overheads.workspace, false);
     overheads.nccl_per_group = c.bytes("overheads.nccl_per_group", overheads.nccl_per_group, false);
-    overheads.fragmentation = c.fraction("overheads.fragmentation", overheads.fragmentation, 0.1);
+    // An invalid flat fraction falls back to the allocator model.
+    overheads.fragmentation = overheads.fragmentation.and_then(|f| {
+        let ok = f.is_finite() && (0.0..=1.0).contains(&f);
+        let checked = c.fraction("overheads.fragmentation", f, 0.0);
+        ok.then_some(checked)
+    });
     overheads
 }
 

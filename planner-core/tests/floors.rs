@@ -20,6 +20,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("engine", 1),
     ("request", 1),
     ("plan", 1),
+    ("software", 1),
     ("diagnostics", 1),
     ("report", 1),
     ("effort", 1),

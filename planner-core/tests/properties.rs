@@ -409,8 +409,15 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                     gpus_per_node: per_node,
                     ..hardware(1)
                 },
+                // The allocator model with and without expandable
+                // segments, and a flat fraction (in range or not).
                 overheads: Overheads {
-                    fragmentation: frac,
+                    fragmentation: (chunks % 3 == 2).then_some(frac),
+                    expandable_segments: if chunks % 3 == 1 {
+                        planner_core::software::ExpandableSegments::On
+                    } else {
+                        planner_core::software::ExpandableSegments::Off
+                    },
                     ..Overheads::default()
                 },
                 efficiency: Default::default(),

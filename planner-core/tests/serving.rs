@@ -412,7 +412,12 @@ fn a_longer_cached_prefix_never_raises_ttft() {
 #[test]
 fn the_serving_example_fits_and_simulates_its_stream() {
     let r = planner_core::evaluate(&planner_core::example_serving_plan());
-    assert_eq!(r.verdict, planner_core::Verdict::Fits, "{:?}", r.diagnostics);
+    assert_eq!(
+        r.verdict,
+        planner_core::Verdict::Fits,
+        "{:?}",
+        r.diagnostics
+    );
     let s = r.serving.expect("serving section");
     let sim = s.simulated.expect("a simulated stream");
     assert_eq!(sim.completed, sim.requests);

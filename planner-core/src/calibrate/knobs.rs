@@ -102,7 +102,7 @@ impl Knob {
 pub struct Knobs {
     /// `overheads.cuda_context`.
     pub cuda_context: Bytes,
-    /// `overheads.fragmentation`, 0..=1.
+    /// `overheads.fragmentation`, 0..=1 (0: the allocator model).
     pub fragmentation: f64,
     /// `efficiency.gemm`, 0..=1.
     pub gemm: f64,
@@ -118,8 +118,9 @@ impl Knobs {
     /// The knobs as a plan sets them.
     pub fn of(plan: &Plan) -> Self {
         Self {
-            cuda_context: plan.overheads.cuda_context,
-            fragmentation: plan.overheads.fragmentation,
+            cuda_context: plan.overheads.context(),
+            // No flat fraction: the allocator model is in force (0 here).
+            fragmentation: plan.overheads.fragmentation.unwrap_or(0.0),
             gemm: plan.efficiency.gemm,
             hbm: plan.efficiency.hbm,
             attention: plan.efficiency.attention,
@@ -129,8 +130,12 @@ impl Knobs {
 
     /// Writes the knobs into a plan (every other field is left alone).
     pub fn apply(&self, plan: &mut Plan) {
-        plan.overheads.cuda_context = self.cuda_context;
-        plan.overheads.fragmentation = self.fragmentation;
+        plan.overheads.cuda_context = Some(self.cuda_context);
+        // A fitted flat fraction replaces the allocator model; a zero one
+        // leaves a plan on the model if it was there.
+        if self.fragmentation > 0.0 || plan.overheads.fragmentation.is_some() {
+            plan.overheads.fragmentation = Some(self.fragmentation);
+        }
         plan.efficiency.gemm = self.gemm;
         plan.efficiency.hbm = self.hbm;
         plan.efficiency.attention = self.attention;

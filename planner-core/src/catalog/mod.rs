@@ -14,6 +14,7 @@ mod mamf;
 mod mig;
 mod models;
 mod prices;
+mod runtime;
 
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
@@ -22,6 +23,7 @@ pub use mamf::{attention_ceiling, matmul_ceiling, DEFAULT_CEILING};
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
+pub use runtime::{cuda_context, ContextEntry, CUDA_CONTEXTS};
 
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +86,8 @@ mod tests {
             .chain(LINKS.iter().map(|e| e.source))
             .chain(CXL_DEVICES.iter().map(|e| e.source))
             .chain(MIG.iter().map(|e| e.source))
-            .chain(PRICES.iter().map(|e| e.source));
+            .chain(PRICES.iter().map(|e| e.source))
+            .chain(CUDA_CONTEXTS.iter().map(|e| e.source));
         for s in sources {
             assert!(s.trim().len() >= 20, "a source too thin to check: {s:?}");
         }

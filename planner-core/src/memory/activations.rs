@@ -9,8 +9,9 @@
 //! dropout masks 2), TP-sharded 24sbh (Q, K, V, projection input 8; FFN
 //! 16), attention scores 5as²b (softmax 2, its dropout mask 1 and output 2).
 
-use crate::model::ModelSpec;
+use crate::model::{ModelSpec, Norm};
 use crate::plan::AttentionKernel;
+use crate::software::MemoryStack;
 
 /// Shapes and formats of one micro-batch through one layer on one rank.
 #[derive(Debug, Clone, Copy)]
@@ -33,6 +34,36 @@ pub(crate) struct ActContext {
     pub dropout: bool,
     /// Attention kernel.
     pub kernel: AttentionKernel,
+    /// Bytes one norm keeps per element of its input (the stack's
+    /// saved-tensor table, [`saved_bytes`]).
+    pub norm_bytes: f64,
+    /// Bytes of the softmax output an eager attention keeps per score (4
+    /// when autocast runs the softmax in FP32, else `act_bytes`).
+    pub softmax_bytes: f64,
+}
+
+/// The saved-tensor table: bytes per element a layer's norm keeps, and the
+/// bytes per score of the softmax output an eager attention keeps, by
+/// stack, norm and activation bytes `ab`.
+/// - Megatron/TE: fused LayerNorm/RMSNorm kernels keep their 16-bit input
+///   (and per-row statistics); the fused scale-mask-softmax keeps one
+///   16-bit output. Korthikanti et al.'s counts (Table 2) are this row.
+/// - torchtitan: `nn.RMSNorm` and SDPA; counted as Megatron (its norm keeps
+///   the input; no eager softmax in its models).
+/// - HF eager: `LlamaRMSNorm` (and its copies) runs `hidden.to(float32)`,
+///   `pow(2)`, `* rsqrt(var)`, `.to(input_dtype)`, `weight *`: autograd
+///   keeps the FP32 copy (4 B) and the normalised tensor in the input
+///   dtype (ab); `nn.LayerNorm` is on autocast's FP32 list and keeps its
+///   FP32 input (4 B). The eager softmax is FP32 under autocast
+///   (`softmax(..., dtype=torch.float32)`, or autocast's FP32 list), so it
+///   keeps 4 B per score, its dropout an FP32 output, and the value GEMM a
+///   16-bit cast.
+pub(crate) fn saved_bytes(stack: MemoryStack, norm: Norm, ab: f64) -> (f64, f64) {
+    match (stack, norm) {
+        (MemoryStack::Megatron | MemoryStack::Torchtitan, _) => (ab, ab),
+        (MemoryStack::HfEager, Norm::RmsNorm) => (4.0 + ab, 4.0),
+        (MemoryStack::HfEager, Norm::LayerNorm) => (4.0, 4.0),
+    }
 }
 
 /// Bytes one layer keeps for backward, split by how they shard.
@@ -88,7 +119,7 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     // LayerNorm inputs (2), QKV and MLP GEMM inputs, attention and MLP
     // output dropout masks.
-    let mut replicated = 2.0 * ab * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
+    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
 
     let attention = ab * sb * shape.q_width / t
         + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
@@ -111,7 +142,14 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     let scores = match c.kernel {
         // Softmax output (ab), and with dropout its mask (1) and output (ab).
-        AttentionKernel::Eager => a * sb * c.keys * (ab + masks * (1.0 + ab)) / t,
+        // The softmax output (sm), with dropout its mask and output (in
+        // the softmax's dtype), and a cast to ab for the value GEMM when the
+        // softmax ran wider.
+        AttentionKernel::Eager => {
+            let sm = c.softmax_bytes;
+            let cast = if sm > ab { ab } else { 0.0 };
+            a * sb * c.keys * (sm + masks * (1.0 + sm) + cast) / t
+        }
         // FlashAttention keeps the FP32 log-sum-exp per query and head.
         AttentionKernel::Flash => 4.0 * a * sb / t,
     };
@@ -140,6 +178,8 @@ mod tests {
             gemm_bytes: 2.0,
             dropout: true,
             kernel,
+            norm_bytes: 2.0,
+            softmax_bytes: 2.0,
         }
     }
 
@@ -165,6 +205,36 @@ mod tests {
         assert!((l.full() / eq4 - 1.0).abs() < 1e-12);
         let eq6 = sbh * 34.0 / t;
         assert!((l.selective(AttentionKernel::Eager) / eq6 - 1.0).abs() < 1e-12);
+    }
+
+    /// HF eager keeps FP32 norm copies and an FP32 softmax: more than
+    /// Korthikanti's count, by exactly the table's bytes.
+    #[test]
+    fn hf_eager_keeps_fp32_norms_and_softmax() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let base = ctx(1.0, false, AttentionKernel::Eager);
+        let (norm, soft) = saved_bytes(MemoryStack::HfEager, Norm::RmsNorm, 2.0);
+        let hf = ActContext {
+            norm_bytes: norm,
+            softmax_bytes: soft,
+            ..base
+        };
+        let m = layer(&spec, Ffn::Dense, &base);
+        let e = layer(&spec, Ffn::Dense, &hf);
+        let (s, h, a) = (2048.0, 12288.0, 96.0);
+        // Norms: 2 × 4 B more; scores: FP32 softmax and dropout output
+        // (2 × 2 B more) and the 16-bit cast (2 B).
+        let extra = 2.0 * 4.0 * s * h + a * s * s * 6.0;
+        assert!(((e.full() - m.full()) / extra - 1.0).abs() < 1e-12);
+        assert_eq!(
+            saved_bytes(MemoryStack::Megatron, Norm::RmsNorm, 2.0),
+            (2.0, 2.0)
+        );
+        // In FP32 nothing is upcast: a LayerNorm keeps its input only.
+        assert_eq!(
+            saved_bytes(MemoryStack::HfEager, Norm::LayerNorm, 4.0),
+            (4.0, 4.0)
+        );
     }
 
     #[test]

@@ -10,13 +10,18 @@
 //! to the bit (a property test checks it). This module also holds what the
 //! two workloads share: offload splits and runtime overheads (which layers
 //! a pipeline stage holds and its parameter shards are the partition's,
-//! in `crate::partition`).
+//! in `crate::partition`). The runtime overheads end with the caching
+//! allocator's reserve: `granules` says which tensors each item is made
+//! of, `allocator` what PyTorch's allocator holds for them.
 
 pub(crate) mod activations;
+pub(crate) mod allocator;
 pub(crate) mod breakdown;
+mod granules;
 mod inference;
 mod training;
 
+use crate::lang::Named;
 use crate::plan::{OffloadTarget, Tier};
 use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
 use crate::resolve::{tier_index, Resolved, Work};
@@ -39,8 +44,11 @@ pub(crate) trait Sink {
     fn record<B: Fn() -> String>(&mut self, kind: ItemKind, tier: Tier, bytes: f64, basis: &B);
 
     /// HBM bytes of transient kinds recorded so far, summed in recording
-    /// order (fragmentation is a fraction of them).
+    /// order (a flat fragmentation is a fraction of them).
     fn transient_hbm(&self) -> f64;
+
+    /// HBM bytes of one kind recorded so far, summed in recording order.
+    fn hbm_of(&self, kind: ItemKind) -> f64;
 
     /// A memo of activation walks, if this sink keeps one (the search's).
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
@@ -86,6 +94,8 @@ fn is_transient(kind: ItemKind) -> bool {
         ItemKind::Activations
             | ItemKind::EmbeddingActivations
             | ItemKind::RecomputeWorkingSet
+            | ItemKind::BackwardWorkingSet
+            | ItemKind::AutocastCache
             | ItemKind::Logits
             | ItemKind::GatherBuffers
             | ItemKind::PrefillActivations
@@ -113,6 +123,18 @@ impl Sink for Items {
 
     fn transient_hbm(&self) -> f64 {
         self.transient
+    }
+
+    fn hbm_of(&self, kind: ItemKind) -> f64 {
+        let mut sum = 0.0;
+        for i in self
+            .items
+            .iter()
+            .filter(|i| i.kind == kind && i.tier == Tier::Hbm)
+        {
+            sum += i.bytes.base();
+        }
+        sum
     }
 }
 
@@ -184,6 +206,10 @@ impl Sink for Tally<'_> {
 
     fn transient_hbm(&self) -> f64 {
         self.transient
+    }
+
+    fn hbm_of(&self, kind: ItemKind) -> f64 {
+        self.table.get(kind, Tier::Hbm)
     }
 
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
@@ -259,11 +285,24 @@ impl Tables {
     }
 }
 
-/// Adds context, workspaces, NCCL buffers and fragmentation.
+/// Adds context, workspaces, NCCL buffers and the allocator's reserve:
+/// the caching-allocator model, or a flat fraction where the plan sets
+/// one (`overheads.fragmentation`).
 pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
     let o = &r.overheads;
-    s.hbm(ItemKind::CudaContext, o.cuda_context.base(), || {
-        "CUDA context with lazy module loading (overheads.cuda_context)".into()
+    s.hbm(ItemKind::CudaContext, o.context().base(), || {
+        match o.cuda_context {
+            Some(_) => "CUDA context as set (overheads.cuda_context)".into(),
+            None => {
+                let e = crate::catalog::cuda_context(o.cuda, o.module_loading);
+                format!(
+                    "CUDA context, {} with {}: {}",
+                    o.cuda.en(),
+                    o.module_loading.en(),
+                    e.source
+                )
+            }
+        }
     });
     s.hbm(ItemKind::Workspace, o.workspace.base(), || {
         "cuBLAS/cuDNN workspaces (overheads.workspace)".into()
@@ -273,13 +312,39 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
         o.nccl_per_group.base() * f64::from(groups),
         || format!("{groups} process group(s) of size > 1 × overheads.nccl_per_group"),
     );
-    let transient = s.transient_hbm();
-    s.hbm(ItemKind::Fragmentation, transient * o.fragmentation, || {
-        format!(
-            "{:.0}% of transient allocations (overheads.fragmentation)",
-            o.fragmentation * 100.0
-        )
-    });
+    match o.fragmentation {
+        Some(f) => {
+            let transient = s.transient_hbm();
+            s.hbm(ItemKind::Fragmentation, transient * f, || {
+                format!(
+                    "{:.0}% of transient allocations (overheads.fragmentation)",
+                    f * 100.0
+                )
+            });
+        }
+        None => {
+            let g = granules::Granules::new(r);
+            let mut pools = allocator::Pools::default();
+            let mut tensors = 0.0;
+            for kind in ItemKind::ALL {
+                let bytes = s.hbm_of(kind);
+                if bytes > 0.0 && kind.accounting() == crate::report::Accounting::Tensor {
+                    pools = pools.add(g.pools(kind, bytes));
+                    tensors += bytes;
+                }
+            }
+            let mode = o.expandable_segments;
+            let extra = pools.reserved(mode) - tensors;
+            s.hbm(ItemKind::AllocatorRounding, extra, || {
+                format!(
+                    "PyTorch caching allocator with {}: 512 B rounding, 2 MiB small and \
+                     20 MiB / 2 MiB-rounded large segments, split tails \
+                     (c10/cuda/CUDACachingAllocator.cpp)",
+                    mode.en()
+                )
+            });
+        }
+    }
 }
 
 /// Process groups of size > 1 a rank belongs to (each holds NCCL buffers).

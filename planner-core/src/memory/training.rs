@@ -13,14 +13,16 @@
 use super::activations::{self, ActContext, Ffn, LayerActs};
 use super::Sink;
 use crate::hardware::GpuArch;
+use crate::lang::Named;
 use crate::partition::{Stage, StageParams};
 use crate::plan::{
-    AttentionKernel, Checkpointing, Momentum, Optimizer, PipelineSchedule, Sharding, Tier,
-    TrainingKind,
+    AttentionKernel, Checkpointing, Momentum, OffloadTarget, Optimizer, PipelineSchedule, Sharding,
+    Tier, TrainingKind,
 };
 use crate::precision::Precision;
 use crate::report::ItemKind;
 use crate::resolve::Resolved;
+use crate::software::{Head, LossKernel, OptimizerImpl};
 use crate::zero::{model_states, sharded_states, StateBytes};
 
 /// Optimizer bytes per trainable parameter (moments only; Adafactor's
@@ -80,6 +82,8 @@ fn head_in_flight(r: &Resolved, micro_batches: u32) -> f64 {
 fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     let prec = &r.levers.precision;
     let act_bytes = prec.activations.bytes_per_element();
+    let (norm_bytes, softmax_bytes) =
+        activations::saved_bytes(r.levers.memory.stack, r.spec.norm, act_bytes);
     ActContext {
         seq: f64::from(seq) / f64::from(r.cp),
         keys: f64::from(seq),
@@ -94,6 +98,8 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         },
         dropout: r.spec.dropout == crate::model::Dropout::On,
         kernel: r.levers.attention,
+        norm_bytes,
+        softmax_bytes,
     }
 }
 
@@ -284,9 +290,11 @@ pub(crate) fn fill<S: Sink>(
     let g = Groups::new(r);
     let weights = model_state_items(items, r, &sp, (w_lin, w_other), kind, &g);
     fp8_weight_copies(items, r, &sp, &g);
+    autocast_cache(items, r, &sp, &g);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
     activation_items(items, r, st, seq, m);
+    optimizer_temporaries(items, r, &sp, &g, full_training);
     super::overheads(items, r, super::process_groups(r));
 }
 
@@ -421,22 +429,56 @@ fn model_state_items<S: Sink>(
         items.place(
             ItemKind::OptimizerStates,
             (dense.optimizer + experts.optimizer).base() + factored,
-            off.optimizer,
+            paged(r).or(off.optimizer),
             || format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
         // Adapters: weights and gradients in the adapter precision plus the
         // optimizer's moments; small enough that nobody shards them.
         let ab = l.adapter_precision.bytes_per_element();
-        let per = 2.0 * ab + optimizer_bytes(r);
-        items.hbm(ItemKind::Adapters, sp.adapters * per, || {
-            format!(
-                "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
-                sp.adapters, l.rank
-            )
-        });
+        let moments = optimizer_bytes(r);
+        match paged(r) {
+            None => {
+                let per = 2.0 * ab + moments;
+                items.hbm(ItemKind::Adapters, sp.adapters * per, || {
+                    format!(
+                        "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
+                        sp.adapters, l.rank
+                    )
+                });
+            }
+            Some(host) => {
+                items.hbm(ItemKind::Adapters, sp.adapters * 2.0 * ab, || {
+                    format!(
+                        "{:.3e} adapter params (rank {}) × {} B (weights, grads)",
+                        sp.adapters,
+                        l.rank,
+                        2.0 * ab
+                    )
+                });
+                items.place(
+                    ItemKind::OptimizerStates,
+                    sp.adapters * moments,
+                    Some(host),
+                    || format!("{moments} B per adapter param, paged to host memory"),
+                );
+            }
+        }
     }
     (dense.weights + experts.weights).base()
+}
+
+/// Where a paged optimizer keeps its states: bitsandbytes' paged optimizers
+/// (`paged_adamw_32bit`, `paged_adamw_8bit`; Dettmers et al. 2023, QLoRA
+/// §3 "Paged Optimizers") allocate them in CUDA unified memory, which the
+/// driver evicts to host memory when the GPU runs short and pages back for
+/// the optimizer step. For the fit they live in host DRAM; the time model
+/// charges their traffic as for offloaded states.
+fn paged(r: &Resolved) -> Option<OffloadTarget> {
+    (r.levers.memory.optimizer() == OptimizerImpl::Paged).then_some(OffloadTarget {
+        tier: Tier::HostDram,
+        fraction: 1.0,
+    })
 }
 
 /// FP8 GEMMs keep quantized copies of the high-precision weights; Hopper
@@ -454,6 +496,29 @@ fn fp8_weight_copies<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: 
             copies * (sp.linear / div(g.shard_param, g.n) + sp.experts / div(g.shard_param, g.ne)),
             || format!("{copies} FP8 byte(s) per linear weight"),
         );
+    }
+}
+
+/// `torch.autocast` over FP32 parameters casts each linear weight to the
+/// 16-bit compute type once per forward and keeps the cast until the
+/// autocast region exits ("cast cache" for leaf tensors that require
+/// grad: `at::autocast::cached_cast`, PyTorch `torch.amp` docs), so at the
+/// end of the forward, beside every kept activation, the rank holds a
+/// 16-bit copy of its linear weights. Embeddings are not on autocast's
+/// lists and stay FP32. Stacks that keep 16-bit working weights
+/// (Megatron, FSDP mixed precision) have no such copy.
+fn autocast_cache<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: &Groups) {
+    let prec = &r.levers.precision;
+    let wide = prec.weights.bytes_per_element();
+    let narrow = prec.compute.bytes_per_element();
+    if matches!(prec.compute, Precision::Bf16 | Precision::Fp16) && wide > narrow {
+        let linear = sp.linear / div(g.shard_param, g.n) + sp.experts / div(g.shard_param, g.ne);
+        items.hbm(ItemKind::AutocastCache, narrow * linear, || {
+            format!(
+                "{narrow} B per linear weight: autocast's cast cache of the {} weights",
+                prec.weights.en()
+            )
+        });
     }
 }
 
@@ -540,15 +605,157 @@ fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, 
     items.hbm(ItemKind::RecomputeWorkingSet, working, || {
         "rise above the kept activations while a recomputed segment runs its backward".into()
     });
-    if st.head {
-        // Final-norm input, output-layer input and FP32 logits:
-        // 4sbh/t·(1 + v/h) in Korthikanti §4.3.
-        let v = f64::from(r.spec.vocab);
-        let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + 4.0 * sb * v / ctx.tp;
+    if let (true, Head::Classifier { labels }) = (st.head, r.levers.memory.head) {
+        // The pooled vector per sequence and its FP32 logits, loss
+        // gradient and softmax (12 B per label): nothing per token.
+        let logits = ctx.batch * (ctx.act_bytes * h + 12.0 * f64::from(labels.max(1)));
         items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
-            "final-norm and output-layer inputs + FP32 logits (Korthikanti §4.3)".into()
+            format!("classification head: {labels} label(s) per sequence")
         });
+        items.hbm(
+            ItemKind::BackwardWorkingSet,
+            backward_working_set(r, &ctx),
+            || {
+                "gradients of the largest layer's output, residual and its widest \
+                 intermediates while it runs backward"
+                    .into()
+            },
+        );
+    } else if st.head {
+        let v = f64::from(r.spec.vocab);
+        let (elems, how) = loss_peak(r, sb, v, h);
+        // Final-norm input and output-layer input (Korthikanti §4.3), then
+        // the loss kernel's peak over the rank's vocabulary slice.
+        let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + elems / ctx.tp;
+        items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
+            format!("final-norm and output-layer inputs + {how}")
+        });
+        let bwd = backward_working_set(r, &ctx) - elems / ctx.tp;
+        items.hbm(ItemKind::BackwardWorkingSet, bwd, || {
+            "gradients of the largest layer's output, residual and FFN intermediates while \
+             it runs backward, beyond the loss peak before it"
+                .into()
+        });
+    } else {
+        items.hbm(
+            ItemKind::BackwardWorkingSet,
+            backward_working_set(r, &ctx),
+            || {
+                "gradients of the largest layer's output, residual and FFN intermediates \
+                 while it runs backward"
+                    .into()
+            },
+        );
     }
+}
+
+/// Bytes of the gradient tensors alive while one layer runs backward, on
+/// top of what it kept: the gradient flowing in and the residual's
+/// (2·s·b·h), and then the larger of the FFN intermediates' (one per
+/// f-wide tensor the layer saved: 2 for GeLU, 3 for gated units) and, for
+/// an eager attention, the gradients of the probabilities and the scores
+/// (2 per score, in the softmax's dtype), whichever layer is largest.
+fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
+    let sp = r.spec;
+    let rep_div = if c.sp { c.tp } else { 1.0 };
+    let sb = c.seq * c.batch;
+    let ab = c.act_bytes;
+    let per_f = if sp.activation.is_gated() { 3.0 } else { 2.0 };
+    let dense = f64::from(sp.ffn);
+    let routed = sp.moe.map_or(0.0, |m| {
+        f64::from(m.top_k) * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)
+    });
+    let ffn = per_f * ab * sb * dense.max(routed) / c.tp;
+    let scores = match c.kernel {
+        AttentionKernel::Eager => 2.0 * c.softmax_bytes * f64::from(sp.heads) * sb * c.keys / c.tp,
+        AttentionKernel::Flash => 0.0,
+    };
+    2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores)
+}
+
+/// Bytes per (token × vocabulary entry) at the loss's peak, before TP
+/// splits the vocabulary, and how it was counted. In units of s·b·v:
+/// - unfused (HF `ForCausalLMLoss`, torchtitan `cross_entropy_loss`):
+///   `logits.float()` then `cross_entropy` = `log_softmax` + `nll_loss`.
+///   The forward holds the compute-dtype logits, the FP32 copy and the
+///   FP32 log-softmax (2 + 4 + 4 with BF16); the backward holds the saved
+///   log-softmax, `nll_loss`'s dense FP32 gradient and `log_softmax`'s
+///   gradient (4 + 4 + 4): 12 B, 3× the 4 B Korthikanti counts;
+/// - Megatron's vocabulary-parallel cross-entropy upcasts once and turns
+///   the FP32 copy into the softmax and then the gradient in place
+///   (`_VocabParallelCrossEntropy`), beside the compute-dtype logits:
+///   4 + 2 B;
+/// - chunked (Liger `LigerFusedLinearCrossEntropyLoss`: chunks of
+///   `next_power_of_2(⌈BT / ⌈V/H⌉⌉)` tokens) holds one chunk's logits in
+///   the compute dtype and FP32 (2 + 4 B) and the hidden-state gradient
+///   (s·b·h in the compute dtype) instead.
+fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
+    let cb = r.levers.precision.activations.bytes_per_element();
+    match r.levers.memory.loss_kernel() {
+        LossKernel::Unfused | LossKernel::StackDefault => (
+            (cb.max(4.0) + 8.0) * sb * v,
+            "unfused FP32 cross-entropy (saved log-softmax, its gradient and nll's: 12 B per logit)",
+        ),
+        LossKernel::FusedVocabParallel => (
+            (4.0 + cb) * sb * v,
+            "fused vocabulary-parallel cross-entropy (FP32 softmax in place + 16-bit logits)",
+        ),
+        LossKernel::Chunked => {
+            let inc = (v / h.max(1.0)).ceil().max(1.0);
+            let chunk = (sb / inc).ceil().max(1.0).log2().ceil().exp2().min(sb);
+            (
+                (4.0 + cb) * chunk * v + cb * sb * h,
+                "chunked cross-entropy (one chunk's logits + the hidden-state gradient)",
+            )
+        }
+    }
+}
+
+/// The optimizer step's full-size temporaries, beyond the activation
+/// memory the step reuses (activations, logits and working sets are free
+/// by then). `torch.optim`'s multi-tensor Adam (`_multi_tensor_adam`,
+/// PyTorch 2.x) builds `exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs)`,
+/// one moment-sized list; one tensor at a time (`foreach=False`) needs the
+/// largest parameter's; fused kernels (torch `fused=True`, apex/TE
+/// FusedAdam, bitsandbytes' block-wise 8-bit Adam) none. Other optimizers'
+/// steps are taken as in place.
+fn optimizer_temporaries<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    sp: &StageParams,
+    g: &Groups,
+    full: bool,
+) {
+    if !matches!(r.levers.optimizer, Optimizer::AdamW) {
+        return;
+    }
+    let width = r.levers.precision.optimizer.bytes_per_element();
+    let trainable = if full {
+        (sp.linear + sp.other) / div(g.shard_opt, g.n) + sp.experts / div(g.shard_opt, g.ne)
+    } else {
+        sp.adapters
+    };
+    let temp = match r.levers.memory.optimizer() {
+        OptimizerImpl::Foreach | OptimizerImpl::StackDefault => width * trainable,
+        OptimizerImpl::ForLoop => width * largest_matrix(r).min(trainable),
+        OptimizerImpl::Fused | OptimizerImpl::Paged => 0.0,
+    };
+    let freed = items.transient_hbm();
+    let imp = r.levers.memory.optimizer();
+    items.hbm(ItemKind::OptimizerTemporaries, temp - freed, || {
+        format!(
+            "{}: {temp:.3e} B of step temporaries less {freed:.3e} B of freed activations",
+            imp.en()
+        )
+    });
+}
+
+/// Elements of the largest weight matrix on a rank (embedding or FFN).
+fn largest_matrix(r: &Resolved) -> f64 {
+    let s = &r.spec;
+    let t = f64::from(r.tp.max(1));
+    let h = f64::from(s.hidden);
+    (f64::from(s.vocab) * h / t).max(h * f64::from(s.ffn) / t)
 }
 
 #[cfg(test)]

@@ -73,7 +73,10 @@ fn small_serving() -> Scenario {
             ..Constraints::default()
         },
         space: Space {
-            max_batch: 256,
+            // Batch 128 fits one H100 since the allocator model replaced
+            // the flat 10 % on prefill activations; 512 keeps a size past
+            // the first that does not fit, so pruning rule 1 is exercised.
+            max_batch: 512,
             ..Space::default()
         },
         prices: Vec::new(),

@@ -132,9 +132,9 @@ mod tests {
 
         // Applying moves the fitted knobs and leaves the rest of the plan.
         let mut target = plan.clone();
-        target.overheads.cuda_context = Bytes::from_gib(1.0);
+        target.overheads.cuda_context = Some(Bytes::from_gib(1.0));
         apply_fitted(&c, &mut target);
-        assert_eq!(target.overheads.cuda_context, Bytes::from_gib(1.0));
+        assert_eq!(target.overheads.cuda_context, Some(Bytes::from_gib(1.0)));
         for &k in &c.profile.fitted {
             assert_eq!(Knobs::of(&target).get(k), c.profile.knobs.get(k));
         }

@@ -1,0 +1,118 @@
+//! The CUDA context by software: what the driver holds for a process
+//! before its first tensor, by CUDA version and module loading (issue 12).
+//!
+//! Every row is a measured figure with its source. No source we found
+//! measures a difference by GPU architecture at the same CUDA version and
+//! loading mode, so the table has no architecture column; the report's
+//! range for the context (0.6× to 2×) covers what the loaded libraries
+//! (cuDNN, NCCL, Triton kernels) add.
+
+use super::Provenance;
+use crate::software::{CudaVersion, ModuleLoading};
+use crate::units::Bytes;
+
+/// One row of the CUDA-context table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContextEntry {
+    /// The CUDA version it applies to.
+    pub cuda: CudaVersion,
+    /// The module loading it applies to.
+    pub loading: ModuleLoading,
+    /// Device memory the context takes.
+    pub bytes: Bytes,
+    /// Where the figure comes from.
+    pub source: &'static str,
+    /// How sure we are of it.
+    pub provenance: Provenance,
+}
+
+/// The table. CUDA 11.6 and older have no lazy loading, so both rows of
+/// that version are the eager figure.
+pub static CUDA_CONTEXTS: &[ContextEntry] = &[
+    ContextEntry {
+        cuda: CudaVersion::Cuda11Early,
+        loading: ModuleLoading::Eager,
+        bytes: Bytes::new(1343.0 * 1_048_576.0),
+        source: "Hugging Face Transformers docs, 'Model training anatomy': torch.ones((1, 1)) \
+                 on a V100-SXM2 16GB, driver 460.91.03 (CUDA 11.2): GPU memory occupied \
+                 1343 MB (pynvml used // 1024**2, so MiB); ptrblck (pytorch#107667): \
+                 '>1000MB' before CUDA 11.7",
+        provenance: Provenance::Verified,
+    },
+    ContextEntry {
+        cuda: CudaVersion::Cuda11Early,
+        loading: ModuleLoading::Lazy,
+        bytes: Bytes::new(1343.0 * 1_048_576.0),
+        source: "lazy loading needs CUDA ≥ 11.7 (CUDA C Programming Guide, 'Lazy Loading'); \
+                 the eager figure (HF 'Model training anatomy', 1343 MiB) applies",
+        provenance: Provenance::Verified,
+    },
+    ContextEntry {
+        cuda: CudaVersion::Cuda12,
+        loading: ModuleLoading::Eager,
+        bytes: Bytes::new(666_632_192.0),
+        source: "pytorch/pytorch PR #86509: CUDA_MODULE_LOADING=DEFAULT (eager), one small op, \
+                 cudaMemGetInfo total−free = 666,632,192 B",
+        provenance: Provenance::Verified,
+    },
+    ContextEntry {
+        cuda: CudaVersion::Cuda12,
+        loading: ModuleLoading::Lazy,
+        bytes: Bytes::new(400.0 * 1_048_576.0),
+        source: "pytorch/pytorch#109888 (ptrblck, 2023-09-23): 'around 400MB if CUDA >= 11.7 \
+                 is used and lazy module loading enabled'; PR #86509 measured 287,047,680 B \
+                 for one small op",
+        provenance: Provenance::Secondary,
+    },
+    ContextEntry {
+        cuda: CudaVersion::Cuda13,
+        loading: ModuleLoading::Eager,
+        bytes: Bytes::new(666_632_192.0),
+        source: "no CUDA 13 eager measurement found; the CUDA 11.7–12 eager figure (PR #86509)",
+        provenance: Provenance::Assumed,
+    },
+    ContextEntry {
+        cuda: CudaVersion::Cuda13,
+        loading: ModuleLoading::Lazy,
+        bytes: Bytes::new(426.0 * 1_048_576.0),
+        source: "unslothai/unsloth-zoo PR #1053: PyTorch 2.10.0+cu130, RTX 6000 Ada, \
+                 nvidia-smi 426 MiB after torch.cuda.mem_get_info (a bare context)",
+        provenance: Provenance::Verified,
+    },
+];
+
+/// The context row of a CUDA version and loading mode.
+pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static ContextEntry {
+    // Every pair has exactly one row; a unit test checks the table is total.
+    CUDA_CONTEXTS
+        .iter()
+        .find(|e| e.cuda == cuda && e.loading == loading)
+        .unwrap_or(&CUDA_CONTEXTS[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_has_one_row_and_eager_costs_more() {
+        for cuda in CudaVersion::ALL {
+            for loading in ModuleLoading::ALL {
+                let n = CUDA_CONTEXTS
+                    .iter()
+                    .filter(|e| e.cuda == cuda && e.loading == loading)
+                    .count();
+                assert_eq!(n, 1, "{cuda:?} {loading:?}");
+                assert!(!cuda_context(cuda, loading).source.is_empty());
+            }
+            let lazy = cuda_context(cuda, ModuleLoading::Lazy).bytes;
+            let eager = cuda_context(cuda, ModuleLoading::Eager).bytes;
+            assert!(eager >= lazy);
+        }
+        // Issue 12: older CUDA takes over 1 GB, lazy loading under 0.5 GiB.
+        let old = cuda_context(CudaVersion::Cuda11Early, ModuleLoading::Lazy).bytes;
+        assert!(old.as_mib() >= 1000.0);
+        let lazy = cuda_context(CudaVersion::Cuda12, ModuleLoading::Lazy).bytes;
+        assert!(lazy.as_gib() < 0.5);
+    }
+}

@@ -1,0 +1,308 @@
+//! The software a training or serving process runs on, as far as memory
+//! cares: the CUDA version and its module loading (the context's size),
+//! the caching allocator's settings, and the framework whose layer code
+//! decides which tensors autograd keeps, how the loss is computed and which
+//! optimizer implementation runs (issue 12).
+//!
+//! These are vocabulary: the figures that go with them live in
+//! `catalog::runtime` (the CUDA context) and `memory/` (the formulas).
+
+use serde::{Deserialize, Serialize};
+
+/// The CUDA toolkit the process runs (the `+cuXYZ` of a PyTorch wheel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum CudaVersion {
+    /// CUDA 11.6 or older: no lazy module loading, every kernel of a
+    /// loaded library is put into the context.
+    Cuda11Early,
+    /// CUDA 11.7 to 12.x: lazy loading available (the default since 12.2,
+    /// and PyTorch ≥ 1.13 turns it on when the variable is unset).
+    #[default]
+    Cuda12,
+    /// CUDA 13.x.
+    Cuda13,
+}
+
+impl CudaVersion {
+    /// Every version, oldest first.
+    pub const ALL: [CudaVersion; 3] = [
+        CudaVersion::Cuda11Early,
+        CudaVersion::Cuda12,
+        CudaVersion::Cuda13,
+    ];
+}
+
+crate::lang::named!(CudaVersion {
+    CudaVersion::Cuda11Early => "cuda11_early", "CUDA 11.6 or older", "CUDA 11.6 及更早";
+    CudaVersion::Cuda12 => "cuda12", "CUDA 11.7–12.x", "CUDA 11.7–12.x 版本";
+    CudaVersion::Cuda13 => "cuda13", "CUDA 13", "CUDA 13 版本";
+});
+
+/// `CUDA_MODULE_LOADING`: when kernels are loaded into the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ModuleLoading {
+    /// `LAZY`: a kernel is loaded on its first launch (CUDA ≥ 11.7; the
+    /// CUDA default since 12.2 and PyTorch's since 1.13, PR #86509).
+    #[default]
+    Lazy,
+    /// `EAGER`: every kernel of a library is loaded when the library is.
+    Eager,
+}
+
+impl ModuleLoading {
+    /// Both modes.
+    pub const ALL: [ModuleLoading; 2] = [ModuleLoading::Lazy, ModuleLoading::Eager];
+}
+
+crate::lang::named!(ModuleLoading {
+    ModuleLoading::Lazy => "lazy", "lazy module loading", "延迟加载模块";
+    ModuleLoading::Eager => "eager", "eager module loading", "立即加载模块";
+});
+
+/// `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True|False`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ExpandableSegments {
+    /// One `cudaMalloc` segment per cache miss (PyTorch's default).
+    #[default]
+    Off,
+    /// One growing virtual segment per pool, mapped in 2 MiB (small pool)
+    /// or 20 MiB (large pool) pages.
+    On,
+}
+
+impl ExpandableSegments {
+    /// Both settings.
+    pub const ALL: [ExpandableSegments; 2] = [ExpandableSegments::Off, ExpandableSegments::On];
+}
+
+crate::lang::named!(ExpandableSegments {
+    ExpandableSegments::Off => "off", "segments per allocation", "按分配建段";
+    ExpandableSegments::On => "on", "expandable segments", "可扩展段";
+});
+
+/// The framework whose layer code runs, as far as memory cares: which
+/// tensors autocast keeps in FP32, how the loss is computed, and which
+/// optimizer implementation it uses unless told otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryStack {
+    /// Megatron-LM / Megatron-Core with Transformer Engine: fused
+    /// LayerNorm-linear and softmax kernels save 16-bit tensors; the
+    /// vocabulary-parallel cross-entropy; fused Adam. Korthikanti et al.'s
+    /// counts are this stack's.
+    #[default]
+    Megatron,
+    /// torchtitan (FSDP2): RMSNorm saves its FP32 statistics only, the
+    /// loss upcasts the logits to FP32; fused Adam by default.
+    Torchtitan,
+    /// Hugging Face Transformers in eager PyTorch (Trainer, PEFT, TRL):
+    /// RMSNorm/LayerNorm upcast to FP32 and keep it, eager softmax in FP32,
+    /// the loss upcasts the logits; `adamw_torch` (foreach) by default.
+    HfEager,
+}
+
+impl MemoryStack {
+    /// Every stack.
+    pub const ALL: [MemoryStack; 3] = [
+        MemoryStack::Megatron,
+        MemoryStack::Torchtitan,
+        MemoryStack::HfEager,
+    ];
+}
+
+crate::lang::named!(MemoryStack {
+    MemoryStack::Megatron => "megatron", "Megatron-LM / Transformer Engine", "Megatron-LM / Transformer Engine 框架";
+    MemoryStack::Torchtitan => "torchtitan", "torchtitan (FSDP2)", "torchtitan（FSDP2）框架";
+    MemoryStack::HfEager => "hf_eager", "Hugging Face (eager PyTorch)", "Hugging Face（PyTorch 即时模式）";
+});
+
+/// How the loss over the vocabulary is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LossKernel {
+    /// What the stack does by default.
+    #[default]
+    StackDefault,
+    /// Full logits, upcast to FP32, then `cross_entropy` (HF, torchtitan).
+    Unfused,
+    /// Megatron's fused vocabulary-parallel cross-entropy: FP32 softmax
+    /// written over the upcast logits in place.
+    FusedVocabParallel,
+    /// Chunked / fused linear cross-entropy (Liger Kernel
+    /// `LigerFusedLinearCrossEntropyLoss`, Apple's Cut Cross-Entropy): the
+    /// logits of a chunk of tokens at a time, never all of them.
+    Chunked,
+}
+
+impl LossKernel {
+    /// Every choice.
+    pub const ALL: [LossKernel; 4] = [
+        LossKernel::StackDefault,
+        LossKernel::Unfused,
+        LossKernel::FusedVocabParallel,
+        LossKernel::Chunked,
+    ];
+}
+
+crate::lang::named!(LossKernel {
+    LossKernel::StackDefault => "stack_default", "the stack's loss", "框架默认的损失计算";
+    LossKernel::Unfused => "unfused", "full logits, FP32 cross-entropy", "完整 logits，FP32 交叉熵";
+    LossKernel::FusedVocabParallel => "fused_vocab_parallel", "fused vocabulary-parallel cross-entropy", "融合的词表并行交叉熵";
+    LossKernel::Chunked => "chunked", "chunked (fused linear) cross-entropy", "分块（融合线性层）交叉熵";
+});
+
+/// Which implementation of the optimizer step runs; it decides the step's
+/// temporaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerImpl {
+    /// What the stack does by default.
+    #[default]
+    StackDefault,
+    /// `torch.optim` multi-tensor (`foreach=True`, PyTorch's default on
+    /// CUDA): whole-list intermediates.
+    Foreach,
+    /// One fused kernel (`fused=True`, apex/TE/DeepSpeed FusedAdam,
+    /// bitsandbytes' block-wise 8-bit kernels): no full-size temporaries.
+    Fused,
+    /// One parameter at a time (`foreach=False`).
+    ForLoop,
+    /// bitsandbytes paged optimizer (`paged_adamw_32bit`, `paged_adamw_8bit`):
+    /// fused kernels over states in CUDA unified memory, paged to host
+    /// memory under pressure.
+    Paged,
+}
+
+impl OptimizerImpl {
+    /// Every choice.
+    pub const ALL: [OptimizerImpl; 5] = [
+        OptimizerImpl::StackDefault,
+        OptimizerImpl::Foreach,
+        OptimizerImpl::Fused,
+        OptimizerImpl::ForLoop,
+        OptimizerImpl::Paged,
+    ];
+}
+
+crate::lang::named!(OptimizerImpl {
+    OptimizerImpl::StackDefault => "stack_default", "the stack's optimizer", "框架默认的优化器实现";
+    OptimizerImpl::Foreach => "foreach", "multi-tensor (foreach)", "多张量（foreach）";
+    OptimizerImpl::Fused => "fused", "fused kernel", "融合内核";
+    OptimizerImpl::ForLoop => "for_loop", "one tensor at a time", "逐张量";
+    OptimizerImpl::Paged => "paged", "paged (unified memory)", "分页（统一内存）";
+});
+
+/// What sits on top of the last layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum Head {
+    /// Logits over the vocabulary for every token (causal or masked LM).
+    #[default]
+    LanguageModel,
+    /// One vector of `labels` logits per sequence (HF
+    /// `AutoModelForSequenceClassification`; `labels` = 1 is regression).
+    Classifier {
+        /// Outputs per sequence, ≥ 1.
+        labels: u32,
+    },
+}
+
+crate::lang::named!(Head {
+    Head::LanguageModel => "language_model", "language-model head", "语言模型输出头";
+    Head::Classifier { .. } => "classifier", "classification or regression head", "分类或回归输出头";
+});
+
+/// The memory-side software levers of a plan (`levers.memory`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct MemorySoftware {
+    /// The framework (default Megatron: the published formulas' stack).
+    #[serde(default)]
+    pub stack: MemoryStack,
+    /// How the loss is computed (default: the stack's).
+    #[serde(default)]
+    pub loss: LossKernel,
+    /// The optimizer implementation (default: the stack's).
+    #[serde(default)]
+    pub optimizer_impl: OptimizerImpl,
+    /// The output head (default: the language-model head).
+    #[serde(default)]
+    pub head: Head,
+}
+
+impl MemorySoftware {
+    /// The loss kernel in force: the stack's unless one is chosen.
+    /// Megatron-LM's default is its fused vocabulary-parallel
+    /// cross-entropy (`tensor_parallel.vocab_parallel_cross_entropy`);
+    /// torchtitan's `cross_entropy_loss` and HF's `ForCausalLMLoss` upcast
+    /// the full logits and call `torch.nn.functional.cross_entropy`.
+    pub fn loss_kernel(self) -> LossKernel {
+        match (self.loss, self.stack) {
+            (LossKernel::StackDefault, MemoryStack::Megatron) => LossKernel::FusedVocabParallel,
+            (LossKernel::StackDefault, _) => LossKernel::Unfused,
+            (l, _) => l,
+        }
+    }
+
+    /// The optimizer implementation in force: Megatron's distributed
+    /// optimizer runs apex/TE FusedAdam; torchtitan's `optimizer.
+    /// implementation` defaults to `"fused"`; HF Trainer's `adamw_torch`
+    /// leaves `torch.optim.AdamW` to pick `foreach` on CUDA.
+    pub fn optimizer(self) -> OptimizerImpl {
+        match (self.optimizer_impl, self.stack) {
+            (OptimizerImpl::StackDefault, MemoryStack::HfEager) => OptimizerImpl::Foreach,
+            (OptimizerImpl::StackDefault, _) => OptimizerImpl::Fused,
+            (o, _) => o,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{Lang, Named};
+
+    #[test]
+    fn names_in_both_languages_and_stack_defaults() {
+        fn distinct<T: Named>(all: &[T]) {
+            for lang in Lang::ALL {
+                let mut names: Vec<_> = all.iter().map(|v| v.name(lang)).collect();
+                names.sort_unstable();
+                names.dedup();
+                assert_eq!(names.len(), all.len());
+            }
+        }
+        distinct(&CudaVersion::ALL);
+        distinct(&ModuleLoading::ALL);
+        distinct(&ExpandableSegments::ALL);
+        distinct(&MemoryStack::ALL);
+        distinct(&LossKernel::ALL);
+        distinct(&OptimizerImpl::ALL);
+        let hf = MemorySoftware {
+            stack: MemoryStack::HfEager,
+            ..MemorySoftware::default()
+        };
+        assert_eq!(hf.loss_kernel(), LossKernel::Unfused);
+        assert_eq!(hf.optimizer(), OptimizerImpl::Foreach);
+        let m = MemorySoftware::default();
+        assert_eq!(m.loss_kernel(), LossKernel::FusedVocabParallel);
+        assert_eq!(m.optimizer(), OptimizerImpl::Fused);
+        let liger = MemorySoftware {
+            loss: LossKernel::Chunked,
+            ..hf
+        };
+        assert_eq!(liger.loss_kernel(), LossKernel::Chunked);
+    }
+}
