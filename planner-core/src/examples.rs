@@ -96,19 +96,3 @@ pub fn example_serving_plan() -> Plan {
         distillation: None,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_serving_example_fits_and_simulates_its_stream() {
-        let r = crate::evaluate(&example_serving_plan());
-        assert_eq!(r.verdict, crate::Verdict::Fits, "{:?}", r.diagnostics);
-        let s = r.serving.expect("serving section");
-        let sim = s.simulated.expect("a simulated stream");
-        assert_eq!(sim.completed, sim.requests);
-        assert!(s.analytic.expect("analytic").max_rate > 10.0);
-        assert!(s.usd_per_million_output.is_some());
-    }
-}
