@@ -408,10 +408,10 @@ fn a_longer_cached_prefix_never_raises_ttft() {
     assert_eq!(a, serving(&st).simulated.expect("simulated"));
 }
 
-/// The shipped serving example fits and simulates its whole stream.
+/// `memwall example-serving` fits, simulates its whole stream and prices it.
 #[test]
 fn the_serving_example_fits_and_simulates_its_stream() {
-    let r = planner_core::evaluate(&planner_core::example_serving_plan());
+    let r = evaluate(&planner_core::example_serving_plan());
     assert_eq!(
         r.verdict,
         planner_core::Verdict::Fits,
@@ -421,6 +421,7 @@ fn the_serving_example_fits_and_simulates_its_stream() {
     let s = r.serving.expect("serving section");
     let sim = s.simulated.expect("a simulated stream");
     assert_eq!(sim.completed, sim.requests);
+    assert!(sim.meets_slo);
     assert!(s.analytic.expect("analytic").max_rate > 10.0);
     assert!(s.usd_per_million_output.is_some());
 }
