@@ -46,6 +46,7 @@ pub mod quick;
 pub mod report;
 mod resolve;
 pub mod search;
+pub mod stack;
 pub mod sweep;
 pub mod tenants;
 mod time;

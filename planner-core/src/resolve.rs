@@ -57,8 +57,11 @@ pub(crate) struct Resolved {
     pub capacity: [Bytes; 4],
     /// Tokens to train on (0 when not given or serving).
     pub tokens: f64,
-    /// Calibration knobs.
+    /// Calibration knobs: the training stack's, with the plan's stated
+    /// ones over them.
     pub eff: Efficiency,
+    /// The training stack in force (`None` when serving).
+    pub stack: Option<crate::stack::TrainingStack>,
     /// Cluster shape and link rates.
     pub net: Net,
     /// The distillation that produced the model, if any (the model in
@@ -361,7 +364,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
     let hw = &plan.hardware;
     let cluster = resolve_cluster(&mut c, hw, &gpu);
-    let eff = check_efficiency(&mut c, plan.efficiency);
+    let eff = check_efficiency(&mut c, plan.efficiency_in_force());
     let hbm = capped_hbm(&mut c, &mut levers, &gpu);
     let overheads = check_overheads(&mut c, plan.overheads);
     let d = resolve_degrees(&mut c, &mut levers);
@@ -407,6 +410,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             _ => 0.0,
         },
         eff,
+        stack: plan.training_stack(),
         net: cluster.net,
         distill: models.distill,
     };

@@ -18,6 +18,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("economics", 1),
     ("efficiency", 1),
     ("plan", 1),
+    ("stack", 1),
     ("diagnostics", 1),
     ("report", 1),
     ("effort", 1),

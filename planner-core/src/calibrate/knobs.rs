@@ -117,13 +117,14 @@ pub struct Knobs {
 impl Knobs {
     /// The knobs as a plan sets them.
     pub fn of(plan: &Plan) -> Self {
+        let e = plan.efficiency_in_force();
         Self {
             cuda_context: plan.overheads.cuda_context,
             fragmentation: plan.overheads.fragmentation,
-            gemm: plan.efficiency.gemm,
-            hbm: plan.efficiency.hbm,
-            attention: plan.efficiency.attention,
-            layer_overhead: plan.efficiency.layer_overhead,
+            gemm: e.gemm,
+            hbm: e.hbm,
+            attention: e.attention,
+            layer_overhead: e.layer_overhead,
         }
     }
 
@@ -131,10 +132,10 @@ impl Knobs {
     pub fn apply(&self, plan: &mut Plan) {
         plan.overheads.cuda_context = self.cuda_context;
         plan.overheads.fragmentation = self.fragmentation;
-        plan.efficiency.gemm = self.gemm;
-        plan.efficiency.hbm = self.hbm;
-        plan.efficiency.attention = self.attention;
-        plan.efficiency.layer_overhead = self.layer_overhead;
+        plan.efficiency.gemm = Some(self.gemm);
+        plan.efficiency.hbm = Some(self.hbm);
+        plan.efficiency.attention = Some(self.attention);
+        plan.efficiency.layer_overhead = Some(self.layer_overhead);
     }
 
     /// One knob's value in base units.
