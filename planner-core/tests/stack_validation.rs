@@ -220,9 +220,8 @@ fn torchtitan_a100() -> Vec<Run> {
 /// torchtitan on H100 (pytorch/torchtitan
 /// `benchmarks/llama3_h100_202412_torchtitan.md`, torch 2024-12-23
 /// nightly): Grand Teton hosts, 8 GPUs on NVLink, 400 Gb/s RDMA per GPU.
-/// Tables 1 and 3 (Llama 3.1 8B, FSDP, local batch 2, selective AC) and
-/// Table 4 (70B, FSDP 32 × TP 8, local batch 16, full AC, compile + Float8,
-/// with and without async TP). The page's H100s are 96 GB HBM2e parts at
+/// Tables 1 and 3: Llama 3.1 8B, FSDP, local batch 2, selective AC. The
+/// page's H100s are 96 GB HBM2e parts at
 /// a 500 W power limit whose peak lies "between SXM and NVL"; they are
 /// modelled as H100 SXM, which makes every row optimistic by the clock
 /// the power cap takes (see docs/validation.md).
@@ -264,6 +263,14 @@ fn torchtitan_h100() -> Vec<Run> {
             });
         }
     }
+    out
+}
+
+/// torchtitan's Table 4 (same page and hosts as [`torchtitan_h100`]):
+/// Llama 3.1 70B on 256 GPUs, FSDP 32 × TP 8, local batch 16, full AC,
+/// compile + Float8, without and with async TP.
+fn torchtitan_h100_2d() -> Vec<Run> {
+    let mut out = Vec::new();
     for (label, async_tp, tps) in [("2D", false, 829.0), ("2D+AsyncTP", true, 876.0)] {
         out.push(Run {
             name: format!("torchtitan H100×256 70B {label} Float8"),
@@ -372,15 +379,8 @@ fn torchtitan_h200() -> Vec<Run> {
         .collect()
 }
 
-fn pytorch_native() -> Vec<Run> {
-    let mut v = torchtitan_a100();
-    v.extend(torchtitan_h100());
-    v.extend(torchtitan_async_tp());
-    v.extend(torchtitan_h200());
-    v
-}
-
-/// One table: prints every row and returns the sorted |errors|.
+/// One table: prints every row and returns the signed errors
+/// ((predicted − published) / published).
 fn table(title: &str, runs: &[Run]) -> Vec<f64> {
     println!("\n{title}");
     println!(
@@ -402,7 +402,7 @@ fn table(title: &str, runs: &[Run]) -> Vec<f64> {
         );
         let (pub_s, pred) = (run.published(), t.step.as_secs());
         let e = (pred - pub_s) / pub_s;
-        errs.push(e.abs());
+        errs.push(e);
         println!(
             "{:<52} {:>9.3} {:>9.3} {:>+7.1}% {:>5.1}%  [{}]",
             run.name,
@@ -426,8 +426,7 @@ fn table(title: &str, runs: &[Run]) -> Vec<f64> {
             .collect();
         println!("    {}", parts.join(", "));
     }
-    errs.sort_by(f64::total_cmp);
-    let (median, worst) = (errs[errs.len() / 2], errs[errs.len() - 1]);
+    let (median, worst) = stats(&errs);
     println!(
         "{} runs: median |error| {:.1}%, worst {:.1}%",
         errs.len(),
@@ -437,11 +436,57 @@ fn table(title: &str, runs: &[Run]) -> Vec<f64> {
     errs
 }
 
+/// Median and worst |error|.
+fn stats(errs: &[f64]) -> (f64, f64) {
+    let mut a: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
+    a.sort_by(f64::total_cmp);
+    (a[a.len() / 2], a[a.len() - 1])
+}
+
+/// The PyTorch-native table (docs/validation.md). The bounds pin what the
+/// model reaches today, table by table, so a regression fails here:
+/// - torchtitan eager on A100, the runs the PyTorch GEMM fraction was
+///   fitted on, and torchtitan compiled + Float8 on H200 meet the issue's
+///   targets (median ≤ 5 %, worst ≤ 12 %);
+/// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
+///   every row, by the clock the power cap takes off a 700 W H100 SXM (the
+///   part it is modelled as);
+/// - the TP rows miss by up to a third where async TP is on: the time
+///   model hides 90 % of TP traffic behind compute (a constant overlap,
+///   being replaced by the communication rework of the same issue), while
+///   torchtitan measured 1.04–1.16× from async TP.
 #[test]
 fn pytorch_native_table() {
-    let errs = table("PyTorch-native (torchtitan / FSDP2)", &pytorch_native());
-    let (median, worst) = (errs[errs.len() / 2], errs[errs.len() - 1]);
-    assert!(errs.len() >= 15);
-    assert!(median <= 1.0, "median {median}");
-    assert!(worst <= 1.0, "worst {worst}");
+    let mut all = Vec::new();
+
+    let e = table("torchtitan eager, 64 × A100", &torchtitan_a100());
+    let (median, worst) = stats(&e);
+    assert!(median <= 0.05 && worst <= 0.08, "A100: {median} {worst}");
+    all.extend(e);
+
+    let e = table("torchtitan compiled + Float8, H200", &torchtitan_h200());
+    assert!(stats(&e).1 <= 0.05, "H200: {:?}", stats(&e));
+    all.extend(e);
+
+    let e = table("torchtitan 1D FSDP, 500 W H100", &torchtitan_h100());
+    for x in &e {
+        assert!(*x < 0.0 && *x > -0.25, "500 W H100 row {x}");
+    }
+    all.extend(e);
+
+    let mut tp = torchtitan_h100_2d();
+    tp.extend(torchtitan_async_tp());
+    let e = table("torchtitan FSDP + TP, H100", &tp);
+    assert!(stats(&e).1 <= 0.35, "TP: {:?}", stats(&e));
+    all.extend(e);
+
+    let (median, worst) = stats(&all);
+    println!(
+        "\nPyTorch-native, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert!(all.len() >= 15);
+    assert!(median <= 0.10 && worst <= 0.35, "{median} {worst}");
 }
