@@ -158,9 +158,9 @@ impl TrainingStack {
             // bias-dropout-add, RoPE and norms, and uses fused Adam.
             TrainingStack::MegatronCore => StackProfile {
                 efficiency: fused,
-                elementwise: 1.0,
-                optimizer: OptimizerImpl::Fused,
-                hopper_attention: AttentionImpl::Native,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
             },
             // torchtitan's published runs use PyTorch SDPA, whose default
             // backend on H100 is the FlashAttention-2 kernel (cuDNN SDPA
@@ -170,43 +170,68 @@ impl TrainingStack {
             // in its 2024 configs).
             TrainingStack::Torchtitan => StackProfile {
                 efficiency: eager,
-                elementwise: EAGER_ELEMENTWISE,
-                optimizer: OptimizerImpl::Foreach,
-                hopper_attention: AttentionImpl::FlashAttention2,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
             },
             // Inductor fuses each element-wise chain into one kernel and
             // CUDA-graph-free launches stay per fused kernel.
             TrainingStack::TorchtitanCompiled => StackProfile {
                 efficiency: torch,
-                elementwise: 1.0,
-                optimizer: OptimizerImpl::Foreach,
-                hopper_attention: AttentionImpl::FlashAttention2,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
             },
             // DeepSpeed wraps the Hugging Face model as written (eager
             // modules, `flash_attention_2` from the flash-attn 2 package)
             // and swaps Adam for its own `FusedAdam`.
             TrainingStack::DeepSpeed => StackProfile {
                 efficiency: eager,
-                elementwise: EAGER_ELEMENTWISE,
-                optimizer: OptimizerImpl::Fused,
-                hopper_attention: AttentionImpl::FlashAttention2,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
             },
             // The Trainer's defaults: SDPA (FlashAttention-2 backend on
             // Hopper) and `optim = "adamw_torch"`.
             TrainingStack::HfTrainer => StackProfile {
                 efficiency: eager,
-                elementwise: EAGER_ELEMENTWISE,
-                optimizer: OptimizerImpl::Foreach,
-                hopper_attention: AttentionImpl::FlashAttention2,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
             },
         }
     }
 
     /// The attention kernel the stack runs on an architecture.
+    #[inline]
     pub fn attention_kernel(self, arch: GpuArch) -> AttentionImpl {
-        match arch {
-            GpuArch::Hopper => self.profile().hopper_attention,
+        match (arch, self) {
+            // Transformer Engine: cuDNN fused attention on sm90.
+            (GpuArch::Hopper, TrainingStack::MegatronCore) => AttentionImpl::Native,
+            // PyTorch SDPA's default backend and flash-attn 2.
+            (GpuArch::Hopper, _) => AttentionImpl::FlashAttention2,
             _ => AttentionImpl::Native,
+        }
+    }
+
+    /// [`StackProfile::elementwise`], without building the profile (the
+    /// time model asks once per layer kind and candidate).
+    #[inline]
+    pub fn elementwise(self) -> f64 {
+        match self {
+            TrainingStack::Torchtitan | TrainingStack::DeepSpeed | TrainingStack::HfTrainer => {
+                EAGER_ELEMENTWISE
+            }
+            TrainingStack::MegatronCore | TrainingStack::TorchtitanCompiled => 1.0,
+        }
+    }
+
+    /// [`StackProfile::optimizer`], without building the profile.
+    #[inline]
+    pub fn optimizer(self) -> OptimizerImpl {
+        match self {
+            TrainingStack::MegatronCore | TrainingStack::DeepSpeed => OptimizerImpl::Fused,
+            _ => OptimizerImpl::Foreach,
         }
     }
 }

@@ -124,7 +124,7 @@ fn attention_ceiling(r: &Resolved) -> f64 {
 /// (`stack::StackProfile::elementwise`; 1 when serving).
 #[inline]
 fn elementwise_factor(r: &Resolved) -> f64 {
-    r.stack.map_or(1.0, |s| s.profile().elementwise)
+    r.stack.map_or(1.0, |s| s.elementwise())
 }
 
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
