@@ -566,7 +566,7 @@ fn deepspeed_azure() -> Vec<Run> {
 /// `docs/performance-summary-archive.md`, "25.11 NeMo Container"; the
 /// benchmarks force-balance tokens across experts). Assumed, as for the
 /// dense NeMo rows: the least recompute that fits. And DeepSeek-V3's own
-/// run (DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", §1 and §3.1):
+/// run (DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", §1 and §3.2):
 /// 2,048 H800s, 180K GPU-hours per trillion tokens (1,543 tokens/s/GPU),
 /// PP 16, EP 64 across 8 nodes, ZeRO-1 data parallelism, FP8 GEMMs,
 /// sequence 4,096, batch 15,360 sequences at the end of its ramp.
