@@ -2,9 +2,12 @@
 //! time model.
 //!
 //! Datasheets give peaks; kernels and collectives reach a fraction of them
-//! that depends on the size of the operation. One set of defaults serves
-//! every plan (the validation suite checks them against published runs with
-//! no per-case tuning); the GPU harness can fit them to a machine.
+//! that depends on the size of the operation. The defaults here are the
+//! Megatron-Core set; each training stack starts from its own set
+//! (`stack::TrainingStack::profile`), and a plan's [`EfficiencyOverrides`]
+//! replace single knobs. The validation suite checks every set against
+//! published runs of its stack with no per-case tuning; the GPU harness
+//! can fit them to a machine.
 //!
 //! Sources for the ranges the defaults sit in:
 //! - dense BF16 GEMMs on large shapes reach ~70–85 % of peak, streaming

@@ -60,8 +60,9 @@ pub(crate) struct Resolved {
     /// Calibration knobs: the training stack's, with the plan's stated
     /// ones over them.
     pub eff: Efficiency,
-    /// The training stack in force (`None` when serving).
-    pub stack: Option<crate::stack::TrainingStack>,
+    /// What the time model reads from the training stack in force on this
+    /// GPU (the plan's stack, or the mainstream one; none when serving).
+    pub factors: crate::stack::StackFactors,
     /// Cluster shape and link rates.
     pub net: Net,
     /// The distillation that produced the model, if any (the model in
@@ -389,6 +390,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     ];
     check_offload(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    let factors = crate::stack::StackFactors::of(plan.training_stack(), gpu.arch);
 
     let mut resolved = Resolved {
         split: Split::EMPTY,
@@ -410,7 +412,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             _ => 0.0,
         },
         eff,
-        stack: plan.training_stack(),
+        factors,
         net: cluster.net,
         distill: models.distill,
     };

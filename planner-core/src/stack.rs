@@ -236,6 +236,41 @@ impl TrainingStack {
     }
 }
 
+/// What the time model reads from the stack, resolved once per plan and
+/// GPU (`resolve`), so the search's inner loop does no look-ups.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackFactors {
+    /// Fraction of the dense 16-bit peak the stack's attention kernel
+    /// reaches on the GPU (`catalog::kernel_attention_ceiling`).
+    pub attention_ceiling: f64,
+    /// [`StackProfile::elementwise`].
+    pub elementwise: f64,
+    /// [`OptimizerImpl::traffic_factor`] of the stack's optimizer.
+    pub optimizer_passes: f64,
+}
+
+impl StackFactors {
+    /// The factors of `stack` on `arch`; with no stack (serving) the
+    /// architecture's best attention kernel and fused element-wise work.
+    pub fn of(stack: Option<TrainingStack>, arch: GpuArch) -> Self {
+        match stack {
+            Some(s) => StackFactors {
+                attention_ceiling: crate::catalog::kernel_attention_ceiling(
+                    s.attention_kernel(arch),
+                    arch,
+                ),
+                elementwise: s.elementwise(),
+                optimizer_passes: s.optimizer().traffic_factor(),
+            },
+            None => StackFactors {
+                attention_ceiling: crate::catalog::attention_ceiling(arch),
+                elementwise: 1.0,
+                optimizer_passes: 1.0,
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -671,9 +671,7 @@ fn optimizer_on_gpu(
 ) -> f64 {
     // The stack's implementation sets how many passes the update makes
     // over these bytes (`stack::OptimizerImpl::traffic_factor`).
-    let passes = r
-        .stack
-        .map_or(1.0, |s| s.profile().optimizer.traffic_factor());
+    let passes = r.factors.optimizer_passes;
     let traffic = (b.g + 2.0 * o.opt + b.w_dense) * passes;
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let off_frac = dev.map_or(0.0, |d| {

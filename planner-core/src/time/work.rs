@@ -112,19 +112,14 @@ pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
 /// Megatron-Core / Transformer Engine. Serving takes the best kernel of
 /// the architecture ([`crate::catalog::attention_ceiling`]).
 fn attention_ceiling(r: &Resolved) -> f64 {
-    match r.stack {
-        Some(s) => {
-            crate::catalog::kernel_attention_ceiling(s.attention_kernel(r.gpu.arch), r.gpu.arch)
-        }
-        None => crate::catalog::attention_ceiling(r.gpu.arch),
-    }
+    r.factors.attention_ceiling
 }
 
 /// Element-wise traffic of the plan's stack relative to a fused layer
 /// (`stack::StackProfile::elementwise`; 1 when serving).
 #[inline]
 fn elementwise_factor(r: &Resolved) -> f64 {
-    r.stack.map_or(1.0, |s| s.elementwise())
+    r.factors.elementwise
 }
 
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
