@@ -145,7 +145,6 @@ impl Run {
                     } else {
                         PipelineSchedule::OneFOneB
                     },
-                    ..Parallelism::default()
                 },
                 training_stack: Some(self.stack),
                 ..Levers::default()
@@ -636,7 +635,7 @@ fn table(title: &str, runs: &[Run]) -> (Vec<f64>, Vec<String>) {
     for run in runs {
         let r = evaluate(&run.fitted_plan());
         let TimeReport::Training(t) = r.time else {
-            panic!("{}: not a training report", run.name)
+            unreachable!("{}: not a training report", run.name)
         };
         // The runs happened, so each must fit, except where a test below
         // names the memory model's miss.
