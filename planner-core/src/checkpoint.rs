@@ -665,7 +665,7 @@ fn bandwidths(
         GpuChoice::Preset(id) => catalog::gpu(*id).spec.host_link,
         GpuChoice::Custom(g) => g.spec.host_link,
     };
-    let eff = plan.efficiency.host_link.clamp(0.01, 1.0);
+    let eff = plan.efficiency_in_force().host_link.clamp(0.01, 1.0);
     Bandwidths {
         storage,
         node,

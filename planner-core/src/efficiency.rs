@@ -2,9 +2,12 @@
 //! time model.
 //!
 //! Datasheets give peaks; kernels and collectives reach a fraction of them
-//! that depends on the size of the operation. One set of defaults serves
-//! every plan (the validation suite checks them against published runs with
-//! no per-case tuning); the GPU harness can fit them to a machine.
+//! that depends on the size of the operation. The defaults here are the
+//! Megatron-Core set; each training stack starts from its own set
+//! (`stack::TrainingStack::profile`), and a plan's [`EfficiencyOverrides`]
+//! replace single knobs. The validation suite checks every set against
+//! published runs of its stack with no per-case tuning; the GPU harness
+//! can fit them to a machine.
 //!
 //! Sources for the ranges the defaults sit in:
 //! - dense BF16 GEMMs on large shapes reach ~70–85 % of peak, streaming
@@ -171,5 +174,119 @@ impl Efficiency {
             layer_overhead: self.layer_overhead * fixed,
             overlap: f(self.overlap),
         }
+    }
+}
+
+/// The efficiency knobs a plan sets explicitly. Each one left out takes the
+/// value of the plan's software stack (`stack::TrainingStack::profile`) or,
+/// for serving, [`Efficiency::default`]; each one given wins over both.
+/// A plan written before stacks existed states every knob and so keeps
+/// the numbers it was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EfficiencyOverrides {
+    /// [`Efficiency::gemm`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemm: Option<f64>,
+    /// [`Efficiency::gemm_half_time`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemm_half_time: Option<Seconds>,
+    /// [`Efficiency::attention`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention: Option<f64>,
+    /// [`Efficiency::hbm`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm: Option<f64>,
+    /// [`Efficiency::scale_up`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up: Option<f64>,
+    /// [`Efficiency::scale_out`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_out: Option<f64>,
+    /// [`Efficiency::host_link`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_link: Option<f64>,
+    /// [`Efficiency::scale_up_latency`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_up_latency: Option<Seconds>,
+    /// [`Efficiency::scale_out_latency`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_out_latency: Option<Seconds>,
+    /// [`Efficiency::layer_overhead`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer_overhead: Option<Seconds>,
+    /// [`Efficiency::overlap`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<f64>,
+}
+
+impl EfficiencyOverrides {
+    /// Every knob of `e`, stated explicitly.
+    pub fn all(e: Efficiency) -> Self {
+        Self {
+            gemm: Some(e.gemm),
+            gemm_half_time: Some(e.gemm_half_time),
+            attention: Some(e.attention),
+            hbm: Some(e.hbm),
+            scale_up: Some(e.scale_up),
+            scale_out: Some(e.scale_out),
+            host_link: Some(e.host_link),
+            scale_up_latency: Some(e.scale_up_latency),
+            scale_out_latency: Some(e.scale_out_latency),
+            layer_overhead: Some(e.layer_overhead),
+            overlap: Some(e.overlap),
+        }
+    }
+
+    /// `base` with every knob this plan states replaced.
+    pub fn over(&self, base: Efficiency) -> Efficiency {
+        Efficiency {
+            gemm: self.gemm.unwrap_or(base.gemm),
+            gemm_half_time: self.gemm_half_time.unwrap_or(base.gemm_half_time),
+            attention: self.attention.unwrap_or(base.attention),
+            hbm: self.hbm.unwrap_or(base.hbm),
+            scale_up: self.scale_up.unwrap_or(base.scale_up),
+            scale_out: self.scale_out.unwrap_or(base.scale_out),
+            host_link: self.host_link.unwrap_or(base.host_link),
+            scale_up_latency: self.scale_up_latency.unwrap_or(base.scale_up_latency),
+            scale_out_latency: self.scale_out_latency.unwrap_or(base.scale_out_latency),
+            layer_overhead: self.layer_overhead.unwrap_or(base.layer_overhead),
+            overlap: self.overlap.unwrap_or(base.overlap),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stated_knobs_win_and_the_rest_follow_the_base() {
+        let base = Efficiency {
+            gemm: 0.5,
+            ..Efficiency::default()
+        };
+        let none = EfficiencyOverrides::default();
+        assert_eq!(none.over(base), base);
+        let some = EfficiencyOverrides {
+            gemm: Some(0.7),
+            ..EfficiencyOverrides::default()
+        };
+        assert_eq!(some.over(base).gemm, 0.7);
+        assert_eq!(some.over(base).hbm, base.hbm);
+        let all = EfficiencyOverrides::all(Efficiency::default());
+        assert_eq!(all.over(base), Efficiency::default());
+    }
+
+    #[test]
+    fn an_old_plan_states_every_knob_and_a_new_one_none() {
+        let old = serde_json::to_string(&Efficiency::default()).unwrap_or_default();
+        let o: Option<EfficiencyOverrides> = serde_json::from_str(&old).ok();
+        assert_eq!(o, Some(EfficiencyOverrides::all(Efficiency::default())));
+        assert_eq!(
+            serde_json::to_string(&EfficiencyOverrides::default()).ok(),
+            Some("{}".to_string())
+        );
     }
 }

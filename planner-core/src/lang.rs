@@ -107,6 +107,7 @@ mod tests {
     #[test]
     fn every_name_in_both_languages() {
         check(&Tier::ALL);
+        check(&crate::stack::TrainingStack::ALL);
         check(&ItemKind::ALL);
         check(&TimeKind::ALL);
         check(&Lever::ALL);

@@ -50,6 +50,7 @@ mod resolve;
 pub mod search;
 pub mod serving;
 pub mod software;
+pub mod stack;
 pub mod sweep;
 pub mod tenants;
 mod time;

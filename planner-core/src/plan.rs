@@ -4,12 +4,13 @@
 
 use crate::catalog::ModelId;
 use crate::economics::Economics;
-use crate::efficiency::Efficiency;
+use crate::efficiency::{Efficiency, EfficiencyOverrides};
 use crate::hardware::Hardware;
 pub use crate::lever::Lever;
 use crate::model::ModelSpec;
 use crate::precision::Precision;
 use crate::software::{CudaVersion, ExpandableSegments, MemorySoftware, ModuleLoading};
+use crate::stack::TrainingStack;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -43,9 +44,10 @@ pub struct Plan {
     /// Runtime overheads (CUDA context, NCCL, allocator).
     #[serde(default)]
     pub overheads: Overheads,
-    /// Calibration knobs of the time model.
+    /// Calibration knobs of the time model that the plan states; the
+    /// others come from its software stack.
     #[serde(default)]
-    pub efficiency: Efficiency,
+    pub efficiency: EfficiencyOverrides,
     /// Prices, energy and engineering rates for the cost report (default:
     /// cloud rental at the catalog's dated prices).
     #[serde(default)]
@@ -718,6 +720,10 @@ pub struct Levers {
     /// sees them (issue 12).
     #[serde(default)]
     pub memory: MemorySoftware,
+    /// The training framework; `None` takes the mainstream one for the
+    /// workload ([`TrainingKind::mainstream_stack`]). Ignored for serving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_stack: Option<TrainingStack>,
 }
 
 /// Runtime overheads outside the model's tensors, each overridable.
@@ -861,6 +867,44 @@ impl Plan {
     /// The plan as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The training stack in force: the plan's own, or the mainstream one
+    /// for its kind of training; `None` for serving.
+    pub fn training_stack(&self) -> Option<TrainingStack> {
+        match &self.workload {
+            Workload::Training(t) => Some(
+                self.levers
+                    .training_stack
+                    .unwrap_or_else(|| t.kind.mainstream_stack()),
+            ),
+            Workload::Inference(_) => None,
+        }
+    }
+
+    /// The efficiency knobs in force: the stack's, with the plan's stated
+    /// knobs over them (serving uses [`Efficiency::default`]). Values are
+    /// not range-checked here; `evaluate` checks them.
+    pub fn efficiency_in_force(&self) -> Efficiency {
+        let base = self
+            .training_stack()
+            .map_or_else(Efficiency::default, |s| s.profile().efficiency);
+        self.efficiency.over(base)
+    }
+}
+
+impl TrainingKind {
+    /// The framework most runs of this kind use, which a plan that names
+    /// none is evaluated on. Pre-training and full fine-tuning across many
+    /// nodes run mostly on Megatron-Core and what is built on it (NeMo,
+    /// Megatron-Bridge, Megatron-DeepSpeed); adapter fine-tuning runs
+    /// mostly on the Hugging Face Trainer with PEFT (the LoRA and QLoRA
+    /// papers' code, TRL). docs/decisions.md gives the reasons.
+    pub fn mainstream_stack(&self) -> TrainingStack {
+        match self {
+            TrainingKind::PreTraining | TrainingKind::FullFineTune => TrainingStack::MegatronCore,
+            TrainingKind::Lora(_) | TrainingKind::Qlora(_) => TrainingStack::HfTrainer,
+        }
     }
 }
 

@@ -57,8 +57,12 @@ pub(crate) struct Resolved {
     pub capacity: [Bytes; 4],
     /// Tokens to train on (0 when not given or serving).
     pub tokens: f64,
-    /// Calibration knobs.
+    /// Calibration knobs: the training stack's, with the plan's stated
+    /// ones over them.
     pub eff: Efficiency,
+    /// What the time model reads from the training stack in force on this
+    /// GPU (the plan's stack, or the mainstream one; none when serving).
+    pub factors: crate::stack::StackFactors,
     /// Cluster shape and link rates.
     pub net: Net,
     /// The distillation that produced the model, if any (the model in
@@ -366,7 +370,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
     let hw = &plan.hardware;
     let cluster = resolve_cluster(&mut c, hw, &gpu);
-    let eff = check_efficiency(&mut c, plan.efficiency);
+    let eff = check_efficiency(&mut c, plan.efficiency_in_force());
     if let Workload::Inference(_) = plan.workload {
         apply_engine(&mut levers, &gpu);
     }
@@ -394,6 +398,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     ];
     check_offload(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    let factors = crate::stack::StackFactors::of(plan.training_stack(), gpu.arch);
 
     let mut resolved = Resolved {
         split: Split::EMPTY,
@@ -415,6 +420,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             _ => 0.0,
         },
         eff,
+        factors,
         net: cluster.net,
         distill: models.distill,
     };

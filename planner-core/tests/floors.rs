@@ -21,6 +21,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("request", 1),
     ("plan", 1),
     ("software", 1),
+    ("stack", 1),
     ("diagnostics", 1),
     ("report", 1),
     ("effort", 1),

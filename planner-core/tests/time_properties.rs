@@ -3,7 +3,7 @@
 //! speeds it, adding capacity never breaks a fit.
 
 use planner_core::catalog::{self, GpuId, LinkId, ModelId};
-use planner_core::efficiency::Efficiency;
+use planner_core::efficiency::{Efficiency, EfficiencyOverrides};
 use planner_core::hardware::{CustomGpu, GpuChoice, Hardware};
 use planner_core::plan::{
     Checkpointing, Inference, Levers, LogitsScope, ModelChoice, OffloadTarget, Parallelism,
@@ -225,9 +225,9 @@ proptest! {
     #[test]
     fn better_efficiency_never_slows((plan, _gpu) in plans(), k in 1.0f64..1.5) {
         let base = time(&evaluate(&plan));
-        let e = Efficiency::default();
+        let e = plan.efficiency_in_force();
         let mut better = plan.clone();
-        better.efficiency = Efficiency {
+        better.efficiency = EfficiencyOverrides::all(Efficiency {
             gemm: (e.gemm * k).min(1.0),
             attention: (e.attention * k).min(1.0),
             hbm: (e.hbm * k).min(1.0),
@@ -237,7 +237,7 @@ proptest! {
             overlap: (e.overlap * k).min(1.0),
             layer_overhead: e.layer_overhead / k,
             ..e
-        };
+        });
         prop_assert!(time(&evaluate(&better)) <= base * TOL);
     }
 

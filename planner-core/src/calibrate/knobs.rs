@@ -117,14 +117,15 @@ pub struct Knobs {
 impl Knobs {
     /// The knobs as a plan sets them.
     pub fn of(plan: &Plan) -> Self {
+        let e = plan.efficiency_in_force();
         Self {
             cuda_context: plan.overheads.context(),
             // No flat fraction: the allocator model is in force (0 here).
             fragmentation: plan.overheads.fragmentation.unwrap_or(0.0),
-            gemm: plan.efficiency.gemm,
-            hbm: plan.efficiency.hbm,
-            attention: plan.efficiency.attention,
-            layer_overhead: plan.efficiency.layer_overhead,
+            gemm: e.gemm,
+            hbm: e.hbm,
+            attention: e.attention,
+            layer_overhead: e.layer_overhead,
         }
     }
 
@@ -136,10 +137,10 @@ impl Knobs {
         if self.fragmentation > 0.0 || plan.overheads.fragmentation.is_some() {
             plan.overheads.fragmentation = Some(self.fragmentation);
         }
-        plan.efficiency.gemm = self.gemm;
-        plan.efficiency.hbm = self.hbm;
-        plan.efficiency.attention = self.attention;
-        plan.efficiency.layer_overhead = self.layer_overhead;
+        plan.efficiency.gemm = Some(self.gemm);
+        plan.efficiency.hbm = Some(self.hbm);
+        plan.efficiency.attention = Some(self.attention);
+        plan.efficiency.layer_overhead = Some(self.layer_overhead);
     }
 
     /// One knob's value in base units.

@@ -14,21 +14,51 @@
 use super::GpuId;
 use crate::hardware::{GpuArch, MatmulCeiling};
 
-/// Best published fraction of the dense peak a fused attention kernel
-/// reaches on an architecture, forward pass: FlashAttention-2 up to 73 %
-/// on A100 (Dao 2023, "FlashAttention-2", §4.1); on H100 FlashAttention-2
-/// stops at 335 TFLOPS (34 %) because it uses no Hopper features, while
-/// FlashAttention-3 and cuDNN's fused attention, the kernels current
-/// stacks pick on Hopper, reach 740 TFLOPS, 75 % (Shah et al. 2024,
-/// "FlashAttention-3", abstract). Other parts are assumed to sit at 60 %.
+/// A fused attention kernel family, as a software stack ships it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttentionImpl {
+    /// FlashAttention-2 (Dao 2023) and the kernels built like it: the
+    /// `flash_attn` 2.x package and PyTorch SDPA's flash backend. It uses
+    /// no Hopper feature (TMA, WGMMA, warp specialisation).
+    FlashAttention2,
+    /// The architecture's native fused kernel: FlashAttention-3 or
+    /// cuDNN's fused attention on Hopper (Transformer Engine's
+    /// `FusedAttention` backend), FlashAttention-2 on Ampere and Ada.
+    Native,
+}
+
+/// Best published fraction of the dense 16-bit peak that a fused attention
+/// kernel reaches on an architecture, forward pass:
+/// - FlashAttention-2 up to 73 % on A100 (Dao 2023, "FlashAttention-2",
+///   §4.1); Ada is taken to match Ampere.
+/// - On H100 FlashAttention-2 stops at 335 TFLOPS, 34 % (Shah et al. 2024,
+///   "FlashAttention-3", benchmarks). PyTorch SDPA's default backend
+///   measured 329 TFLOPS on the same part (pytorch/pytorch#142132,
+///   nightly 2.6.0.dev20241204, heads 24, d 128, s 4608).
+/// - FlashAttention-3 and cuDNN's fused attention, the kernels Hopper-aware
+///   stacks pick, reach 740 TFLOPS, 75 % (FlashAttention-3, abstract); the
+///   same issue measured cuDNN 9.1 and FlashAttention-3 at 631 and 632.
+/// - Other parts are assumed to sit at 60 % for either family.
+///
 /// The time model runs attention at a fraction of this; the physics floor
-/// (`floor.rs`) bounds every kernel by it.
-pub fn attention_ceiling(arch: GpuArch) -> f64 {
-    match arch {
-        GpuArch::Ampere | GpuArch::Ada => 0.73,
-        GpuArch::Hopper => 0.75,
+/// (`floor.rs`) bounds every kernel by the best family
+/// ([`attention_ceiling`]).
+pub fn kernel_attention_ceiling(kernel: AttentionImpl, arch: GpuArch) -> f64 {
+    match (kernel, arch) {
+        (_, GpuArch::Ampere | GpuArch::Ada) => 0.73,
+        (AttentionImpl::FlashAttention2, GpuArch::Hopper) => 0.34,
+        (AttentionImpl::Native, GpuArch::Hopper) => 0.75,
         _ => 0.60,
     }
+}
+
+/// The best published attention-kernel fraction on an architecture, over
+/// every kernel family ([`kernel_attention_ceiling`]).
+pub fn attention_ceiling(arch: GpuArch) -> f64 {
+    [AttentionImpl::FlashAttention2, AttentionImpl::Native]
+        .iter()
+        .map(|&k| kernel_attention_ceiling(k, arch))
+        .fold(0.0, f64::max)
 }
 
 const fn c(bf16: f64, fp8: Option<f64>) -> Option<MatmulCeiling> {

@@ -19,7 +19,9 @@ mod runtime;
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LINKS};
-pub use mamf::{attention_ceiling, matmul_ceiling, DEFAULT_CEILING};
+pub use mamf::{
+    attention_ceiling, kernel_attention_ceiling, matmul_ceiling, AttentionImpl, DEFAULT_CEILING,
+};
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};

@@ -669,7 +669,10 @@ fn optimizer_on_gpu(
     b: &StageBytes,
     o: &OptimizerShare,
 ) -> f64 {
-    let traffic = b.g + 2.0 * o.opt + b.w_dense;
+    // The stack's implementation sets how many passes the update makes
+    // over these bytes (`stack::OptimizerImpl::traffic_factor`).
+    let passes = r.factors.optimizer_passes;
+    let traffic = (b.g + 2.0 * o.opt + b.w_dense) * passes;
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let off_frac = dev.map_or(0.0, |d| {
         let all = d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights);

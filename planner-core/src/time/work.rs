@@ -105,10 +105,21 @@ pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
     }
 }
 
-/// The best published attention-kernel fraction of the architecture
-/// ([`crate::catalog::attention_ceiling`]).
+/// The published fraction of the dense peak that the attention kernel the
+/// plan's stack runs on this architecture reaches
+/// ([`crate::catalog::kernel_attention_ceiling`]): FlashAttention-2 on
+/// Hopper for the PyTorch-native stacks, a Hopper-native kernel for
+/// Megatron-Core / Transformer Engine. Serving takes the best kernel of
+/// the architecture ([`crate::catalog::attention_ceiling`]).
 fn attention_ceiling(r: &Resolved) -> f64 {
-    crate::catalog::attention_ceiling(r.gpu.arch)
+    r.factors.attention_ceiling
+}
+
+/// Element-wise traffic of the plan's stack relative to a fused layer
+/// (`stack::StackProfile::elementwise`; 1 when serving).
+#[inline]
+fn elementwise_factor(r: &Resolved) -> f64 {
+    r.factors.elementwise
 }
 
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
@@ -336,7 +347,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
     let attn = attention_core(r, &c, pass);
     let mut elementwise = 0.0;
     elementwise += attn.score_bytes;
-    elementwise += elementwise_bytes(r, &c);
+    elementwise += elementwise_bytes(r, &c) * elementwise_factor(r);
     if r.levers.precision.compute == Precision::Fp8 {
         elementwise += fp8_cast_bytes(&c);
     }

@@ -1,0 +1,306 @@
+//! Training software stacks: which kernels a plan's framework runs, and
+//! how close each gets to the hardware.
+//!
+//! The same GPU runs a Megatron-Core step and an eager PyTorch step at very
+//! different speeds: the attention kernel the stack ships for the GPU's
+//! architecture (FlashAttention-2 or a Hopper-native kernel), whether the
+//! element-wise chain of a layer is fused, and how the optimizer step is
+//! written. One profile per stack holds those choices; each names what it
+//! was read from. Serving engines are a separate concern and get their own
+//! enum beside the inference workload.
+
+use crate::catalog::AttentionImpl;
+use crate::efficiency::Efficiency;
+use crate::hardware::GpuArch;
+use crate::units::Seconds;
+use serde::{Deserialize, Serialize};
+
+/// The framework a training plan runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum TrainingStack {
+    /// Megatron-Core with Transformer Engine (also NeMo and
+    /// Megatron-Bridge): fused kernels, cuDNN fused attention on Hopper,
+    /// fused Adam.
+    MegatronCore,
+    /// torchtitan / FSDP2 in eager mode (also plain PyTorch FSDP): PyTorch
+    /// SDPA, one kernel per element-wise op, `foreach` AdamW.
+    Torchtitan,
+    /// torchtitan / FSDP2 with `torch.compile`: Inductor fuses each
+    /// layer's element-wise chains; attention and the optimizer as eager.
+    TorchtitanCompiled,
+    /// DeepSpeed (ZeRO) over Hugging Face models: the models' eager
+    /// modules with FlashAttention-2, DeepSpeed's fused Adam on the GPU.
+    DeepSpeed,
+    /// Hugging Face Trainer / Accelerate (PyTorch eager): SDPA or
+    /// FlashAttention-2, `adamw_torch` (`foreach`).
+    HfTrainer,
+}
+
+impl TrainingStack {
+    /// Every stack, in display order.
+    pub const ALL: [TrainingStack; 5] = [
+        TrainingStack::MegatronCore,
+        TrainingStack::Torchtitan,
+        TrainingStack::TorchtitanCompiled,
+        TrainingStack::DeepSpeed,
+        TrainingStack::HfTrainer,
+    ];
+}
+
+crate::lang::named!(TrainingStack {
+    TrainingStack::MegatronCore => "megatron_core", "Megatron-Core / Transformer Engine", "Megatron-Core / Transformer Engine";
+    TrainingStack::Torchtitan => "torchtitan", "torchtitan / FSDP2 (eager)", "torchtitan / FSDP2（eager 模式）";
+    TrainingStack::TorchtitanCompiled => "torchtitan_compiled", "torchtitan / FSDP2 + torch.compile", "torchtitan / FSDP2 + torch.compile 编译";
+    TrainingStack::DeepSpeed => "deepspeed", "DeepSpeed ZeRO", "DeepSpeed ZeRO";
+    TrainingStack::HfTrainer => "hf_trainer", "Hugging Face Trainer / Accelerate", "Hugging Face Trainer / Accelerate";
+});
+
+/// How the optimizer step is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptimizerImpl {
+    /// One fused multi-tensor kernel (apex / Transformer Engine / DeepSpeed
+    /// `FusedAdam`, `torch.optim.AdamW(fused=True)`): parameters,
+    /// gradients and both moments are read once and written once.
+    Fused,
+    /// `torch.optim.AdamW`'s default `foreach` path
+    /// (`_multi_tensor_adamw` in `torch/optim/adamw.py`): one multi-tensor
+    /// kernel per arithmetic op (lerp, mul, addcmul, sqrt, div, add,
+    /// addcdiv, and the weight-decay mul), each a pass over its operands.
+    Foreach,
+}
+
+impl OptimizerImpl {
+    /// HBM traffic of the step relative to the fused kernel. Counted in
+    /// FP32 words per parameter: the fused kernel reads p, g, m, v and
+    /// writes p, m, v (7); the foreach path's passes read and write
+    /// 3 (lerp m) + 2 (mul v) + 3 (addcmul v) + 2 (sqrt) + 2 (div) + 2 (add
+    /// ε) + 4 (addcdiv p) + 2 (decay p) = 20 words.
+    pub fn traffic_factor(self) -> f64 {
+        match self {
+            OptimizerImpl::Fused => 1.0,
+            OptimizerImpl::Foreach => 20.0 / 7.0,
+        }
+    }
+}
+
+/// One stack's efficiencies and kernel choices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackProfile {
+    /// The efficiency knobs the stack sets (GEMM, attention and per-layer
+    /// overhead; the rest stay at [`Efficiency::default`]). A plan's
+    /// explicit `efficiency` values override these.
+    pub efficiency: Efficiency,
+    /// Element-wise HBM traffic of a layer relative to a fully fused layer
+    /// (norms, rotary embeddings, the gated activation, residual adds).
+    pub elementwise: f64,
+    /// The optimizer step's implementation.
+    pub optimizer: OptimizerImpl,
+    /// The attention kernel the stack runs on Hopper. Every stack runs
+    /// FlashAttention-2-class kernels on Ampere and Ada.
+    pub hopper_attention: AttentionImpl,
+}
+
+/// Element-wise traffic of an eager Llama-style layer relative to a fused
+/// one, counted from the modules eager stacks run (Hugging Face
+/// `LlamaRMSNorm`, `apply_rotary_pos_emb`, `act_fn(gate) * up`; torchtitan's
+/// `RMSNorm` and rotary are written the same way): per token and layer the
+/// two RMSNorms move 16 h-sized 16-bit passes each instead of 2 (cast to
+/// FP32, square, mean, scale, cast back, weight), rotary embeddings about
+/// 10 passes over Q and K instead of 2, the gated activation 5 FFN-wide
+/// passes instead of 3. For Llama 3 8B (h 4096, FFN 14336, Q 4096, K 1024)
+/// that is 278,528 against 94,208 elements a token: 2.96×.
+const EAGER_ELEMENTWISE: f64 = 2.96;
+
+/// Fraction of the matmul ceiling that the GEMMs of a PyTorch-native
+/// training step reach: fitted on torchtitan's eight A100 runs
+/// (docs/validation.md, PyTorch-native table; the H100 runs are left out
+/// of the fit because their 500 W parts have an unknown peak). Megatron's
+/// 0.90 over-predicts those runs' speed by a median of 10 % with every
+/// other cost in place. The rest of the gap is what the two stacks do
+/// around the same cuBLAS kernels: Megatron accumulates weight gradients
+/// inside the GEMM into FP32 main grads (`gradient_accumulation_fusion`)
+/// and fuses the QKV and gate/up projections into single larger GEMMs,
+/// where torchtitan and Hugging Face models run Q, K, V, gate and up as
+/// separate GEMMs and accumulate gradients in a separate pass.
+const PYTORCH_GEMM: f64 = 0.80;
+
+/// Per-layer fixed cost of an eager stack: the fused layer's 30 µs
+/// (fitted on Megatron runs, `Efficiency::default`) times the same ratio of
+/// kernels launched, since each unfused op is its own launch.
+fn eager_layer_overhead() -> Seconds {
+    Efficiency::default().layer_overhead * EAGER_ELEMENTWISE
+}
+
+impl TrainingStack {
+    /// The stack's profile.
+    ///
+    /// GEMM and attention fractions are the same for every stack: all of
+    /// them call cuBLAS(Lt) for their GEMMs and the attention fraction is
+    /// taken of the kernel the stack runs (`catalog::AttentionImpl`), so
+    /// the stacks differ in which kernel, not in how well one kernel runs.
+    /// Megatron-Core's values are the defaults fitted on the Megatron-LM
+    /// and NeMo runs of docs/validation.md.
+    pub fn profile(self) -> StackProfile {
+        let fused = Efficiency::default();
+        let torch = Efficiency {
+            gemm: PYTORCH_GEMM,
+            ..fused
+        };
+        let eager = Efficiency {
+            layer_overhead: eager_layer_overhead(),
+            ..torch
+        };
+        match self {
+            // Transformer Engine picks cuDNN's fused attention on sm90
+            // (`NVTE_FUSED_ATTN`); Megatron fuses bias-activation,
+            // bias-dropout-add, RoPE and norms, and uses fused Adam.
+            TrainingStack::MegatronCore => StackProfile {
+                efficiency: fused,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
+            },
+            // torchtitan's published runs use PyTorch SDPA, whose default
+            // backend on H100 is the FlashAttention-2 kernel (cuDNN SDPA
+            // became opt-in after PyTorch 2.5, pytorch/pytorch#138522;
+            // torchtitan's own cuDNN switch came in torchtitan#1000, March
+            // 2025), `foreach` AdamW (`optimizer.fused = false` by default
+            // in its 2024 configs).
+            TrainingStack::Torchtitan => StackProfile {
+                efficiency: eager,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
+            },
+            // Inductor fuses each element-wise chain into one kernel and
+            // CUDA-graph-free launches stay per fused kernel.
+            TrainingStack::TorchtitanCompiled => StackProfile {
+                efficiency: torch,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
+            },
+            // DeepSpeed wraps the Hugging Face model as written (eager
+            // modules, `flash_attention_2` from the flash-attn 2 package)
+            // and swaps Adam for its own `FusedAdam`.
+            TrainingStack::DeepSpeed => StackProfile {
+                efficiency: eager,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
+            },
+            // The Trainer's defaults: SDPA (FlashAttention-2 backend on
+            // Hopper) and `optim = "adamw_torch"`.
+            TrainingStack::HfTrainer => StackProfile {
+                efficiency: eager,
+                elementwise: self.elementwise(),
+                optimizer: self.optimizer(),
+                hopper_attention: self.attention_kernel(GpuArch::Hopper),
+            },
+        }
+    }
+
+    /// The attention kernel the stack runs on an architecture.
+    #[inline]
+    pub fn attention_kernel(self, arch: GpuArch) -> AttentionImpl {
+        match (arch, self) {
+            // Transformer Engine: cuDNN fused attention on sm90.
+            (GpuArch::Hopper, TrainingStack::MegatronCore) => AttentionImpl::Native,
+            // PyTorch SDPA's default backend and flash-attn 2.
+            (GpuArch::Hopper, _) => AttentionImpl::FlashAttention2,
+            _ => AttentionImpl::Native,
+        }
+    }
+
+    /// [`StackProfile::elementwise`], without building the profile (the
+    /// time model asks once per layer kind and candidate).
+    #[inline]
+    pub fn elementwise(self) -> f64 {
+        match self {
+            TrainingStack::Torchtitan | TrainingStack::DeepSpeed | TrainingStack::HfTrainer => {
+                EAGER_ELEMENTWISE
+            }
+            TrainingStack::MegatronCore | TrainingStack::TorchtitanCompiled => 1.0,
+        }
+    }
+
+    /// [`StackProfile::optimizer`], without building the profile.
+    #[inline]
+    pub fn optimizer(self) -> OptimizerImpl {
+        match self {
+            TrainingStack::MegatronCore | TrainingStack::DeepSpeed => OptimizerImpl::Fused,
+            _ => OptimizerImpl::Foreach,
+        }
+    }
+}
+
+/// What the time model reads from the stack, resolved once per plan and
+/// GPU (`resolve`), so the search's inner loop does no look-ups.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackFactors {
+    /// Fraction of the dense 16-bit peak the stack's attention kernel
+    /// reaches on the GPU (`catalog::kernel_attention_ceiling`).
+    pub attention_ceiling: f64,
+    /// [`StackProfile::elementwise`].
+    pub elementwise: f64,
+    /// [`OptimizerImpl::traffic_factor`] of the stack's optimizer.
+    pub optimizer_passes: f64,
+}
+
+impl StackFactors {
+    /// The factors of `stack` on `arch`; with no stack (serving) the
+    /// architecture's best attention kernel and fused element-wise work.
+    pub fn of(stack: Option<TrainingStack>, arch: GpuArch) -> Self {
+        match stack {
+            Some(s) => StackFactors {
+                attention_ceiling: crate::catalog::kernel_attention_ceiling(
+                    s.attention_kernel(arch),
+                    arch,
+                ),
+                elementwise: s.elementwise(),
+                optimizer_passes: s.optimizer().traffic_factor(),
+            },
+            None => StackFactors {
+                attention_ceiling: crate::catalog::attention_ceiling(arch),
+                elementwise: 1.0,
+                optimizer_passes: 1.0,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::kernel_attention_ceiling;
+
+    #[test]
+    fn only_hopper_aware_stacks_get_hopper_native_attention() {
+        let c = |s: TrainingStack, a| kernel_attention_ceiling(s.attention_kernel(a), a);
+        assert!(
+            c(TrainingStack::MegatronCore, GpuArch::Hopper)
+                > 2.0 * c(TrainingStack::HfTrainer, GpuArch::Hopper)
+        );
+        for s in TrainingStack::ALL {
+            // On Ampere every stack runs the same FlashAttention-2 kernel.
+            assert_eq!(
+                c(s, GpuArch::Ampere),
+                c(TrainingStack::MegatronCore, GpuArch::Ampere)
+            );
+            assert!(c(s, GpuArch::Hopper) <= crate::catalog::attention_ceiling(GpuArch::Hopper));
+        }
+    }
+
+    #[test]
+    fn eager_stacks_move_more_bytes_than_fused_ones() {
+        let m = TrainingStack::MegatronCore.profile();
+        for s in [TrainingStack::Torchtitan, TrainingStack::HfTrainer] {
+            let p = s.profile();
+            assert!(p.elementwise > m.elementwise);
+            assert!(p.efficiency.layer_overhead > m.efficiency.layer_overhead);
+        }
+        assert!(OptimizerImpl::Foreach.traffic_factor() > OptimizerImpl::Fused.traffic_factor());
+    }
+}

@@ -1,0 +1,772 @@
+//! Validation of the time model against measured training runs on stacks
+//! other than Megatron-Core (whose runs are in `time_validation.rs`), one
+//! table per stack, with each stack's one profile (`stack::TrainingStack`)
+//! and no per-row tuning. Run with `--nocapture` to see the tables:
+//! `cargo test -p planner-core --test stack_validation -- --nocapture`.
+//!
+//! Each row states the configuration as its source publishes it; where the
+//! source is silent the assumption is written beside the row.
+
+use planner_core::catalog::{GpuId, LinkId, ModelId};
+use planner_core::evaluate;
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::plan::{
+    AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Overlap, Parallelism,
+    PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Training, TrainingKind,
+    Workload,
+};
+use planner_core::precision::Precision;
+use planner_core::report::{TimeReport, Verdict};
+use planner_core::stack::TrainingStack;
+use planner_core::Named;
+
+/// A training run as published.
+#[derive(Clone)]
+struct Run {
+    name: String,
+    stack: TrainingStack,
+    model: ModelId,
+    gpu: GpuId,
+    scale_out: Option<LinkId>,
+    seq: u32,
+    /// Sequences per data-parallel rank and step (no accumulation: the
+    /// micro-batch).
+    micro_batch: u32,
+    tp: u32,
+    dp: u32,
+    cp: u32,
+    ckpt: Checkpointing,
+    sharding: Sharding,
+    /// TP communication overlapped (async TP).
+    tp_overlap: bool,
+    fp8: bool,
+    /// Published tokens per second per GPU.
+    tokens_per_gpu_s: f64,
+    /// Pipeline stages and interleaved chunks per stage.
+    pp: u32,
+    chunks: u32,
+    ep: u32,
+    kernel: AttentionKernel,
+    /// An NVL72 rack: 4 GPUs per tray, 72 in one NVLink domain.
+    nvl72: bool,
+    /// A model not in the catalog (replaces `model`).
+    custom: Option<ModelChoice>,
+    /// Micro-batches per step (gradient accumulation).
+    accumulation: u32,
+    /// The source does not say how activations fit: use the least
+    /// recompute that fits our memory model (none, the first k layers of
+    /// each stage, every layer).
+    infer_recompute: bool,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run {
+            name: String::new(),
+            stack: TrainingStack::MegatronCore,
+            model: ModelId::Llama31_8b,
+            gpu: GpuId::H100Sxm,
+            scale_out: None,
+            seq: 8192,
+            micro_batch: 1,
+            tp: 1,
+            dp: 1,
+            cp: 1,
+            ckpt: Checkpointing::None,
+            sharding: Sharding::Zero1,
+            tp_overlap: false,
+            fp8: false,
+            tokens_per_gpu_s: 1.0,
+            pp: 1,
+            chunks: 1,
+            ep: 1,
+            kernel: AttentionKernel::Flash,
+            nvl72: false,
+            custom: None,
+            accumulation: 1,
+            infer_recompute: false,
+        }
+    }
+}
+
+impl Run {
+    fn plan(&self) -> Plan {
+        let gpus = self.tp * self.pp * self.dp * self.cp;
+        Plan {
+            version: 1,
+            name: self.name.clone(),
+            model: self
+                .custom
+                .clone()
+                .unwrap_or(ModelChoice::Preset(self.model)),
+            workload: Workload::Training(Training {
+                kind: TrainingKind::PreTraining,
+                seq_len: self.seq,
+                global_batch: self.micro_batch * self.dp * self.accumulation,
+                tokens: 0.0,
+            }),
+            levers: Levers {
+                checkpointing: self.ckpt,
+                attention: self.kernel,
+                sharding: self.sharding,
+                overlap: CommOverlap {
+                    data_parallel: Overlap::On,
+                    tensor_parallel: if self.tp_overlap {
+                        Overlap::On
+                    } else {
+                        Overlap::Off
+                    },
+                    offload: Overlap::On,
+                },
+                precision: Precisions {
+                    compute: if self.fp8 {
+                        Precision::Fp8
+                    } else {
+                        Precision::Bf16
+                    },
+                    ..Precisions::default()
+                },
+                parallel: Parallelism {
+                    tp: self.tp,
+                    pp: self.pp,
+                    dp: self.dp,
+                    ep: self.ep,
+                    cp: self.cp,
+                    micro_batch: self.micro_batch,
+                    sequence_parallel: if self.tp > 1 {
+                        SequenceParallel::On
+                    } else {
+                        SequenceParallel::Off
+                    },
+                    schedule: if self.chunks > 1 {
+                        PipelineSchedule::Interleaved {
+                            chunks: self.chunks,
+                        }
+                    } else {
+                        PipelineSchedule::OneFOneB
+                    },
+                },
+                training_stack: Some(self.stack),
+                ..Levers::default()
+            },
+            hardware: Hardware {
+                scale_out: self.scale_out,
+                gpus_per_node: if self.nvl72 { 4 } else { 8 },
+                scale_up_domain: if self.nvl72 { 72 } else { 0 },
+                ..Hardware::new(GpuChoice::Preset(self.gpu), gpus)
+            },
+            overheads: Default::default(),
+            efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
+        }
+    }
+
+    /// Published seconds per step: the step's tokens over the GPUs' rate.
+    fn published(&self) -> f64 {
+        let gpus = f64::from(self.tp * self.pp * self.dp * self.cp);
+        f64::from(self.micro_batch * self.accumulation * self.dp * self.seq)
+            / gpus
+            / self.tokens_per_gpu_s
+    }
+
+    /// The plan, with the least recompute that fits when the source does
+    /// not say (`infer_recompute`).
+    fn fitted_plan(&self) -> Plan {
+        let mut plan = self.plan();
+        if !self.infer_recompute {
+            return plan;
+        }
+        let layers = match &plan.model {
+            ModelChoice::Preset(id) => planner_core::catalog::model(*id).spec.layers,
+            ModelChoice::Custom(c) => c.spec.layers,
+        };
+        let per_stage = layers.div_ceil(self.pp);
+        let options = std::iter::once(Checkpointing::None)
+            .chain((1..per_stage).map(|k| Checkpointing::Block { layers: k }))
+            .chain(std::iter::once(Checkpointing::Full));
+        for ckpt in options {
+            plan.levers.checkpointing = ckpt;
+            if evaluate(&plan).verdict == Verdict::Fits {
+                return plan;
+            }
+        }
+        plan
+    }
+}
+
+// torchtitan's per-op selective AC (its default) saves every second
+// matmul's output and recomputes the rest of the forward: about half a
+// forward pass again, charged as recomputing half of the layers.
+const OP_SAC_8B: Checkpointing = Checkpointing::Block { layers: 16 };
+const OP_SAC_13B: Checkpointing = Checkpointing::Block { layers: 20 };
+const OP_SAC_70B: Checkpointing = Checkpointing::Block { layers: 40 };
+
+/// torchtitan on 64 A100-80GB, FSDP2 (1D), eager, BF16 mixed precision
+/// with FP32 reduction, SDPA attention, `foreach` AdamW
+/// (pytorch/torchtitan `docs/performance.md` at 3faaa1a, 2024-08; configs
+/// `train_configs/*.toml` at the same commit: `compile = false`). Local
+/// batch = micro-batch, global batch = local × 64. "Selective layer" AC
+/// checkpoints every second layer; "selective op" is taken as selective
+/// recompute (with Flash attention it recomputes nothing we charge).
+/// Assumed: InfiniBand HDR between nodes (the page does not say).
+fn torchtitan_a100() -> Vec<Run> {
+    use Checkpointing::{Block, Full, None as NoAc};
+
+    let rows = [
+        (
+            "Llama 3 8B sel. layer",
+            ModelId::Llama31_8b,
+            8192,
+            1,
+            Block { layers: 16 },
+            2904.0,
+        ),
+        (
+            "Llama 3 8B sel. op",
+            ModelId::Llama31_8b,
+            8192,
+            1,
+            OP_SAC_8B,
+            2973.0,
+        ),
+        (
+            "Llama 3 70B full AC",
+            ModelId::Llama31_70b,
+            8192,
+            1,
+            Full,
+            331.0,
+        ),
+        (
+            "Llama 2 13B no AC",
+            ModelId::Llama2_13b,
+            4096,
+            2,
+            NoAc,
+            2162.0,
+        ),
+        (
+            "Llama 2 13B sel. layer",
+            ModelId::Llama2_13b,
+            4096,
+            2,
+            Block { layers: 20 },
+            1914.0,
+        ),
+        (
+            "Llama 2 13B sel. op",
+            ModelId::Llama2_13b,
+            4096,
+            2,
+            OP_SAC_13B,
+            1904.0,
+        ),
+        (
+            "Llama 2 70B sel. op",
+            ModelId::Llama2_70b,
+            4096,
+            1,
+            OP_SAC_70B,
+            355.0,
+        ),
+        (
+            "Llama 2 70B full AC",
+            ModelId::Llama2_70b,
+            4096,
+            2,
+            Full,
+            353.0,
+        ),
+    ];
+    rows.iter()
+        .map(|&(name, model, seq, mb, ckpt, tps)| Run {
+            name: format!("torchtitan A100×64 {name}"),
+            stack: TrainingStack::Torchtitan,
+            model,
+            gpu: GpuId::A100Sxm80,
+            scale_out: None,
+            seq,
+            micro_batch: mb,
+            tp: 1,
+            dp: 64,
+            cp: 1,
+            ckpt,
+            sharding: Sharding::FsdpFullShard,
+            tp_overlap: false,
+            fp8: false,
+            tokens_per_gpu_s: tps,
+            ..Run::default()
+        })
+        .collect()
+}
+
+/// torchtitan on H100 (pytorch/torchtitan
+/// `benchmarks/llama3_h100_202412_torchtitan.md`, torch 2024-12-23
+/// nightly): Grand Teton hosts, 8 GPUs on NVLink, 400 Gb/s RDMA per GPU.
+/// Tables 1 and 3: Llama 3.1 8B, FSDP, local batch 2, selective AC. The
+/// page's H100s are 96 GB HBM2e parts at
+/// a 500 W power limit whose peak lies "between SXM and NVL"; they are
+/// modelled as H100 SXM, which makes every row optimistic by the clock
+/// the power cap takes (see docs/validation.md).
+fn torchtitan_h100() -> Vec<Run> {
+    let mut out = Vec::new();
+    for (gpus, eager, compiled, fp8) in [(8, 5762.0, 6667.0, 8532.0), (128, 5605.0, 6514.0, 8380.0)]
+    {
+        for (label, stack, fp8_on, tps) in [
+            ("FSDP", TrainingStack::Torchtitan, false, eager),
+            (
+                "FSDP+compile",
+                TrainingStack::TorchtitanCompiled,
+                false,
+                compiled,
+            ),
+            (
+                "FSDP+compile+Float8",
+                TrainingStack::TorchtitanCompiled,
+                true,
+                fp8,
+            ),
+        ] {
+            out.push(Run {
+                name: format!("torchtitan H100×{gpus} 8B {label}"),
+                stack,
+                model: ModelId::Llama31_8b,
+                gpu: GpuId::H100Sxm,
+                scale_out: Some(LinkId::Roce400),
+                seq: 8192,
+                micro_batch: 2,
+                tp: 1,
+                dp: gpus,
+                cp: 1,
+                ckpt: OP_SAC_8B,
+                sharding: Sharding::FsdpFullShard,
+                tp_overlap: false,
+                fp8: fp8_on,
+                tokens_per_gpu_s: tps,
+                ..Run::default()
+            });
+        }
+    }
+    out
+}
+
+/// torchtitan's Table 4 (same page and hosts as [`torchtitan_h100`]):
+/// Llama 3.1 70B on 256 GPUs, FSDP 32 × TP 8, local batch 16, full AC,
+/// compile + Float8, without and with async TP.
+fn torchtitan_h100_2d() -> Vec<Run> {
+    let mut out = Vec::new();
+    for (label, async_tp, tps) in [("2D", false, 829.0), ("2D+AsyncTP", true, 876.0)] {
+        out.push(Run {
+            name: format!("torchtitan H100×256 70B {label} Float8"),
+            stack: TrainingStack::TorchtitanCompiled,
+            model: ModelId::Llama31_70b,
+            gpu: GpuId::H100Sxm,
+            scale_out: Some(LinkId::Roce400),
+            seq: 8192,
+            micro_batch: 16,
+            tp: 8,
+            dp: 32,
+            cp: 1,
+            ckpt: Checkpointing::Full,
+            sharding: Sharding::FsdpFullShard,
+            tp_overlap: async_tp,
+            fp8: true,
+            tokens_per_gpu_s: tps,
+            ..Run::default()
+        });
+    }
+    out
+}
+
+/// torchtitan async-TP study on the same H100 hosts
+/// (pytorch/torchtitan `benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md`,
+/// torch 2025-06-14): torch.compile, BF16 and Float8 tensorwise, vanilla
+/// and async TP. Llama 3 70B on 256 GPUs (FSDP 32, TP 8, full AC, local
+/// batch 16); Llama 3 8B on 64 GPUs (FSDP 8, TP 8, per-op SAC, local batch
+/// 12). The row-wise Float8 rows are left out: the page flags their
+/// baseline as a known regression (torchtitan#1207).
+fn torchtitan_async_tp() -> Vec<Run> {
+    let rows = [
+        (
+            ModelId::Llama31_70b,
+            32,
+            16,
+            Checkpointing::Full,
+            false,
+            597.3,
+            652.4,
+        ),
+        (
+            ModelId::Llama31_70b,
+            32,
+            16,
+            Checkpointing::Full,
+            true,
+            809.8,
+            942.4,
+        ),
+        (ModelId::Llama31_8b, 8, 12, OP_SAC_8B, false, 4378.0, 4809.4),
+        (ModelId::Llama31_8b, 8, 12, OP_SAC_8B, true, 5078.1, 5570.1),
+    ];
+    let mut out = Vec::new();
+    for (model, dp, mb, ckpt, fp8, vanilla, async_tp) in rows {
+        for (label, on, tps) in [("TP", false, vanilla), ("AsyncTP", true, async_tp)] {
+            out.push(Run {
+                name: format!(
+                    "torchtitan H100×{} {model:?} {label}{}",
+                    dp * 8,
+                    if fp8 { " Float8" } else { "" }
+                ),
+                stack: TrainingStack::TorchtitanCompiled,
+                model,
+                gpu: GpuId::H100Sxm,
+                scale_out: Some(LinkId::Roce400),
+                seq: 8192,
+                micro_batch: mb,
+                tp: 8,
+                dp,
+                cp: 1,
+                ckpt,
+                sharding: Sharding::FsdpFullShard,
+                tp_overlap: on,
+                fp8,
+                tokens_per_gpu_s: tps,
+                ..Run::default()
+            });
+        }
+    }
+    out
+}
+
+/// torchtitan on H200 (pytorch/torchtitan
+/// `benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md`): Llama 3.1 8B,
+/// FSDP over 4 and 8 nodes of 8 H200, 400 Gb/s per GPU, local batch 2,
+/// compile + Float8 (default `llama3_8b.toml`: selective AC).
+fn torchtitan_h200() -> Vec<Run> {
+    [(32, 10938.0), (64, 10753.0)]
+        .iter()
+        .map(|&(gpus, tps)| Run {
+            name: format!("torchtitan H200×{gpus} 8B compile+Float8"),
+            stack: TrainingStack::TorchtitanCompiled,
+            model: ModelId::Llama31_8b,
+            gpu: GpuId::H200Sxm,
+            scale_out: Some(LinkId::InfinibandNdr),
+            seq: 8192,
+            micro_batch: 2,
+            tp: 1,
+            dp: gpus,
+            cp: 1,
+            ckpt: OP_SAC_8B,
+            sharding: Sharding::FsdpFullShard,
+            tp_overlap: false,
+            fp8: true,
+            tokens_per_gpu_s: tps,
+            ..Run::default()
+        })
+        .collect()
+}
+
+/// Megatron's FLOPs per token (Narayanan et al. 2021, Eq. 3, with full
+/// recompute), the count DeepSpeed's Azure post reports TFLOP/s in.
+fn megatron_flops_per_token(layers: u32, hidden: u32, seq: u32) -> f64 {
+    let (l, h, s, v) = (
+        f64::from(layers),
+        f64::from(hidden),
+        f64::from(seq),
+        51200.0,
+    );
+    96.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h))
+}
+
+/// DeepSpeed ZeRO-3 at large data-parallel degree on Azure NDm A100 v4
+/// (8 × A100-80GB and 8 × 200 Gb/s InfiniBand HDR per node), Megatron-
+/// DeepSpeed with DeepSpeed 0.6.2, pure data parallelism (no TP, no PP),
+/// TFLOP/s per GPU in Megatron's count (deepspeedai/DeepSpeed
+/// `docs/_posts/2022-07-26-deepspeed-azure.md`, "Performance Evaluation"):
+/// GPT-3 175B at 204.49 on 256 GPUs (micro-batch 32, sequence 512), 1T at
+/// 165.36 on 1,024 GPUs (micro-batch 8, sequence 1,024), 2T at 157 on
+/// 1,024 GPUs (micro-batch 8, sequence 1,024). The 530B peak (171.37) is
+/// left out: the post does not say its micro-batch. Megatron-DeepSpeed
+/// runs Megatron-LM's fused kernels (fused softmax without Flash
+/// attention, apex norms, fused Adam), so the rows run on the
+/// Megatron-Core profile with ZeRO-3 as the sharding. Assumed: full
+/// recompute (the count above assumes it), no gradient accumulation.
+fn deepspeed_azure() -> Vec<Run> {
+    let two_t = ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: "GPT 2T (DeepSpeed Azure)".into(),
+        spec: planner_core::model::ModelSpec {
+            layers: 160,
+            hidden: 32768,
+            heads: 128,
+            kv_heads: 128,
+            head_dim: 256,
+            ffn: 4 * 32768,
+            ..planner_core::catalog::model(ModelId::Megatron1t).spec
+        },
+    });
+    let rows = [
+        (
+            "GPT-3 175B",
+            ModelId::Gpt3_175b,
+            None,
+            96,
+            12288,
+            256,
+            32,
+            512,
+            204.49,
+        ),
+        (
+            "1T",
+            ModelId::Megatron1t,
+            None,
+            128,
+            25600,
+            1024,
+            8,
+            1024,
+            165.36,
+        ),
+        (
+            "2T",
+            ModelId::Megatron1t,
+            Some(two_t),
+            160,
+            32768,
+            1024,
+            8,
+            1024,
+            157.0,
+        ),
+    ];
+    rows.into_iter()
+        .map(|(label, model, custom, l, h, gpus, mb, seq, tflops)| Run {
+            name: format!("DeepSpeed ZeRO-3 A100×{gpus} {label}"),
+            stack: TrainingStack::MegatronCore,
+            model,
+            custom,
+            gpu: GpuId::A100Sxm80,
+            seq,
+            micro_batch: mb,
+            dp: gpus,
+            ckpt: Checkpointing::Full,
+            kernel: AttentionKernel::Eager,
+            sharding: Sharding::Zero3,
+            tokens_per_gpu_s: tflops * 1e12 / megatron_flops_per_token(l, h, seq),
+            ..Run::default()
+        })
+        .collect()
+}
+
+/// MoE pre-training. NeMo 25.11 container, DeepSeek-V3 without MTP on
+/// GB300 and GB200 NVL72 racks, BF16 and MXFP8, sequence 4,096, GBS 4,096,
+/// micro-batch 1, TP 1, distributed optimizer (NVIDIA-NeMo/Megatron-Bridge
+/// `docs/performance-summary-archive.md`, "25.11 NeMo Container"; the
+/// benchmarks force-balance tokens across experts). Assumed, as for the
+/// dense NeMo rows: the least recompute that fits. And DeepSeek-V3's own
+/// run (DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", §1 and §3.2):
+/// 2,048 H800s, 180K GPU-hours per trillion tokens (1,543 tokens/s/GPU),
+/// PP 16, EP 64 across 8 nodes, ZeRO-1 data parallelism, FP8 GEMMs,
+/// sequence 4,096, batch 15,360 sequences at the end of its ramp.
+/// Assumed there: micro-batch 1, 1F1B in place of DualPipe, the MTP module
+/// left out (the preset has none).
+fn moe() -> Vec<Run> {
+    // (system, gpu, fp8, pp, vp, ep, tokens/s/GPU)
+    let rows = [
+        ("GB300", GpuId::B300, false, 2, 4, 32, 3848.0),
+        ("GB300", GpuId::B300, true, 2, 4, 32, 4357.0),
+        ("GB200", GpuId::Gb200, false, 4, 4, 64, 3139.0),
+        ("GB200", GpuId::Gb200, true, 8, 4, 32, 4018.0),
+    ];
+    let mut out: Vec<Run> = rows
+        .into_iter()
+        .map(|(system, gpu, fp8, pp, vp, ep, tps)| {
+            let dp = 256 / pp;
+            Run {
+                name: format!(
+                    "NeMo 25.11 {system}×256 DeepSeek-V3 {}",
+                    if fp8 { "MXFP8" } else { "BF16" }
+                ),
+                model: ModelId::DeepseekV3,
+                gpu,
+                seq: 4096,
+                dp,
+                pp,
+                chunks: vp,
+                ep,
+                accumulation: 4096 / dp,
+                fp8,
+                nvl72: true,
+                tp_overlap: true,
+                infer_recompute: true,
+                tokens_per_gpu_s: tps,
+                ..Run::default()
+            }
+        })
+        .collect();
+    out.push(Run {
+        name: "DeepSeek-V3 report H800×2048".into(),
+        model: ModelId::DeepseekV3,
+        gpu: GpuId::H800Sxm,
+        seq: 4096,
+        dp: 128,
+        pp: 16,
+        ep: 64,
+        accumulation: 120,
+        fp8: true,
+        infer_recompute: true,
+        tokens_per_gpu_s: 1e12 / (180e3 * 3600.0),
+        ..Run::default()
+    });
+    out
+}
+
+/// One table: prints every row and returns the signed errors
+/// ((predicted − published) / published).
+fn table(title: &str, runs: &[Run]) -> (Vec<f64>, Vec<String>) {
+    let mut unfit = Vec::new();
+    println!("\n{title}");
+    println!(
+        "{:<52} {:>9} {:>9} {:>8} {:>6}",
+        "run", "published", "predicted", "error", "MFU"
+    );
+    let mut errs = Vec::new();
+    for run in runs {
+        let r = evaluate(&run.fitted_plan());
+        let TimeReport::Training(t) = r.time else {
+            unreachable!("{}: not a training report", run.name)
+        };
+        // The runs happened, so each must fit, except where a test below
+        // names the memory model's miss.
+        if r.verdict != Verdict::Fits {
+            println!("    does not fit in our memory model: {:?}", r.diagnostics);
+            unfit.push(run.name.clone());
+        }
+        let (pub_s, pred) = (run.published(), t.step.as_secs());
+        let e = (pred - pub_s) / pub_s;
+        errs.push(e);
+        println!(
+            "{:<52} {:>9.3} {:>9.3} {:>+7.1}% {:>5.1}%  [{}]",
+            run.name,
+            pub_s,
+            pred,
+            e * 100.0,
+            t.mfu * 100.0,
+            run.stack.en()
+        );
+        let parts: Vec<String> = t
+            .parts
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}={:.2}/{:.2}",
+                    p.kind.label(),
+                    p.exposed.as_secs(),
+                    p.busy.as_secs()
+                )
+            })
+            .collect();
+        println!("    {}", parts.join(", "));
+    }
+    let (median, worst) = stats(&errs);
+    println!(
+        "{} runs: median |error| {:.1}%, worst {:.1}%",
+        errs.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    (errs, unfit)
+}
+
+/// Median and worst |error|.
+fn stats(errs: &[f64]) -> (f64, f64) {
+    let mut a: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
+    a.sort_by(f64::total_cmp);
+    (a[a.len() / 2], a[a.len() - 1])
+}
+
+/// The PyTorch-native table (docs/validation.md). The bounds pin what the
+/// model reaches today, table by table, so a regression fails here:
+/// - torchtitan eager on A100, the runs the PyTorch GEMM fraction was
+///   fitted on, and torchtitan compiled + Float8 on H200 meet the issue's
+///   targets (median ≤ 5 %, worst ≤ 12 %);
+/// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
+///   every row, by the clock the power cap takes off a 700 W H100 SXM (the
+///   part it is modelled as);
+/// - the TP rows miss by up to a third where async TP is on: the time
+///   model hides 90 % of TP traffic behind compute (a constant overlap,
+///   being replaced by the communication rework of the same issue), while
+///   torchtitan measured 1.04–1.16× from async TP.
+#[test]
+fn pytorch_native_table() {
+    let mut all = Vec::new();
+
+    let (e, unfit) = table("torchtitan eager, 64 × A100", &torchtitan_a100());
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    assert!(median <= 0.05 && worst <= 0.08, "A100: {median} {worst}");
+    all.extend(e);
+
+    let (e, unfit) = table("torchtitan compiled + Float8, H200", &torchtitan_h200());
+    assert!(unfit.is_empty(), "{unfit:?}");
+    assert!(stats(&e).1 <= 0.05, "H200: {:?}", stats(&e));
+    all.extend(e);
+
+    let (e, unfit) = table("torchtitan 1D FSDP, 500 W H100", &torchtitan_h100());
+    assert!(unfit.is_empty(), "{unfit:?}");
+    for x in &e {
+        assert!(*x < 0.0 && *x > -0.25, "500 W H100 row {x}");
+    }
+    all.extend(e);
+
+    let mut tp = torchtitan_h100_2d();
+    tp.extend(torchtitan_async_tp());
+    let (e, unfit) = table("torchtitan FSDP + TP, H100", &tp);
+    assert!(unfit.is_empty(), "{unfit:?}");
+    assert!(stats(&e).1 <= 0.35, "TP: {:?}", stats(&e));
+    all.extend(e);
+
+    let (median, worst) = stats(&all);
+    println!(
+        "\nPyTorch-native, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert!(all.len() >= 15);
+    assert!(median <= 0.10 && worst <= 0.35, "{median} {worst}");
+}
+
+/// The DeepSpeed ZeRO-3 table (docs/validation.md). These rows time
+/// parameter gathers and gradient reduce-scatters over 256–1,024 ranks,
+/// which the communication rework of the same issue owns; the bound pins
+/// today's miss so a regression fails here.
+#[test]
+fn deepspeed_table() {
+    let (e, unfit) = table(
+        "DeepSpeed ZeRO-3 (Megatron-DeepSpeed), A100",
+        &deepspeed_azure(),
+    );
+    // Our memory model does not fit these runs: the 175B row (micro-batch
+    // 32) is over HBM by about 2 GiB, and the 1T and 2T rows hold several
+    // layers' gathered parameters (a 1T layer is 7.8 B parameters, past
+    // DeepSpeed's default `stage3_max_live_parameters` of 10⁹, which
+    // DeepSpeed then gathers piecewise). The post also mentions ZeRO-3's
+    // CPU offload without saying which runs used it. The times are still
+    // compared: the step does not depend on whether the bytes fit.
+    assert!(unfit.len() <= 3, "{unfit:?}");
+    let (median, worst) = stats(&e);
+    assert!(median <= 0.30 && worst <= 0.40, "{median} {worst}");
+}
+
+/// The MoE table (docs/validation.md): grouped-GEMM efficiency, expert
+/// imbalance and all-to-all are owned by the MoE and communication work of
+/// the same issue; the bound pins today's miss.
+#[test]
+fn moe_table() {
+    let (e, unfit) = table("MoE pre-training (Megatron-Core; DeepSeek-V3)", &moe());
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    assert!(median <= 0.40 && worst <= 0.60, "{median} {worst}");
+}
