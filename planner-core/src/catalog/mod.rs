@@ -13,6 +13,7 @@ mod links;
 mod mamf;
 mod mig;
 mod models;
+mod nccl;
 mod prices;
 
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
@@ -21,6 +22,7 @@ pub use links::{LinkEntry, LinkId, LINKS};
 pub use mamf::{attention_ceiling, matmul_ceiling, DEFAULT_CEILING};
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
+pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 
 use serde::{Deserialize, Serialize};
