@@ -495,6 +495,25 @@ mod tests {
     }
 
     #[test]
+    fn an_nvl72_rack_is_one_scale_up_domain() {
+        // Trays of 4 GPUs, 72 to an NVLink domain (GB200 NVL72).
+        let mut r = cluster(GpuId::B200, 144, 4, 0, LinkId::InfinibandXdr);
+        r.net.domain = 72;
+        assert_eq!(span(&r, 64, 1), Span::Domain);
+        assert_eq!(
+            span(&r, 144, 1),
+            Span::Fabric {
+                per_domain: 72,
+                domains: 2
+            }
+        );
+        // A 64-way group runs at NVLink speed, not through the trays' NICs.
+        let inside = group_link(&r, 64, 1);
+        assert_eq!(inside.ring, inside.up);
+        assert!(inside.ring > 4.0 * inside.nic);
+    }
+
+    #[test]
     fn a_rank_gets_its_own_nic_share_not_the_nodes() {
         // One rank per node: the ring runs at one NIC share however many
         // NICs the node has.
