@@ -50,11 +50,14 @@ pub struct Efficiency {
     #[serde(default = "d_hbm")]
     pub hbm: f64,
     /// Bus bandwidth of collectives inside the scale-up domain as a
-    /// fraction of the link's per-direction peak.
+    /// fraction of the link's per-direction peak (0.78: published
+    /// NCCL-tests all-reduce bus bandwidths at large messages, the
+    /// per-step latency charged apart; `catalog::NCCL_TESTS`).
     #[serde(default = "d_scale_up")]
     pub scale_up: f64,
     /// Bus bandwidth of collectives across nodes as a fraction of the NIC
-    /// rate.
+    /// rate (0.93: NCCL's maintainers quote 46–48 GB/s per 400 Gb/s NIC;
+    /// `catalog::NCCL_TESTS`).
     #[serde(default = "d_scale_out")]
     pub scale_out: f64,
     /// Fraction of the host link (PCIe, NVLink-C2C) a bulk copy reaches.
@@ -71,9 +74,10 @@ pub struct Efficiency {
     /// hides (launches, small kernels, Python); decode steps feel it most.
     #[serde(default = "d_layer_overhead")]
     pub layer_overhead: Seconds,
-    /// Fraction of the data-parallel reduction, parameter gathers and
-    /// offload copies an overlapping framework actually hides behind
-    /// compute when the window is long enough.
+    /// Fraction of the tensor-parallel collectives and offload copies an
+    /// overlapping framework actually hides behind compute when the window
+    /// is long enough. (Data-parallel reductions and parameter gathers hide
+    /// by their buckets instead: `time::training::pipelined`.)
     #[serde(default = "d_overlap")]
     pub overlap: f64,
 }
@@ -91,10 +95,10 @@ fn d_hbm() -> f64 {
     0.80
 }
 fn d_scale_up() -> f64 {
-    0.70
+    0.78
 }
 fn d_scale_out() -> f64 {
-    0.85
+    0.93
 }
 fn d_host_link() -> f64 {
     0.80

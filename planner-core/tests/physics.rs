@@ -420,8 +420,14 @@ fn shard_grad_op_pays_for_its_sharded_gradients() {
     );
     // The no_sync choice is ZeRO-1 in memory and traffic; the default is
     // at least ZeRO-2's traffic for ZeRO-2's memory.
+    // The same bytes move; FSDP moves them one unit (layer) at a time and
+    // ZeRO-1 in Megatron's buckets, so only the collectives' latencies
+    // differ (time::comm, per-bucket latency).
     assert_eq!(g_whole, g_zero1);
-    assert!((t_whole - t_zero1).abs() <= 1e-9 * t_zero1);
+    assert!(
+        (t_whole - t_zero1).abs() <= 0.2 * t_zero1,
+        "no_sync {t_whole} s vs ZeRO-1 {t_zero1} s"
+    );
     assert_eq!(g_sharded, g_zero2);
     assert!(t_sharded >= t_zero2);
 }

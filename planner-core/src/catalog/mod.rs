@@ -13,6 +13,7 @@ mod links;
 mod mamf;
 mod mig;
 mod models;
+mod nccl;
 mod prices;
 mod runtime;
 
@@ -24,6 +25,7 @@ pub use mamf::{
 };
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
+pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 pub use runtime::{cuda_context, ContextEntry, CUDA_CONTEXTS};
 

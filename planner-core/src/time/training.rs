@@ -61,7 +61,8 @@ pub(crate) fn transfer_kind(tier: Tier) -> TimeKind {
     }
 }
 
-/// Exposed part of `busy` seconds that may overlap a `window` of compute.
+/// Exposed part of `busy` seconds that may overlap a `window` of compute,
+/// a constant share of it at best (tensor-parallel and tier copies).
 pub(crate) fn exposed(r: &Resolved, mode: Overlap, busy: f64, window: f64) -> f64 {
     match mode {
         Overlap::Off => busy,
@@ -75,11 +76,34 @@ const NET: usize = 0;
 const HOST: usize = 1;
 const KINDS: usize = TimeKind::ALL.len();
 
+/// Exposed part of `busy` seconds of collectives cut in `pieces` equal
+/// buckets that overlap a `window` of compute cut alike: a bucket's
+/// gradients can be reduced once backward has produced them, and a layer's
+/// parameters must be gathered before its forward runs (PyTorch DDP, Li et
+/// al., VLDB 2020, §3.2.3 and Fig. 2; FSDP, Zhao et al., VLDB 2023, §3.3
+/// and §4.3). Compute and communication then form a two-stage pipeline
+/// over the pieces whose makespan is max(T + C/b, C + T/b) (Johnson's
+/// two-machine flow shop with equal pieces), so what shows beyond the
+/// compute T is max(C/b, C − T·(1 − 1/b)): at least one bucket, and all
+/// the communication the window is too short to cover.
+pub(crate) fn pipelined(busy: f64, window: f64, pieces: f64) -> f64 {
+    if busy <= 0.0 {
+        return 0.0;
+    }
+    let b = pieces.max(1.0);
+    (busy / b)
+        .max(busy - window.max(0.0) * (1.0 - 1.0 / b))
+        .min(busy)
+}
+
 /// Transfers that may hide behind one compute window, `times` times a step.
 struct Window {
     len: f64,
     times: f64,
     busy: [[f64; KINDS]; 2],
+    /// The fewest pieces any collective in the window is cut into: the
+    /// coarsest one sets the tail that cannot hide.
+    pieces: f64,
 }
 
 impl Window {
@@ -88,6 +112,7 @@ impl Window {
             len,
             times,
             busy: [[0.0; KINDS]; 2],
+            pieces: f64::INFINITY,
         }
     }
 
@@ -100,13 +125,23 @@ impl Window {
                 first.busy[c][i] = self.busy[c][i] + once.busy[c][i];
             }
         }
+        first.pieces = self.pieces.min(once.pieces);
         let mut rest = Window::new(self.len, (self.times - 1.0).max(0.0));
         rest.busy = self.busy;
+        rest.pieces = self.pieces;
         (first, rest)
     }
 
     fn add(&mut self, channel: usize, kind: TimeKind, busy: f64) {
         self.busy[channel][kind as usize] += busy;
+    }
+
+    /// A collective on the network channel, run as `pieces` buckets.
+    fn add_net(&mut self, kind: TimeKind, busy: f64, pieces: f64) {
+        if busy > 0.0 {
+            self.add(NET, kind, busy);
+            self.pieces = self.pieces.min(pieces.max(1.0));
+        }
     }
 
     /// Transfers on one channel queue behind each other; the two channels
@@ -117,10 +152,11 @@ impl Window {
             self.busy[0].iter().sum::<f64>(),
             self.busy[1].iter().sum::<f64>(),
         ];
-        let e = [
-            exposed(r, modes[0], total[0], self.len),
-            exposed(r, modes[1], total[1], self.len),
-        ];
+        let net = match modes[NET] {
+            Overlap::Off => total[NET],
+            Overlap::On => pipelined(total[NET], self.len, self.pieces.min(1e9)),
+        };
+        let e = [net, exposed(r, modes[HOST], total[HOST], self.len)];
         let bind = usize::from(e[1] > e[0]);
         for (c, row) in self.busy.iter().enumerate() {
             for (i, &b) in row.iter().enumerate() {
@@ -518,34 +554,51 @@ fn dp_groups(r: &Resolved) -> DpGroups {
 }
 
 impl DpGroups {
-    /// One collective over the dense parameters' group and one over the
-    /// experts'.
+    /// Collectives over the dense parameters' group and over the
+    /// experts', each cut in `pieces` buckets that each pay the
+    /// collective's latency.
     #[inline]
-    fn coll(&self, r: &Resolved, op: Collective, dense_bytes: f64, expert_bytes: f64) -> f64 {
-        collective(r, op, dense_bytes, self.shard, r.tp)
+    fn coll(
+        &self,
+        r: &Resolved,
+        op: Collective,
+        dense_bytes: f64,
+        expert_bytes: f64,
+        pieces: f64,
+    ) -> f64 {
+        let n = pieces.max(1.0);
+        let each = 1.0 / n;
+        n * (collective(r, op, dense_bytes * each, self.shard, r.tp)
             + collective(
                 r,
                 op,
-                expert_bytes,
+                expert_bytes * each,
                 self.exp_group,
                 r.tp.saturating_mul(self.ep),
-            )
+            ))
     }
 
     /// Gradient reduction of the trainable parameters.
     #[inline]
-    fn grads(&self, r: &Resolved, b: &StageBytes, op: Collective) -> f64 {
-        self.coll(r, op, b.trainable_dense * b.g, b.trainable_experts * b.g)
+    fn grads(&self, r: &Resolved, b: &StageBytes, op: Collective, pieces: f64) -> f64 {
+        self.coll(
+            r,
+            op,
+            b.trainable_dense * b.g,
+            b.trainable_experts * b.g,
+            pieces,
+        )
     }
 
     /// Gathering every parameter.
     #[inline]
-    fn gather(&self, r: &Resolved, b: &StageBytes) -> f64 {
+    fn gather(&self, r: &Resolved, b: &StageBytes, pieces: f64) -> f64 {
         self.coll(
             r,
             Collective::AllGather,
             b.dense * b.w_dense,
             b.experts * b.w_lin,
+            pieces,
         )
     }
 
@@ -597,25 +650,88 @@ impl Windows {
     }
 }
 
+/// PyTorch DDP's default gradient bucket, `bucket_cap_mb = 25` (MiB; Li
+/// et al., VLDB 2020, §3.2.3 and §5.2: 25 MB buckets overlap best).
+const DDP_BUCKET_BYTES: f64 = 25.0 * 1024.0 * 1024.0;
+
+/// Megatron-Core's default bucket for its distributed optimizer and DDP:
+/// max(40 M, 1 M × DP) parameters ("larger DP sizes need larger buckets
+/// to ensure collectives do not become latency-bound";
+/// `DistributedDataParallelConfig.bucket_size`). DeepSpeed's ZeRO-1/2
+/// defaults (`reduce_bucket_size`, `allgather_bucket_size` = 5·10⁸
+/// elements) are coarser still.
+fn megatron_bucket_elements(dp: u32) -> f64 {
+    (1e6 * f64::from(dp)).max(4e7)
+}
+
+/// How many buckets a sharding mode's data-parallel exchange of `elements`
+/// parameters (`bytes` bytes) runs in: one per layer where parameters are
+/// sharded or gathered by unit (ZeRO-3 and FSDP wrap each transformer
+/// block: Zhao et al. 2023 §3.2; ZeRO §5.3), DDP's byte buckets for plain
+/// data parallelism, Megatron's parameter buckets for ZeRO-1/2. Without
+/// overlap the reduction waits for the whole backward and runs as one
+/// collective over a contiguous buffer (Megatron-LM before its overlapped
+/// buckets, Narayanan et al. 2021 §4.2); gathers of sharded parameters are
+/// still per layer, since a layer's are only ever whole while it runs.
+fn buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
+    let layered = matches!(
+        r.levers.sharding,
+        Sharding::Zero3
+            | Sharding::FsdpFullShard
+            | Sharding::FsdpShardGradOp
+            | Sharding::FsdpShardGradOpNoSync
+    );
+    if r.levers.overlap.data_parallel == Overlap::Off && !layered {
+        return 1.0;
+    }
+    let n = match r.levers.sharding {
+        Sharding::Zero3
+        | Sharding::FsdpFullShard
+        | Sharding::FsdpShardGradOp
+        | Sharding::FsdpShardGradOpNoSync => return f64::from(st.layers().max(1)),
+        Sharding::None => bytes / DDP_BUCKET_BYTES,
+        Sharding::Zero1 | Sharding::Zero2 => elements / megatron_bucket_elements(r.dp),
+    };
+    n.ceil().max(1.0)
+}
+
 /// The data-parallel exchanges of the sharding mode in force, each in
 /// the compute window its cadence gives it ([`crate::zero::mode`], the one
-/// definition the memory model also reads), and the hybrid-shard
-/// all-reduce across replicas.
-fn data_parallel(r: &Resolved, g: &DpGroups, b: &StageBytes, win: &mut Windows, parts: &mut Parts) {
+/// definition the memory model also reads) and cut into its buckets, and
+/// the hybrid-shard all-reduce across replicas.
+fn data_parallel(
+    r: &Resolved,
+    st: &Stage,
+    g: &DpGroups,
+    b: &StageBytes,
+    win: &mut Windows,
+    parts: &mut Parts,
+) {
     use crate::zero::{Cadence, Exchange};
     if r.levers.sharding == Sharding::None && g.shard <= 1 {
         return;
     }
+    let trainable = b.trainable_dense + b.trainable_experts;
+    let grad_pieces = buckets(r, st, trainable, trainable * b.g);
+    let all = b.dense + b.experts;
+    let gather_pieces = buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
     for &(exchange, cadence) in crate::zero::mode(r.levers.sharding).exchanges {
-        let (kind, seconds) = match exchange {
-            Exchange::GradientAllReduce => {
-                (TimeKind::DataParallel, g.grads(r, b, Collective::AllReduce))
-            }
+        let (kind, seconds, pieces) = match exchange {
+            Exchange::GradientAllReduce => (
+                TimeKind::DataParallel,
+                g.grads(r, b, Collective::AllReduce, grad_pieces),
+                grad_pieces,
+            ),
             Exchange::GradientReduceScatter => (
                 TimeKind::DataParallel,
-                g.grads(r, b, Collective::ReduceScatter),
+                g.grads(r, b, Collective::ReduceScatter, grad_pieces),
+                grad_pieces,
             ),
-            Exchange::ParameterAllGather => (TimeKind::ParameterGather, g.gather(r, b)),
+            Exchange::ParameterAllGather => (
+                TimeKind::ParameterGather,
+                g.gather(r, b, gather_pieces),
+                gather_pieces,
+            ),
         };
         let window = match cadence {
             Cadence::EachForward => &mut win.each_f,
@@ -623,7 +739,7 @@ fn data_parallel(r: &Resolved, g: &DpGroups, b: &StageBytes, win: &mut Windows, 
             Cadence::StepEnd => &mut win.end,
             Cadence::StepStart => &mut win.start,
         };
-        window.add(NET, kind, seconds);
+        window.add_net(kind, seconds, pieces);
     }
     if r.levers.sharding != Sharding::None {
         let across = g.across(r, b);
@@ -811,7 +927,7 @@ pub(crate) fn step(
     let bytes = stage_bytes(r, &st, su.frozen);
     let groups = dp_groups(r);
     let mut win = Windows::new(&worst, mf);
-    data_parallel(r, &groups, &bytes, &mut win, &mut parts);
+    data_parallel(r, &st, &groups, &bytes, &mut win, &mut parts);
 
     let opt = optimizer_share(r, dev, &groups, &bytes);
     let on_gpu = optimizer_on_gpu(r, dev, &bytes, &opt);
