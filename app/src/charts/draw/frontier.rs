@@ -144,8 +144,19 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     let mut labels = Placed::default();
     for p in &s.points {
         point(&mut chart, p, scale)?;
+        if p.assumed_price.is_some() {
+            // A dashed-looking ring: the price is an assumption.
+            chart.draw_series(std::iter::once(Circle::new(
+                at(p, scale),
+                11,
+                MUTED.stroke_width(1),
+            )))?;
+        }
         let c = chart.backend_coord(&at(p, scale));
-        hits.push(Hit::point(c, 7, point_readout(p, metric, lang)));
+        hits.push(
+            Hit::point(c, 7, point_readout(p, metric, lang))
+                .with_swatch(p.family, palette::family(p.family).0),
+        );
         name_label(&mut chart, &mut labels, p, scale)?;
     }
     legend(side, &legend_entries(s, lang))?;
@@ -186,9 +197,10 @@ fn point<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     Ok(())
 }
 
-/// A point's read-out: name, family, verdict, latency and cost.
+/// A point's read-out: name, family, verdict, latency and cost, and the
+/// price's source when it is assumed.
 fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
-    format!(
+    let mut text = format!(
         "{}\n{} · {}\n{}: {}\n{}: {}",
         p.name,
         p.family.name(lang),
@@ -197,7 +209,11 @@ fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
         duration(p.latency),
         metric_name_of(lang, metric),
         cost_text(metric, p.cost)
-    )
+    );
+    if let Some(src) = &p.assumed_price {
+        text.push_str(&format!("\n{}: {src}", t(lang, K::PriceAssumed)));
+    }
+    text
 }
 
 /// A name beside the point where it overlaps no other name; none when
@@ -248,6 +264,13 @@ fn legend_entries(s: &FrontierSeries, lang: Lang) -> Vec<LegendEntry> {
         color: FRONT.to_rgba(),
         line: true,
     });
+    if s.points.iter().any(|p| p.assumed_price.is_some()) {
+        entries.push(LegendEntry {
+            label: format!("○ {}", t(lang, K::PriceAssumed)),
+            color: MUTED.to_rgba(),
+            line: true,
+        });
+    }
     if s.points.iter().any(|p| p.verdict != Verdict::Fits) {
         entries.push(LegendEntry {
             label: t(lang, K::Unfit).to_string(),

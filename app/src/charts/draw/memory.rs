@@ -131,7 +131,8 @@ fn segments<DB: DrawingBackend>(
                 gib(bytes),
                 pct_of(bytes.base(), bar.used.base())
             ),
-        ));
+        )
+        .with_swatch(kind, palette::item(kind)));
         y = y1;
     }
     Ok(())
