@@ -5,11 +5,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
-use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::FontTransform;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,7 +35,12 @@ pub type LabelBox = (i32, i32, i32, i32, String);
 /// The box a text of size `w`×`h` covers when drawn at `pos` with this
 /// anchor and rotation (as the canvas backend draws it: translate, rotate,
 /// then align).
-fn text_box(pos: BackendCoord, (w, h): (i32, i32), anchor: Pos, turn: FontTransform) -> (i32, i32, i32, i32) {
+fn text_box(
+    pos: BackendCoord,
+    (w, h): (i32, i32),
+    anchor: Pos,
+    turn: FontTransform,
+) -> (i32, i32, i32, i32) {
     let lx0 = match anchor.h_pos {
         HPos::Left => 0,
         HPos::Center => -w / 2,
@@ -145,7 +150,9 @@ impl DrawingBackend for Hidpi {
         if !text.trim().is_empty() {
             let (w, h) = self.estimate_text_size(text, s)?;
             let (x0, y0, x1, y1) = text_box(pos, (w as i32, h as i32), s.anchor(), s.transform());
-            self.labels.borrow_mut().push((x0, y0, x1, y1, text.to_string()));
+            self.labels
+                .borrow_mut()
+                .push((x0, y0, x1, y1, text.to_string()));
         }
         self.inner.draw_text(text, s, pos)
     }
@@ -216,5 +223,33 @@ pub fn draw_on<T>(
 pub fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(&format!("memwall:chart:{name}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_boxes_follow_anchor_and_rotation() {
+        let centre = Pos::new(HPos::Center, VPos::Center);
+        let top_left = Pos::new(HPos::Left, VPos::Top);
+        assert_eq!(
+            text_box((100, 50), (40, 10), top_left, FontTransform::None),
+            (100, 50, 140, 60)
+        );
+        assert_eq!(
+            text_box((100, 50), (40, 10), centre, FontTransform::None),
+            (80, 45, 120, 55)
+        );
+        // Read bottom to top: tall and thin, centred on the anchor.
+        assert_eq!(
+            text_box((100, 50), (40, 10), centre, FontTransform::Rotate270),
+            (95, 30, 105, 70)
+        );
+        assert_eq!(
+            text_box((100, 50), (40, 10), centre, FontTransform::Rotate90),
+            (95, 30, 105, 70)
+        );
     }
 }

@@ -50,13 +50,18 @@ enum Shade {
 
 /// A hue in one of its shades.
 fn shade(c: RGBColor, s: Shade) -> RGBColor {
-    let mix = |v: u8, toward: f64, t: f64| (f64::from(v) + (toward - f64::from(v)) * t).round() as u8;
+    let mix =
+        |v: u8, toward: f64, t: f64| (f64::from(v) + (toward - f64::from(v)) * t).round() as u8;
     let (toward, t) = match s {
         Shade::Base => return c,
         Shade::Dark => (0.0, 0.45),
         Shade::Light => (255.0, 0.55),
     };
-    RGBColor(mix(c.0, toward, t), mix(c.1, toward, t), mix(c.2, toward, t))
+    RGBColor(
+        mix(c.0, toward, t),
+        mix(c.1, toward, t),
+        mix(c.2, toward, t),
+    )
 }
 
 /// A memory item's colour: parameters blue, training states vermillion,
@@ -227,7 +232,10 @@ mod tests {
         ];
         let mut seen: HashSet<String> = families.iter().map(|&f| css(family(f).0)).collect();
         assert_eq!(seen.len(), families.len());
-        assert!(seen.insert(css(FRONT)), "the frontier shares a family's colour");
+        assert!(
+            seen.insert(css(FRONT)),
+            "the frontier shares a family's colour"
+        );
     }
 
     #[test]

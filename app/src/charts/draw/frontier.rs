@@ -5,8 +5,8 @@
 //! to training steps).
 
 use super::{
-    bold_grid, font, legend, legend_width, light_grid, message, muted, text_width, Done, Drawn,
-    LegendEntry, Placed,
+    bold_grid, fit, font, legend, legend_width, light_grid, message, muted, text_width, ticks,
+    Done, Drawn, LegendEntry, Placed,
 };
 use crate::charts::draw::time::metric_name;
 use crate::charts::hover::Hit;
@@ -14,7 +14,7 @@ use crate::charts::palette::{self, Marker, FRONT, MUTED};
 use crate::charts::series::{CostMetric, FrontierPoint, FrontierSeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, num, short, tick, usd};
+use crate::numfmt::{duration, num, tick, usd};
 use planner_core::effort::PlanFamily;
 use planner_core::report::Verdict;
 use planner_core::units::Usd;
@@ -56,7 +56,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::FrontierTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::FrontierTitle))?;
     let Some(metric) = s.metric.filter(|_| !s.points.is_empty()) else {
         message(
             &root,
@@ -124,10 +124,13 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     scale: f64,
     x_desc: String,
 ) -> Drawn<DB> {
+    let (x_px, y_px) = chart.plotting_area().dim_in_pixel();
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(metric_name_of(lang, metric))
+        .x_labels(ticks(x_px, 64))
+        .y_labels(ticks(y_px, 28))
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
         .x_label_formatter(&|v| tick(*v))
@@ -141,7 +144,7 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
         FRONT.stroke_width(2),
     ))?;
     let mut hits = Vec::new();
-    let mut labels = Placed::default();
+    let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
     for p in &s.points {
         point(&mut chart, p, scale)?;
         if p.assumed_price.is_some() {
@@ -225,7 +228,7 @@ fn name_label<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     scale: f64,
 ) -> Done<DB> {
     let c = chart.backend_coord(&at(p, scale));
-    let name = short(&p.name, 16);
+    let name = fit(&p.name, 11.0, labels.max_width().min(150));
     let (w, h) = (text_width(&name, 11.0), 13);
     let spots = [
         (c.0 + 9, c.1 - 15),

@@ -4,15 +4,15 @@
 //! axis logarithmic ([`value_axis`]).
 
 use super::{
-    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, Done, Drawn,
-    LegendEntry,
+    bold_grid, category_label, category_names, fit, font, legend, legend_width, light_grid, ticks,
+    Done, Drawn, LegendEntry,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK};
 use crate::charts::series::{TimeBar, TimeMetric, TimePanel, TimeSeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, duration_range, pct, short, tick};
+use crate::numfmt::{duration, duration_range, pct, tick};
 use planner_core::Named;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
@@ -35,7 +35,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::TimeTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::TimeTitle))?;
     let mut hits = Vec::new();
     if s.panels.is_empty() {
         return Ok(hits);
@@ -53,9 +53,8 @@ pub fn draw<DB: DrawingBackend>(
         breaks.push((total_w * acc / sum).round() as i32);
     }
     let panels = area.split_by_breakpoints(breaks, Vec::<i32>::new());
-    for ((panel, p), w) in panels.iter().zip(&s.panels).zip(&weights) {
-        let chars = label_chars((total_w * w / sum - 70.0) / (w - 1.0).max(1.0));
-        draw_panel(panel, &mut hits, s, p, chars, lang)?;
+    for (panel, p) in panels.iter().zip(&s.panels) {
+        draw_panel(panel, &mut hits, s, p, lang)?;
     }
     let entries: Vec<LegendEntry> = s
         .kinds()
@@ -120,19 +119,21 @@ fn draw_panel<DB: DrawingBackend>(
     hits: &mut Vec<Hit>,
     s: &TimeSeries,
     p: &TimePanel,
-    chars: usize,
     lang: Lang,
 ) -> Done<DB> {
     let axis = value_axis(&p.bars);
-    let names: Vec<String> = p
+    let w = panel.dim_in_pixel().0 as i32;
+    let per = (w - 70) / p.bars.len().max(1) as i32 - 8;
+    let plans: Vec<(usize, &str)> = p
         .bars
         .iter()
-        .map(|b| short(&s.plans[b.plan], chars))
+        .map(|b| (b.plan, s.plans[b.plan].as_str()))
         .collect();
+    let names = category_names(&plans, 12.0, per);
     let x = -0.5f64..(p.bars.len() as f64 - 0.5);
     let mut builder = ChartBuilder::on(panel);
     builder
-        .caption(metric_name(lang, p.metric), font(13.0))
+        .caption(fit(metric_name(lang, p.metric), 13.0, w - 8), font(13.0))
         .margin(8)
         .x_label_area_size(26)
         .y_label_area_size(54);
@@ -162,6 +163,7 @@ fn bars<DB: DrawingBackend, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     lang: Lang,
 ) -> Done<DB> {
     let label = |v: &f64| category_label(names, *v);
+    let height = chart.plotting_area().dim_in_pixel().1;
     let desc = match axis.log_from {
         Some(_) => format!("{} ({})", t(lang, axis.unit), t(lang, K::LogScale)),
         None => t(lang, axis.unit).to_string(),
@@ -170,6 +172,7 @@ fn bars<DB: DrawingBackend, Y: Ranged<ValueType = f64> + ValueFormatter<f64>>(
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(p.bars.len() + 2)
+        .y_labels(ticks(height, 28))
         .x_label_formatter(&label)
         .y_desc(desc)
         .label_style(font(12.0))

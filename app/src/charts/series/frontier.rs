@@ -3,8 +3,8 @@
 //! plans that fit (from [`planner_core::pareto::pareto_front`]).
 
 use super::time::TimeMetric;
-use planner_core::effort::{family, PlanFamily};
 use planner_core::catalog::Provenance;
+use planner_core::effort::{family, PlanFamily};
 use planner_core::pareto::pareto_front;
 use planner_core::report::{Report, TimeReport, Verdict};
 use planner_core::units::Seconds;

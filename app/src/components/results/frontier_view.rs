@@ -25,7 +25,11 @@ pub fn FrontierView(
         series.with(|s| {
             s.points
                 .iter()
-                .filter_map(|p| p.assumed_price.as_ref().map(|src| format!("{}: {src}", p.name)))
+                .filter_map(|p| {
+                    p.assumed_price
+                        .as_ref()
+                        .map(|src| format!("{}: {src}", p.name))
+                })
                 .collect::<Vec<_>>()
         })
     };
