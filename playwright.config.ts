@@ -37,8 +37,8 @@ export default defineConfig({
     },
     {
       // The same build under a subpath, as a project docs site hosts it.
-      command: 'node tests/e2e/serve.mjs dist 8082 /memwall/',
-      url: 'http://127.0.0.1:8082/memwall/index.html',
+      command: 'node tests/e2e/serve.mjs dist 8083 /memwall/',
+      url: 'http://127.0.0.1:8083/memwall/index.html',
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -66,10 +66,10 @@ test('a loading indicator shows until the app starts, then goes', async ({ page 
 });
 
 test('the site works when hosted under a subpath', async ({ page, request }) => {
-  const base = 'http://127.0.0.1:8082/memwall/';
+  const base = 'http://127.0.0.1:8083/memwall/';
   // The subpath server serves nothing at the root, so a root-relative
   // asset URL would fail here.
-  expect((await request.get('http://127.0.0.1:8082/index.html')).status()).toBe(404);
+  expect((await request.get('http://127.0.0.1:8083/index.html')).status()).toBe(404);
   const w = watch(page);
   const requested: string[] = [];
   page.on('request', (r: Request) => requested.push(r.url()));
@@ -345,6 +345,9 @@ for (const lang of LANGS) {
           if ((await canvas.count()) === 0) continue;
           await expect(canvas).toHaveAttribute('data-labels', /\[/);
           for (const p of await labelProblems(page, view)) problems.push(`${preset}/${view}: ${p}`);
+          if (preset === 'serving' && (view === 'time' || view === 'frontier') && width === 390) {
+            await page.getByTestId(`chart-box-${view}`).screenshot({ path: `${shots}/${view}-serving-${lang}-390.png` });
+          }
         }
       }
       expect(problems).toEqual([]);

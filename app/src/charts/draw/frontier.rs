@@ -228,19 +228,24 @@ fn name_label<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     scale: f64,
 ) -> Done<DB> {
     let c = chart.backend_coord(&at(p, scale));
-    let name = fit(&p.name, 11.0, labels.max_width().min(150));
-    let (w, h) = (text_width(&name, 11.0), 13);
-    let spots = [
-        (c.0 + 9, c.1 - 15),
-        (c.0 + 9, c.1 + 3),
-        (c.0 - 9 - w, c.1 - 15),
-        (c.0 - 9 - w, c.1 + 3),
-    ];
-    if let Some((x, y)) = labels.take(&spots, w, h) {
-        let offset = (x - c.0, y - c.1);
-        chart.draw_series(std::iter::once(
-            EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
-        ))?;
+    let (x0, x1) = labels.x_range();
+    // Right of the point, else left, each shortened to the room on its
+    // side (at most 150 px), and only while at least three characters stay.
+    for right in [true, false] {
+        let room = if right { x1 - c.0 - 10 } else { c.0 - 10 - x0 };
+        let name = fit(&p.name, 11.0, room.min(150));
+        if name.chars().filter(|ch| *ch != '…').count() < 3 {
+            continue;
+        }
+        let (w, h) = (text_width(&name, 11.0), 13);
+        let x = if right { c.0 + 9 } else { c.0 - 9 - w };
+        if let Some((x, y)) = labels.take(&[(x, c.1 - 15), (x, c.1 + 3)], w, h) {
+            let offset = (x - c.0, y - c.1);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
+            ))?;
+            break;
+        }
     }
     Ok(())
 }

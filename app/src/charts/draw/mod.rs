@@ -163,6 +163,12 @@ impl Placed {
         }
     }
 
+    /// The bounds' left and right edges (unbounded: the whole line).
+    pub fn x_range(&self) -> (i32, i32) {
+        self.bounds
+            .map_or((i32::MIN / 2, i32::MAX / 2), |(x0, _, x1, _)| (x0, x1))
+    }
+
     /// The widest label that fits across the bounds (unbounded: any).
     pub fn max_width(&self) -> i32 {
         self.bounds.map_or(i32::MAX, |(x0, _, x1, _)| x1 - x0 - 2)
@@ -263,7 +269,7 @@ mod tests {
         assert_eq!(inside.take(&[(45, 0), (40, 0)], 10, 10), Some((40, 0)));
         assert_eq!(inside.max_width(), 48);
         assert_eq!(fit("abcdef", 10.0, 100), "abcdef");
-        assert_eq!(fit("abcdef", 10.0, 24), "ab…");
+        assert_eq!(fit("abcdef", 10.0, 24), "abc…");
         assert_eq!(fit("显存墙", 10.0, 5), "");
         let names = [(0, "4×H100, BF16"), (1, "FP8 weights")];
         assert_eq!(
