@@ -155,11 +155,29 @@ function collect(into: Map<string, string>, rs: Region[], where: string) {
   }
 }
 
+/** CIE L*a*b* (D65) of `#rrggbb`. */
+function lab(hex: string): number[] {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  const x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
+}
+
+/** Distinct kinds get colours that do not look alike: at least 15 CIE76
+ * ΔE apart (the old golden-angle hues had pairs at 10). */
 function distinct(m: Map<string, string>, what: string) {
-  const byColor = new Map<string, string>();
-  for (const [kind, color] of m) {
-    expect(byColor.get(color), `${what}: ${kind} and ${byColor.get(color)} share ${color}`).toBeUndefined();
-    byColor.set(color, kind);
+  const entries = [...m];
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      const [a, b] = [lab(entries[i][1]), lab(entries[j][1])];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      expect(d, `${what}: ${entries[i][0]} ${entries[i][1]} and ${entries[j][0]} ${entries[j][1]}`).toBeGreaterThanOrEqual(15);
+    }
   }
 }
 
