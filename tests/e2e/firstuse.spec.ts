@@ -284,6 +284,12 @@ test('every built-in scenario places all its plans on the cost view', async ({ p
   await expect(page.getByTestId('frontier-assumed')).toContainText('price assumed');
   await expect(page.getByTestId('frontier-assumed')).toContainText('MIG');
   await page.screenshot({ path: `${shots}/view-frontier-multi-tenant.png`, fullPage: true });
+  // The comparison marks that plan's dollar cells, naming the source.
+  await page.getByTestId('view-tab-compare').click();
+  const marks = page.getByTestId('compare-row-5').getByTestId('price-assumed');
+  await expect(marks).toHaveCount(2);
+  await expect(marks.first()).toHaveAttribute('title', /price assumed: .*usd_per_gpu_hour/);
+  await expect(page.getByTestId('compare-row-0').getByTestId('price-assumed')).toHaveCount(0);
   expect(w.errors).toEqual([]);
 });
 
