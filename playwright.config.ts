@@ -28,10 +28,19 @@ export default defineConfig({
       args: chromiumArgs,
     },
   },
-  webServer: {
-    command: 'node tests/e2e/serve.mjs dist 8081',
-    url: 'http://127.0.0.1:8081/index.html',
-    reuseExistingServer: false,
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      command: 'node tests/e2e/serve.mjs dist 8081',
+      url: 'http://127.0.0.1:8081/index.html',
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The same build under a subpath, as a project docs site hosts it.
+      command: 'node tests/e2e/serve.mjs dist 8083 /memwall/',
+      url: 'http://127.0.0.1:8083/memwall/index.html',
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
 });

@@ -16,8 +16,18 @@ pub mod state;
 pub mod storage;
 pub mod url;
 
-/// Mounts the app on the page's body.
+/// The id of index.html's loading indicator, shown until the app mounts.
+const LOADING_ID: &str = "memwall-loading";
+
+/// Mounts the app on the page's body, then removes index.html's loading
+/// indicator.
 pub fn mount() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(components::app::App);
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(LOADING_ID))
+    {
+        el.remove();
+    }
 }

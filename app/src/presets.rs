@@ -8,7 +8,8 @@
 
 use crate::i18n::{tr, Lang};
 use planner_core::catalog::{self, CxlId, GpuId, ModelId};
-use planner_core::economics::Economics;
+use planner_core::catalog::{PriceKind, PricedItem};
+use planner_core::economics::{Economics, Pricing};
 use planner_core::example_plan;
 use planner_core::hardware::{
     CustomGpu, CxlChoice, CxlExpansion, GpuChoice, GpuSpec, Hardware, MemoryPool,
@@ -20,7 +21,7 @@ use planner_core::plan::{
 };
 use planner_core::precision::Precision;
 use planner_core::tenants::{LatencySlo, ShareMode};
-use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Watts};
+use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Usd, Watts};
 use planner_core::workspace::{JobChoice, TenantSettings, Workspace};
 
 /// A built-in workspace.
@@ -378,6 +379,16 @@ fn mig_slice(id: GpuId, profile: &str, compute: u32, memory: u32) -> CustomGpu {
     }
 }
 
+/// An hour of a MIG slice with `compute` of the seven compute slices:
+/// that share of the whole GPU's catalog rental price. No cloud rents a
+/// slice by the hour, so this is an assumption (docs/sources.md), set in
+/// the plan where the cost views mark it "price assumed".
+fn mig_share_price(id: GpuId, compute: u32) -> Usd {
+    let whole = catalog::default_price(PricedItem::Gpu(id), PriceKind::RentalPerHour)
+        .map_or(0.0, |p| p.usd.as_usd());
+    Usd::new(whole * f64::from(compute) / 7.0)
+}
+
 /// The multi-tenant preset's pool: its three distinct tenants (tenant A
 /// capped at batch 16, B and C; the other plans are variants of A to
 /// compare) on one H100 under memory caps, each with the same illustrative
@@ -449,6 +460,20 @@ fn multi_tenant(lang: Lang) -> Vec<Plan> {
         GpuChoice::Custom(mig_slice(GpuId::H100Sxm, "3g.40gb", 3, 4)),
         1,
     );
+    let mut on_mig = plan(
+        tr(
+            lang,
+            "Tenant C: Mistral 7B on a MIG 3g.40gb slice",
+            "租户 C：Mistral 7B 运行在 MIG 3g.40gb 切片上",
+        ),
+        ModelId::Mistral7bV01,
+        chat(16),
+        whole,
+        mig,
+    );
+    on_mig.economics.pricing = Pricing::Rental {
+        usd_per_gpu_hour: Some(mig_share_price(GpuId::H100Sxm, 3)),
+    };
     vec![
         plan(
             tr(
@@ -505,17 +530,7 @@ fn multi_tenant(lang: Lang) -> Vec<Plan> {
             small,
             h100,
         ),
-        plan(
-            tr(
-                lang,
-                "Tenant C: Mistral 7B on a MIG 3g.40gb slice",
-                "租户 C：Mistral 7B 运行在 MIG 3g.40gb 切片上",
-            ),
-            ModelId::Mistral7bV01,
-            chat(16),
-            whole,
-            mig,
-        ),
+        on_mig,
     ]
 }
 
@@ -563,6 +578,21 @@ mod tests {
                 }
                 // A preset survives its own share link.
                 assert_eq!(Workspace::from_link(&ws.to_link()), Ok(ws));
+            }
+        }
+    }
+
+    #[test]
+    fn every_preset_plan_has_a_gpu_price() {
+        // So every plan of every scenario appears on the cost views.
+        for preset in Preset::ALL {
+            for p in &preset.workspace(Lang::En).plans {
+                let cost = evaluate(p).cost;
+                assert!(
+                    cost.as_ref().is_some_and(|c| c.gpu_price.is_some()),
+                    "{preset:?} / {} has no GPU price",
+                    p.name
+                );
             }
         }
     }

@@ -17,8 +17,11 @@ pub struct AppState {
     pub link_error: RwSignal<Option<LinkError>>,
     /// Embed view (no editor).
     pub embed: RwSignal<bool>,
-    /// A short notice ("Link copied").
+    /// A short notice ("Link copied"); it fades after a few seconds.
     pub notice: RwSignal<Option<&'static str>>,
+    /// Text to copy by hand, when the browser would not copy it: shown in
+    /// a dialog while set.
+    pub share: RwSignal<Option<String>>,
     /// How the next write enters the history.
     history: RwSignal<History>,
     /// The hash this app wrote last: an event reporting it is our own echo.
@@ -44,6 +47,7 @@ impl AppState {
             link_error: RwSignal::new(link_error),
             embed: RwSignal::new(address.embed),
             notice: RwSignal::new(None),
+            share: RwSignal::new(None),
             history: RwSignal::new(History::Replace),
             written: StoredValue::new(String::new()),
         };

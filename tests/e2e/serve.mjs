@@ -1,11 +1,14 @@
 // A static file server for the built planner (dist/), for the browser
-// tests: no dependencies, localhost only.
+// tests: no dependencies, localhost only. An optional third argument
+// serves dist/ under a subpath (`/memwall/`) and nothing outside it, as a
+// project docs site would.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
 const root = normalize(join(process.cwd(), process.argv[2] ?? 'dist'));
 const port = Number(process.argv[3] ?? 8081);
+const prefix = process.argv[4] ?? '/';
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
@@ -16,7 +19,12 @@ const types = {
 };
 
 createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  if (!full.startsWith(prefix)) {
+    res.writeHead(404).end('not found');
+    return;
+  }
+  const path = '/' + full.slice(prefix.length);
   let file = normalize(join(root, path));
   if (!file.startsWith(root)) {
     res.writeHead(403).end();

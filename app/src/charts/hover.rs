@@ -14,6 +14,19 @@ pub struct Hit {
     pub y1: i32,
     /// The read-out (text, never markup).
     pub text: String,
+    /// The kind the region is coloured by, and its colour, where it is
+    /// coloured by kind (a memory item, a time part, a plan family).
+    pub swatch: Option<Swatch>,
+}
+
+/// What colours a region: a kind's stable key (its Rust name, the same in
+/// both languages) and the colour as CSS.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Swatch {
+    /// The kind, e.g. `Weights` or `Gemm`.
+    pub kind: String,
+    /// The colour, `#rrggbb`.
+    pub color: String,
 }
 
 /// How far from a region the pointer may be and still pick it, in CSS
@@ -29,6 +42,18 @@ impl Hit {
             x1: a.0.max(b.0),
             y1: a.1.max(b.1),
             text,
+            swatch: None,
+        }
+    }
+
+    /// The same region, marked as coloured by `kind` in `color`.
+    pub fn with_swatch(self, kind: impl std::fmt::Debug, color: plotters::style::RGBColor) -> Self {
+        Self {
+            swatch: Some(Swatch {
+                kind: format!("{kind:?}"),
+                color: super::palette::css(color),
+            }),
+            ..self
         }
     }
 

@@ -67,6 +67,9 @@ pub struct CompareRow {
     pub person_weeks: Option<f64>,
     /// One-time dollars: engineering plus distillation.
     pub one_time: Option<Usd>,
+    /// The GPU price's source when the price is an assumption (set in the
+    /// plan or tagged assumed); the table marks the dollar cells.
+    pub assumed_price: Option<String>,
 }
 
 /// The rows of a workspace's plans and their reports.
@@ -113,6 +116,7 @@ pub fn rows(plans: &[Plan], reports: &[Report]) -> Vec<CompareRow> {
                 migration: cost.map(|c| c.migration),
                 person_weeks: cost.map(|c| c.person_weeks),
                 one_time: cost.and_then(|c| c.one_time_usd),
+                assumed_price: crate::charts::series::frontier::assumed_price(r),
             }
         })
         .collect()
@@ -133,5 +137,7 @@ mod tests {
         assert!(matches!(rows[1].latency, Latency::Serve { .. }));
         assert_eq!(rows[1].mfu, None);
         assert_eq!(rows[2].family, PlanFamily::Hybrid);
+        // The fixtures' GPUs have dated catalog prices.
+        assert!(rows.iter().all(|r| r.assumed_price.is_none()));
     }
 }

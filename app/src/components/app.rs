@@ -2,6 +2,7 @@
 
 use super::editor::EditorPanel;
 use super::results::{EmbedView, ResultsPanel};
+use super::share::ShareDialog;
 use super::{banner::Banner, header::Header};
 use crate::state::AppState;
 use leptos::ev;
@@ -21,6 +22,16 @@ pub fn App() -> impl IntoView {
     // so their handles are dropped without removing them.
     let _ = window_event_listener(ev::popstate, move |_| state.reload_from_address());
     let _ = window_event_listener(ev::hashchange, move |_| state.reload_from_address());
+    // `<html lang>` follows the language switch.
+    Effect::new(move |_| {
+        let tag = crate::i18n::to_html_tag(state.lang());
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("lang", tag);
+        }
+    });
 
     view! {
         <Show
@@ -30,6 +41,7 @@ pub fn App() -> impl IntoView {
                     <div class="page" data-testid="planner">
                         <Header />
                         <Banner />
+                        <ShareDialog />
                         <main class="layout">
                             <section class="editor" data-testid="editor">
                                 <EditorPanel />

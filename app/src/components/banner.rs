@@ -4,12 +4,33 @@
 use crate::i18n::common::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
+use std::time::Duration;
+
+/// How long a notice stays before it is removed; it fades out over the
+/// last second (the `.banner.notice` animation in style.css).
+const NOTICE_SHOWN: Duration = Duration::from_secs(4);
 
 /// Link problems and notices.
 #[component]
 pub fn Banner() -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
+    // Each notice is removed after a while, unless a newer one replaced it.
+    let shown = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        if state.notice.with(Option::is_some) {
+            shown.update_value(|n| *n += 1);
+            let mine = shown.get_value();
+            set_timeout(
+                move || {
+                    if shown.get_value() == mine {
+                        state.notice.set(None);
+                    }
+                },
+                NOTICE_SHOWN,
+            );
+        }
+    });
     view! {
         {move || {
             state.link_error.get().map(|e| {
@@ -31,7 +52,7 @@ pub fn Banner() -> impl IntoView {
             })
         }}
         {move || {
-            state.notice.get().map(|n| view! { <div class="banner notice" data-testid="notice">{n}</div> })
+            state.notice.get().map(|n| view! { <div class="banner notice" role="status" data-testid="notice">{n}</div> })
         }}
     }
 }

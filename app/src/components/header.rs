@@ -1,16 +1,11 @@
 //! Title, language switch, and the share actions.
 
+use super::share::copy;
 use crate::i18n::common::{t, K};
 use crate::state::use_state;
 use crate::url::{self, History};
 use leptos::prelude::*;
 use planner_core::workspace::Lang;
-
-fn copy(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
-    }
-}
 
 /// The embed snippet for the current workspace.
 pub fn embed_snippet(base: &str, hash: &str) -> String {
@@ -35,13 +30,11 @@ pub fn Header() -> impl IntoView {
     };
     let copy_link = move |_| {
         let hash = state.ws.with(|w| url::hash(w, false));
-        copy(&format!("{}{hash}", url::base()));
-        state.notice.set(Some(t(lang(), K::LinkCopied)));
+        copy(state, format!("{}{hash}", url::base()), K::LinkCopied);
     };
     let copy_embed = move |_| {
         let hash = state.ws.with(|w| url::hash(w, true));
-        copy(&embed_snippet(&url::base(), &hash));
-        state.notice.set(Some(t(lang(), K::EmbedCopied)));
+        copy(state, embed_snippet(&url::base(), &hash), K::EmbedCopied);
     };
     view! {
         <header class="header">

@@ -9,4 +9,5 @@ pub mod editor;
 pub mod header;
 pub mod ops;
 pub mod results;
+pub mod share;
 pub mod verdict;

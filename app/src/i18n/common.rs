@@ -21,6 +21,9 @@ pub enum K {
     Plans,
     Results,
     Loading,
+    CopyByHandTitle,
+    CopyByHand,
+    Close,
 }
 
 /// A frame string.
@@ -48,6 +51,13 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::Plans => tr(lang, "Plans", "方案"),
         K::Results => tr(lang, "Results", "结果"),
         K::Loading => tr(lang, "Evaluating…", "正在计算…"),
+        K::CopyByHandTitle => tr(lang, "Copy this text", "请复制这段文字"),
+        K::CopyByHand => tr(
+            lang,
+            "This browser does not let the page copy here (the page is not served over HTTPS). The text below is selected: press Ctrl+C (⌘C on a Mac) to copy it.",
+            "浏览器不允许此页面直接复制（页面不是通过 HTTPS 打开的）。下面的文字已选中：按 Ctrl+C（Mac 上按 ⌘C）复制。",
+        ),
+        K::Close => tr(lang, "Close", "关闭"),
     }
 }
 

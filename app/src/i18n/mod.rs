@@ -62,6 +62,15 @@ pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     }
 }
 
+/// The BCP 47 tag of a language, for `<html lang>` (so screen readers,
+/// hyphenation and CJK font selection follow the language switch).
+pub fn to_html_tag(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh-CN",
+    }
+}
+
 /// The browser's preferred language: Chinese for any `zh*` tag, else English.
 pub fn from_browser_tag(tag: &str) -> Lang {
     if tag.to_ascii_lowercase().starts_with("zh") {
@@ -81,6 +90,9 @@ mod tests {
         assert_eq!(from_browser_tag("zh-Hans-CN"), Lang::Zh);
         assert_eq!(from_browser_tag("en-US"), Lang::En);
         assert_eq!(from_browser_tag("fr"), Lang::En);
+        for lang in [Lang::En, Lang::Zh] {
+            assert_eq!(from_browser_tag(to_html_tag(lang)), lang);
+        }
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum K {
     Tpot,
     Seconds,
     Milliseconds,
+    LogScale,
+    PriceAssumed,
     // Frontier chart.
     FrontierTitle,
     LatencyAxis,
@@ -91,6 +93,8 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::Tpot => tr(lang, "Time per output token", "每输出 token 时间 (TPOT)"),
         K::Seconds => tr(lang, "seconds", "秒"),
         K::Milliseconds => tr(lang, "milliseconds", "毫秒"),
+        K::LogScale => tr(lang, "log scale", "对数刻度"),
+        K::PriceAssumed => tr(lang, "price assumed", "价格为假设值"),
         K::FrontierTitle => tr(
             lang,
             "Cost against latency, with the Pareto frontier of plans that fit",

@@ -121,6 +121,24 @@ pub static PRICES: &[PriceEntry] = &[
         source: "Neo-cloud on-demand B200, roughly $4–7/GPU-h; midpoint, uncertain",
         provenance: Provenance::Secondary,
     },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::B300), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(6.125), date: "2026",
+        source: "Ornn GPU rental benchmark as reported in 'NVIDIA B200 vs B300: Why use one instead of the other?' (ornnai.com/research, 2026): B300 on-demand $5.00–7.25/GPU-h across neo-clouds; midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gb200), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(42.0 / 4.0), date: "2026-02",
+        source: "CoreWeave on-demand list price of a GB200 NVL72 instance (a 4-GPU slice of the rack), $42.00/h, as tabulated in Kael Research, 'GPU Economics: What Inference Actually Costs in 2026' (kaelresearch.com, February 2026); per GPU",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gb200), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(9.08 / 2.0), date: "2026-03-17",
+        source: "Spheron on-demand GB200 at $9.08/h per Superchip (one Grace CPU, two Blackwell GPUs), Spheron blog 'NVIDIA H200 vs B200 vs GB200', prices as of 17 March 2026; per GPU",
+        provenance: Provenance::Secondary,
+    },
     // Purchase, per accelerator.
     PriceEntry {
         item: PricedItem::Gpu(GpuId::H100Sxm), kind: PriceKind::Purchase,
@@ -139,6 +157,18 @@ pub static PRICES: &[PriceEntry] = &[
         usd: Usd::new(35_000.0), date: "2024-03",
         source: "Jensen Huang in a CNBC interview (March 2024): $30k–40k per Blackwell GPU; midpoint",
         provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::B300), kind: PriceKind::Purchase,
+        usd: Usd::new(53_000.0), date: "2026",
+        source: "Ornn, 'NVIDIA B200 vs B300: Why use one instead of the other?' (ornnai.com/research, 2026): B300 modules reportedly about $53,000 per chip (OEM)",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gb200), kind: PriceKind::Purchase,
+        usd: Usd::new(3_450_000.0 / 72.0), date: "2026",
+        source: "Ornn, 'NVIDIA B200 vs B300: Why use one instead of the other?' (ornnai.com/research, 2026): a GB200 NVL72 rack (72 GPUs, 36 Grace CPUs) about $3.0–3.9M; midpoint over 72 GPUs (CPUs, switches and cooling included)",
+        provenance: Provenance::Computed,
     },
     PriceEntry {
         item: PricedItem::Gpu(GpuId::Mi300x), kind: PriceKind::Purchase,

@@ -5,8 +5,8 @@
 //! to training steps).
 
 use super::{
-    bold_grid, font, legend, legend_width, light_grid, message, muted, text_width, Done, Drawn,
-    LegendEntry, Placed,
+    bold_grid, fit, font, legend, legend_width, light_grid, message, muted, text_width, ticks,
+    Done, Drawn, LegendEntry, Placed,
 };
 use crate::charts::draw::time::metric_name;
 use crate::charts::hover::Hit;
@@ -14,7 +14,7 @@ use crate::charts::palette::{self, Marker, FRONT, MUTED};
 use crate::charts::series::{CostMetric, FrontierPoint, FrontierSeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, num, short, tick, usd};
+use crate::numfmt::{duration, num, tick, usd};
 use planner_core::effort::PlanFamily;
 use planner_core::report::Verdict;
 use planner_core::units::Usd;
@@ -56,7 +56,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::FrontierTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::FrontierTitle))?;
     let Some(metric) = s.metric.filter(|_| !s.points.is_empty()) else {
         message(
             &root,
@@ -124,10 +124,13 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     scale: f64,
     x_desc: String,
 ) -> Drawn<DB> {
+    let (x_px, y_px) = chart.plotting_area().dim_in_pixel();
     chart
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(metric_name_of(lang, metric))
+        .x_labels(ticks(x_px, 64))
+        .y_labels(ticks(y_px, 28))
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
         .x_label_formatter(&|v| tick(*v))
@@ -141,11 +144,22 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
         FRONT.stroke_width(2),
     ))?;
     let mut hits = Vec::new();
-    let mut labels = Placed::default();
+    let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
     for p in &s.points {
         point(&mut chart, p, scale)?;
+        if p.assumed_price.is_some() {
+            // A dashed-looking ring: the price is an assumption.
+            chart.draw_series(std::iter::once(Circle::new(
+                at(p, scale),
+                11,
+                MUTED.stroke_width(1),
+            )))?;
+        }
         let c = chart.backend_coord(&at(p, scale));
-        hits.push(Hit::point(c, 7, point_readout(p, metric, lang)));
+        hits.push(
+            Hit::point(c, 7, point_readout(p, metric, lang))
+                .with_swatch(p.family, palette::family(p.family).0),
+        );
         name_label(&mut chart, &mut labels, p, scale)?;
     }
     legend(side, &legend_entries(s, lang))?;
@@ -186,9 +200,10 @@ fn point<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     Ok(())
 }
 
-/// A point's read-out: name, family, verdict, latency and cost.
+/// A point's read-out: name, family, verdict, latency and cost, and the
+/// price's source when it is assumed.
 fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
-    format!(
+    let mut text = format!(
         "{}\n{} · {}\n{}: {}\n{}: {}",
         p.name,
         p.family.name(lang),
@@ -197,7 +212,11 @@ fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
         duration(p.latency),
         metric_name_of(lang, metric),
         cost_text(metric, p.cost)
-    )
+    );
+    if let Some(src) = &p.assumed_price {
+        text.push_str(&format!("\n{}: {src}", t(lang, K::PriceAssumed)));
+    }
+    text
 }
 
 /// A name beside the point where it overlaps no other name; none when
@@ -209,19 +228,24 @@ fn name_label<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     scale: f64,
 ) -> Done<DB> {
     let c = chart.backend_coord(&at(p, scale));
-    let name = short(&p.name, 16);
-    let (w, h) = (text_width(&name, 11.0), 13);
-    let spots = [
-        (c.0 + 9, c.1 - 15),
-        (c.0 + 9, c.1 + 3),
-        (c.0 - 9 - w, c.1 - 15),
-        (c.0 - 9 - w, c.1 + 3),
-    ];
-    if let Some((x, y)) = labels.take(&spots, w, h) {
-        let offset = (x - c.0, y - c.1);
-        chart.draw_series(std::iter::once(
-            EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
-        ))?;
+    let (x0, x1) = labels.x_range();
+    // Right of the point, else left, each shortened to the room on its
+    // side (at most 150 px), and only while at least three characters stay.
+    for right in [true, false] {
+        let room = if right { x1 - c.0 - 10 } else { c.0 - 10 - x0 };
+        let name = fit(&p.name, 11.0, room.min(150));
+        if name.chars().filter(|ch| *ch != '…').count() < 3 {
+            continue;
+        }
+        let (w, h) = (text_width(&name, 11.0), 13);
+        let x = if right { c.0 + 9 } else { c.0 - 9 - w };
+        if let Some((x, y)) = labels.take(&[(x, c.1 - 15), (x, c.1 + 3)], w, h) {
+            let offset = (x - c.0, y - c.1);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
+            ))?;
+            break;
+        }
     }
     Ok(())
 }
@@ -248,6 +272,13 @@ fn legend_entries(s: &FrontierSeries, lang: Lang) -> Vec<LegendEntry> {
         color: FRONT.to_rgba(),
         line: true,
     });
+    if s.points.iter().any(|p| p.assumed_price.is_some()) {
+        entries.push(LegendEntry {
+            label: format!("○ {}", t(lang, K::PriceAssumed)),
+            color: MUTED.to_rgba(),
+            line: true,
+        });
+    }
     if s.points.iter().any(|p| p.verdict != Verdict::Fits) {
         entries.push(LegendEntry {
             label: t(lang, K::Unfit).to_string(),

@@ -3,15 +3,15 @@
 //! dashed wall across the plan's column.
 
 use super::{
-    bold_grid, category_label, font, label_chars, legend, legend_width, light_grid, muted, Done,
-    Drawn, LegendEntry, LinearChart,
+    bold_grid, category_label, category_names, fit, font, legend, legend_width, light_grid, muted,
+    text_width, ticks, Done, Drawn, LegendEntry, LinearChart, Placed,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::charts::series::{MemoryBar, MemoryPlan, MemorySeries};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{gib, short, tick};
+use crate::numfmt::{gib, tick};
 use planner_core::plan::Tier;
 use planner_core::Named;
 use plotters::coord::Shift;
@@ -25,7 +25,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::MemoryTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::MemoryTitle))?;
     let mut hits = Vec::new();
     if s.plans.is_empty() {
         return Ok(hits);
@@ -33,8 +33,9 @@ pub fn draw<DB: DrawingBackend>(
     let (w, _) = root.dim_in_pixel();
     let (area, side) = root.split_horizontally(w - legend_width(w));
     let mut chart = axes(&area, s, lang)?;
+    let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
     for (i, plan) in s.plans.iter().enumerate() {
-        column(&mut chart, &mut hits, s, i, plan, lang)?;
+        column(&mut chart, &mut hits, &mut labels, s, i, plan, lang)?;
     }
     legend(&side, &legend_entries(s, lang))?;
     Ok(hits)
@@ -49,8 +50,15 @@ fn axes<'a, DB: DrawingBackend>(
 ) -> Result<LinearChart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let n = s.plans.len();
     let top = (s.top().as_gib() * 1.12).max(1.0);
-    let chars = label_chars(f64::from(area.dim_in_pixel().0.saturating_sub(70)) / n as f64);
-    let names: Vec<String> = s.plans.iter().map(|p| short(&p.name, chars)).collect();
+    let (w, h) = area.dim_in_pixel();
+    let per = (w as i32 - 70) / n.max(1) as i32 - 8;
+    let plans: Vec<(usize, &str)> = s
+        .plans
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i, p.name.as_str()))
+        .collect();
+    let names = category_names(&plans, 12.0, per);
     let label = |v: &f64| category_label(&names, *v);
     let mut chart = ChartBuilder::on(area)
         .margin(8)
@@ -61,6 +69,7 @@ fn axes<'a, DB: DrawingBackend>(
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(n + 2)
+        .y_labels(ticks(h, 28))
         .x_label_formatter(&label)
         .y_desc(t(lang, K::GibPerGpu))
         .label_style(font(12.0))
@@ -78,6 +87,7 @@ fn axes<'a, DB: DrawingBackend>(
 fn column<DB: DrawingBackend>(
     chart: &mut LinearChart<'_, DB>,
     hits: &mut Vec<Hit>,
+    labels: &mut Placed,
     s: &MemorySeries,
     i: usize,
     plan: &MemoryPlan,
@@ -94,7 +104,7 @@ fn column<DB: DrawingBackend>(
         segments(chart, hits, plan, bar, x, lang)?;
         whisker(chart, hits, plan, bar, x, lang)?;
         if bars.len() > 1 || bar.tier != Tier::Hbm {
-            tier_label(chart, bar, x0, lang)?;
+            tier_label(chart, labels, bar, (x0, x0 + width), lang)?;
         }
     }
     wall(chart, hits, i, plan, lang)
@@ -119,19 +129,22 @@ fn segments<DB: DrawingBackend>(
             [(x0, y), (x1, y1)],
             palette::item(kind).filled(),
         )))?;
-        hits.push(Hit::rect(
-            chart.backend_coord(&(x0, y)),
-            chart.backend_coord(&(x1, y1)),
-            format!(
-                "{}\n{} · {} · {}\n{}: {}",
-                plan.name,
-                role,
-                tier,
-                kind.name(lang),
-                gib(bytes),
-                pct_of(bytes.base(), bar.used.base())
-            ),
-        ));
+        hits.push(
+            Hit::rect(
+                chart.backend_coord(&(x0, y)),
+                chart.backend_coord(&(x1, y1)),
+                format!(
+                    "{}\n{} · {} · {}\n{}: {}",
+                    plan.name,
+                    role,
+                    tier,
+                    kind.name(lang),
+                    gib(bytes),
+                    pct_of(bytes.base(), bar.used.base())
+                ),
+            )
+            .with_swatch(kind, palette::item(kind)),
+        );
         y = y1;
     }
     Ok(())
@@ -176,16 +189,26 @@ fn whisker<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The tier's name above its bar (or above its whisker, if higher).
+/// The tier's name above its bar (or above its whisker, if higher),
+/// shortened to the bar's width; left out where it would cover another
+/// label or leave the plot (the read-out names the tier).
 fn tier_label<DB: DrawingBackend>(
     chart: &mut LinearChart<'_, DB>,
+    labels: &mut Placed,
     bar: &MemoryBar,
-    x0: f64,
+    (x0, x1): (f64, f64),
     lang: Lang,
 ) -> Done<DB> {
-    let above = (x0, bar.used.max(bar.range.high).as_gib());
+    let top = bar.used.max(bar.range.high).as_gib();
+    let (left, y) = chart.backend_coord(&(x0, top));
+    let right = chart.backend_coord(&(x1, top)).0;
+    let text = fit(bar.tier.name(lang), 11.0, (right - left).max(0));
+    let (w, h) = (text_width(&text, 11.0), 13);
+    if text.is_empty() || labels.take(&[(left, y - 16)], w, h).is_none() {
+        return Ok(());
+    }
     chart.draw_series(std::iter::once(
-        EmptyElement::at(above) + Text::new(bar.tier.name(lang).to_string(), (0, -14), muted(11.0)),
+        EmptyElement::at((x0, top)) + Text::new(text, (0, -16), muted(11.0)),
     ))?;
     Ok(())
 }

@@ -92,7 +92,12 @@ pub fn legend<DB: DrawingBackend>(
                 e.color.filled(),
             ))?;
         }
-        area.draw(&Text::new(e.label.clone(), (24, y - 1), font(size)))?;
+        let room = area.dim_in_pixel().0 as i32 - 26;
+        area.draw(&Text::new(
+            fit(&e.label, size, room),
+            (24, y - 1),
+            font(size),
+        ))?;
     }
     Ok(())
 }
@@ -140,28 +145,102 @@ pub fn text_width(text: &str, size: f64) -> i32 {
 }
 
 /// Labels already placed on a chart, so new ones go where they do not
-/// overlap (or are left out; the tooltip still names every point).
+/// overlap (or are left out; the tooltip still names every point), and,
+/// when bounded, only inside the plotting area (never over the axes'
+/// numbers or the legend).
 #[derive(Debug, Default)]
-pub struct Placed(Vec<(i32, i32, i32, i32)>);
+pub struct Placed {
+    taken: Vec<(i32, i32, i32, i32)>,
+    bounds: Option<(i32, i32, i32, i32)>,
+}
 
 impl Placed {
+    /// Labels kept inside a plotting area's pixel ranges.
+    pub fn within((x, y): (std::ops::Range<i32>, std::ops::Range<i32>)) -> Self {
+        Self {
+            taken: Vec::new(),
+            bounds: Some((x.start, y.start, x.end, y.end)),
+        }
+    }
+
+    /// The bounds' left and right edges (unbounded: the whole line).
+    pub fn x_range(&self) -> (i32, i32) {
+        self.bounds
+            .map_or((i32::MIN / 2, i32::MAX / 2), |(x0, _, x1, _)| (x0, x1))
+    }
+
+    /// The widest label that fits across the bounds (unbounded: any).
+    pub fn max_width(&self) -> i32 {
+        self.bounds.map_or(i32::MAX, |(x0, _, x1, _)| x1 - x0 - 2)
+    }
+
     /// The first of the candidate top-left corners where a `w`×`h` label
-    /// overlaps no earlier one; it is then taken.
+    /// overlaps no earlier one (and stays inside the bounds); it is then
+    /// taken.
     pub fn take(&mut self, candidates: &[(i32, i32)], w: i32, h: i32) -> Option<(i32, i32)> {
+        let inside = |&(x, y): &(i32, i32)| {
+            self.bounds
+                .is_none_or(|(a, b, c, d)| a <= x && x + w <= c && b <= y && y + h <= d)
+        };
         let free = |&(x, y): &(i32, i32)| {
-            self.0
+            self.taken
                 .iter()
                 .all(|&(a, b, c, d)| x + w <= a || c <= x || y + h <= b || d <= y)
         };
-        let at = candidates.iter().copied().find(free)?;
-        self.0.push((at.0, at.1, at.0 + w, at.1 + h));
+        let at = candidates.iter().copied().find(|c| inside(c) && free(c))?;
+        self.taken.push((at.0, at.1, at.0 + w, at.1 + h));
         Some(at)
     }
 }
 
-/// How many characters of a category label fit in `px` pixels.
-pub fn label_chars(px: f64) -> usize {
-    ((px - 8.0) / 7.0).clamp(3.0, 24.0) as usize
+/// `text` shortened with an ellipsis until [`text_width`] says it fits in
+/// `px` pixels at `size`; empty when not even one character does.
+pub fn fit(text: &str, size: f64, px: i32) -> String {
+    if text_width(text, size) <= px {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    (1..chars.len())
+        .rev()
+        .map(|n| format!("{}…", chars[..n].iter().collect::<String>().trim_end()))
+        .find(|s| text_width(s, size) <= px)
+        .unwrap_or_default()
+}
+
+/// Category labels that fit `px` pixels each: the names, shortened, or the
+/// plans' numbers (as on the plan tabs) when a name would keep fewer than
+/// three characters.
+pub fn category_names(names: &[(usize, &str)], size: f64, px: i32) -> Vec<String> {
+    let fitted: Vec<String> = names.iter().map(|(_, n)| fit(n, size, px)).collect();
+    let too_short = fitted
+        .iter()
+        .any(|f| f.chars().filter(|c| *c != '…').count() < 3);
+    if too_short {
+        names.iter().map(|(i, _)| (i + 1).to_string()).collect()
+    } else {
+        fitted
+    }
+}
+
+/// How many tick labels an axis this many pixels long holds, at one per
+/// `spacing` pixels (so numbers never run into each other).
+pub fn ticks(px: u32, spacing: u32) -> usize {
+    (px / spacing.max(1)).clamp(2, 12) as usize
+}
+
+/// The chart's title across the top: 14 px, smaller on a narrow chart,
+/// shortened if still too wide (the canvas's `aria-label` holds it whole).
+pub fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let room = root.dim_in_pixel().0 as i32 - 12;
+    let size = if text_width(text, 14.0) <= room {
+        14.0
+    } else {
+        12.0
+    };
+    root.titled(&fit(text, size, room), font(size))
 }
 
 #[cfg(test)]
@@ -186,8 +265,20 @@ mod tests {
         assert_eq!(p.take(&[(0, 0)], 10, 10), Some((0, 0)));
         assert_eq!(p.take(&[(5, 5), (0, 10)], 10, 10), Some((0, 10)));
         assert_eq!(p.take(&[(5, 5)], 10, 10), None);
+        let mut inside = Placed::within((0..50, 0..50));
+        assert_eq!(inside.take(&[(45, 0), (40, 0)], 10, 10), Some((40, 0)));
+        assert_eq!(inside.max_width(), 48);
+        assert_eq!(fit("abcdef", 10.0, 100), "abcdef");
+        assert_eq!(fit("abcdef", 10.0, 24), "abc…");
+        assert_eq!(fit("显存墙", 10.0, 5), "");
+        let names = [(0, "4×H100, BF16"), (1, "FP8 weights")];
+        assert_eq!(
+            category_names(&names, 12.0, 200),
+            vec!["4×H100, BF16", "FP8 weights"]
+        );
+        assert_eq!(category_names(&names, 12.0, 20), vec!["1", "2"]);
+        assert_eq!(ticks(700, 70), 10);
+        assert_eq!(ticks(10, 70), 2);
         assert!(text_width("显存", 10.0) > text_width("ab", 10.0));
-        assert_eq!(label_chars(1000.0), 24);
-        assert_eq!(label_chars(0.0), 3);
     }
 }

@@ -45,7 +45,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::ReliabilityChart), font(14.0))?;
+    let root = super::titled(root, t(lang, K::ReliabilityChart))?;
     let mut hits = Vec::new();
     let pts: Vec<&RatePoint> = s
         .points

@@ -4,7 +4,9 @@
 //! grows as a power of the swept value, so the curve reads as a line and
 //! the walls stay visible next to points a thousand times above them.
 
-use super::{bold_grid, font, light_grid, message, muted, text_width, Done, Drawn, Placed};
+use super::{
+    bold_grid, fit, font, light_grid, message, muted, text_width, ticks, Done, Drawn, Placed,
+};
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
 use crate::i18n::results::{t, K};
@@ -33,7 +35,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::SweepTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::SweepTitle))?;
     let mut hits = Vec::new();
     let pts: Vec<_> = s
         .points
@@ -92,6 +94,8 @@ fn axes<'a, DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(axis_name(lang, s.axis))
         .y_desc(t(lang, K::HbmUsed))
+        .x_labels(ticks(root.dim_in_pixel().0.saturating_sub(72), 56))
+        .y_labels(ticks(root.dim_in_pixel().1.saturating_sub(52), 28))
         .x_label_formatter(&x_label)
         .label_style(font(12.0))
         .axis_desc_style(font(12.0))
@@ -130,7 +134,7 @@ fn walls<DB: DrawingBackend>(
     (first, last): (f64, f64),
     lang: Lang,
 ) -> Done<DB> {
-    let mut placed = Placed::default();
+    let mut placed = Placed::within(chart.plotting_area().get_pixel_range());
     for (capacity, names) in merged_walls(s) {
         let y = capacity.as_gib();
         let (x0, x1) = (first / 1.4, last * 1.4);
@@ -162,6 +166,7 @@ fn wall_label<DB: DrawingBackend>(
     (first, y): (f64, f64),
 ) -> Done<DB> {
     let (lx, ly) = chart.backend_coord(&(first, y));
+    let label = &fit(label, 11.0, placed.max_width());
     let (w, h) = (text_width(label, 11.0), 13);
     let spots: Vec<(i32, i32)> = [0, 1, 2]
         .iter()

@@ -3,7 +3,7 @@
 //! announced (the wall), by date; memory on a logarithmic axis, since the
 //! models grew a thousandfold while GPU memory grew about tenfold.
 
-use super::{bold_grid, font, light_grid, message, muted, text_width, Drawn, Placed};
+use super::{bold_grid, font, light_grid, message, muted, text_width, ticks, Drawn, Placed};
 use crate::charts::hover::Hit;
 use crate::charts::palette::{FRONT, WALL};
 use crate::i18n::ops::{t, K};
@@ -64,7 +64,7 @@ pub fn draw<DB: DrawingBackend>(
     lang: Lang,
 ) -> Drawn<DB> {
     root.fill(&WHITE)?;
-    let root = root.titled(t(lang, K::WallTitle), font(14.0))?;
+    let root = super::titled(root, t(lang, K::WallTitle))?;
     let mut hits = Vec::new();
     let years = s
         .models
@@ -96,6 +96,8 @@ pub fn draw<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(t(lang, K::Year))
         .y_desc(t(lang, K::GbAxis))
+        .x_labels(ticks(root.dim_in_pixel().0.saturating_sub(72), 48))
+        .y_labels(ticks(root.dim_in_pixel().1.saturating_sub(52), 28))
         .x_label_formatter(&|v| format!("{v:.0}"))
         .y_label_formatter(&|v| tick(*v))
         .label_style(font(12.0))

@@ -3,6 +3,7 @@
 //! plans that fit (from [`planner_core::pareto::pareto_front`]).
 
 use super::time::TimeMetric;
+use planner_core::catalog::Provenance;
 use planner_core::effort::{family, PlanFamily};
 use planner_core::pareto::pareto_front;
 use planner_core::report::{Report, TimeReport, Verdict};
@@ -37,6 +38,24 @@ pub struct FrontierPoint {
     /// Whether the plan fits; plans that do not are drawn but are never on
     /// the frontier, since they cannot run.
     pub verdict: Verdict,
+    /// Where the GPU price came from, when it is not a dated price of the
+    /// catalog (set in the plan, or a catalog price tagged assumed): the
+    /// chart marks the point "price assumed" and names this source.
+    pub assumed_price: Option<String>,
+}
+
+/// The source of a report's GPU price when that price is an assumption:
+/// set in the plan (no provenance) or tagged [`Provenance::Assumed`].
+pub fn assumed_price(r: &Report) -> Option<String> {
+    let p = r.cost.as_ref()?.gpu_price.as_ref()?;
+    match p.source.provenance {
+        None | Some(Provenance::Assumed) => Some(format!(
+            "{} ({}/GPU-h)",
+            p.source.source,
+            crate::numfmt::usd(p.usd_per_gpu_hour)
+        )),
+        Some(_) => None,
+    }
 }
 
 /// Everything the frontier chart draws.
@@ -88,6 +107,7 @@ pub fn frontier_series(plans: &[Plan], reports: &[Report]) -> FrontierSeries {
                 latency_metric,
                 cost,
                 verdict: report.verdict,
+                assumed_price: assumed_price(report),
             }),
             _ => s.unplaced.push(plan.name.clone()),
         }

@@ -57,6 +57,8 @@ pub fn PlanTabs() -> impl IntoView {
                             data-testid={format!("plan-tab-{i}")}
                             on:click={move |_| state.update(History::Push, |w| w.active = i)}
                         >
+                            // The plan's number: narrow charts label their bars with it.
+                            <span class="tab-num" aria-hidden="true">{i + 1}</span>
                             {name}
                         </button>
                     }

@@ -49,9 +49,11 @@ fn gpu_box(g: GpuUse, names: Vec<String>, lang: Lang) -> impl IntoView {
                 .and_then(|j| names.get(j).cloned())
                 .unwrap_or_else(|| t(lang, K::Free).to_string());
             let style = match job {
+                // Black or white text, whichever contrasts more (≥ 4.5:1).
                 Some(j) => format!(
-                    "flex-grow:{width};background:{}",
-                    palette::css(palette::job(j))
+                    "flex-grow:{width};background:{};color:{}",
+                    palette::css(palette::job(j)),
+                    palette::css(palette::text_on(palette::job(j)))
                 ),
                 None => format!("flex-grow:{width}"),
             };

@@ -1,6 +1,8 @@
 //! A chart on a canvas: drawn after mount and again when its series, the
 //! language or the window size changes; a text tooltip on hover; a PNG
-//! download of what is drawn.
+//! download of what is drawn; and, for screen readers and tests, a
+//! visually hidden list of every region drawn with its read-out, box and
+//! colour (the canvas's `aria-describedby`).
 
 use crate::charts::backend::{self, Hidpi};
 use crate::charts::draw::Drawn;
@@ -56,6 +58,26 @@ struct Tip {
     text: String,
 }
 
+/// One region of the chart as a list item: its read-out as text, its box
+/// in CSS pixels (`data-box="x0 y0 x1 y1"`) and, when it is coloured by a
+/// kind, the kind and colour (`data-kind`, `data-color`).
+fn data_row(h: &Hit) -> impl IntoView {
+    let (kind, color) = h
+        .swatch
+        .as_ref()
+        .map(|s| (s.kind.clone(), s.color.clone()))
+        .unzip();
+    view! {
+        <li
+            data-box=format!("{} {} {} {}", h.x0, h.y0, h.x1, h.y1)
+            data-kind=kind
+            data-color=color
+        >
+            {h.text.clone()}
+        </li>
+    }
+}
+
 /// One chart.
 #[component]
 pub fn ChartFrame<S, D>(
@@ -85,7 +107,7 @@ where
     // only when the language itself changes.
     let lang = Memo::new(move |_| state.lang());
     let canvas = NodeRef::<Canvas>::new();
-    let hits = StoredValue::new(Vec::<Hit>::new());
+    let hits = RwSignal::new(Vec::<Hit>::new());
     let tip = RwSignal::new(None::<Tip>);
     let resized = RwSignal::new(0u32);
     let handle = window_event_listener(ev::resize, move |_| resized.update(|n| *n += 1));
@@ -100,7 +122,7 @@ where
         let drawn = series.with(|s| backend::draw_on(&el, height, |area| draw(area, s, lang)));
         match drawn {
             Ok(h) => {
-                hits.set_value(h);
+                hits.set(h);
                 backend::mark(name);
             }
             Err(e) => leptos::logging::warn!("chart {name}: {e}"),
@@ -111,7 +133,7 @@ where
     let on_move = move |ev: ev::MouseEvent| {
         let (x, y) = (ev.offset_x(), ev.offset_y());
         let width = canvas.get_untracked().map_or(0, |c| c.client_width());
-        let text = hits.with_value(|h| hover::nearest(h, x, y).map(|h| h.text.clone()));
+        let text = hits.with_untracked(|h| hover::nearest(h, x, y).map(|h| h.text.clone()));
         tip.set(text.map(|text| Tip {
             x,
             y,
@@ -132,6 +154,7 @@ where
                     data-testid=format!("chart-{name}")
                     role="img"
                     aria-label=move || title.text(lang.get())
+                    aria-describedby=format!("chart-data-{name}")
                     style=format!("height:{height}px")
                     on:mousemove=on_move
                     on:mouseleave=move |_| tip.set(None)
@@ -152,6 +175,9 @@ where
                         })
                 }}
             </div>
+            <ul class="chart-data" id=format!("chart-data-{name}") data-testid=format!("chart-data-{name}")>
+                {move || hits.with(|h| h.iter().map(data_row).collect_view())}
+            </ul>
             <figcaption class="chart-actions">
                 <button data-testid=format!("export-png-{name}") on:click=save>
                     {move || t(lang.get(), K::ExportPng)}

@@ -38,7 +38,14 @@ pub fn CompareTable() -> impl IntoView {
                                     >
                                         {Col::ALL
                                             .into_iter()
-                                            .map(|c| view! { <td data-col=c.id()>{cell(&row, c, lang)}</td> })
+                                            .map(|c| {
+                                                let marked = matches!(c, Col::UsdPerHour | Col::UsdPerMTok);
+                                                let mark = row.assumed_price.clone().filter(|_| marked).map(|src| {
+                                                    let title = format!("{}: {src}", t(lang, K::PriceAssumed));
+                                                    view! { <span class="price-assumed" data-testid="price-assumed" title=title>" ○"</span> }
+                                                });
+                                                view! { <td data-col=c.id()>{cell(&row, c, lang)}{mark}</td> }
+                                            })
                                             .collect_view()}
                                     </tr>
                                 }

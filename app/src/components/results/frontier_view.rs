@@ -21,6 +21,18 @@ pub fn FrontierView(
             .with(|w| state.reports.with(|r| series::frontier_series(&w.plans, r)))
     });
     let unplaced = move || series.with(|s| s.unplaced.join(", "));
+    let assumed = move || {
+        series.with(|s| {
+            s.points
+                .iter()
+                .filter_map(|p| {
+                    p.assumed_price
+                        .as_ref()
+                        .map(|src| format!("{}: {src}", p.name))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <ChartFrame name="frontier" title=K::FrontierTitle series=series draw=draw::frontier::draw height=height />
         <Show when=move || series.with(|s| s.metric.is_some() && !s.unplaced.is_empty())>
@@ -28,6 +40,13 @@ pub fn FrontierView(
                 {move || t(lang(), K::NotPlaced)}
                 " "
                 {unplaced}
+            </p>
+        </Show>
+        <Show when=move || !assumed().is_empty()>
+            <p class="note" data-testid="frontier-assumed">
+                <strong>{move || format!("○ {}", t(lang(), K::PriceAssumed))}</strong>
+                " — "
+                {move || assumed().join("; ")}
             </p>
         </Show>
     }
