@@ -36,6 +36,9 @@ const BLUE: RGBColor = RGBColor(0x00, 0x72, 0xB2);
 const VERMILLION: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
 /// Okabe–Ito reddish purple.
 const PURPLE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+/// A neutral grey for the allocator's share and transient working sets,
+/// which are no tensor the user chose (Okabe–Ito's black, lightened).
+const GREY: RGBColor = RGBColor(0x77, 0x77, 0x77);
 
 /// Which member of a hue group a kind is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +70,8 @@ fn shade(c: RGBColor, s: Shade) -> RGBColor {
 /// A memory item's colour: parameters blue (FP8 copies sky blue),
 /// training states vermillion, activations green, output and transient
 /// buffers purple, KV cache orange, runtime buffers yellow, fragmentation
-/// dark sky blue. Chosen so that every two kinds differ by at least 15
+/// dark sky blue, autocast's weight casts light blue, the allocator's
+/// reserve and transient working sets grey. Chosen so that every two kinds differ by at least 15
 /// CIE76 ΔE (tested).
 pub fn item(k: ItemKind) -> RGBColor {
     use ItemKind as I;
@@ -91,6 +95,10 @@ pub fn item(k: ItemKind) -> RGBColor {
         I::Workspace => (YELLOW, Dark),
         I::NcclBuffers => (YELLOW, Light),
         I::Fragmentation => (SKY, Dark),
+        I::AutocastCache => (BLUE, Light),
+        I::OptimizerTemporaries => (GREY, Light),
+        I::BackwardWorkingSet => (GREY, Base),
+        I::AllocatorRounding => (GREY, Dark),
     };
     shade(hue, s)
 }
