@@ -365,6 +365,12 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let models = resolve_models(&mut c, plan);
     let mut spec = models.spec;
     let mut levers = plan.levers;
+    if levers.memory.stack.is_none() {
+        levers.memory.stack = Some(
+            plan.training_stack()
+                .map_or_else(Default::default, crate::stack::TrainingStack::memory_stack),
+        );
+    }
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
     let (gpu, gpu_name) = resolve_gpu(&mut c, plan);

@@ -228,9 +228,13 @@ crate::lang::named!(Head {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MemorySoftware {
-    /// The framework (default Megatron: the published formulas' stack).
-    #[serde(default)]
-    pub stack: MemoryStack,
+    /// The framework; unset, it follows the plan's training stack
+    /// (`TrainingStack::memory_stack`: Megatron-Core → Megatron,
+    /// torchtitan → torchtitan, DeepSpeed and HF Trainer → HF eager), and
+    /// Megatron for serving. One choice of framework so sets both the time
+    /// model's efficiencies and the memory model's saved tensors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<MemoryStack>,
     /// How the loss is computed (default: the stack's).
     #[serde(default)]
     pub loss: LossKernel,
@@ -243,13 +247,19 @@ pub struct MemorySoftware {
 }
 
 impl MemorySoftware {
+    /// The framework in force (`resolve` fills an unset one from the
+    /// training stack; Megatron where nothing says otherwise).
+    pub fn stack(self) -> MemoryStack {
+        self.stack.unwrap_or_default()
+    }
+
     /// The loss kernel in force: the stack's unless one is chosen.
     /// Megatron-LM's default is its fused vocabulary-parallel
     /// cross-entropy (`tensor_parallel.vocab_parallel_cross_entropy`);
     /// torchtitan's `cross_entropy_loss` and HF's `ForCausalLMLoss` upcast
     /// the full logits and call `torch.nn.functional.cross_entropy`.
     pub fn loss_kernel(self) -> LossKernel {
-        match (self.loss, self.stack) {
+        match (self.loss, self.stack()) {
             (LossKernel::StackDefault, MemoryStack::Megatron) => LossKernel::FusedVocabParallel,
             (LossKernel::StackDefault, _) => LossKernel::Unfused,
             (l, _) => l,
@@ -261,7 +271,7 @@ impl MemorySoftware {
     /// implementation` defaults to `"fused"`; HF Trainer's `adamw_torch`
     /// leaves `torch.optim.AdamW` to pick `foreach` on CUDA.
     pub fn optimizer(self) -> OptimizerImpl {
-        match (self.optimizer_impl, self.stack) {
+        match (self.optimizer_impl, self.stack()) {
             (OptimizerImpl::StackDefault, MemoryStack::HfEager) => OptimizerImpl::Foreach,
             (OptimizerImpl::StackDefault, _) => OptimizerImpl::Fused,
             (o, _) => o,
@@ -291,7 +301,7 @@ mod tests {
         distinct(&LossKernel::ALL);
         distinct(&OptimizerImpl::ALL);
         let hf = MemorySoftware {
-            stack: MemoryStack::HfEager,
+            stack: Some(MemoryStack::HfEager),
             ..MemorySoftware::default()
         };
         assert_eq!(hf.loss_kernel(), LossKernel::Unfused);

@@ -39,6 +39,18 @@ pub enum TrainingStack {
 }
 
 impl TrainingStack {
+    /// The framework as the memory model sees it: whose layer code saves
+    /// which tensors, and its loss and optimizer defaults.
+    pub fn memory_stack(self) -> crate::software::MemoryStack {
+        use crate::software::MemoryStack as M;
+        match self {
+            TrainingStack::MegatronCore => M::Megatron,
+            TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled => M::Torchtitan,
+            // DeepSpeed runs the Hugging Face models' own eager modules.
+            TrainingStack::DeepSpeed | TrainingStack::HfTrainer => M::HfEager,
+        }
+    }
+
     /// Every stack, in display order.
     pub const ALL: [TrainingStack; 5] = [
         TrainingStack::MegatronCore,

@@ -238,7 +238,7 @@ fn plan(row: &Row) -> Plan {
                 ..Parallelism::default()
             },
             memory: MemorySoftware {
-                stack: row.stack,
+                stack: Some(row.stack),
                 optimizer_impl,
                 head: row.head,
                 ..MemorySoftware::default()
@@ -414,7 +414,7 @@ fn qlora_plan(c: &FitClaim) -> Plan {
                 ..Parallelism::default()
             },
             memory: MemorySoftware {
-                stack: MemoryStack::HfEager,
+                stack: Some(MemoryStack::HfEager),
                 optimizer_impl: OptimizerImpl::Paged,
                 ..MemorySoftware::default()
             },
@@ -476,7 +476,7 @@ fn hf_llama() -> Plan {
             ..Parallelism::default()
         },
         memory: MemorySoftware {
-            stack: MemoryStack::HfEager,
+            stack: Some(MemoryStack::HfEager),
             ..MemorySoftware::default()
         },
         ..Levers::default()
@@ -583,7 +583,7 @@ fn autocast_over_fp32_weights_caches_16_bit_casts() {
 fn hf_eager_keeps_more_than_megatron() {
     let hf = hf_llama();
     let mut mg = hf.clone();
-    mg.levers.memory.stack = MemoryStack::Megatron;
+    mg.levers.memory.stack = Some(MemoryStack::Megatron);
     let (a, b) = (
         mib(&evaluate(&hf), ItemKind::Activations),
         mib(&evaluate(&mg), ItemKind::Activations),

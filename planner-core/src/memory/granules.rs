@@ -92,7 +92,7 @@ impl Granules {
         Self {
             matrices,
             shards: (d(param), d(grad), d(opt)),
-            flat: zero || r.levers.memory.stack == MemoryStack::Megatron,
+            flat: zero || r.levers.memory.stack() == MemoryStack::Megatron,
             // Quantized weights keep their scales in separate small
             // tensors: the matrices themselves are whole half-bytes.
             widths: [

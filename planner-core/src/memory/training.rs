@@ -83,7 +83,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
     let prec = &r.levers.precision;
     let act_bytes = prec.activations.bytes_per_element();
     let (norm_bytes, softmax_bytes) =
-        activations::saved_bytes(r.levers.memory.stack, r.spec.norm, act_bytes);
+        activations::saved_bytes(r.levers.memory.stack(), r.spec.norm, act_bytes);
     ActContext {
         seq: f64::from(seq) / f64::from(r.cp),
         keys: f64::from(seq),
