@@ -20,4 +20,6 @@ fi
 
 MEMWALL_NO_BROWSER=1 scripts/setup-web.sh
 echo "building the planner and serving it on http://127.0.0.1:8080 (Ctrl-C to stop)"
-exec trunk serve --release
+# No auto-reload: its inline script is rewritten at serve time, after the
+# post-build hook hashed the page's scripts for the CSP (scripts/csp-hash.pl).
+exec trunk serve --release --no-autoreload

@@ -36,6 +36,8 @@ apt_install() {
   fi
 }
 command -v wasm-opt >/dev/null || { note "installing binaryen (wasm-opt)"; apt_install binaryen; }
+# The post-build hook that hashes the loader for the CSP (scripts/csp-hash.pl).
+perl -MDigest::SHA -MMIME::Base64 -e1 2>/dev/null || { note "installing perl"; apt_install perl; }
 if [ "${MEMWALL_NO_BROWSER:-0}" != 1 ]; then
   command -v chromium >/dev/null || { note "installing chromium"; apt_install chromium chromium-driver; }
   # A CJK font, so the Chinese views (and their screenshots) render glyphs.

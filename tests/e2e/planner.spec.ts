@@ -128,3 +128,30 @@ for (const [name, hash] of [
     expect(w.errors).toEqual([]);
   });
 }
+
+test('the content security policy allows no inline script but the hashed loader, and holds', async ({ page }) => {
+  const { errors } = watch(page);
+  await page.addInitScript(() => {
+    (window as unknown as { cspViolations: string[] }).cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { cspViolations: string[] }).cspViolations.push(
+        `${e.violatedDirective}: ${e.blockedURI}`,
+      );
+    });
+  });
+  await open(page);
+  const csp = await page
+    .locator('meta[http-equiv="Content-Security-Policy"]')
+    .getAttribute('content');
+  expect(csp).toBeTruthy();
+  const scriptSrc = (csp ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
+  expect(scriptSrc).not.toContain("'unsafe-inline'");
+  expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/]{43}='/);
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("base-uri 'none'");
+  const violations = await page.evaluate(
+    () => (window as unknown as { cspViolations: string[] }).cspViolations,
+  );
+  expect(violations).toEqual([]);
+  expect(errors).toEqual([]);
+});
