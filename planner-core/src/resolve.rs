@@ -879,10 +879,16 @@ fn resolve_training(
             }));
         }
     }
-    if levers.offload.kv_cache.is_some() {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: "KV-cache offload".into(),
-        }));
+    let serving_only = [
+        (levers.offload.kv_cache.is_some(), "KV-cache offload"),
+        (levers.engine.continuous(), "serving engine"),
+    ];
+    for (set, lever) in serving_only {
+        if set {
+            c.push(Diagnostic::info(K::LeverIgnored {
+                lever: lever.into(),
+            }));
+        }
     }
     Work::Train {
         kind: t.kind,
@@ -1167,6 +1173,7 @@ fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &
             levers.checkpointing != Checkpointing::None,
             "activation checkpointing",
         ),
+        (levers.training_stack.is_some(), "training stack"),
     ];
     for (set, lever) in training_only {
         if set {

@@ -425,3 +425,25 @@ fn the_serving_example_fits_and_simulates_its_stream() {
     assert!(s.analytic.expect("analytic").max_rate > 10.0);
     assert!(s.usd_per_million_output.is_some());
 }
+
+/// A serving engine on a training plan, or a training stack on a serving
+/// plan, is named as ignored rather than dropped silently.
+#[test]
+fn levers_of_the_other_workload_are_named_as_ignored() {
+    use planner_core::DiagnosticKind;
+    let ignored = |r: &planner_core::Report, what: &str| {
+        r.diagnostics
+            .iter()
+            .any(|d| matches!(&d.detail, DiagnosticKind::LeverIgnored { lever } if lever == what))
+    };
+    let mut training = planner_core::example_plan();
+    training.levers.engine = planner_core::engine::Engine::Vllm;
+    assert!(ignored(&evaluate(&training), "serving engine"));
+    let mut serving = planner_core::example_serving_plan();
+    serving.levers.training_stack = Some(planner_core::stack::TrainingStack::HfTrainer);
+    assert!(ignored(&evaluate(&serving), "training stack"));
+    assert!(!ignored(
+        &evaluate(&planner_core::example_serving_plan()),
+        "training stack"
+    ));
+}
