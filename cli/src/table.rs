@@ -34,10 +34,20 @@ pub fn render(r: &Report) -> String {
         crate::serving_view::serving(&mut o, s);
     }
     placement(&mut o, &r.placement);
+    let streamed = r.serving.as_ref().is_some_and(|s| s.simulated.is_some());
+    if streamed {
+        // The stream's figures are above; what follows is the plan's one
+        // static batch, which a reader would otherwise take for the same.
+        let _ = writeln!(
+            o,
+            "static   the figures below are one static batch (the whole batch prefilled, then decoded together), not the stream above"
+        );
+    }
     time(&mut o, &r.time);
     if let Some(c) = &r.cost {
         let tokens = match r.time {
             TimeReport::Training(_) => "M tokens trained",
+            TimeReport::Inference(_) if streamed => "M output tokens (one static batch)",
             TimeReport::Inference(_) => "M output tokens",
         };
         cost(&mut o, c, r.distilled_from.as_deref(), tokens);

@@ -772,6 +772,8 @@ fn example_serving_pipes_into_eval() {
         "stream   simulated 1000",
         "analytic steady",
         "per M input tokens",
+        "static   the figures below are one static batch",
+        "per M output tokens (one static batch)",
     ] {
         assert!(s.contains(line), "{line} missing from\n{s}");
     }
