@@ -263,10 +263,14 @@ impl Workspace {
         // job entries past the last plan mean nothing ("entry i is plan
         // i"), and a wall drawn twice is drawn once.
         ws.tenants.jobs.truncate(ws.plans.len());
+        // `seen` holds distinct GPUs only (a few dozen), so a link of
+        // 40,000 repeated walls costs 40,000 short scans, not 40,000².
         let mut seen = Vec::new();
         ws.sweep.walls.retain(|g| {
             let first = !seen.contains(g);
-            seen.push(*g);
+            if first {
+                seen.push(*g);
+            }
             first
         });
         Ok(ws)

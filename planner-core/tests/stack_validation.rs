@@ -7,6 +7,8 @@
 //! Each row states the configuration as its source publishes it; where the
 //! source is silent the assumption is written beside the row.
 
+#[path = "common/recompute.rs"]
+mod recompute;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -173,25 +175,11 @@ impl Run {
     /// The plan, with the least recompute that fits when the source does
     /// not say (`infer_recompute`).
     fn fitted_plan(&self) -> Plan {
-        let mut plan = self.plan();
+        let plan = self.plan();
         if !self.infer_recompute {
             return plan;
         }
-        let layers = match &plan.model {
-            ModelChoice::Preset(id) => planner_core::catalog::model(*id).spec.layers,
-            ModelChoice::Custom(c) => c.spec.layers,
-        };
-        let per_stage = layers.div_ceil(self.pp);
-        let options = std::iter::once(Checkpointing::None)
-            .chain((1..per_stage).map(|k| Checkpointing::Block { layers: k }))
-            .chain(std::iter::once(Checkpointing::Full));
-        for ckpt in options {
-            plan.levers.checkpointing = ckpt;
-            if evaluate(&plan).verdict == Verdict::Fits {
-                return plan;
-            }
-        }
-        plan
+        recompute::least_that_fits(plan, self.pp)
     }
 }
 

@@ -6,6 +6,8 @@
 //! written beside the row. Run with `--nocapture` to see the table:
 //! `cargo test -p planner-core --test time_validation -- --nocapture`.
 
+#[path = "common/recompute.rs"]
+mod recompute;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -115,25 +117,11 @@ impl Case {
     /// publication does not say (`ckpt: None` and `infer_recompute`):
     /// none, then the first k layers of each stage, then every layer.
     fn fitted_plan(&self) -> Plan {
-        let mut plan = self.plan();
+        let plan = self.plan();
         if !self.infer_recompute {
             return plan;
         }
-        let layers = match &plan.model {
-            ModelChoice::Preset(id) => planner_core::catalog::model(*id).spec.layers,
-            ModelChoice::Custom(c) => c.spec.layers,
-        };
-        let per_stage = layers.div_ceil(self.pp);
-        let options = std::iter::once(Checkpointing::None)
-            .chain((1..per_stage).map(|k| Checkpointing::Block { layers: k }))
-            .chain(std::iter::once(Checkpointing::Full));
-        for ckpt in options {
-            plan.levers.checkpointing = ckpt;
-            if evaluate(&plan).verdict == Verdict::Fits {
-                return plan;
-            }
-        }
-        plan
+        recompute::least_that_fits(plan, self.pp)
     }
 
     fn predict(&self) -> (TrainingTime, Verdict, Vec<String>) {

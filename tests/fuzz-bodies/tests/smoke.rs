@@ -94,17 +94,25 @@ fn run(cases: u32, doc: Value, target: fn(&[u8])) {
         .expect("every case keeps the invariants");
 }
 
+/// The starting document of a target: the same example `seeds` writes
+/// into the fuzzing corpus.
+fn seed(target: &str, name: &str) -> Value {
+    let (_, _, bytes) = body::seeds()
+        .into_iter()
+        .find(|(t, n, _)| *t == target && *n == name)
+        .expect("a seed of that name");
+    serde_json::from_slice(&bytes).expect("seeds are JSON")
+}
+
 #[test]
 fn plan_json() {
-    run(
-        2_000,
-        example(planner_core::example_plan()),
-        body::plan_json,
-    );
+    run(2_000, seed("plan_json", "example.json"), body::plan_json);
 }
 
 #[test]
 fn link() {
+    // The link seed is an encoded payload; hostile edits go into the
+    // workspace's JSON before it is encoded.
     let mut ws = planner_core::workspace::Workspace::new(planner_core::example_plan());
     ws.plans.push(planner_core::example_plan());
     runner(2_000)
@@ -117,39 +125,20 @@ fn link() {
 
 #[test]
 fn scenario() {
-    let mut s = planner_core::search::example_scenario();
-    s.max_gpus = 8;
-    s.base = planner_core::example_plan();
-    run(200, example(s), body::scenario);
+    run(200, seed("scenario", "small.json"), body::scenario);
 }
 
 #[test]
 fn tenants() {
-    run(
-        500,
-        example(planner_core::tenants::example_sharing()),
-        body::tenants,
-    );
+    run(500, seed("tenants", "example.json"), body::tenants);
 }
 
 #[test]
 fn hf() {
-    let config = json!({
-        "model_type": "qwen3_moe", "hidden_size": 2048, "num_hidden_layers": 48,
-        "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128,
-        "intermediate_size": 6144, "moe_intermediate_size": 768, "num_experts": 128,
-        "num_experts_per_tok": 8, "vocab_size": 151936, "max_position_embeddings": 40960,
-        "tie_word_embeddings": false
-    });
-    run(5_000, config, body::hf);
+    run(5_000, seed("hf", "qwen3-moe.json"), body::hf);
 }
 
 #[test]
 fn calibrate() {
-    let plan = planner_core::example_plan();
-    let input = json!({"measurements": [
-        {"id": "a", "plan": example(&plan), "measured": {"step_time": 1.0, "peak_allocated": 6.0e10}},
-        {"id": "b", "plan": example(&plan), "measured": {"step_time": 1.1, "peak_reserved": 6.5e10}},
-    ]});
-    run(300, input, body::calibrate);
+    run(300, seed("calibrate", "two-runs.json"), body::calibrate);
 }
