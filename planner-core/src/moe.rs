@@ -159,8 +159,8 @@ mod tests {
 
     #[test]
     fn unknown_keys_are_refused() {
-        let ok: MoeLevers =
-            serde_json::from_str(r#"{"balance":{"capacity":{"factor":1.5}}}"#).unwrap();
+        let ok: MoeLevers = serde_json::from_str(r#"{"balance":{"capacity":{"factor":1.5}}}"#)
+            .expect("a capacity factor parses");
         assert_eq!(ok.balance.load_factor(), 1.5);
         assert!(serde_json::from_str::<MoeLevers>(r#"{"balanse":"balanced"}"#).is_err());
         assert!(MoeLevers::default().is_default());

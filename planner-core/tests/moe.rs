@@ -84,16 +84,18 @@ fn mixtral_training(ep: u32, micro_batch: u32, moe: MoeLevers) -> Plan {
 
 fn inference(r: &Report) -> &InferenceTime {
     match &r.time {
-        TimeReport::Inference(t) => t,
-        TimeReport::Training(_) => panic!("not a serving plan"),
+        TimeReport::Inference(t) => Some(t),
+        TimeReport::Training(_) => None,
     }
+    .expect("a serving plan has a serving time")
 }
 
 fn step(r: &Report) -> f64 {
     match &r.time {
-        TimeReport::Training(t) => t.step.as_secs(),
-        TimeReport::Inference(_) => panic!("not a training plan"),
+        TimeReport::Training(t) => Some(t.step.as_secs()),
+        TimeReport::Inference(_) => None,
     }
+    .expect("a training plan has a step time")
 }
 
 fn errors(r: &Report) -> Vec<String> {
