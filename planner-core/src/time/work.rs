@@ -246,7 +246,9 @@ pub(crate) fn rank_load(r: &Resolved, local_experts: f64) -> f64 {
 /// its experts' tokens locally and no all-to-all runs). Each device then
 /// computes `tok·k·d/ep` token-expert pairs of `1/etp` of an expert.
 pub(crate) fn routed_experts(r: &Resolved, l: &LayerParams, tok: f64, mats: f64) -> RoutedExperts {
-    let m = r.spec.moe.unwrap_or_default();
+    let Some(m) = r.spec.moe else {
+        return RoutedExperts::default();
+    };
     let e = f64::from(m.experts).max(1.0);
     let k = f64::from(m.top_k);
     let (t, ep, etp) = (f64::from(r.tp), f64::from(r.ep), f64::from(r.etp()));
