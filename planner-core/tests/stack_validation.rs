@@ -562,8 +562,11 @@ fn deepspeed_azure() -> Vec<Run> {
 /// 2,048 H800s, 180K GPU-hours per trillion tokens (1,543 tokens/s/GPU),
 /// PP 16, EP 64 across 8 nodes, ZeRO-1 data parallelism, FP8 GEMMs,
 /// sequence 4,096, batch 15,360 sequences at the end of its ramp.
-/// Assumed there: micro-batch 1, 1F1B in place of DualPipe, the MTP module
-/// left out (the preset has none).
+/// Stated there, as the report describes the run: dispatch and combine
+/// overlapped with the other micro-batch's compute (DualPipe, §3.2.1) and
+/// node-limited routing, at most 4 nodes per token (§2.1.2, §3.2.2).
+/// Assumed: micro-batch 1, the 1F1B bubble in place of DualPipe's smaller
+/// one, the MTP module left out (the preset has none).
 fn moe() -> Vec<Run> {
     // (system, gpu, fp8, pp, vp, ep, tokens/s/GPU)
     let rows = [
