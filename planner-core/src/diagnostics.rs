@@ -439,7 +439,7 @@ fn message(d: &DiagnosticKind) -> String {
         K::EpWithoutMoe { ep } => format!("EP={ep} set on a model without experts"),
         K::EpExperts { ep, experts } => format!("EP={ep} does not divide {experts} experts"),
         K::EpRanks { ep, ranks } => {
-            format!("EP={ep} does not divide the {ranks} data-parallel × context-parallel ranks")
+            format!("EP={ep} does not divide the {ranks} ranks the experts can spread over (data-parallel × context-parallel, × TP ÷ expert TP)")
         }
         K::ShardGroup { group, ranks } => format!(
             "shard group {group} does not divide the {ranks} data-parallel × context-parallel ranks"
@@ -600,7 +600,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::CpSequence { cp, seq_len } => format!("CP={cp} 不能整除序列长度 {seq_len}"),
         K::EpWithoutMoe { ep } => format!("模型没有专家，却设置了 EP={ep}"),
         K::EpExperts { ep, experts } => format!("EP={ep} 不能整除 {experts} 个专家"),
-        K::EpRanks { ep, ranks } => format!("EP={ep} 不能整除 {ranks} 个数据并行 × 上下文并行 rank"),
+        K::EpRanks { ep, ranks } => format!("EP={ep} 不能整除专家可分布的 {ranks} 个 rank（数据并行 × 上下文并行，× TP ÷ 专家 TP）"),
         K::ShardGroup { group, ranks } => {
             format!("分片组大小 {group} 不能整除 {ranks} 个数据并行 × 上下文并行 rank")
         }

@@ -38,6 +38,7 @@ pub mod lever;
 pub mod link;
 mod memory;
 pub mod model;
+pub mod moe;
 pub mod pareto;
 mod partition;
 pub mod placement;

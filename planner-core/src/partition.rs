@@ -31,6 +31,9 @@ pub(crate) struct Partition<'a> {
     pub pp: u32,
     /// Expert-parallel degree.
     pub ep: u32,
+    /// Tensor-parallel degree inside each routed expert (TP unless
+    /// `levers.moe.expert_tp` says otherwise).
+    pub etp: u32,
     /// The training kind, when training (LoRA adapters, QLoRA's NF4 base);
     /// `None` when serving.
     pub training: Option<TrainingKind>,
@@ -137,11 +140,11 @@ pub(crate) struct StageParams {
 /// Parameters of one layer on one device: (linear, routed experts, small).
 /// K/V projections are split over at most `kv_heads` ranks; beyond that each
 /// rank holds a replica of one head (vLLM `QKVParallelLinear`).
-fn layer_on_device(l: &LayerParams, t: f64, ep: f64, kv_heads: f64) -> (f64, f64, f64) {
+fn layer_on_device(l: &LayerParams, t: f64, ep_etp: f64, kv_heads: f64) -> (f64, f64, f64) {
     let kv_share = (1.0 / t).max(1.0 / kv_heads.max(1.0));
     let linear =
         (l.attention - l.kv_projections + l.dense_mlp + l.shared) / t + l.kv_projections * kv_share;
-    let experts = l.experts / (ep * t);
+    let experts = l.experts / ep_etp;
     (linear, experts, l.small)
 }
 
@@ -187,7 +190,9 @@ fn adapter_params<'a>(p: impl Into<Partition<'a>>) -> f64 {
 fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> StageParams {
     let r = &p.into();
     let t = f64::from(r.tp);
-    let ep = f64::from(r.ep);
+    // Routed experts are split by EP across ranks and by the expert TP
+    // inside each expert.
+    let ep = f64::from(r.ep) * f64::from(r.etp);
     let p = r.params;
     let kvh = f64::from(r.spec.kv_heads);
     let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep, kvh);

@@ -687,6 +687,10 @@ pub struct Levers {
     /// Parallel degrees and micro-batch.
     #[serde(default)]
     pub parallel: Parallelism,
+    /// Mixture-of-experts levers: expert load balance, all-to-all overlap,
+    /// the experts' own TP degree.
+    #[serde(default, skip_serializing_if = "crate::moe::MoeLevers::is_default")]
+    pub moe: crate::moe::MoeLevers,
     /// Offload to slower tiers.
     #[serde(default)]
     pub offload: Offload,

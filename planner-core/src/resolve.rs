@@ -101,6 +101,7 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
             tp: r.tp,
             pp: r.pp,
             ep: r.ep,
+            etp: r.etp(),
             training: match r.work {
                 Work::Train { kind, .. } => Some(kind),
                 Work::Infer { .. } => None,
@@ -112,6 +113,17 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
 }
 
 impl Resolved {
+    /// Tensor-parallel degree inside each routed expert: `levers.moe.expert_tp`
+    /// (checked to divide TP), else TP.
+    #[inline]
+    pub fn etp(&self) -> u32 {
+        self.levers
+            .moe
+            .expert_tp
+            .unwrap_or(self.tp)
+            .clamp(1, self.tp.max(1))
+    }
+
     /// Recomputes the partition after the degrees, the weight format or
     /// the model changed.
     #[inline]
@@ -383,6 +395,13 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let hbm = capped_hbm(&mut c, &mut levers, &gpu);
     let overheads = check_overheads(&mut c, plan.overheads);
     let d = resolve_degrees(&mut c, &mut levers);
+    check_moe(
+        &mut c,
+        &spec,
+        d,
+        &mut levers,
+        matches!(plan.workload, Workload::Training(_)),
+    );
     check_degrees(
         &mut c,
         &spec,
@@ -778,11 +797,80 @@ fn check_degrees(
                     experts: m.experts,
                 }));
             }
-            if dpcp % ep != 0 {
-                c.push(Diagnostic::error(K::EpRanks { ep, ranks: dpcp }));
+            // The routed experts' EP × expert-TP groups tile the TP × CP ×
+            // DP ranks of a stage (Megatron-Core MoE parallel folding,
+            // `--expert-tensor-parallel-size`; vLLM's expert-parallel size
+            // TP × DP). With the expert TP equal to TP this is "EP divides
+            // DP × CP".
+            let etp = levers.moe.expert_tp.unwrap_or(tp).max(1);
+            let ranks = tp.saturating_mul(dpcp);
+            if ranks % ep.saturating_mul(etp).max(1) != 0 {
+                c.push(Diagnostic::error(K::EpRanks {
+                    ep,
+                    ranks: if etp == tp { dpcp } else { ranks / etp },
+                }));
             }
         }
         None => {}
+    }
+}
+
+/// Checks the MoE levers: load factors at least 1 and bounded, the expert
+/// TP a divisor of TP (and equal to it in training, the only layout the
+/// training model describes).
+fn check_moe(c: &mut Checker, spec: &ModelSpec, d: Degrees, levers: &mut Levers, training: bool) {
+    use crate::moe::{ExpertBalance, MAX_LOAD_FACTOR};
+    let factor = |c: &mut Checker, field: &str, v: f64| -> f64 {
+        if v.is_finite() && (1.0..=MAX_LOAD_FACTOR).contains(&v) {
+            v
+        } else {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!("must be between 1 and {MAX_LOAD_FACTOR}, got {v}"),
+            }));
+            1.0
+        }
+    };
+    let m = &mut levers.moe;
+    m.balance = match m.balance {
+        ExpertBalance::Balanced => ExpertBalance::Balanced,
+        ExpertBalance::Capacity { factor: f } => ExpertBalance::Capacity {
+            factor: factor(c, "levers.moe.balance.capacity.factor", f),
+        },
+        ExpertBalance::Dropless { busiest_over_mean } => ExpertBalance::Dropless {
+            busiest_over_mean: factor(
+                c,
+                "levers.moe.balance.dropless.busiest_over_mean",
+                busiest_over_mean,
+            ),
+        },
+    };
+    if let Some(n) = m.node_limit {
+        m.node_limit = Some(c.count("levers.moe.node_limit", n));
+    }
+    if let Some(etp) = m.expert_tp {
+        let etp = c.count("levers.moe.expert_tp", etp);
+        let problem = if d.tp % etp != 0 {
+            Some(format!("must divide parallel.tp = {}", d.tp))
+        } else if training && etp != d.tp {
+            Some(
+                "must equal parallel.tp when training (other layouts are modelled for serving)"
+                    .into(),
+            )
+        } else if spec.moe.is_none() && etp != d.tp {
+            Some("applies to routed experts; this model has none".into())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "levers.moe.expert_tp".into(),
+                problem,
+            }));
+            m.expert_tp = None;
+        } else {
+            m.expert_tp = Some(etp);
+        }
     }
 }
 

@@ -13,6 +13,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("fixed", 1),
     ("precision", 1),
     ("model", 1),
+    ("moe", 1),
     ("hardware", 1),
     ("lever", 1),
     ("economics", 1),

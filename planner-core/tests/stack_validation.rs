@@ -12,6 +12,7 @@ mod recompute;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::moe::{DispatchOverlap, MoeLevers};
 use planner_core::plan::{
     AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Overlap, Parallelism,
     PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Training, TrainingKind,
@@ -48,6 +49,8 @@ struct Run {
     pp: u32,
     chunks: u32,
     ep: u32,
+    /// The MoE levers the run used (`levers.moe`).
+    moe: MoeLevers,
     kernel: AttentionKernel,
     /// An NVL72 rack: 4 GPUs per tray, 72 in one NVLink domain.
     nvl72: bool,
@@ -82,6 +85,7 @@ impl Default for Run {
             pp: 1,
             chunks: 1,
             ep: 1,
+            moe: MoeLevers::default(),
             kernel: AttentionKernel::Flash,
             nvl72: false,
             custom: None,
@@ -149,6 +153,7 @@ impl Run {
                     },
                 },
                 training_stack: Some(self.stack),
+                moe: self.moe,
                 ..Levers::default()
             },
             hardware: Hardware {
@@ -557,8 +562,11 @@ fn deepspeed_azure() -> Vec<Run> {
 /// 2,048 H800s, 180K GPU-hours per trillion tokens (1,543 tokens/s/GPU),
 /// PP 16, EP 64 across 8 nodes, ZeRO-1 data parallelism, FP8 GEMMs,
 /// sequence 4,096, batch 15,360 sequences at the end of its ramp.
-/// Assumed there: micro-batch 1, 1F1B in place of DualPipe, the MTP module
-/// left out (the preset has none).
+/// Stated there, as the report describes the run: dispatch and combine
+/// overlapped with the other micro-batch's compute (DualPipe, §3.2.1) and
+/// node-limited routing, at most 4 nodes per token (§2.1.2, §3.2.2).
+/// Assumed: micro-batch 1, the 1F1B bubble in place of DualPipe's smaller
+/// one, the MTP module left out (the preset has none).
 fn moe() -> Vec<Run> {
     // (system, gpu, fp8, pp, vp, ep, tokens/s/GPU)
     let rows = [
@@ -604,7 +612,200 @@ fn moe() -> Vec<Run> {
         accumulation: 120,
         fp8: true,
         infer_recompute: true,
+        moe: MoeLevers {
+            dispatch_overlap: DispatchOverlap::OtherMicroBatch,
+            node_limit: Some(4),
+            ..MoeLevers::default()
+        },
         tokens_per_gpu_s: 1e12 / (180e3 * 3600.0),
+        ..Run::default()
+    });
+    out
+}
+
+/// Qwen3-30B-A3B's and Qwen3-235B-A22B's `config.json` (Qwen/Qwen3-30B-A3B
+/// and Qwen/Qwen3-235B-A22B on the Hugging Face Hub), imported as a user
+/// would (`hf::import_hf_config`).
+fn qwen3_moe(
+    name: &str,
+    hidden: u32,
+    ffn: u32,
+    expert_ffn: u32,
+    heads: u32,
+    layers: u32,
+) -> ModelChoice {
+    let json = format!(
+        r#"{{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
+        "head_dim": 128, "hidden_act": "silu", "hidden_size": {hidden},
+        "intermediate_size": {ffn}, "max_position_embeddings": 40960,
+        "mlp_only_layers": [], "model_type": "qwen3_moe",
+        "moe_intermediate_size": {expert_ffn}, "num_attention_heads": {heads},
+        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": {layers},
+        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}}"#
+    );
+    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
+    ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: name.into(),
+        spec: m.spec,
+    })
+}
+
+/// More MoE pre-training from the same NeMo 25.11 tables
+/// (NVIDIA-NeMo/Megatron-Bridge `docs/performance-summary-archive.md`,
+/// "25.11 NeMo Container", systems DGX-GB300, DGX-GB200, DGX-B200 and
+/// DGX-H100): Qwen3-30B-A3B and Qwen3-235B-A22B, sequence 4,096, TP, PP,
+/// VP and EP as published, distributed optimizer, token-dropless with
+/// forced balance (the tables' footnote). FP8-MX is MXFP8, FP8-CS
+/// per-tensor current-scaling FP8 (both FP8 compute here). Left out: the
+/// GB300 Qwen3-235B row, whose GA (32) does not match its GBS, MBS and
+/// degrees (64 would), and the H100 Qwen3-235B row (TP 2 with EP 32 over
+/// 16 data-parallel ranks: its experts run with expert TP 1, MoE parallel
+/// folding, which the training model does not describe; `levers.moe.
+/// expert_tp` is serving-only). And the 26.02 container's DeepSeek-V3 on DGX-B200
+/// (MXFP8, 256 GPUs, GBS 4,096, MBS 1, PP 16, EP 8 inside each
+/// 8-GPU node: 2,689 tokens/s/GPU; same page, "26.02 NeMo Container").
+/// Assumed, as for the other NeMo rows: the least recompute that fits.
+fn moe_more() -> Vec<Run> {
+    let q30 = || qwen3_moe("Qwen3-30B-A3B", 2048, 6144, 768, 32, 48);
+    let q235 = || qwen3_moe("Qwen3-235B-A22B", 4096, 12288, 1536, 64, 94);
+    // (label, model, system, gpu, nvl72, fp8, gpus, gbs, mbs, tp, pp, vp, ep, tokens/s/GPU)
+    let rows = [
+        (
+            "Qwen3-30B-A3B MXFP8",
+            q30(),
+            "GB300",
+            GpuId::B300,
+            true,
+            true,
+            8,
+            512,
+            4,
+            1,
+            1,
+            1,
+            8,
+            28934.0,
+        ),
+        (
+            "Qwen3-30B-A3B MXFP8",
+            q30(),
+            "GB200",
+            GpuId::Gb200,
+            true,
+            true,
+            8,
+            512,
+            4,
+            1,
+            1,
+            1,
+            8,
+            23766.0,
+        ),
+        (
+            "Qwen3-30B-A3B MXFP8",
+            q30(),
+            "B200",
+            GpuId::B200,
+            false,
+            true,
+            8,
+            512,
+            1,
+            1,
+            1,
+            1,
+            8,
+            9299.0,
+        ),
+        (
+            "Qwen3-30B-A3B FP8",
+            q30(),
+            "H100",
+            GpuId::H100Sxm,
+            false,
+            true,
+            16,
+            512,
+            2,
+            1,
+            2,
+            24,
+            8,
+            5275.0,
+        ),
+        (
+            "Qwen3-235B-A22B BF16",
+            q235(),
+            "GB200",
+            GpuId::Gb200,
+            true,
+            false,
+            256,
+            8192,
+            1,
+            1,
+            8,
+            3,
+            32,
+            4916.0,
+        ),
+        (
+            "Qwen3-235B-A22B MXFP8",
+            q235(),
+            "B200",
+            GpuId::B200,
+            false,
+            true,
+            64,
+            1024,
+            1,
+            1,
+            8,
+            2,
+            8,
+            3269.0,
+        ),
+    ];
+    let mut out: Vec<Run> = rows
+        .into_iter()
+        .map(
+            |(label, model, system, gpu, nvl72, fp8, gpus, gbs, mbs, tp, pp, vp, ep, tps)| {
+                let dp = gpus / (tp * pp);
+                Run {
+                    name: format!("NeMo 25.11 {system}×{gpus} {label}"),
+                    custom: Some(model),
+                    gpu,
+                    seq: 4096,
+                    micro_batch: mbs,
+                    tp,
+                    dp,
+                    pp,
+                    chunks: vp,
+                    ep,
+                    accumulation: gbs / (mbs * dp),
+                    fp8,
+                    nvl72,
+                    tp_overlap: tp > 1 || nvl72,
+                    infer_recompute: true,
+                    tokens_per_gpu_s: tps,
+                    ..Run::default()
+                }
+            },
+        )
+        .collect();
+    out.push(Run {
+        name: "NeMo 26.02 B200×256 DeepSeek-V3 MXFP8".into(),
+        model: ModelId::DeepseekV3,
+        gpu: GpuId::B200,
+        seq: 4096,
+        dp: 16,
+        pp: 16,
+        ep: 8,
+        accumulation: 4096 / 16,
+        fp8: true,
+        infer_recompute: true,
+        tokens_per_gpu_s: 2689.0,
         ..Run::default()
     });
     out
@@ -766,18 +967,45 @@ fn deepspeed_table() {
     assert!(median <= 0.30 && worst <= 0.40, "{median} {worst}");
 }
 
-/// The MoE table (docs/validation.md): grouped-GEMM efficiency, expert
-/// imbalance and all-to-all are owned by the MoE and communication work of
-/// the same issue; the bound pins today's miss.
+/// The MoE table (docs/validation.md, "MoE training"). The bounds pin
+/// today's figures so a regression fails here.
+/// - DeepSeek-V3's own run is predicted with the mechanisms it used:
+///   dispatch and combine hidden behind the other micro-batch (DualPipe)
+///   and node-limited routing (at most 4 nodes per token, one fabric copy
+///   per node); it was 66 % slow with neither.
+/// - Every NeMo row is predicted faster than measured. The Megatron-Core
+///   MoE layer is host-bound at these sizes: the smaller the layer's work
+///   (Qwen3-30B-A3B, micro-batch 1 on B200: 74 % fast), the larger the
+///   miss, so a fixed cost per MoE layer (router, permutation and
+///   dispatcher kernels, the token-count synchronisation of the dropless
+///   `alltoall` dispatcher) is missing. It is not fitted: no published
+///   measurement of it was found.
 #[test]
 fn moe_table() {
     let (e, unfit) = table("MoE pre-training (Megatron-Core; DeepSeek-V3)", &moe());
     assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
-    // DeepSeek-V3's own run (2,048 H800, EP 64 across nodes) is 66 % slow
-    // since the collective model gives an all-to-all one NIC share per rank
-    // and hides none of it: DualPipe overlaps the dispatch and combine with
-    // the other micro-batch's compute (DeepSeek-V3 report §3.2.1), which the
-    // time model does not describe yet.
-    assert!(median <= 0.40 && worst <= 0.70, "{median} {worst}");
+    assert!(median <= 0.16 && worst <= 0.25, "{median} {worst}");
+    let v3 = e[e.len() - 1];
+    assert!(v3.abs() <= 0.10, "DeepSeek-V3 report row {v3}");
+
+    let (more, unfit) = table(
+        "MoE pre-training (NeMo: Qwen3-MoE; DeepSeek-V3 on DGX-B200)",
+        &moe_more(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    for x in &more {
+        assert!(*x < -0.10 && *x > -0.80, "NeMo MoE row {x}");
+    }
+    let mut all = e;
+    all.extend(more);
+    let (median, worst) = stats(&all);
+    println!(
+        "\nMoE, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert!(all.len() >= 12);
+    assert!(median <= 0.30 && worst <= 0.75, "{median} {worst}");
 }

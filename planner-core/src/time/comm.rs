@@ -311,6 +311,35 @@ fn priced(r: &Resolved, op: Collective, bytes: f64, size: u32, stride: u32) -> f
     fixed(r, l.span) + t
 }
 
+/// Seconds of an MoE dispatch or combine that crosses the fabric once per
+/// destination domain and fans out inside it over the scale-up links
+/// (DeepSeek-V3 report §3.2.2: a token goes over InfiniBand to the GPU of
+/// the same in-node index on each target node, then over NVLink to the
+/// GPUs holding its experts). `buffer` bytes of token copies leave each
+/// rank over NVLink (delivered or forwarded); `fabric` bytes of them cross
+/// its NIC share. Inside one domain it is the plain all-to-all.
+pub(crate) fn all_to_all_per_domain(
+    r: &Resolved,
+    buffer: f64,
+    fabric: f64,
+    size: u32,
+    stride: u32,
+) -> f64 {
+    if size <= 1 || buffer <= 0.0 {
+        return 0.0;
+    }
+    let l = group_link(r, size, stride);
+    match l.span {
+        Span::Domain => priced(r, Collective::AllToAll, buffer, size, stride),
+        Span::Fabric { .. } => {
+            if !(l.up > 0.0 && l.nic > 0.0) {
+                return f64::INFINITY;
+            }
+            fixed(r, l.span) + SIMPLE.ring_hop_net * US + (buffer / l.up).max(fabric / l.nic)
+        }
+    }
+}
+
 /// Bus bandwidth (B/s, NCCL-tests' convention) the model gives a collective
 /// of `bytes` over `size` ranks `stride` apart: the figure nccl-tests
 /// prints, for comparison with published runs.

@@ -49,14 +49,25 @@ impl ServeTime {
 fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool) {
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let hbm_s = |b: f64| if hbm > 0.0 { b / hbm } else { f64::INFINITY };
-    // Roofline per layer: GEMM time against weight-read time.
-    let layer = |l: &super::work::LayerWork| -> (f64, f64) {
-        let read = hbm_s(l.weight_bytes);
-        if memory_floor && read > l.gemm_time {
+    // Roofline per layer: GEMM time against weight-read time, the routed
+    // experts' grouped GEMMs apart from the rest (their weights are read
+    // once per step for the experts the batch touches, so in decode they
+    // show as weight reads).
+    let roof = |gemm: f64, read: f64| -> (f64, f64) {
+        if memory_floor && read > gemm {
             (0.0, read)
         } else {
-            (l.gemm_time, 0.0)
+            (gemm, 0.0)
         }
+    };
+    let layer = |l: &super::work::LayerWork| -> (f64, f64) {
+        let x = &l.experts;
+        let (g0, r0) = roof(
+            l.gemm_time - x.compute,
+            hbm_s(l.weight_bytes - x.weight_bytes),
+        );
+        let (g1, r1) = roof(x.compute, hbm_s(x.weight_bytes + x.io_bytes));
+        (g0 + g1, r0 + r1)
     };
     let (dg, dr) = layer(&w.dense);
     let (mg, mr) = layer(&w.moe);
@@ -77,15 +88,8 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     parts.add(TimeKind::Elementwise, ew, ew);
     let tp = 2.0 * w.layers() * collective(r, Collective::AllReduce, w.dense.stream_bytes, r.tp, 1);
     parts.add(TimeKind::TensorParallel, tp, tp);
-    let ep = 2.0
-        * w.moe_layers
-        * collective(
-            r,
-            Collective::AllToAll,
-            w.moe.dispatch_bytes * f64::from(r.ep) / f64::from(r.ep.saturating_sub(1).max(1)),
-            r.ep,
-            r.tp,
-        );
+    // Dispatch and combine, once per MoE layer and pass.
+    let ep = 2.0 * w.moe_layers * super::work::dispatch_seconds(r, &w.moe.experts);
     parts.add(TimeKind::ExpertParallel, ep, ep);
     let o = r.eff.layer_overhead.base() * w.layers();
     parts.add(TimeKind::LayerOverhead, o, o);

@@ -220,7 +220,11 @@ impl Compute {
 
 /// GEMMs, the attention core and the element-wise traffic of a stage.
 fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool) -> Compute {
-    let gemm_f = w.sum(|l| l.gemm_time) + w.head_time;
+    // The routed experts' grouped GEMMs on their roofline: with few tokens
+    // per expert they wait on their weight reads.
+    let x = &w.moe.experts;
+    let memory_bound = w.moe_layers * (x.seconds(r) - x.compute).max(0.0);
+    let gemm_f = w.sum(|l| l.gemm_time) + w.head_time + memory_bound;
     let gemm_b = if frozen_base {
         // Input gradients only (the head is frozen too).
         gemm_f
@@ -261,6 +265,10 @@ struct Comms {
     cp_b: f64,
     /// EP forward (backward is the same).
     ep_f: f64,
+    /// The part of the EP forward and backward all-to-all on the critical
+    /// path (`levers.moe.dispatch_overlap`).
+    ep_exposed_f: f64,
+    ep_exposed_b: f64,
     /// Launch overhead of one pass over the stage's layers.
     overhead: f64,
 }
@@ -283,21 +291,48 @@ fn comms(r: &Resolved, w: &StageWork) -> Comms {
     let cp_f = w.layers() * cp_one;
     let cp_b = 2.0 * cp_f;
     // EP: dispatch and combine all-to-all per MoE layer, forward and back.
-    let ep_one = collective(
-        r,
-        Collective::AllToAll,
-        w.moe.dispatch_bytes * f64::from(r.ep) / f64::from(r.ep.saturating_sub(1).max(1)),
-        r.ep,
-        r.tp.saturating_mul(r.cp),
-    );
+    let ep_one = super::work::dispatch_seconds(r, &w.moe.experts);
     let ep_f = 2.0 * w.moe_layers * ep_one;
+    let (ep_exposed_f, ep_exposed_b) = ep_exposed(r, w, 2.0 * ep_one);
     let overhead = r.eff.layer_overhead.base() * w.layers();
     Comms {
         tp_f,
         cp_f,
         cp_b,
         ep_f,
+        ep_exposed_f,
+        ep_exposed_b,
         overhead,
+    }
+}
+
+/// The exposed EP all-to-all of one micro-batch's forward and backward,
+/// given `layer_a2a` seconds (dispatch + combine) per MoE layer and pass.
+///
+/// Without overlap all of it is on the critical path. Overlapped with the
+/// other micro-batch (DualPipe, DeepSeek-V3 report §3.2.1; Megatron-Core's
+/// combined 1F1B, `--overlap-moe-expert-parallel-comm`), a layer's forward
+/// all-to-all runs beside the other micro-batch's backward compute of a
+/// layer and its backward all-to-all beside a forward one, so per layer
+/// only what exceeds that compute shows.
+fn ep_exposed(r: &Resolved, w: &StageWork, layer_a2a: f64) -> (f64, f64) {
+    let n = w.moe_layers;
+    match r.levers.moe.dispatch_overlap {
+        crate::moe::DispatchOverlap::None => (n * layer_a2a, n * layer_a2a),
+        crate::moe::DispatchOverlap::OtherMicroBatch => {
+            let l = &w.moe;
+            let ew = hbm_seconds(r, l.elementwise_bytes);
+            let fwd = l.gemm_time + l.attn_time + ew;
+            let attn_b = match r.levers.attention {
+                AttentionKernel::Flash => 2.5 * l.attn_time,
+                AttentionKernel::Eager => 2.0 * l.attn_time,
+            };
+            let bwd = 2.0 * l.gemm_time + attn_b + 2.0 * ew;
+            (
+                n * (layer_a2a - bwd).max(0.0),
+                n * (layer_a2a - fwd).max(0.0),
+            )
+        }
     }
 }
 
@@ -377,7 +412,11 @@ fn stage_parts(c: &Compute, m: &Comms, re: &Recompute, tp: &TensorParallel) -> P
         tp.exposed_f + tp.exposed_b,
     );
     p.add(TimeKind::ContextParallel, m.cp_f + m.cp_b, m.cp_f + m.cp_b);
-    p.add(TimeKind::ExpertParallel, 2.0 * m.ep_f, 2.0 * m.ep_f);
+    p.add(
+        TimeKind::ExpertParallel,
+        2.0 * m.ep_f,
+        m.ep_exposed_f + m.ep_exposed_b,
+    );
     let passes = 2.0 + re.full_fraction;
     p.add(
         TimeKind::LayerOverhead,
@@ -392,12 +431,12 @@ fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: b
     let m = comms(r, w);
     let re = recompute(r, w, &c, &m);
     let tp = tensor_parallel(r, &c, &m, re.full_fraction);
-    let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_f + m.overhead;
+    let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_exposed_f + m.overhead;
     let bwd = c.bwd()
         + re.seconds
         + tp.exposed_b
         + m.cp_b
-        + m.ep_f
+        + m.ep_exposed_b
         + (1.0 + re.full_fraction) * m.overhead;
     StageTimes {
         fwd,

@@ -59,8 +59,9 @@ pub(crate) struct LayerWork {
     /// Activation bytes of the residual stream entering the layer (the TP
     /// all-reduce buffer; full width, whatever the TP degree).
     pub stream_bytes: f64,
-    /// Bytes an MoE layer sends to other experts (dispatch, one way).
-    pub dispatch_bytes: f64,
+    /// The routed experts of an MoE layer (zero for a dense one); their
+    /// FLOPs, compute time and weight bytes are inside the totals above.
+    pub experts: RoutedExperts,
 }
 
 /// How a layer is run.
@@ -165,8 +166,8 @@ struct Gemms {
     flops: f64,
     time: f64,
     weight_bytes: f64,
-    /// Bytes an MoE layer sends to other experts (dispatch, one way).
-    dispatch_bytes: f64,
+    /// The routed experts (MoE layers).
+    experts: RoutedExperts,
 }
 
 /// Attention projections: QKV and output, two GEMMs.
@@ -178,45 +179,174 @@ fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
         flops: 2.0 * c.tok * attn_params,
         time: gemm_seconds(r, 2.0 * c.tok * attn_params, 2.0),
         weight_bytes: attn_params * c.wb,
-        dispatch_bytes: 0.0,
+        experts: RoutedExperts::default(),
     }
+}
+
+/// Rows of one expert's tile in a grouped GEMM: each expert's tokens are
+/// padded to the kernel's block M (vLLM's fused_moe `moe_align_block_size`
+/// pads every expert's token count to `BLOCK_SIZE_M`; DeepGEMM's contiguous
+/// layout aligns each expert segment to the GEMM M block, README "Grouped
+/// GEMMs (contiguous layout)"). 64 is the smallest M of a Hopper
+/// warpgroup MMA (PTX ISA, `wgmma.mma_async` shapes m64nNk16), the block
+/// DeepGEMM's masked layout and vLLM's small-batch configs use in decode.
+const EXPERT_BLOCK_ROWS: f64 = 64.0;
+
+/// The routed experts of one MoE layer on one device, as an engine runs
+/// them: one grouped GEMM per matrix over the local experts.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RoutedExperts {
+    /// FLOPs of the busiest rank's token-expert pairs (unpadded).
+    pub flops: f64,
+    /// Seconds of tensor-core work, padded tiles included.
+    pub compute: f64,
+    /// Weight bytes of the local experts the step touches, each read once.
+    pub weight_bytes: f64,
+    /// Activation bytes the grouped GEMMs read and write.
+    pub io_bytes: f64,
+    /// Dispatch buffer one device sends (its tokens' copies, one way;
+    /// the busiest receiver's share), 0 when no all-to-all runs.
+    pub dispatch_buffer: f64,
+}
+
+impl RoutedExperts {
+    /// The grouped GEMMs' roofline: tensor-core time or the bytes they
+    /// stream through HBM, whichever is longer.
+    pub fn seconds(&self, r: &Resolved) -> f64 {
+        let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+        let bytes = self.weight_bytes + self.io_bytes;
+        self.compute.max(if hbm > 0.0 { bytes / hbm } else { 0.0 })
+    }
+}
+
+/// The tokens of the busiest expert-parallel rank over the mean
+/// (`levers.moe.balance`): a capacity factor pads every expert to it; a
+/// dropless router's busiest expert adds its excess to a rank that carries
+/// its other `e/ep − 1` experts at the mean.
+#[inline]
+pub(crate) fn rank_load(r: &Resolved, local_experts: f64) -> f64 {
+    use crate::moe::ExpertBalance as B;
+    match r.levers.moe.balance {
+        B::Balanced => 1.0,
+        B::Capacity { factor } => factor.max(1.0),
+        B::Dropless { busiest_over_mean } => {
+            1.0 + (busiest_over_mean.max(1.0) - 1.0) / local_experts.max(1.0)
+        }
+    }
+}
+
+/// The routed experts this device holds, for `tok` tokens entering the
+/// layer on it.
+///
+/// The expert group is `ep` ranks, each expert split over `etp` of them;
+/// the `t` TP ranks of an attention group hold the same tokens, so
+/// `d = ep·etp/t` distinct token sets feed the group (d = EP when the
+/// experts follow TP; 1 when EP spans the TP group, as in vLLM's
+/// `--enable-expert-parallel` with TP attention, where each rank finds
+/// its experts' tokens locally and no all-to-all runs). Each device then
+/// computes `tok·k·d/ep` token-expert pairs of `1/etp` of an expert.
+pub(crate) fn routed_experts(r: &Resolved, l: &LayerParams, tok: f64, mats: f64) -> RoutedExperts {
+    let Some(m) = r.spec.moe else {
+        return RoutedExperts::default();
+    };
+    let e = f64::from(m.experts).max(1.0);
+    let k = f64::from(m.top_k);
+    let (t, ep, etp) = (f64::from(r.tp), f64::from(r.ep), f64::from(r.etp()));
+    let d = (ep * etp / t).max(1.0);
+    let local = (e / ep).max(1.0);
+    let load = rank_load(r, local);
+    let pairs = tok * k * d / ep * load;
+    let expert = l.one_expert / etp;
+    let flops = 2.0 * pairs * expert;
+    // Experts a step touches: each of the `tok·d` tokens in the group picks
+    // k of e experts; the expected number of distinct ones is
+    // e·(1 − (1 − k/e)^n). Each is read once per step by the device
+    // holding it.
+    let touched = local * (1.0 - (1.0 - k / e).powf((tok * d).max(1.0)));
+    // Tiles: the pairs spread over the experts touched, each padded to the
+    // block M.
+    let rows = pairs / touched.max(1e-9);
+    let padded = touched * (rows / EXPERT_BLOCK_ROWS).ceil().max(1.0) * EXPERT_BLOCK_ROWS;
+    let padded_flops = if pairs > 0.0 {
+        2.0 * padded * expert
+    } else {
+        0.0
+    };
+    // One launch per matrix over all local experts (grouped GEMM), so its
+    // size-dependent efficiency is that of the whole group.
+    let compute = gemm_seconds(r, padded_flops, mats);
+    let h = f64::from(r.spec.hidden);
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let width = f64::from(m.expert_ffn) / etp;
+    // Up (gate) reads the tokens and writes the intermediate, down reads
+    // the activated intermediate and writes the output.
+    let io_bytes = pairs * (2.0 * h + (mats - 1.0) * width + width) * ab;
+    let dispatch_buffer = if d > 1.0 && r.ep > 1 {
+        tok * etp / t * k * h * ab * load
+    } else {
+        0.0
+    };
+    RoutedExperts {
+        flops,
+        compute,
+        weight_bytes: touched * expert * linear_weight_bytes(r),
+        io_bytes,
+        dispatch_buffer,
+    }
+}
+
+/// Seconds of one all-to-all (dispatch or combine) of an MoE layer: the
+/// device's dispatch buffer over the `ep` ranks of its expert group,
+/// `etp·cp` ranks apart, priced by where they sit (`comm::collective`:
+/// NVLink inside a scale-up domain, one NIC share per rank across).
+///
+/// With `levers.moe.node_limit` the router sends each token to experts on
+/// at most that many scale-up domains and the dispatch crosses the fabric
+/// once per destination domain, not once per expert (DeepSeek-V3 report
+/// §2.1.2, node-limited routing with M = 4, and §3.2.2).
+pub(crate) fn dispatch_seconds(r: &Resolved, x: &RoutedExperts) -> f64 {
+    use super::comm::{all_to_all_per_domain, collective, span, Collective, Span};
+    if x.dispatch_buffer <= 0.0 {
+        return 0.0;
+    }
+    let stride = r.etp().saturating_mul(r.cp);
+    let plain = || collective(r, Collective::AllToAll, x.dispatch_buffer, r.ep, stride);
+    let Some(limit) = r.levers.moe.node_limit else {
+        return plain();
+    };
+    let Span::Fabric { domains, .. } = span(r, r.ep, stride) else {
+        return plain();
+    };
+    let k = f64::from(r.spec.moe.unwrap_or_default().top_k).max(1.0);
+    let n = f64::from(domains);
+    // Domains a token's k experts fall in, uniformly placed, at most the
+    // limit; all but its own are across the fabric.
+    let reached = (n * (1.0 - (1.0 - 1.0 / n).powf(k))).min(f64::from(limit.max(1)));
+    let fabric = x.dispatch_buffer / k * reached * (n - 1.0) / n;
+    all_to_all_per_domain(r, x.dispatch_buffer, fabric, r.ep, stride)
 }
 
 /// The MLP of an MoE layer: router and shared experts, and the routed
 /// experts this EP rank holds.
 fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     let tok = c.tok;
-    let m = r.spec.moe.unwrap_or_default();
-    let e = f64::from(m.experts).max(1.0);
-    let k = f64::from(m.top_k);
-    let ep = f64::from(r.ep);
     // Router and shared experts see every token.
     let shared = l.shared / c.t;
     g.flops += 2.0 * tok * shared;
     g.time += gemm_seconds(r, 2.0 * tok * shared, c.mats);
     g.weight_bytes += shared * c.wb;
-    // Routed experts: with balanced routing each EP rank processes tok·k
-    // token-expert pairs over its e/ep experts. Engines run them as one
-    // grouped GEMM per matrix, not one GEMM per expert (vLLM's fused_moe
-    // Triton kernel, SGLang and TensorRT-LLM's MoE kernels, Megatron-Core's
-    // `--moe-grouped-gemm`, DeepSeek's DeepGEMM grouped layouts), so the
-    // fixed cost of a launch is paid once per matrix; the small per-expert
-    // row counts of decode are memory-bound, which the weight-read roofline
-    // of the experts touched charges.
-    let local_experts = e / ep;
-    let expert = l.one_expert / c.t;
-    let f = 2.0 * tok * k * expert;
-    g.flops += f;
-    g.time += gemm_seconds(r, f, c.mats);
-    // Experts a step touches: each of `sequences·tokens` assignments picks
-    // k of e experts; the expected number of distinct experts is
-    // e·(1 − (1 − k/e)^n).
-    let assignments = (tok * ep).max(1.0);
-    let touched = local_experts * (1.0 - (1.0 - k / e).powf(assignments));
-    g.weight_bytes += touched * expert * c.wb;
-    if r.ep > 1 {
-        g.dispatch_bytes = tok * k * c.h * c.ab * (ep - 1.0) / ep;
-    }
+    // Routed experts: one grouped GEMM per matrix, not one GEMM per expert
+    // (vLLM's fused_moe Triton kernel, SGLang and TensorRT-LLM's MoE
+    // kernels, Megatron-Core's `--moe-grouped-gemm`, DeepSeek's DeepGEMM
+    // grouped layouts), so the fixed cost of a launch is paid once per
+    // matrix. The padded tiles and the weight-read roofline of the experts
+    // touched make small per-expert row counts (decode, small
+    // micro-batches) memory-bound.
+    let x = routed_experts(r, l, tok, c.mats);
+    g.flops += x.flops;
+    g.time += x.compute;
+    g.weight_bytes += x.weight_bytes;
+    g.experts = x;
 }
 
 /// The MLP of a dense layer.
@@ -309,6 +439,19 @@ fn fp8_cast_bytes(c: &LayerCtx) -> f64 {
     c.tok * inputs * 3.0
 }
 
+/// Bytes the token permutation of an MoE layer moves: the tokens are
+/// copied into expert order before the experts (each token once per chosen
+/// expert) and gathered back, weighted by the router's probabilities,
+/// after them: a read and a write of `k` copies of each token on each side
+/// (Megatron-Core `moe_utils.permute` / `unpermute` around the grouped
+/// GEMM; MegaBlocks, Gale et al. 2023 §5, gathers and scatters the same
+/// way).
+#[inline]
+fn permute_bytes(r: &Resolved, c: &LayerCtx) -> f64 {
+    let k = f64::from(r.spec.moe.unwrap_or_default().top_k);
+    4.0 * c.tok * k * c.h * c.ab
+}
+
 /// FFN width a token passes through: the routed top-k experts and the
 /// shared ones in an MoE layer.
 #[inline]
@@ -351,6 +494,9 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
     if r.levers.precision.compute == Precision::Fp8 {
         elementwise += fp8_cast_bytes(&c);
     }
+    if moe {
+        elementwise += permute_bytes(r, &c);
+    }
     LayerWork {
         gemm_flops: g.flops,
         gemm_time: g.time,
@@ -360,7 +506,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         score_bytes: attn.score_bytes,
         weight_bytes: g.weight_bytes,
         stream_bytes: c.tok * c.h * c.ab,
-        dispatch_bytes: g.dispatch_bytes,
+        experts: g.experts,
     }
 }
 

@@ -1,0 +1,337 @@
+//! Mixture-of-experts as the engines run it (issue 11 finding 5, issue 13
+//! "MoE serving"): expert weight reads in decode, load imbalance, the
+//! all-to-all's overlap with the other micro-batch, and TP or DP attention
+//! with EP experts in serving.
+
+use planner_core::catalog::{self, GpuId, ModelId};
+use planner_core::diagnostics::Severity;
+use planner_core::evaluate;
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::moe::{DispatchOverlap, ExpertBalance, MoeLevers};
+use planner_core::plan::{
+    Inference, Levers, LogitsScope, ModelChoice, Parallelism, Plan, Precisions, Training,
+    TrainingKind, Workload,
+};
+use planner_core::precision::Precision;
+use planner_core::report::{InferenceTime, ItemKind, Report, TimeKind, TimeReport};
+
+/// DeepSeek-V3 in FP8 on 8 H200, served at `batch` sequences per replica.
+fn v3_serving(batch: u32, tp: u32, dp: u32, ep: u32, moe: MoeLevers) -> Plan {
+    Plan {
+        version: 1,
+        name: "DeepSeek-V3 FP8 on 8×H200".into(),
+        model: ModelChoice::Preset(ModelId::DeepseekV3),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 1000,
+            output_tokens: 200,
+            batch,
+            logits: LogitsScope::LastToken,
+            stream: None,
+        }),
+        levers: Levers {
+            precision: Precisions {
+                weights: Precision::Fp8,
+                compute: Precision::Fp8,
+                ..Precisions::default()
+            },
+            parallel: Parallelism {
+                tp,
+                dp,
+                ep,
+                ..Parallelism::default()
+            },
+            moe,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H200Sxm), tp * dp),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    }
+}
+
+/// Mixtral 8x7B pre-training on 16 H100 (TP 2, DP 8, EP `ep`).
+fn mixtral_training(ep: u32, micro_batch: u32, moe: MoeLevers) -> Plan {
+    Plan {
+        version: 1,
+        name: "Mixtral 8x7B on 16×H100".into(),
+        model: ModelChoice::Preset(ModelId::Mixtral8x7b),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::PreTraining,
+            seq_len: 4096,
+            global_batch: 64,
+            tokens: 0.0,
+        }),
+        levers: Levers {
+            parallel: Parallelism {
+                tp: 2,
+                dp: 8,
+                ep,
+                micro_batch,
+                ..Parallelism::default()
+            },
+            moe,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 16),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    }
+}
+
+fn inference(r: &Report) -> &InferenceTime {
+    match &r.time {
+        TimeReport::Inference(t) => Some(t),
+        TimeReport::Training(_) => None,
+    }
+    .expect("a serving plan has a serving time")
+}
+
+fn step(r: &Report) -> f64 {
+    match &r.time {
+        TimeReport::Training(t) => Some(t.step.as_secs()),
+        TimeReport::Inference(_) => None,
+    }
+    .expect("a training plan has a step time")
+}
+
+fn errors(r: &Report) -> Vec<String> {
+    r.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+fn busy(parts: &[planner_core::report::TimePart], kind: TimeKind) -> f64 {
+    parts
+        .iter()
+        .filter(|p| p.kind == kind)
+        .map(|p| p.busy.as_secs())
+        .sum()
+}
+
+/// Every decode step reads the weights of the experts its tokens visit,
+/// once per device holding them: at least the k experts of one token per
+/// MoE layer, each split over the expert TP degree. TPOT is never below
+/// those bytes over the HBM's peak bandwidth, and at batch 1 they show as
+/// weight reads.
+#[test]
+fn decode_time_is_at_least_the_expert_weights_it_reads() {
+    let spec = catalog::model(ModelId::DeepseekV3).spec;
+    let m = spec.moe.expect("DeepSeek-V3 is an MoE");
+    let h = f64::from(spec.hidden);
+    let one_expert = 3.0 * h * f64::from(m.expert_ffn);
+    let moe_layers = f64::from(spec.layers - m.dense_layers);
+    let hbm = catalog::gpu(GpuId::H200Sxm).spec.memory_bandwidth.base();
+    for (tp, dp, ep, etp) in [(8, 1, 1, None), (8, 1, 8, Some(1)), (1, 8, 8, None)] {
+        for batch in [1, 4, 32, 256] {
+            let moe = MoeLevers {
+                expert_tp: etp,
+                ..MoeLevers::default()
+            };
+            let r = evaluate(&v3_serving(batch, tp, dp, ep, moe));
+            // Large batches may not fit (the KV cache); the time is still
+            // the plan's.
+            assert!(
+                errors(&r).iter().all(|m| m.starts_with("HBM over")),
+                "{:?}",
+                errors(&r)
+            );
+            let etp = f64::from(etp.unwrap_or(tp));
+            // FP8 weights: one byte each. A device holding E/EP experts sees
+            // at least k·(1/EP) of one token's k experts in expectation;
+            // with the experts whole on a device that is k/EP experts.
+            let floor = moe_layers * f64::from(m.top_k) / f64::from(ep) * one_expert / etp / hbm;
+            let t = inference(&r);
+            assert!(
+                t.tpot.as_secs() >= floor,
+                "tp {tp} dp {dp} ep {ep} batch {batch}: TPOT {} < {floor}",
+                t.tpot.as_secs()
+            );
+            if batch == 1 {
+                assert!(
+                    busy(&t.decode, TimeKind::WeightRead) >= floor,
+                    "expert weight reads do not show: {:?}",
+                    t.decode
+                );
+            }
+        }
+    }
+}
+
+/// A busier busiest expert never speeds a step, in training or decode.
+#[test]
+fn more_imbalance_never_speeds_a_step() {
+    let loads = [1.0, 1.05, 1.25, 1.5, 2.0, 4.0, 8.0];
+    for ep in [1, 2, 4, 8] {
+        let mut last = 0.0;
+        for l in loads {
+            let moe = MoeLevers {
+                balance: ExpertBalance::Dropless {
+                    busiest_over_mean: l,
+                },
+                ..MoeLevers::default()
+            };
+            let s = step(&evaluate(&mixtral_training(ep, 1, moe)));
+            assert!(s >= last, "EP {ep}, load {l}: {s} s < {last} s");
+            last = s;
+        }
+        let balanced = step(&evaluate(&mixtral_training(ep, 1, MoeLevers::default())));
+        let capacity = MoeLevers {
+            balance: ExpertBalance::Capacity { factor: 1.25 },
+            ..MoeLevers::default()
+        };
+        assert!(step(&evaluate(&mixtral_training(ep, 1, capacity))) >= balanced);
+    }
+    for batch in [1, 16, 128] {
+        let mut last = 0.0;
+        for l in loads {
+            let moe = MoeLevers {
+                balance: ExpertBalance::Capacity { factor: l },
+                ..MoeLevers::default()
+            };
+            let t = inference(&evaluate(&v3_serving(batch, 1, 8, 8, moe)))
+                .tpot
+                .as_secs();
+            assert!(t >= last, "batch {batch}, capacity {l}: {t} s < {last} s");
+            last = t;
+        }
+    }
+}
+
+/// Hiding the all-to-all behind the other micro-batch never makes a step
+/// slower than leaving it on the critical path, and hides something when
+/// there is an all-to-all.
+#[test]
+fn overlap_never_slows_a_step() {
+    for ep in [1, 2, 4, 8] {
+        for mb in [1, 2, 4] {
+            let none = evaluate(&mixtral_training(ep, mb, MoeLevers::default()));
+            let over = evaluate(&mixtral_training(
+                ep,
+                mb,
+                MoeLevers {
+                    dispatch_overlap: DispatchOverlap::OtherMicroBatch,
+                    ..MoeLevers::default()
+                },
+            ));
+            assert!(
+                step(&over) <= step(&none),
+                "EP {ep}, micro-batch {mb}: {} > {}",
+                step(&over),
+                step(&none)
+            );
+            if ep > 1 {
+                assert!(step(&over) < step(&none), "EP {ep}: nothing hidden");
+            }
+        }
+    }
+}
+
+/// TP attention with EP experts (vLLM `--enable-expert-parallel`: TP 8,
+/// EP 8, each expert whole on one GPU) and DP attention with EP experts
+/// (SGLang `--enable-dp-attention`: attention replicated on 8 DP ranks)
+/// are both statable. Memory follows: the routed experts are split 8 ways
+/// in both, attention is split by TP in the first and replicated in the
+/// second. Time follows: the DP-attention layout exchanges tokens by
+/// all-to-all in every MoE layer of every decode step, the TP layout
+/// finds its tokens on every rank and exchanges none.
+#[test]
+fn tp_or_dp_attention_with_ep_experts() {
+    let tp_ep = MoeLevers {
+        expert_tp: Some(1),
+        ..MoeLevers::default()
+    };
+    let a = evaluate(&v3_serving(32, 8, 1, 8, tp_ep));
+    let b = evaluate(&v3_serving(32, 1, 8, 8, MoeLevers::default()));
+    assert!(errors(&a).is_empty(), "{:?}", errors(&a));
+    assert!(errors(&b).is_empty(), "{:?}", errors(&b));
+    // The same plan without the expert TP lever asks for EP over DP×CP = 1.
+    let c = evaluate(&v3_serving(32, 8, 1, 8, MoeLevers::default()));
+    assert!(
+        errors(&c).iter().any(|m| m.contains("EP=8")),
+        "{:?}",
+        errors(&c)
+    );
+    let weights = |r: &Report| -> f64 {
+        let d = r.binding_device().expect("a device");
+        d.items
+            .iter()
+            .filter(|i| i.kind == ItemKind::Weights)
+            .map(|i| i.bytes.as_gib())
+            .sum()
+    };
+    let (wa, wb) = (weights(&a), weights(&b));
+    // DeepSeek-V3: about 671 B parameters, 1 byte each in FP8, most of
+    // them routed experts; attention and the dense parts are replicated
+    // under DP attention.
+    assert!(wa < wb, "TP+EP {wa} GiB vs DP+EP {wb} GiB");
+    assert!(wb < 671e9 / 8.0 * 1.5 / f64::from(1u32 << 30), "{wb} GiB");
+    let ea = busy(&inference(&a).decode, TimeKind::ExpertParallel);
+    let eb = busy(&inference(&b).decode, TimeKind::ExpertParallel);
+    assert_eq!(ea, 0.0);
+    assert!(eb > 0.0);
+}
+
+/// Every new MoE field is bounded, and a refused value names its field.
+#[test]
+fn moe_levers_are_checked() {
+    let named = |moe: MoeLevers, field: &str| {
+        let r = evaluate(&v3_serving(8, 8, 1, 1, moe));
+        assert!(
+            errors(&r).iter().any(|m| m.contains(field)),
+            "{field}: {:?}",
+            errors(&r)
+        );
+    };
+    named(
+        MoeLevers {
+            balance: ExpertBalance::Capacity { factor: 0.5 },
+            ..MoeLevers::default()
+        },
+        "levers.moe.balance.capacity.factor",
+    );
+    named(
+        MoeLevers {
+            balance: ExpertBalance::Dropless {
+                busiest_over_mean: f64::NAN,
+            },
+            ..MoeLevers::default()
+        },
+        "levers.moe.balance.dropless.busiest_over_mean",
+    );
+    named(
+        MoeLevers {
+            expert_tp: Some(3),
+            ..MoeLevers::default()
+        },
+        "levers.moe.expert_tp",
+    );
+    named(
+        MoeLevers {
+            node_limit: Some(0),
+            ..MoeLevers::default()
+        },
+        "levers.moe.node_limit",
+    );
+    // Training describes only the expert TP equal to TP.
+    let r = evaluate(&mixtral_training(
+        8,
+        1,
+        MoeLevers {
+            expert_tp: Some(1),
+            ..MoeLevers::default()
+        },
+    ));
+    assert!(
+        errors(&r)
+            .iter()
+            .any(|m| m.contains("levers.moe.expert_tp")),
+        "{:?}",
+        errors(&r)
+    );
+}
