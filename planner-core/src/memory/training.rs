@@ -100,6 +100,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         kernel: r.levers.attention,
         norm_bytes,
         softmax_bytes,
+        selective: activations::selective_policy(r.levers.memory.stack()),
     }
 }
 
@@ -108,6 +109,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
 pub(crate) enum Kept {
     Everything,
     Selective(AttentionKernel),
+    SelectiveOps,
     LayerInputs,
     GroupInputs(usize),
     FirstRecomputed(usize),
@@ -123,6 +125,9 @@ impl Kept {
             Kept::Selective(AttentionKernel::Flash) => {
                 "FlashAttention already recomputes the attention core; nothing more to drop".into()
             }
+            Kept::SelectiveOps => "layer input, every other matmul output and the attention \
+                 output kept (torchtitan op-level selective checkpointing)"
+                .into(),
             Kept::LayerInputs => {
                 "one layer input per layer (Korthikanti Table 2, full recompute)".into()
             }
@@ -158,7 +163,10 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
         // (layers per segment, segments from the start whose inner
         // activations are recomputed)
         Checkpointing::None => (1, 0, Kept::Everything),
-        Checkpointing::Selective => (1, 0, Kept::Selective(kernel)),
+        Checkpointing::Selective => match activations::selective_policy(r.levers.memory.stack()) {
+            activations::SelectivePolicy::AttentionCore => (1, 0, Kept::Selective(kernel)),
+            activations::SelectivePolicy::EveryOtherMatmul => (1, 0, Kept::SelectiveOps),
+        },
         Checkpointing::Full => (1, n, Kept::LayerInputs),
         Checkpointing::Uniform { group } => {
             let g = (group as usize).max(1);
@@ -182,8 +190,8 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
                 live += layer(i).full();
             }
             (first.input, live)
-        } else if let Kept::Selective(k) = kept {
-            (first.selective(k), first.full())
+        } else if let Kept::Selective(_) | Kept::SelectiveOps = kept {
+            (first.selective(), first.full())
         } else {
             (first.full(), first.full())
         };
@@ -197,7 +205,7 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
 /// Everything [`stored`] reads, bit for bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StoredKey {
-    acts: [u64; 8],
+    acts: [u64; 10],
     dense_layers: u32,
     moe_layers: u32,
     checkpointing: Checkpointing,
@@ -212,11 +220,12 @@ impl StoredKey {
                 a.sharded.to_bits(),
                 a.scores.to_bits(),
                 a.input.to_bits(),
+                a.selective.to_bits(),
             ]
         };
         let (d, m) = (b(dense), b(moe));
         Self {
-            acts: [d[0], d[1], d[2], d[3], m[0], m[1], m[2], m[3]],
+            acts: [d[0], d[1], d[2], d[3], d[4], m[0], m[1], m[2], m[3], m[4]],
             dense_layers: st.dense_layers,
             moe_layers: st.moe_layers,
             checkpointing: r.levers.checkpointing,
