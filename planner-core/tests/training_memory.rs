@@ -23,7 +23,7 @@ use planner_core::plan::{
 use planner_core::precision::Precision;
 use planner_core::report::{DeviceMemory, Report};
 use planner_core::software::{
-    CudaVersion, Head, MemorySoftware, MemoryStack, ModuleLoading, OptimizerImpl,
+    CudaVersion, Head, LossKernel, MemorySoftware, MemoryStack, ModuleLoading, OptimizerImpl,
 };
 use planner_core::stack::TrainingStack;
 use planner_core::{evaluate, Verdict};
@@ -127,6 +127,7 @@ struct Row {
     stack: MemoryStack,
     training_stack: TrainingStack,
     head: Head,
+    loss: LossKernel,
     attention: AttentionKernel,
     cuda: CudaVersion,
     loading: ModuleLoading,
@@ -163,6 +164,7 @@ const HF_BERT: Row = Row {
     stack: MemoryStack::HfEager,
     training_stack: TrainingStack::HfTrainer,
     head: Head::Classifier { labels: 2 },
+    loss: LossKernel::StackDefault,
     attention: AttentionKernel::Eager,
     cuda: CudaVersion::Cuda11Early,
     loading: ModuleLoading::Eager,
@@ -245,6 +247,7 @@ const MEGATRON: Row = Row {
     stack: MemoryStack::Megatron,
     training_stack: TrainingStack::MegatronCore,
     head: Head::LanguageModel,
+    loss: LossKernel::StackDefault,
     attention: AttentionKernel::Eager,
     cuda: CudaVersion::Cuda12,
     loading: ModuleLoading::Lazy,
@@ -282,12 +285,20 @@ const TITAN: Row = Row {
     stack: MemoryStack::Torchtitan,
     training_stack: TrainingStack::Torchtitan,
     head: Head::LanguageModel,
+    loss: LossKernel::StackDefault,
     attention: AttentionKernel::Flash,
     cuda: CudaVersion::Cuda12,
     loading: ModuleLoading::Lazy,
 };
 
 const GIB: f64 = 1024.0;
+
+const TITAN_TRAINY: &str =
+    "pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md \
+    (torch 2.8.0a0+5228986c39, torchtitan e7c0cae, 2025-06): Llama 3.1 8B on 8-GPU H200 nodes, \
+    llama3_8b.toml (seq 8192, selective op AC, fused AdamW) with --training.local_batch_size=2 \
+    --training.compile and Float8 linears with FSDP float8 all-gather; 'Memory(GiB)' = \
+    max_reserved_gib at the 100th iteration";
 
 /// The published rows.
 const ROWS: &[Row] = &[
@@ -438,6 +449,15 @@ const ROWS: &[Row] = &[
         ..MEGATRON
     },
     Row {
+        id: "gpt3_mcore_te_tp1_pp4_vp1_dist_optimizer_overlap_grad_reduce_param_gather_overlap_optimizer",
+        measured_mib: 3_942_493_696.0 / 1_048_576.0,
+        pp: 4,
+        chunks: 3,
+        accumulation: 4,
+        sharding: Sharding::Zero1,
+        ..MEGATRON
+    },
+    Row {
         id: "gpt3_mcore_te_tp4_pp1_dist_optimizer_overlap_grad_reduce_param_gather",
         measured_mib: 1471.9,
         model: Model::Spec(megatron_small(50_688)),
@@ -486,6 +506,34 @@ const ROWS: &[Row] = &[
         id: "titan Table 3: 8B FSDP 128 GPUs",
         measured_mib: 67.0 * GIB,
         gpus: 128,
+        ..TITAN
+    },
+    Row {
+        id: "titan Table 1: 8B FSDP + compile, 8 GPUs",
+        measured_mib: 77.0 * GIB,
+        training_stack: TrainingStack::TorchtitanCompiled,
+        ..TITAN
+    },
+    Row {
+        id: "titan Table 1: 8B FSDP + compile + Float8, 8 GPUs",
+        measured_mib: 76.8 * GIB,
+        mp: Mp::Fsdp2Float8,
+        training_stack: TrainingStack::TorchtitanCompiled,
+        ..TITAN
+    },
+    Row {
+        id: "titan Table 3: 8B FSDP + compile, 128 GPUs",
+        measured_mib: 62.0 * GIB,
+        gpus: 128,
+        training_stack: TrainingStack::TorchtitanCompiled,
+        ..TITAN
+    },
+    Row {
+        id: "titan Table 3: 8B FSDP + compile + Float8, 128 GPUs",
+        measured_mib: 61.8 * GIB,
+        gpus: 128,
+        mp: Mp::Fsdp2Float8,
+        training_stack: TrainingStack::TorchtitanCompiled,
         ..TITAN
     },
     // Table 2: FSDP + CP + torch.compile + Float8, local batch 1, full AC.
@@ -544,6 +592,31 @@ const ROWS: &[Row] = &[
         micro_batch: 16,
         checkpointing: Checkpointing::Full,
         mp: Mp::Fsdp2Float8,
+        training_stack: TrainingStack::TorchtitanCompiled,
+        ..TITAN
+    },
+    // Trainy on WhiteFiber: 4 and 8 nodes of 8 H200.
+    Row {
+        id: "titan H200: 8B FSDP 32, compile + Float8",
+        source: TITAN_TRAINY,
+        measured_mib: 47.96 * GIB,
+        gpu: GpuId::H200Sxm,
+        gpus: 32,
+        mp: Mp::Fsdp2Float8,
+        opt: Opt::AdamFused,
+        loss: LossKernel::Compiled,
+        training_stack: TrainingStack::TorchtitanCompiled,
+        ..TITAN
+    },
+    Row {
+        id: "titan H200: 8B FSDP 64, compile + Float8",
+        source: TITAN_TRAINY,
+        measured_mib: 46.97 * GIB,
+        gpu: GpuId::H200Sxm,
+        gpus: 64,
+        mp: Mp::Fsdp2Float8,
+        opt: Opt::AdamFused,
+        loss: LossKernel::Compiled,
         training_stack: TrainingStack::TorchtitanCompiled,
         ..TITAN
     },
@@ -628,6 +701,7 @@ fn plan(row: &Row) -> Plan {
                 stack: Some(row.stack),
                 optimizer_impl,
                 head: row.head,
+                loss: row.loss,
                 ..MemorySoftware::default()
             },
             training_stack: Some(row.training_stack),
@@ -668,14 +742,6 @@ fn figure_mib(metric: Metric, d: &DeviceMemory) -> f64 {
         Metric::NvidiaSmi => d.hbm_used(),
     };
     b.as_mib()
-}
-
-/// The predicted figure of a metric on a report's binding device, MiB.
-fn predicted_mib(metric: Metric, r: &Report) -> f64 {
-    figure_mib(
-        metric,
-        r.binding_device().expect("a training report has devices"),
-    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -756,6 +822,33 @@ fn published_training_peaks() {
             median(v.clone()) * 100.0,
             worst * 100.0
         );
+    }
+    // The figures docs/validation.md states. Issue 12's targets are 3 %
+    // and 8 %; the rows past 8 % are named below and explained in the doc
+    // (the allocator's cache of earlier phases, context-parallel buffers,
+    // the 70B TP run's reserve), so a new miss fails here by name.
+    let all = abs(None);
+    let (med, worst) = (median(all.clone()), all.iter().copied().fold(0.0, f64::max));
+    assert!(rows.len() >= 33, "{} rows", rows.len());
+    assert!(med <= 0.040, "median {med}");
+    assert!(worst <= 0.27, "worst {worst}");
+    const EXPLAINED: &[&str] = &[
+        "hf-bert-bs4",
+        "hf-bert-bs4-adafactor",
+        "hf-bert-bs4-adam8bit",
+        "gpt3_mcore_te_tp2_pp2_cp2",
+        "titan Table 4: 70B FSDP 32 TP 8",
+    ];
+    for (row, _, e) in &rows {
+        assert!(
+            e.abs() <= 0.08 || EXPLAINED.contains(&row.id),
+            "{}: {:+.1} % is a miss the doc does not explain",
+            row.id,
+            e * 100.0
+        );
+        // Over-predictions stay small: a large one would mean a mechanism
+        // counted twice.
+        assert!(*e <= 0.05, "{}: over by {:+.1} %", row.id, e * 100.0);
     }
 }
 
@@ -877,7 +970,7 @@ fn published_fit_claims_fit() {
 use planner_core::example_plan;
 use planner_core::plan::Tier;
 use planner_core::report::ItemKind;
-use planner_core::software::{ExpandableSegments, LossKernel};
+use planner_core::software::ExpandableSegments;
 use planner_core::units::Bytes;
 
 fn mib(r: &Report, kind: ItemKind) -> f64 {

@@ -709,6 +709,10 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
             (4.0 + cb) * sb * v,
             "fused vocabulary-parallel cross-entropy (FP32 softmax in place + 16-bit logits)",
         ),
+        LossKernel::Compiled => (
+            2.0 * cb * sb * v,
+            "compiled cross-entropy (16-bit logits and their gradient)",
+        ),
         LossKernel::Chunked => {
             let inc = (v / h.max(1.0)).ceil().max(1.0);
             let chunk = (sb / inc).ceil().max(1.0).log2().ceil().exp2().min(sb);
