@@ -54,6 +54,12 @@ enum Mp {
     Fsdp2Bf16,
     /// The same with torchao Float8 linears (FP8 GEMMs).
     Fsdp2Float8,
+    /// DeepSpeed `bf16.enabled`: BF16 weights and gradient partitions, FP32
+    /// master weights and Adam moments.
+    DeepSpeedBf16,
+    /// DeepSpeed `bf16_master_weights_and_grads` + `bf16_optimizer_states`
+    /// under `torch.autocast`: every state in BF16.
+    DeepSpeedPureBf16,
 }
 
 /// The optimizer as the run set it.
@@ -93,6 +99,7 @@ enum Model {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Family {
     HfTrainer,
+    DeepSpeed,
     Megatron,
     Torchtitan,
 }
@@ -293,6 +300,55 @@ const TITAN: Row = Row {
 
 const GIB: f64 = 1024.0;
 
+const DS_BF16_MASTER: &str = "deepspeedai/DeepSpeedExamples training/bf16_master_weight \
+    (README and train.py, a43031e, 2026-03; DeepSpeed blog core_api_update): a 6.86B-parameter \
+    post-LN transformer (32 layers, h 4096, 32 heads, nn.MultiheadAttention, GeLU 4h, learned \
+    positions, untied output, GPT-2 vocabulary 50,257), wikitext padded to 512 tokens, batch 1, \
+    activation checkpointing per block, ZeRO-3 (stage3_param_persistence_threshold 0) on \
+    4x H100, DeepSpeed AdamW; 'Peak Memory' = torch.cuda.max_memory_allocated / 1024**3";
+
+/// The DeepSpeedExamples model: `SimpleTransformerModel` with
+/// `nn.MultiheadAttention` (biases, no dropout).
+const fn ds_example() -> ModelSpec {
+    ModelSpec {
+        embeddings: Embeddings::Untied,
+        dropout: planner_core::model::Dropout::Off,
+        ..ModelSpec::gpt(32, 4096, 32, 50_257, 512)
+    }
+}
+
+/// DeepSpeed ZeRO-3 over the example model.
+const DEEPSPEED: Row = Row {
+    id: "",
+    source: DS_BF16_MASTER,
+    family: Family::DeepSpeed,
+    metric: Metric::Allocated,
+    measured_mib: 0.0,
+    device: Dev::Binding,
+    model: Model::Spec(ds_example()),
+    gpu: GpuId::H100Sxm,
+    gpus: 4,
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    chunks: 1,
+    sequence_parallel: false,
+    sharding: Sharding::Zero3,
+    seq: 512,
+    micro_batch: 1,
+    accumulation: 1,
+    checkpointing: Checkpointing::Full,
+    mp: Mp::DeepSpeedBf16,
+    opt: Opt::AdamFused,
+    stack: MemoryStack::HfEager,
+    training_stack: TrainingStack::DeepSpeed,
+    head: Head::LanguageModel,
+    loss: LossKernel::StackDefault,
+    attention: AttentionKernel::Eager,
+    cuda: CudaVersion::Cuda12,
+    loading: ModuleLoading::Lazy,
+};
+
 const TITAN_TRAINY: &str =
     "pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md \
     (torch 2.8.0a0+5228986c39, torchtitan e7c0cae, 2025-06): Llama 3.1 8B on 8-GPU H200 nodes, \
@@ -376,6 +432,18 @@ const ROWS: &[Row] = &[
         Mp::AutocastFp16,
         Opt::Adam8bit,
     ),
+    // ── DeepSpeed ZeRO-3 (max_memory_allocated) ──
+    Row {
+        id: "deepspeed zero3 bf16, fp32 master (baseline.json)",
+        measured_mib: 31.38 * GIB,
+        ..DEEPSPEED
+    },
+    Row {
+        id: "deepspeed zero3 bf16 master + states, autocast (bf16_full.json)",
+        measured_mib: 18.93 * GIB,
+        mp: Mp::DeepSpeedPureBf16,
+        ..DEEPSPEED
+    },
     // ── Megatron-Core CI (max_memory_allocated, last rank) ──
     // gpt3_7b_tp1_pp4_memory_speed: PP 4 with one layer per virtual stage
     // (8 chunks), DP 2, mbs 1, gbs 8, seq 8192, distributed optimizer.
@@ -639,6 +707,11 @@ fn precisions(mp: Mp) -> Precisions {
         Mp::MegatronBf16 => p(bf16, Some(fp32), fp32, bf16, bf16),
         Mp::Fsdp2Bf16 => p(fp32, None, fp32, bf16, bf16),
         Mp::Fsdp2Float8 => p(fp32, None, fp32, bf16, Precision::Fp8),
+        Mp::DeepSpeedBf16 => p(bf16, Some(fp32), bf16, bf16, bf16),
+        Mp::DeepSpeedPureBf16 => Precisions {
+            optimizer: bf16,
+            ..p(bf16, Some(bf16), bf16, bf16, bf16)
+        },
     }
 }
 
@@ -810,6 +883,7 @@ fn published_training_peaks() {
     for f in [
         None,
         Some(Family::HfTrainer),
+        Some(Family::DeepSpeed),
         Some(Family::Megatron),
         Some(Family::Torchtitan),
     ] {

@@ -731,7 +731,8 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
 /// one moment-sized list; one tensor at a time (`foreach=False`) needs the
 /// largest parameter's; fused kernels (torch `fused=True`, apex/TE
 /// FusedAdam, bitsandbytes' block-wise 8-bit Adam) none. Other optimizers'
-/// steps are taken as in place.
+/// steps are taken as in place. DeepSpeed's ZeRO adds its gradient copies
+/// ([`deepspeed_step_copies`]) whatever the optimizer.
 fn optimizer_temporaries<S: Sink>(
     items: &mut S,
     r: &Resolved,
@@ -739,28 +740,61 @@ fn optimizer_temporaries<S: Sink>(
     g: &Groups,
     full: bool,
 ) {
-    if !matches!(r.levers.optimizer, Optimizer::AdamW) {
-        return;
-    }
     let width = r.levers.precision.optimizer.bytes_per_element();
     let trainable = if full {
         (sp.linear + sp.other) / div(g.shard_opt, g.n) + sp.experts / div(g.shard_opt, g.ne)
     } else {
         sp.adapters
     };
-    let temp = match r.levers.memory.optimizer() {
-        OptimizerImpl::Foreach | OptimizerImpl::StackDefault => width * trainable,
-        OptimizerImpl::ForLoop => width * largest_matrix(r).min(trainable),
-        OptimizerImpl::Fused | OptimizerImpl::Paged => 0.0,
+    let kernel = match (r.levers.optimizer, r.levers.memory.optimizer()) {
+        (Optimizer::AdamW, OptimizerImpl::Foreach | OptimizerImpl::StackDefault) => {
+            width * trainable
+        }
+        (Optimizer::AdamW, OptimizerImpl::ForLoop) => width * largest_matrix(r).min(trainable),
+        _ => 0.0,
     };
+    let copies = deepspeed_step_copies(r, g, full, trainable);
+    if kernel + copies <= 0.0 {
+        return;
+    }
+    let temp = kernel + copies;
     let freed = items.transient_hbm();
     let imp = r.levers.memory.optimizer();
     items.hbm(ItemKind::OptimizerTemporaries, temp - freed, || {
         format!(
-            "{}: {temp:.3e} B of step temporaries less {freed:.3e} B of freed activations",
+            "{}: {kernel:.3e} B of step temporaries + {copies:.3e} B of DeepSpeed gradient \
+             copies, less {freed:.3e} B of freed activations",
             imp.en()
         )
     });
+}
+
+/// Elements of one ZeRO-3 optimizer sub-group (DeepSpeed `zero_optimization.
+/// sub_group_size`, default 1e9, `runtime/zero/config.py`).
+const DEEPSPEED_SUB_GROUP: f64 = 1e9;
+
+/// Bytes DeepSpeed's ZeRO optimizers allocate for their step: the rank's
+/// 16-bit gradient partition is flattened into one new tensor and cast to
+/// the master weights' type (`stage_1_and_2.py` `step`: `flatten(
+/// averaged_gradients)` then `.to(fp32)`, the whole partition at once;
+/// `stage3.py` `_prepare_fp32_grad_for_sub_group`, one sub-group of up to
+/// `sub_group_size` elements at a time). Both copies are alive together;
+/// with 16-bit master weights (`bf16_master_weights_and_grads`) the cast
+/// returns the flat copy itself. Zero for other stacks and without ZeRO.
+fn deepspeed_step_copies(r: &Resolved, g: &Groups, full: bool, partition: f64) -> f64 {
+    let deepspeed = r.levers.training_stack == Some(crate::stack::TrainingStack::DeepSpeed);
+    if !deepspeed || !full || !g.shard_opt {
+        return 0.0;
+    }
+    let prec = &r.levers.precision;
+    let grad = prec.gradients.bytes_per_element();
+    let master = prec.master.unwrap_or(prec.optimizer).bytes_per_element();
+    let elements = match g.sharding {
+        Sharding::Zero3 => partition.min(DEEPSPEED_SUB_GROUP),
+        _ => partition,
+    };
+    let cast = if master > grad { master } else { 0.0 };
+    elements * (grad + cast)
 }
 
 /// Elements of the largest weight matrix on a rank (embedding or FFN).
