@@ -1466,3 +1466,53 @@ fn paged_optimizers_keep_their_states_in_host_memory() {
     p.levers.memory.optimizer_impl = OptimizerImpl::Fused;
     assert_eq!(evaluate(&p).verdict, Verdict::DoesNotFit);
 }
+
+#[test]
+fn nccl_buffers_follow_each_communicator_and_can_be_set() {
+    // Megatron's 7B memory test: PP 4 (send/receive) × DP 2 (collective).
+    let row = ROWS
+        .iter()
+        .find(|r| r.id == "gpt3_7b_tp1_pp4_memory_speed (H100)")
+        .expect("the row");
+    let mut p = plan(row);
+    let r = evaluate(&p);
+    let d = device(row, &r);
+    let nccl: Vec<_> = d
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::NcclBuffers)
+        .collect();
+    assert_eq!(nccl.len(), 2, "one communicator per process group");
+    assert!(nccl.iter().all(|i| i.basis.contains("nccl#964")));
+    // NCCL's buffers are outside the caching allocator: used, not reserved.
+    let total: f64 = nccl.iter().map(|i| i.bytes.as_mib()).sum();
+    assert!((total - 2.0 * 544.0).abs() < 1e-6, "{total}");
+    assert!(d.hbm_used().as_mib() - d.hbm_reserved().as_mib() > total);
+    // A wider TP group adds a collective communicator of more than 2 ranks.
+    p.levers.parallel.tp = 4;
+    p.levers.parallel.pp = 1;
+    p.hardware.gpus = 8;
+    assert!((mib(&evaluate(&p), ItemKind::NcclBuffers) - (688.0 + 544.0)).abs() < 1e-6);
+    // Expert parallelism's all-to-all connects every peer: it grows with EP.
+    let mut moe = hf_llama();
+    moe.model = ModelChoice::Preset(ModelId::Mixtral8x7b);
+    moe.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8);
+    moe.levers.parallel.dp = 8;
+    moe.levers.sharding = Sharding::Zero3;
+    moe.levers.parallel.ep = 2;
+    let ep2 = mib(&evaluate(&moe), ItemKind::NcclBuffers);
+    moe.levers.parallel.ep = 8;
+    let ep8 = mib(&evaluate(&moe), ItemKind::NcclBuffers);
+    assert!(ep8 > ep2 + 2000.0, "{ep2} {ep8}");
+    // A figure in the plan replaces the table, one per group.
+    p.overheads.nccl_per_group = Some(Bytes::from_mib(100.0));
+    assert_eq!(mib(&evaluate(&p), ItemKind::NcclBuffers), 200.0);
+    // Plans written before the table keep their flat figure.
+    let old: Plan = serde_json::from_str(
+        &serde_json::to_string(&p)
+            .expect("serialises")
+            .replace("104857600.0", "268435456.0"),
+    )
+    .expect("parses");
+    assert_eq!(old.overheads.nccl_per_group, Some(Bytes::from_mib(256.0)));
+}

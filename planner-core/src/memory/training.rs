@@ -304,7 +304,7 @@ pub(crate) fn fill<S: Sink>(
     gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
     activation_items(items, r, st, seq, m);
     optimizer_temporaries(items, r, &sp, &g, full_training);
-    super::overheads(items, r, super::process_groups(r));
+    super::overheads(items, r, &super::process_groups(r));
 }
 
 /// Sharding groups: dense states over dp·cp (or the hybrid shard group),
