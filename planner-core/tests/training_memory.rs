@@ -979,7 +979,6 @@ fn plan(row: &Row) -> Plan {
                 optimizer_impl,
                 head: row.head,
                 loss: row.loss,
-                ..MemorySoftware::default()
             },
             training_stack: Some(row.training_stack),
             ..Levers::default()
