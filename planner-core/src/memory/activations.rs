@@ -42,6 +42,21 @@ pub(crate) struct ActContext {
     pub softmax_bytes: f64,
     /// What selective recomputation keeps ([`selective_policy`]).
     pub selective: SelectivePolicy,
+    /// Column-parallel linears keep their all-gathered input (DTensor
+    /// tensor parallelism, [`gathers_saved`]) rather than the
+    /// sequence-parallel shard.
+    pub gathered_inputs: bool,
+}
+
+/// Whether a stack's sequence-parallel column-parallel linears save the
+/// all-gathered input. Megatron's `LinearWithGradAccumulationAndAsync-
+/// Communication` saves the local shard and all-gathers it again in
+/// backward (Korthikanti et al. §4.2.2); torchtitan's DTensor
+/// `ColwiseParallel(input_layouts=Shard(1))` redistributes the input to
+/// `Replicate` before the matmul, so autograd keeps the gathered tensor
+/// (`parallelize_llama.py`, attention/FFN inputs and the output layer).
+pub(crate) fn gathers_saved(stack: MemoryStack) -> bool {
+    matches!(stack, MemoryStack::Torchtitan)
 }
 
 /// What "selective" activation recomputation means in a stack.
@@ -146,7 +161,11 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     // LayerNorm inputs (2), QKV and MLP GEMM inputs, attention and MLP
     // output dropout masks.
-    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
+    // Under SP the GEMM inputs are split by TP unless the stack keeps the
+    // gathered copy ([`gathers_saved`]): they are counted at full size and
+    // multiplied back up before the replicated terms are divided below.
+    let gathered = if c.sp && c.gathered_inputs { t } else { 1.0 };
+    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh * gathered + 2.0 * masks * sbh;
 
     let attention = ab * sb * shape.q_width / t
         + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
@@ -254,6 +273,7 @@ mod tests {
             norm_bytes: 2.0,
             softmax_bytes: 2.0,
             selective: SelectivePolicy::AttentionCore,
+            gathered_inputs: false,
         }
     }
 
@@ -309,6 +329,29 @@ mod tests {
             saved_bytes(MemoryStack::HfEager, Norm::LayerNorm, 4.0),
             (4.0, 4.0)
         );
+    }
+
+    /// DTensor TP keeps the gathered inputs of the QKV and FFN GEMMs: each
+    /// is t times its sequence-parallel shard.
+    #[test]
+    fn dtensor_tp_keeps_gathered_gemm_inputs() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let t = 8.0;
+        let shard = ctx(t, true, AttentionKernel::Flash);
+        let gathered = ActContext {
+            gathered_inputs: true,
+            ..shard
+        };
+        let (a, b) = (
+            layer(&spec, Ffn::Dense, &shard),
+            layer(&spec, Ffn::Dense, &gathered),
+        );
+        let sbh = 2048.0 * 12288.0;
+        let extra = 2.0 * 2.0 * sbh * (1.0 - 1.0 / t);
+        assert!(((b.replicated - a.replicated) / extra - 1.0).abs() < 1e-12);
+        assert_eq!(a.sharded, b.sharded);
+        assert!(gathers_saved(MemoryStack::Torchtitan));
+        assert!(!gathers_saved(MemoryStack::Megatron));
     }
 
     #[test]

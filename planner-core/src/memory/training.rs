@@ -101,6 +101,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         norm_bytes,
         softmax_bytes,
         selective: activations::selective_policy(r.levers.memory.stack()),
+        gathered_inputs: activations::gathers_saved(r.levers.memory.stack()),
     }
 }
 
@@ -635,7 +636,11 @@ fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, 
         let (elems, how) = loss_peak(r, sb, v, h);
         // Final-norm input and output-layer input (Korthikanti §4.3), then
         // the loss kernel's peak over the rank's vocabulary slice.
-        let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + elems / ctx.tp;
+        // The output layer's input is the gathered one where the stack
+        // keeps gathers ([`activations::gathers_saved`]).
+        let out_div = if ctx.gathered_inputs { 1.0 } else { rep_div };
+        let logits =
+            ctx.act_bytes * sb * h / rep_div + ctx.gemm_bytes * sb * h / out_div + elems / ctx.tp;
         items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
             format!("final-norm and output-layer inputs + {how}")
         });
