@@ -740,9 +740,11 @@ pub struct Levers {
 ///   12 carry 0.5 GiB here and keep it).
 /// - `workspace` 64 MiB: cuBLAS/cuBLASLt workspaces (PyTorch allocates up to
 ///   32 MiB per handle on Hopper) plus cuDNN/attention scratch. A guess.
-/// - `nccl_per_group` 256 MiB per process group of size > 1: NCCL's channel
-///   buffers (NCCL_BUFFSIZE 4 MiB per channel and peer) are "a few hundred
-///   MiB per communicator" in practice. A guess, to be calibrated.
+/// - `nccl_per_group`: by default the measured NCCL buffers of each process
+///   group of size > 1 by what it runs (`catalog::nccl_memory`: 544 MB for
+///   a 2-rank collective group, 688 MB beyond, all-to-all per peer); a
+///   number replaces the table with one figure per group (plans written
+///   before issue 12 carry 256 MiB here and keep it).
 /// - `fragmentation`: by default none; the caching-allocator model
 ///   (`memory/allocator.rs`: 512 B rounding, 2 and 20 MiB segments,
 ///   splitting, `expandable_segments`) gives the reserve. A fraction here,
@@ -759,9 +761,10 @@ pub struct Overheads {
     /// Library workspaces (cuBLAS, cuDNN).
     #[serde(default = "default_workspace")]
     pub workspace: Bytes,
-    /// NCCL buffers per process group of size > 1.
-    #[serde(default = "default_nccl")]
-    pub nccl_per_group: Bytes,
+    /// NCCL buffers per process group of size > 1; `None` takes the
+    /// measured figure of each group's pattern and size.
+    #[serde(default)]
+    pub nccl_per_group: Option<Bytes>,
     /// A flat allocator slack as a fraction of transient allocations,
     /// 0..=1, instead of the caching-allocator model; `None` (the default)
     /// uses the model.
@@ -781,16 +784,13 @@ pub struct Overheads {
 fn default_workspace() -> Bytes {
     Bytes::from_mib(64.0)
 }
-fn default_nccl() -> Bytes {
-    Bytes::from_mib(256.0)
-}
 
 impl Default for Overheads {
     fn default() -> Self {
         Self {
             cuda_context: None,
             workspace: default_workspace(),
-            nccl_per_group: default_nccl(),
+            nccl_per_group: None,
             fragmentation: None,
             cuda: CudaVersion::default(),
             module_loading: ModuleLoading::default(),

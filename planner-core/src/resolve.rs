@@ -687,7 +687,9 @@ fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
         .cuda_context
         .map(|b| c.bytes("overheads.cuda_context", b, false));
     overheads.workspace = c.bytes("overheads.workspace", overheads.workspace, false);
-    overheads.nccl_per_group = c.bytes("overheads.nccl_per_group", overheads.nccl_per_group, false);
+    overheads.nccl_per_group = overheads
+        .nccl_per_group
+        .map(|b| c.bytes("overheads.nccl_per_group", b, false));
     // An invalid flat fraction falls back to the allocator model.
     overheads.fragmentation = overheads.fragmentation.and_then(|f| {
         let ok = f.is_finite() && (0.0..=1.0).contains(&f);

@@ -140,15 +140,21 @@ pub enum LossKernel {
     /// `LigerFusedLinearCrossEntropyLoss`, Apple's Cut Cross-Entropy): the
     /// logits of a chunk of tokens at a time, never all of them.
     Chunked,
+    /// `torch.compile`d cross-entropy (torchtitan `build_cross_entropy_loss`
+    /// with `training.compile`, since 2025): Inductor fuses the FP32 upcast,
+    /// log-softmax and NLL into reductions, so only the 16-bit logits and
+    /// their 16-bit gradient are ever full size.
+    Compiled,
 }
 
 impl LossKernel {
     /// Every choice.
-    pub const ALL: [LossKernel; 4] = [
+    pub const ALL: [LossKernel; 5] = [
         LossKernel::StackDefault,
         LossKernel::Unfused,
         LossKernel::FusedVocabParallel,
         LossKernel::Chunked,
+        LossKernel::Compiled,
     ];
 }
 
@@ -157,6 +163,7 @@ crate::lang::named!(LossKernel {
     LossKernel::Unfused => "unfused", "full logits, FP32 cross-entropy", "完整 logits，FP32 交叉熵";
     LossKernel::FusedVocabParallel => "fused_vocab_parallel", "fused vocabulary-parallel cross-entropy", "融合的词表并行交叉熵";
     LossKernel::Chunked => "chunked", "chunked (fused linear) cross-entropy", "分块（融合线性层）交叉熵";
+    LossKernel::Compiled => "compiled", "torch.compile'd cross-entropy", "torch.compile 编译的交叉熵";
 });
 
 /// Which implementation of the optimizer step runs; it decides the step's

@@ -14,6 +14,7 @@ mod mamf;
 mod mig;
 mod models;
 mod nccl;
+mod nccl_memory;
 mod prices;
 mod runtime;
 
@@ -26,6 +27,7 @@ pub use mamf::{
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
+pub use nccl_memory::{nccl_memory, CommPattern, NcclMemoryEntry, NCCL_MEMORY};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 pub use runtime::{cuda_context, ContextEntry, CUDA_CONTEXTS};
 

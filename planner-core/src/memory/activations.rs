@@ -40,6 +40,48 @@ pub(crate) struct ActContext {
     /// Bytes of the softmax output an eager attention keeps per score (4
     /// when autocast runs the softmax in FP32, else `act_bytes`).
     pub softmax_bytes: f64,
+    /// What selective recomputation keeps ([`selective_policy`]).
+    pub selective: SelectivePolicy,
+    /// Column-parallel linears keep their all-gathered input (DTensor
+    /// tensor parallelism, [`gathers_saved`]) rather than the
+    /// sequence-parallel shard.
+    pub gathered_inputs: bool,
+}
+
+/// Whether a stack's sequence-parallel column-parallel linears save the
+/// all-gathered input. Megatron's `LinearWithGradAccumulationAndAsync-
+/// Communication` saves the local shard and all-gathers it again in
+/// backward (Korthikanti et al. §4.2.2); torchtitan's DTensor
+/// `ColwiseParallel(input_layouts=Shard(1))` redistributes the input to
+/// `Replicate` before the matmul, so autograd keeps the gathered tensor
+/// (`parallelize_llama.py`, attention/FFN inputs and the output layer).
+pub(crate) fn gathers_saved(stack: MemoryStack) -> bool {
+    matches!(stack, MemoryStack::Torchtitan)
+}
+
+/// What "selective" activation recomputation means in a stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SelectivePolicy {
+    /// Korthikanti et al. §4.2.2 (Megatron `--recompute-granularity
+    /// selective`, and what HF-style stacks approximate): the attention
+    /// core (scores, softmax, its dropout) is recomputed, everything else
+    /// kept.
+    AttentionCore,
+    /// torchtitan's op-level selective checkpointing (`selective_ac_option
+    /// = "op"`, `parallelize_llama.py` `_save_list` and `_custom_policy`):
+    /// each block keeps its input, the outputs of every other `aten.mm`
+    /// (the 1st, 3rd, 5th… of the forward), the SDPA output with its
+    /// log-sum-exp and reduce-scatter outputs; norms, RoPE, activations and
+    /// the other matmuls are recomputed in backward.
+    EveryOtherMatmul,
+}
+
+/// The selective policy of a stack.
+pub(crate) fn selective_policy(stack: MemoryStack) -> SelectivePolicy {
+    match stack {
+        MemoryStack::Torchtitan => SelectivePolicy::EveryOtherMatmul,
+        MemoryStack::Megatron | MemoryStack::HfEager => SelectivePolicy::AttentionCore,
+    }
 }
 
 /// The saved-tensor table: bytes per element a layer's norm keeps, and the
@@ -78,6 +120,8 @@ pub(crate) struct LayerActs {
     pub scores: f64,
     /// The layer's input, all a fully recomputed layer keeps.
     pub input: f64,
+    /// What selective recomputation keeps, by the stack's policy.
+    pub selective: f64,
 }
 
 impl LayerActs {
@@ -86,14 +130,12 @@ impl LayerActs {
         self.replicated + self.sharded + self.scores
     }
 
-    /// Selective recomputation drops the score terms (§4.2.2); with
-    /// FlashAttention there is nothing left to drop but the log-sum-exp,
-    /// which the kernel needs anyway.
-    pub fn selective(&self, kernel: AttentionKernel) -> f64 {
-        match kernel {
-            AttentionKernel::Eager => self.replicated + self.sharded,
-            AttentionKernel::Flash => self.full(),
-        }
+    /// What selective recomputation keeps: under Korthikanti's policy the
+    /// score terms are dropped (§4.2.2), and with FlashAttention there is
+    /// nothing left to drop but the log-sum-exp, which the kernel needs
+    /// anyway; under torchtitan's op policy, see [`op_selective`].
+    pub fn selective(&self) -> f64 {
+        self.selective
     }
 }
 
@@ -119,7 +161,11 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
 
     // LayerNorm inputs (2), QKV and MLP GEMM inputs, attention and MLP
     // output dropout masks.
-    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh + 2.0 * masks * sbh;
+    // Under SP the GEMM inputs are split by TP unless the stack keeps the
+    // gathered copy ([`gathers_saved`]): they are counted at full size and
+    // multiplied back up before the replicated terms are divided below.
+    let gathered = if c.sp && c.gathered_inputs { t } else { 1.0 };
+    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh * gathered + 2.0 * masks * sbh;
 
     let attention = ab * sb * shape.q_width / t
         + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
@@ -154,12 +200,58 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
         AttentionKernel::Flash => 4.0 * a * sb / t,
     };
 
+    let (replicated, sharded, input) = (replicated / rep_div, attention + mlp, ab * sbh / rep_div);
+    let selective = match (c.selective, c.kernel, ffn, spec.moe) {
+        (SelectivePolicy::EveryOtherMatmul, _, Ffn::Dense, _)
+        | (SelectivePolicy::EveryOtherMatmul, _, Ffn::Moe, None) => {
+            input + op_selective(spec, c, kv_per_rank)
+        }
+        (SelectivePolicy::AttentionCore, AttentionKernel::Eager, _, _) => replicated + sharded,
+        _ => replicated + sharded + scores,
+    };
     LayerActs {
-        replicated: replicated / rep_div,
-        sharded: attention + mlp,
+        replicated,
+        sharded,
         scores,
-        input: ab * sbh / rep_div,
+        input,
+        selective,
     }
+}
+
+/// Bytes one dense layer keeps beyond its input under torchtitan's op
+/// policy: the outputs of the odd-numbered `aten.mm` calls in forward order
+/// (Q, K, V, output projection, then W1, W3 for gated units, W2) and, with
+/// FlashAttention, the SDPA output and its FP32 log-sum-exp. Eager
+/// attention's `bmm`s and softmax are not on the save list. Row-parallel
+/// outputs (attention and FFN output projections) are counted after their
+/// reduce-scatter, which the list also keeps.
+fn op_selective(spec: &ModelSpec, c: &ActContext, kv_per_rank: f64) -> f64 {
+    let sb = c.seq * c.batch;
+    let (h, t, ab) = (f64::from(spec.hidden), c.tp, c.act_bytes);
+    let rep_div = if c.sp { t } else { 1.0 };
+    let shape = spec.attention_shape();
+    let f = f64::from(spec.ffn) / t;
+    let mut mms = [0.0; 7];
+    mms[0] = shape.q_width / t;
+    mms[1] = shape.k_width * kv_per_rank;
+    mms[2] = shape.v_width * kv_per_rank;
+    mms[3] = h / rep_div;
+    let n = if spec.activation.is_gated() {
+        mms[4] = f;
+        mms[5] = f;
+        mms[6] = h / rep_div;
+        7
+    } else {
+        mms[4] = f;
+        mms[5] = h / rep_div;
+        6
+    };
+    let kept: f64 = mms[..n].iter().step_by(2).sum();
+    let sdpa = match c.kernel {
+        AttentionKernel::Flash => shape.o_width / t * ab + 4.0 * f64::from(spec.heads) / t,
+        AttentionKernel::Eager => 0.0,
+    };
+    sb * (ab * kept + sdpa)
 }
 
 #[cfg(test)]
@@ -180,6 +272,8 @@ mod tests {
             kernel,
             norm_bytes: 2.0,
             softmax_bytes: 2.0,
+            selective: SelectivePolicy::AttentionCore,
+            gathered_inputs: false,
         }
     }
 
@@ -197,14 +291,14 @@ mod tests {
         let l = layer(&spec, Ffn::Dense, &ctx(t, false, AttentionKernel::Eager));
         assert!((l.full() / eq2 - 1.0).abs() < 1e-12);
         let sel = sbh * (10.0 + 24.0 / t);
-        assert!((l.selective(AttentionKernel::Eager) / sel - 1.0).abs() < 1e-12);
+        assert!((l.selective() / sel - 1.0).abs() < 1e-12);
         assert_eq!(l.input, 2.0 * sbh);
 
         let eq4 = sbh / t * (34.0 + 5.0 * a * s / h);
         let l = layer(&spec, Ffn::Dense, &ctx(t, true, AttentionKernel::Eager));
         assert!((l.full() / eq4 - 1.0).abs() < 1e-12);
         let eq6 = sbh * 34.0 / t;
-        assert!((l.selective(AttentionKernel::Eager) / eq6 - 1.0).abs() < 1e-12);
+        assert!((l.selective() / eq6 - 1.0).abs() < 1e-12);
     }
 
     /// HF eager keeps FP32 norm copies and an FP32 softmax: more than
@@ -235,6 +329,29 @@ mod tests {
             saved_bytes(MemoryStack::HfEager, Norm::LayerNorm, 4.0),
             (4.0, 4.0)
         );
+    }
+
+    /// DTensor TP keeps the gathered inputs of the QKV and FFN GEMMs: each
+    /// is t times its sequence-parallel shard.
+    #[test]
+    fn dtensor_tp_keeps_gathered_gemm_inputs() {
+        let spec = catalog::model(ModelId::Gpt3_175b).spec;
+        let t = 8.0;
+        let shard = ctx(t, true, AttentionKernel::Flash);
+        let gathered = ActContext {
+            gathered_inputs: true,
+            ..shard
+        };
+        let (a, b) = (
+            layer(&spec, Ffn::Dense, &shard),
+            layer(&spec, Ffn::Dense, &gathered),
+        );
+        let sbh = 2048.0 * 12288.0;
+        let extra = 2.0 * 2.0 * sbh * (1.0 - 1.0 / t);
+        assert!(((b.replicated - a.replicated) / extra - 1.0).abs() < 1e-12);
+        assert_eq!(a.sharded, b.sharded);
+        assert!(gathers_saved(MemoryStack::Torchtitan));
+        assert!(!gathers_saved(MemoryStack::Megatron));
     }
 
     #[test]

@@ -166,5 +166,5 @@ pub(crate) fn fill<S: Sink>(
         prefill(r, st, prompt, batch, logits),
         || "widest transient tensors of one layer's prefill + logits".into(),
     );
-    super::overheads(items, r, super::process_groups(r));
+    super::overheads(items, r, &super::process_groups(r));
 }

@@ -21,6 +21,7 @@ mod granules;
 mod inference;
 mod training;
 
+use crate::catalog::CommPattern;
 use crate::lang::Named;
 use crate::plan::{OffloadTarget, Tier};
 use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
@@ -288,7 +289,7 @@ impl Tables {
 /// Adds context, workspaces, NCCL buffers and the allocator's reserve:
 /// the caching-allocator model, or a flat fraction where the plan sets
 /// one (`overheads.fragmentation`).
-pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
+pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
     let o = &r.overheads;
     s.hbm(ItemKind::CudaContext, o.context().base(), || {
         match o.cuda_context {
@@ -307,11 +308,7 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
     s.hbm(ItemKind::Workspace, o.workspace.base(), || {
         "cuBLAS/cuDNN workspaces (overheads.workspace)".into()
     });
-    s.hbm(
-        ItemKind::NcclBuffers,
-        o.nccl_per_group.base() * f64::from(groups),
-        || format!("{groups} process group(s) of size > 1 × overheads.nccl_per_group"),
-    );
+    nccl_buffers(s, r, groups);
     match o.fragmentation {
         Some(f) => {
             let transient = s.transient_hbm();
@@ -347,17 +344,58 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: u32) {
     }
 }
 
-/// Process groups of size > 1 a rank belongs to (each holds NCCL buffers).
-pub(crate) fn process_groups(r: &Resolved) -> u32 {
-    let data = match r.work {
-        Work::Train { .. } => r.dp.saturating_mul(r.cp) > 1,
-        Work::Infer { .. } => false,
+/// The process groups of size > 1 a rank belongs to, each with its NCCL
+/// communicator: (pattern, ranks, ranks of it in the rank's node). Ranks
+/// are laid out TP fastest, then CP, EP and DP (Megatron-Core's
+/// `tp-cp-ep-dp-pp` order), so a group's stride is the product of the
+/// degrees before it.
+/// No heap: the search evaluates this per candidate.
+pub(crate) type Groups = [Option<(CommPattern, u32, u32)>; 5];
+
+/// The process groups of a resolved plan (see [`Groups`]).
+pub(crate) fn process_groups(r: &Resolved) -> Groups {
+    let node = r.net.domain.max(1);
+    let local = |ranks: u32, stride: u32| ranks.min((node / stride.max(1)).max(1));
+    let mut g: Groups = [None; 5];
+    let mut i = 0;
+    let mut add = |p: CommPattern, ranks: u32, stride: u32| {
+        if let (true, Some(slot)) = (ranks > 1, g.get_mut(i)) {
+            *slot = Some((p, ranks, local(ranks, stride)));
+            i += 1;
+        }
     };
-    u32::from(r.tp > 1)
-        + u32::from(r.pp > 1)
-        + u32::from(data)
-        + u32::from(r.cp > 1)
-        + u32::from(r.ep > 1)
+    add(CommPattern::Collective, r.tp, 1);
+    add(CommPattern::PointToPoint, r.cp, r.tp);
+    add(CommPattern::AllToAll, r.ep, r.tp.saturating_mul(r.cp));
+    if let Work::Train { .. } = r.work {
+        add(CommPattern::Collective, r.dp.saturating_mul(r.cp), r.tp);
+    }
+    add(
+        CommPattern::PointToPoint,
+        r.pp,
+        r.tp.saturating_mul(r.cp).saturating_mul(r.dp),
+    );
+    g
+}
+
+/// NCCL's buffers: one communicator per process group, each the measured
+/// figure of its pattern and size (`catalog::nccl_memory`), or the plan's
+/// flat `overheads.nccl_per_group`.
+fn nccl_buffers<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
+    let n = groups.iter().flatten().count();
+    match r.overheads.nccl_per_group {
+        Some(per) => s.hbm(ItemKind::NcclBuffers, per.base() * n as f64, || {
+            format!("{n} process group(s) of size > 1 × overheads.nccl_per_group")
+        }),
+        None => {
+            for &(pattern, ranks, local) in groups.iter().flatten() {
+                let (b, e) = crate::catalog::nccl_memory(pattern, ranks, local);
+                s.hbm(ItemKind::NcclBuffers, b.base(), || {
+                    format!("{pattern:?} communicator of {ranks} ranks: {}", e.source)
+                });
+            }
+        }
+    }
 }
 
 /// Writes the memory of one stage into a sink.

@@ -100,6 +100,8 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         kernel: r.levers.attention,
         norm_bytes,
         softmax_bytes,
+        selective: activations::selective_policy(r.levers.memory.stack()),
+        gathered_inputs: activations::gathers_saved(r.levers.memory.stack()),
     }
 }
 
@@ -108,6 +110,7 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
 pub(crate) enum Kept {
     Everything,
     Selective(AttentionKernel),
+    SelectiveOps,
     LayerInputs,
     GroupInputs(usize),
     FirstRecomputed(usize),
@@ -123,6 +126,9 @@ impl Kept {
             Kept::Selective(AttentionKernel::Flash) => {
                 "FlashAttention already recomputes the attention core; nothing more to drop".into()
             }
+            Kept::SelectiveOps => "layer input, every other matmul output and the attention \
+                 output kept (torchtitan op-level selective checkpointing)"
+                .into(),
             Kept::LayerInputs => {
                 "one layer input per layer (Korthikanti Table 2, full recompute)".into()
             }
@@ -158,7 +164,10 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
         // (layers per segment, segments from the start whose inner
         // activations are recomputed)
         Checkpointing::None => (1, 0, Kept::Everything),
-        Checkpointing::Selective => (1, 0, Kept::Selective(kernel)),
+        Checkpointing::Selective => match activations::selective_policy(r.levers.memory.stack()) {
+            activations::SelectivePolicy::AttentionCore => (1, 0, Kept::Selective(kernel)),
+            activations::SelectivePolicy::EveryOtherMatmul => (1, 0, Kept::SelectiveOps),
+        },
         Checkpointing::Full => (1, n, Kept::LayerInputs),
         Checkpointing::Uniform { group } => {
             let g = (group as usize).max(1);
@@ -182,8 +191,8 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
                 live += layer(i).full();
             }
             (first.input, live)
-        } else if let Kept::Selective(k) = kept {
-            (first.selective(k), first.full())
+        } else if let Kept::Selective(_) | Kept::SelectiveOps = kept {
+            (first.selective(), first.full())
         } else {
             (first.full(), first.full())
         };
@@ -197,7 +206,7 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
 /// Everything [`stored`] reads, bit for bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StoredKey {
-    acts: [u64; 8],
+    acts: [u64; 10],
     dense_layers: u32,
     moe_layers: u32,
     checkpointing: Checkpointing,
@@ -212,11 +221,12 @@ impl StoredKey {
                 a.sharded.to_bits(),
                 a.scores.to_bits(),
                 a.input.to_bits(),
+                a.selective.to_bits(),
             ]
         };
         let (d, m) = (b(dense), b(moe));
         Self {
-            acts: [d[0], d[1], d[2], d[3], m[0], m[1], m[2], m[3]],
+            acts: [d[0], d[1], d[2], d[3], d[4], m[0], m[1], m[2], m[3], m[4]],
             dense_layers: st.dense_layers,
             moe_layers: st.moe_layers,
             checkpointing: r.levers.checkpointing,
@@ -295,7 +305,7 @@ pub(crate) fn fill<S: Sink>(
     gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
     activation_items(items, r, st, seq, m);
     optimizer_temporaries(items, r, &sp, &g, full_training);
-    super::overheads(items, r, super::process_groups(r));
+    super::overheads(items, r, &super::process_groups(r));
 }
 
 /// Sharding groups: dense states over dp·cp (or the hybrid shard group),
@@ -626,7 +636,11 @@ fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, 
         let (elems, how) = loss_peak(r, sb, v, h);
         // Final-norm input and output-layer input (Korthikanti §4.3), then
         // the loss kernel's peak over the rank's vocabulary slice.
-        let logits = (ctx.act_bytes + ctx.gemm_bytes) * sb * h / rep_div + elems / ctx.tp;
+        // The output layer's input is the gathered one where the stack
+        // keeps gathers ([`activations::gathers_saved`]).
+        let out_div = if ctx.gathered_inputs { 1.0 } else { rep_div };
+        let logits =
+            ctx.act_bytes * sb * h / rep_div + ctx.gemm_bytes * sb * h / out_div + elems / ctx.tp;
         items.hbm(ItemKind::Logits, logits * head_in_flight(r, m), || {
             format!("final-norm and output-layer inputs + {how}")
         });
@@ -700,6 +714,10 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
             (4.0 + cb) * sb * v,
             "fused vocabulary-parallel cross-entropy (FP32 softmax in place + 16-bit logits)",
         ),
+        LossKernel::Compiled => (
+            2.0 * cb * sb * v,
+            "compiled cross-entropy (16-bit logits and their gradient)",
+        ),
         LossKernel::Chunked => {
             let inc = (v / h.max(1.0)).ceil().max(1.0);
             let chunk = (sb / inc).ceil().max(1.0).log2().ceil().exp2().min(sb);
@@ -718,7 +736,8 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
 /// one moment-sized list; one tensor at a time (`foreach=False`) needs the
 /// largest parameter's; fused kernels (torch `fused=True`, apex/TE
 /// FusedAdam, bitsandbytes' block-wise 8-bit Adam) none. Other optimizers'
-/// steps are taken as in place.
+/// steps are taken as in place. DeepSpeed's ZeRO adds its gradient copies
+/// ([`deepspeed_step_copies`]) whatever the optimizer.
 fn optimizer_temporaries<S: Sink>(
     items: &mut S,
     r: &Resolved,
@@ -726,28 +745,61 @@ fn optimizer_temporaries<S: Sink>(
     g: &Groups,
     full: bool,
 ) {
-    if !matches!(r.levers.optimizer, Optimizer::AdamW) {
-        return;
-    }
     let width = r.levers.precision.optimizer.bytes_per_element();
     let trainable = if full {
         (sp.linear + sp.other) / div(g.shard_opt, g.n) + sp.experts / div(g.shard_opt, g.ne)
     } else {
         sp.adapters
     };
-    let temp = match r.levers.memory.optimizer() {
-        OptimizerImpl::Foreach | OptimizerImpl::StackDefault => width * trainable,
-        OptimizerImpl::ForLoop => width * largest_matrix(r).min(trainable),
-        OptimizerImpl::Fused | OptimizerImpl::Paged => 0.0,
+    let kernel = match (r.levers.optimizer, r.levers.memory.optimizer()) {
+        (Optimizer::AdamW, OptimizerImpl::Foreach | OptimizerImpl::StackDefault) => {
+            width * trainable
+        }
+        (Optimizer::AdamW, OptimizerImpl::ForLoop) => width * largest_matrix(r).min(trainable),
+        _ => 0.0,
     };
+    let copies = deepspeed_step_copies(r, g, full, trainable);
+    if kernel + copies <= 0.0 {
+        return;
+    }
+    let temp = kernel + copies;
     let freed = items.transient_hbm();
     let imp = r.levers.memory.optimizer();
     items.hbm(ItemKind::OptimizerTemporaries, temp - freed, || {
         format!(
-            "{}: {temp:.3e} B of step temporaries less {freed:.3e} B of freed activations",
+            "{}: {kernel:.3e} B of step temporaries + {copies:.3e} B of DeepSpeed gradient \
+             copies, less {freed:.3e} B of freed activations",
             imp.en()
         )
     });
+}
+
+/// Elements of one ZeRO-3 optimizer sub-group (DeepSpeed `zero_optimization.
+/// sub_group_size`, default 1e9, `runtime/zero/config.py`).
+const DEEPSPEED_SUB_GROUP: f64 = 1e9;
+
+/// Bytes DeepSpeed's ZeRO optimizers allocate for their step: the rank's
+/// 16-bit gradient partition is flattened into one new tensor and cast to
+/// the master weights' type (`stage_1_and_2.py` `step`: `flatten(
+/// averaged_gradients)` then `.to(fp32)`, the whole partition at once;
+/// `stage3.py` `_prepare_fp32_grad_for_sub_group`, one sub-group of up to
+/// `sub_group_size` elements at a time). Both copies are alive together;
+/// with 16-bit master weights (`bf16_master_weights_and_grads`) the cast
+/// returns the flat copy itself. Zero for other stacks and without ZeRO.
+fn deepspeed_step_copies(r: &Resolved, g: &Groups, full: bool, partition: f64) -> f64 {
+    let deepspeed = r.levers.training_stack == Some(crate::stack::TrainingStack::DeepSpeed);
+    if !deepspeed || !full || !g.shard_opt {
+        return 0.0;
+    }
+    let prec = &r.levers.precision;
+    let grad = prec.gradients.bytes_per_element();
+    let master = prec.master.unwrap_or(prec.optimizer).bytes_per_element();
+    let elements = match g.sharding {
+        Sharding::Zero3 => partition.min(DEEPSPEED_SUB_GROUP),
+        _ => partition,
+    };
+    let cast = if master > grad { master } else { 0.0 };
+    elements * (grad + cast)
 }
 
 /// Elements of the largest weight matrix on a rank (embedding or FFN).
