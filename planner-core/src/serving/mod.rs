@@ -74,6 +74,7 @@ pub(crate) fn report(
         return Some(out);
     };
     let replicas = r.dp.max(1);
+    let spec = crate::time::speculative::Speculator::of(r);
     let shape = Shape {
         r,
         dev,
@@ -82,6 +83,7 @@ pub(crate) fn report(
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
         cached: cached(stream, &lim, &cap),
+        spec: spec.as_ref(),
     };
     let steady = shape.of(stream, replicas);
     out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
@@ -99,6 +101,31 @@ pub(crate) fn report(
     }
     out.simulated = Some(sim);
     Some(out)
+}
+
+/// The devices a report shows for a stream under a continuous-batching
+/// engine: each holds the engine's whole KV pool, sized for requests up to
+/// the stream's longest (see [`capacity::engine_devices`]); `None` when
+/// the plan's devices stand as computed (static batches, no stream).
+pub(crate) fn engine_devices(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    stream: Option<&RequestStream>,
+) -> Option<Vec<DeviceMemory>> {
+    let stream = stream?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    if !r.levers.engine.continuous() {
+        return None;
+    }
+    let longest = stream.prompt.max().saturating_add(stream.output.max());
+    Some(capacity::engine_devices(
+        r,
+        devices,
+        &profile(r, batch),
+        longest,
+    ))
 }
 
 /// Mean prompt tokens the prefix cache serves.
@@ -125,7 +152,7 @@ fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> Anal
             p99: Seconds::from_secs(s.ttft[1]),
             mean: Seconds::from_secs(s.ttft[2]),
         },
-        tpot: Seconds::from_secs(s.t),
+        tpot: Seconds::from_secs(s.tpot),
         output_tokens_per_second: s.rate * shape.output * n,
         max_rate: shape.max_rate(None) * n,
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
@@ -195,6 +222,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
     let per_s = |x: f64| if span > 0.0 { x / span * n } else { 0.0 };
     let steady = Steady {
         t: tpot.p50.as_secs(),
+        tpot: tpot.p50.as_secs(),
         ttft: [ttft.p50.as_secs(), ttft.p99.as_secs(), ttft.mean.as_secs()],
         ..Steady::default()
     };
@@ -257,6 +285,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     let profile = profile(&r, batch);
     let cap = capacity::capacity(&r, &devices, &profile);
     let lim = limits(&profile);
+    let spec = crate::time::speculative::Speculator::of(&r);
     let shape = Shape {
         r: &r,
         dev: tables.first(),
@@ -265,6 +294,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
         cached: cached(stream, &lim, &cap),
+        spec: spec.as_ref(),
     };
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);
