@@ -120,7 +120,58 @@ pub struct EngineProfile {
     pub max_seqs: u32,
     /// What happens when blocks run out.
     pub preemption: Preemption,
+    /// Whether shared prompt prefixes are served from the cache.
+    #[serde(default)]
+    pub prefix_caching: PrefixCaching,
 }
+
+/// Whether a continuous-batching engine reuses the KV blocks of prompt
+/// prefixes it has seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum PrefixCaching {
+    /// Reuse (each engine's default: vLLM V1 `enable_prefix_caching`,
+    /// SGLang's radix cache, TensorRT-LLM `KvCacheConfig.enable_block_reuse`).
+    #[default]
+    On,
+    /// Prefill every prompt in full (vLLM `--no-enable-prefix-caching`,
+    /// SGLang `--disable-radix-cache`).
+    Off,
+}
+
+crate::lang::named!(PrefixCaching {
+    PrefixCaching::On => "on", "prefix caching on", "前缀缓存开";
+    PrefixCaching::Off => "off", "prefix caching off", "前缀缓存关";
+});
+
+/// Engine settings a plan may state over the engine's defaults (the token
+/// budget is `levers.prefill_chunk`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EngineKnobs {
+    /// Most running requests per replica (vLLM `max_num_seqs`, SGLang
+    /// `max_running_requests`, TensorRT-LLM `max_batch_size`), 1..=65,536;
+    /// `None` takes the engine's default.
+    #[serde(default)]
+    pub max_seqs: Option<u32>,
+    /// Prefix caching (a stream's `shared_prefix` is served from it).
+    #[serde(default)]
+    pub prefix_caching: PrefixCaching,
+}
+
+impl EngineKnobs {
+    /// Whether every knob is at the engine's default (then a plan does
+    /// not write them out).
+    pub fn is_default(&self) -> bool {
+        *self == EngineKnobs::default()
+    }
+}
+
+/// The most running requests a plan may state.
+pub const MAX_SEQS_LIMIT: u32 = 65_536;
 
 /// What proposes the tokens a speculative step verifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,6 +301,7 @@ impl Engine {
             block_tokens,
             max_seqs,
             preemption: Preemption::Recompute,
+            prefix_caching: PrefixCaching::On,
         }
     }
 }

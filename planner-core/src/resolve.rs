@@ -943,6 +943,14 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
         c.count("levers.precision.weights.int4.group_size", group_size);
     }
     check_speculation(c, levers);
+    if let Some(m) = levers.engine_knobs.max_seqs {
+        let m = c.bounded(
+            "levers.engine_knobs.max_seqs",
+            m,
+            crate::engine::MAX_SEQS_LIMIT,
+        );
+        levers.engine_knobs.max_seqs = Some(m);
+    }
 }
 
 /// Speculative decoding's inputs: draft tokens within

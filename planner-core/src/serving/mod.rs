@@ -9,7 +9,7 @@ pub(crate) mod capacity;
 mod rng;
 pub(crate) mod sim;
 
-use crate::engine::EngineProfile;
+use crate::engine::{EngineProfile, PrefixCaching};
 use crate::memory::breakdown::Breakdown;
 use crate::report::{AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing};
 use crate::request::{RequestStream, Slo};
@@ -24,6 +24,10 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
     let mut p = r.levers.engine.profile(r.gpu.device_memory(), r.tp, batch);
     p.token_budget = r.levers.prefill_chunk;
     p.block_tokens = capacity::block_tokens(r, &p);
+    if let (true, Some(m)) = (p.engine.continuous(), r.levers.engine_knobs.max_seqs) {
+        p.max_seqs = m;
+    }
+    p.prefix_caching = r.levers.engine_knobs.prefix_caching;
     p
 }
 
@@ -32,7 +36,7 @@ fn limits(p: &EngineProfile) -> Limits {
         token_budget: p.token_budget,
         max_seqs: p.max_seqs.max(1),
         static_batches: !p.engine.continuous(),
-        prefix_cache: p.engine.continuous(),
+        prefix_cache: p.engine.continuous() && p.prefix_caching == PrefixCaching::On,
     }
 }
 
@@ -299,6 +303,29 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);
     Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
+}
+
+/// The steady state of a candidate the serving search weighs: `None`
+/// when the plan is invalid (an error diagnostic), its devices are over,
+/// or the engine's pool cannot hold the stream's longest request.
+pub(crate) fn screen(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
+    let crate::plan::Workload::Inference(i) = &plan.workload else {
+        return None;
+    };
+    let stream = i.stream.as_ref()?;
+    let (r, _, diagnostics) = crate::resolve::resolve(plan);
+    let error = |d: &crate::diagnostics::Diagnostic| {
+        d.severity == crate::diagnostics::Severity::Error
+    };
+    if diagnostics.iter().any(error) {
+        return None;
+    }
+    let devices = crate::memory::devices(&r);
+    let held = engine_devices(&r, &devices, Some(stream))?;
+    if !held.iter().all(|d| d.tiers.iter().all(|t| t.fits())) {
+        return None;
+    }
+    analytic(plan)
 }
 
 /// The simulated stream of a plan alone (what `evaluate` reports in
