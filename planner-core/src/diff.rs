@@ -324,7 +324,13 @@ fn lever_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
 /// al. 2023 §2.3).
 fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     let n = Impact::None;
-    push(out, Setting::Engine, a.engine.key().into(), b.engine.key().into(), n);
+    push(
+        out,
+        Setting::Engine,
+        a.engine.key().into(),
+        b.engine.key().into(),
+        n,
+    );
     let seqs = |l: &Levers| {
         l.engine_knobs
             .max_seqs
@@ -337,12 +343,7 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
         l.speculative
             .filter(|s| s.active())
             .map_or("off".to_string(), |s| {
-                format!(
-                    "{} k={} α={:.2}",
-                    s.drafter.key(),
-                    s.tokens,
-                    s.acceptance
-                )
+                format!("{} k={} α={:.2}", s.drafter.key(), s.tokens, s.acceptance)
             })
     };
     push(out, Setting::Speculative, spec(a), spec(b), n);

@@ -270,6 +270,17 @@ impl Engine {
     ///   32, `max_num_tokens` 8192, `max_batch_size` 2048
     ///   (`tensorrt_llm/llmapi/llm_args.py`, `KvCacheConfig` and
     ///   `BuildConfig` defaults).
+    ///
+    /// Checked against the sources (issue 13, second part): SGLang's
+    /// fractions by TP (0.79 at ≥ 16, 0.81 at ≥ 8, 0.85 at ≥ 4, 0.87 at
+    /// ≥ 2, else 0.88) and `chunked_prefill_size` (2048 below 25,000 MB,
+    /// else 8192) as `ServerArgs.__post_init__` sets them in v0.4.x (later
+    /// versions key the fraction on the world size and raise the chunk on
+    /// large GPUs); TensorRT-LLM's `KvCacheConfig`:
+    /// `free_gpu_memory_fraction` default 0.9 ("Default is 90%"),
+    /// `tokens_per_block` default 32, `enable_block_reuse` default True.
+    /// `max_num_tokens` 8192 and `max_batch_size` 2048 were not re-read in
+    /// that pass.
     pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
         let (pool, token_budget, block_tokens, max_seqs) = match self {

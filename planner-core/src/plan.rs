@@ -723,7 +723,10 @@ pub struct Levers {
     pub speculative: Option<crate::engine::Speculation>,
     /// Engine settings over the engine's defaults: running-request limit,
     /// prefix caching.
-    #[serde(default, skip_serializing_if = "crate::engine::EngineKnobs::is_default")]
+    #[serde(
+        default,
+        skip_serializing_if = "crate::engine::EngineKnobs::is_default"
+    )]
     pub engine_knobs: crate::engine::EngineKnobs,
     /// The framework, loss kernel and optimizer implementation, as memory
     /// sees them (issue 12).

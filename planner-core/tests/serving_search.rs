@@ -21,7 +21,11 @@ fn the_example_search_finds_plans_that_meet_the_slos() {
     for f in &out.frontier {
         let a = &f.analytic;
         assert!(a.stable);
-        assert!(a.ttft.p99.as_secs() <= 2.0 + 1e-9, "{}", a.ttft.p99.as_secs());
+        assert!(
+            a.ttft.p99.as_secs() <= 2.0 + 1e-9,
+            "{}",
+            a.ttft.p99.as_secs()
+        );
         assert!(a.tpot.as_secs() <= 0.1 + 1e-9);
         assert_eq!(f.gpus, f.replicas * f.plan.levers.parallel.tp);
         let r = evaluate(&f.plan);

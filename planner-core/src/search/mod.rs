@@ -58,10 +58,12 @@ mod tests;
 
 pub use crate::effort::PlanFamily;
 pub use result::{figures, Counts, FamilyBests, Figures, Found, SearchResult, Speed};
-pub use serving::{
-    example_serving_scenario, search_serving, ServingFound, ServingScenario, ServingSearch, ServingSpace};
 pub use scenario::{
     example_scenario, Constraints, GpuCounts, GpuPrice, Interleaving, Permission, Scenario, Space,
+};
+pub use serving::{
+    example_serving_scenario, search_serving, ServingFound, ServingScenario, ServingSearch,
+    ServingSpace,
 };
 
 use crate::catalog::GpuId;

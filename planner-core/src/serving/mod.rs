@@ -314,9 +314,8 @@ pub(crate) fn screen(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     };
     let stream = i.stream.as_ref()?;
     let (r, _, diagnostics) = crate::resolve::resolve(plan);
-    let error = |d: &crate::diagnostics::Diagnostic| {
-        d.severity == crate::diagnostics::Severity::Error
-    };
+    let error =
+        |d: &crate::diagnostics::Diagnostic| d.severity == crate::diagnostics::Severity::Error;
     if diagnostics.iter().any(error) {
         return None;
     }
