@@ -67,7 +67,7 @@ fn closed_loop(mut p: Plan, clients: u32) -> Plan {
 fn tpot(r: &Report) -> f64 {
     match &r.time {
         TimeReport::Inference(t) => t.tpot.as_secs(),
-        _ => panic!("a serving plan has serving time"),
+        TimeReport::Training(_) => unreachable!("a serving plan has serving time"),
     }
 }
 
@@ -120,8 +120,8 @@ fn the_drafters_weights_and_kv_are_held() {
     // The 8B draft's 32 layers add 32/80 of the target's KV per token.
     let ratio = kv(&draft) / kv(&none);
     assert!((ratio - 1.4).abs() < 1e-6, "draft KV ratio {ratio}");
-    let s0 = none.serving.unwrap();
-    let s1 = draft.serving.unwrap();
+    let s0 = none.serving.expect("serving");
+    let s1 = draft.serving.expect("serving");
     assert!(s1.kv_capacity_tokens < s0.kv_capacity_tokens);
 }
 

@@ -145,7 +145,7 @@ fn retier(r: &Resolved, d: &mut DeviceMemory) {
     let (mut used, mut low, mut high) = (Bytes::ZERO, 0.0, 0.0);
     for i in d.items.iter().filter(|i| i.tier == Tier::Hbm) {
         let (l, h) = i.kind.relative_range();
-        used = used + i.bytes;
+        used += i.bytes;
         low += l * i.bytes.base();
         high += h * i.bytes.base();
     }
