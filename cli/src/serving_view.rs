@@ -32,6 +32,16 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         p.block_tokens,
         p.max_seqs
     );
+    if let Some(sp) = &s.speculative {
+        let _ = writeln!(
+            o,
+            "speculate {}: {} draft tokens at acceptance {:.2}, {:.2} tokens per step",
+            sp.drafter.en(),
+            sp.tokens,
+            sp.acceptance,
+            s.tokens_per_step
+        );
+    }
     let _ = writeln!(
         o,
         "KV pool  {} per device ({:.1} KiB/token there); {:.0} tokens per replica; {:.2} requests of the plan's length at once",

@@ -72,7 +72,18 @@ fn heading(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "gpu      {}", r.gpu);
     let verdict = match r.verdict {
-        Verdict::Fits => format!("FITS with {} of HBM to spare", r.hbm_margin),
+        // A serving engine fills its memory cap with its KV pool on purpose.
+        Verdict::Fits => match r
+            .serving
+            .as_ref()
+            .filter(|s| s.profile.engine.continuous() && s.analytic.is_some())
+        {
+            Some(s) => format!(
+                "FITS: the engine's {} KV pool per device fills its memory cap",
+                s.kv_pool
+            ),
+            None => format!("FITS with {} of HBM to spare", r.hbm_margin),
+        },
         Verdict::DoesNotFit => {
             // Name the tiers that are over: HBM may fit while host memory
             // or CXL does not.

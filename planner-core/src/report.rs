@@ -866,6 +866,13 @@ pub struct ServingReport {
     pub usd_per_million_output: Option<Usd>,
     /// Dollars per request.
     pub usd_per_request: Option<Usd>,
+    /// Speculative decoding as applied (`None` when off or k = 0).
+    #[serde(default)]
+    pub speculative: Option<crate::engine::Speculation>,
+    /// Expected tokens a decoding sequence emits per iteration
+    /// ((1 − α^(k+1))/(1 − α); 1 without speculation).
+    #[serde(default = "one")]
+    pub tokens_per_step: f64,
 }
 
 impl Report {
@@ -962,3 +969,7 @@ crate::lang::named!(Verdict {
     Verdict::DoesNotFit => "does_not_fit", "Does not fit", "放不下";
     Verdict::Invalid => "invalid", "Invalid plan", "方案无效";
 });
+
+fn one() -> f64 {
+    1.0
+}

@@ -122,6 +122,15 @@ fn the_drafters_weights_and_kv_are_held() {
     assert!((ratio - 1.4).abs() < 1e-6, "draft KV ratio {ratio}");
     let s0 = none.serving.expect("serving");
     let s1 = draft.serving.expect("serving");
+    // The report says what it applied: 1 + α + … + α⁴ at α = 0.7.
+    assert_eq!(s0.speculative, None);
+    assert!((s0.tokens_per_step - 1.0).abs() < 1e-12);
+    assert!(s1.speculative.is_some());
+    assert!(
+        (s1.tokens_per_step - 2.7731).abs() < 1e-4,
+        "{}",
+        s1.tokens_per_step
+    );
     assert!(s1.kv_capacity_tokens < s0.kv_capacity_tokens);
 }
 

@@ -73,6 +73,15 @@ pub(crate) fn report(
         usd_per_million_input: None,
         usd_per_million_output: None,
         usd_per_request: None,
+        speculative: r
+            .levers
+            .speculative
+            .filter(crate::engine::Speculation::active),
+        tokens_per_step: r
+            .levers
+            .speculative
+            .filter(crate::engine::Speculation::active)
+            .map_or(1.0, |s| s.expected_tokens()),
     };
     let Some(stream) = stream else {
         return Some(out);
