@@ -70,6 +70,20 @@ pub(crate) enum Cmd {
     #[command(after_help = "Example:
   memwall example-scenario > scenario.json")]
     ExampleScenario,
+    /// Search a serving scenario's engine knobs and replicas (FILE or -)
+    ///
+    /// Token budget, running-request limit, prefix caching, draft tokens
+    /// and TP, against the stream's rate and SLOs; each answer lists what
+    /// it changed and flags changes users would see. Exit 0 when a plan
+    /// is found, 1 when none carries the rate within the SLOs.
+    #[command(after_help = "Examples:
+  memwall example-serving-scenario | memwall search-serving - --format table
+  memwall search-serving scenario.json > result.json")]
+    SearchServing(FileFormat),
+    /// Print a serving search scenario: the serving example on ≤ 16 H100s
+    #[command(after_help = "Example:
+  memwall example-serving-scenario > scenario.json")]
+    ExampleServingScenario,
     /// Plans side by side (two or more PLAN files)
     ///
     /// Fits, margin, time, cost, and the migration class from the first plan.

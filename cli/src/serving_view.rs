@@ -32,6 +32,16 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         p.block_tokens,
         p.max_seqs
     );
+    if let Some(sp) = &s.speculative {
+        let _ = writeln!(
+            o,
+            "speculate {}: {} draft tokens at acceptance {:.2}, {:.2} tokens per step",
+            sp.drafter.en(),
+            sp.tokens,
+            sp.acceptance,
+            s.tokens_per_step
+        );
+    }
     let _ = writeln!(
         o,
         "KV pool  {} per device ({:.1} KiB/token there); {:.0} tokens per replica; {:.2} requests of the plan's length at once",
@@ -86,4 +96,67 @@ pub fn serving(o: &mut String, s: &ServingReport) {
             usd(s.usd_per_request)
         );
     }
+}
+
+/// `memwall search-serving`: reads a serving scenario, searches it, prints
+/// the answers as JSON or a table. Exit 1 when nothing carries the rate.
+pub(crate) fn run_search_serving(
+    file: &str,
+    format: crate::Format,
+) -> Result<std::process::ExitCode, crate::Fail> {
+    use planner_core::search::{search_serving, ServingScenario};
+    let text = crate::read_input(file)?;
+    let scenario: ServingScenario = serde_json::from_str(&text)
+        .map_err(|e| crate::Fail(format!("invalid serving scenario: {e}")))?;
+    let result = search_serving(&scenario);
+    if let Some(p) = &result.problem {
+        return Err(crate::Fail(format!("invalid serving scenario: {p}")));
+    }
+    match format {
+        crate::Format::Json => crate::io::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&result).map_err(|e| crate::Fail(e.to_string()))?
+        )),
+        crate::Format::Table => crate::io::emit(&render_serving_search(&result)),
+    }
+    Ok(if result.best.is_some() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::from(1)
+    })
+}
+
+/// The frontier of a serving search, one answer a line, with its changes.
+fn render_serving_search(r: &planner_core::search::ServingSearch) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} candidates, {} carry the rate within the SLOs",
+        r.evaluated, r.feasible
+    );
+    for (i, f) in r.frontier.iter().enumerate() {
+        let a = &f.analytic;
+        let mark = if i == 0 { "best " } else { "     " };
+        let _ = writeln!(
+            o,
+            "{mark}{} GPUs ({} × TP {}): TTFT {}; TPOT {:.1} ms{}",
+            f.gpus,
+            f.replicas,
+            f.plan.levers.parallel.tp,
+            ms(&a.ttft),
+            a.tpot.as_millis(),
+            if f.affects_sla {
+                "  [changes what users see: check the SLOs]"
+            } else {
+                ""
+            }
+        );
+        let changes: Vec<String> = f
+            .changes
+            .iter()
+            .map(|c| c.describe(planner_core::Lang::En))
+            .collect();
+        let _ = writeln!(o, "       {}", changes.join(", "));
+    }
+    o
 }

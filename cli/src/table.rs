@@ -72,8 +72,32 @@ fn heading(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "gpu      {}", r.gpu);
     let verdict = match r.verdict {
-        Verdict::Fits => format!("FITS with {} of HBM to spare", r.hbm_margin),
-        Verdict::DoesNotFit => format!("DOES NOT FIT (HBM margin {})", r.hbm_margin),
+        // A serving engine fills its memory cap with its KV pool on purpose.
+        Verdict::Fits => match r
+            .serving
+            .as_ref()
+            .filter(|s| s.profile.engine.continuous() && s.analytic.is_some())
+        {
+            Some(s) => format!(
+                "FITS: the engine's {} KV pool per device fills its memory cap",
+                s.kv_pool
+            ),
+            None => format!("FITS with {} of HBM to spare", r.hbm_margin),
+        },
+        Verdict::DoesNotFit => {
+            // Name the tiers that are over: HBM may fit while host memory
+            // or CXL does not.
+            let over: Vec<String> = r
+                .over_tiers()
+                .iter()
+                .map(|(t, by)| format!("{} over by {by}", t.en()))
+                .collect();
+            if over.is_empty() {
+                format!("DOES NOT FIT (HBM margin {})", r.hbm_margin)
+            } else {
+                format!("DOES NOT FIT: {}", over.join(", "))
+            }
+        }
         Verdict::Invalid => "INVALID".to_string(),
     };
     let _ = writeln!(o, "verdict  {verdict}\n");

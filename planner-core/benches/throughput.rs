@@ -260,6 +260,15 @@ fn serving() {
         "serving analytic:       {an:>12.0} plans/s wall, {} per CPU-second ({calls} calls; steady state + largest rate with and without SLOs)",
         per_cpu(an_cpu)
     );
+    let scenario = planner_core::search::example_serving_scenario();
+    let (found, wall, cpu) = timed(|| planner_core::search::search_serving(&scenario));
+    println!(
+        "serving search:         {wall:.3} s wall, {} CPU s ({} candidates, {} feasible; best {} GPUs)",
+        cpu.map_or_else(|| "n/a".to_string(), |c| format!("{c:.3}")),
+        found.evaluated,
+        found.feasible,
+        found.best.as_ref().map_or(0, |b| b.gpus)
+    );
     let sim = planner_core::serving::simulate(&plan).expect("the example has a stream");
     let secs = sim.simulated.as_secs();
     let (runs, runs_cpu, calls) = rate(1, 3.0, |_| {

@@ -68,6 +68,14 @@ pub enum Setting {
     Pruning,
     /// Sequences served at once.
     Concurrency,
+    /// The serving engine.
+    Engine,
+    /// The engine's running-request limit (`max_num_seqs`).
+    MaxSeqs,
+    /// Prefix caching.
+    PrefixCaching,
+    /// Speculative decoding (drafter, draft tokens, acceptance).
+    Speculative,
 }
 
 crate::lang::named!(Setting {
@@ -95,6 +103,10 @@ crate::lang::named!(Setting {
     Setting::PrefillChunk => "prefill_chunk", "prefill chunk", "预填充分块";
     Setting::Pruning => "pruning", "pruning", "剪枝";
     Setting::Concurrency => "concurrency", "concurrency", "并发数";
+    Setting::Engine => "engine", "serving engine", "推理引擎";
+    Setting::MaxSeqs => "max_seqs", "running-request limit", "最大运行请求数";
+    Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
+    Setting::Speculative => "speculative", "speculative decoding", "投机解码";
 });
 
 /// What a change may affect beyond memory, time and cost.
@@ -302,6 +314,39 @@ fn lever_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
         debug(&b.pruning),
         Impact::Quality,
     );
+    serving_changes(a, b, out);
+}
+
+/// The serving engine's settings. A lower running-request limit queues
+/// users who would have run (the service level they see changes); the
+/// engine, prefix caching and speculative decoding change speed only
+/// (speculative sampling keeps the target's distribution, Leviathan et
+/// al. 2023 §2.3).
+fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
+    let n = Impact::None;
+    push(
+        out,
+        Setting::Engine,
+        a.engine.key().into(),
+        b.engine.key().into(),
+        n,
+    );
+    let seqs = |l: &Levers| {
+        l.engine_knobs
+            .max_seqs
+            .map_or("default".to_string(), |m| m.to_string())
+    };
+    push(out, Setting::MaxSeqs, seqs(a), seqs(b), Impact::Sla);
+    let pc = |l: &Levers| l.engine_knobs.prefix_caching.key().to_string();
+    push(out, Setting::PrefixCaching, pc(a), pc(b), n);
+    let spec = |l: &Levers| {
+        l.speculative
+            .filter(|s| s.active())
+            .map_or("off".to_string(), |s| {
+                format!("{} k={} α={:.2}", s.drafter.key(), s.tokens, s.acceptance)
+            })
+    };
+    push(out, Setting::Speculative, spec(a), spec(b), n);
 }
 
 /// The offload levers in one string: "optimizer→host_dram 100%, …".

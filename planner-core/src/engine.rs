@@ -120,6 +120,131 @@ pub struct EngineProfile {
     pub max_seqs: u32,
     /// What happens when blocks run out.
     pub preemption: Preemption,
+    /// Whether shared prompt prefixes are served from the cache.
+    #[serde(default)]
+    pub prefix_caching: PrefixCaching,
+}
+
+/// Whether a continuous-batching engine reuses the KV blocks of prompt
+/// prefixes it has seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum PrefixCaching {
+    /// Reuse (each engine's default: vLLM V1 `enable_prefix_caching`,
+    /// SGLang's radix cache, TensorRT-LLM `KvCacheConfig.enable_block_reuse`).
+    #[default]
+    On,
+    /// Prefill every prompt in full (vLLM `--no-enable-prefix-caching`,
+    /// SGLang `--disable-radix-cache`).
+    Off,
+}
+
+crate::lang::named!(PrefixCaching {
+    PrefixCaching::On => "on", "prefix caching on", "前缀缓存开";
+    PrefixCaching::Off => "off", "prefix caching off", "前缀缓存关";
+});
+
+/// Engine settings a plan may state over the engine's defaults (the token
+/// budget is `levers.prefill_chunk`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EngineKnobs {
+    /// Most running requests per replica (vLLM `max_num_seqs`, SGLang
+    /// `max_running_requests`, TensorRT-LLM `max_batch_size`), 1..=65,536;
+    /// `None` takes the engine's default.
+    #[serde(default)]
+    pub max_seqs: Option<u32>,
+    /// Prefix caching (a stream's `shared_prefix` is served from it).
+    #[serde(default)]
+    pub prefix_caching: PrefixCaching,
+}
+
+impl EngineKnobs {
+    /// Whether every knob is at the engine's default (then a plan does
+    /// not write them out).
+    pub fn is_default(&self) -> bool {
+        *self == EngineKnobs::default()
+    }
+}
+
+/// The most running requests a plan may state.
+pub const MAX_SEQS_LIMIT: u32 = 65_536;
+
+/// What proposes the tokens a speculative step verifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum Drafter {
+    /// A smaller model of the same tokenizer (Leviathan et al. 2023; vLLM
+    /// `speculative_config.model`), run at the target's tensor-parallel
+    /// degree and weight format; its weights and its own KV cache are held
+    /// beside the target's.
+    Model {
+        /// The draft model.
+        model: crate::catalog::ModelId,
+    },
+    /// Decoder layers of the target's shape stacked on its last hidden
+    /// state, sharing its embedding and output layer: an EAGLE head (Li et
+    /// al. 2024, one layer) or a multi-token-prediction module
+    /// (DeepSeek-V3, arXiv:2412.19437 §2.2, one MoE block on an MoE
+    /// target). Their weights and KV are held; the output layer is shared.
+    Heads {
+        /// Decoder layers of the head, ≥ 1.
+        layers: u32,
+    },
+}
+
+crate::lang::named!(Drafter {
+    Drafter::Model { .. } => "model", "draft model", "草稿模型";
+    Drafter::Heads { .. } => "heads", "EAGLE/MTP head", "EAGLE/MTP 预测头";
+});
+
+/// Speculative decoding: each decode iteration the drafter proposes
+/// `tokens` tokens one after another, and the target verifies them in
+/// one forward pass of `tokens + 1` positions per sequence, keeping the
+/// accepted prefix and one token of its own (Leviathan et al., "Fast
+/// Inference from Transformers via Speculative Decoding", ICML 2023, §3;
+/// vLLM `--speculative-config`, `num_speculative_tokens`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Speculation {
+    /// What drafts the tokens.
+    pub drafter: Drafter,
+    /// Draft tokens per step (`num_speculative_tokens`, k), 0..=
+    /// [`MAX_SPECULATIVE_TOKENS`]; 0 is no speculation.
+    pub tokens: u32,
+    /// Probability that a draft token is accepted, α in 0..=1, taken as
+    /// independent per token (Leviathan et al. §3.1); measured acceptance
+    /// depends on the data and the drafter, so it is an input.
+    pub acceptance: f64,
+}
+
+/// The most draft tokens per step the planner takes (engines advise ≤ 5;
+/// beyond ~10 the expected gain is flat for any α < 0.9).
+pub const MAX_SPECULATIVE_TOKENS: u32 = 16;
+
+impl Speculation {
+    /// Expected tokens one target step emits per sequence:
+    /// (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, §3.1, Eq. 1),
+    /// k + 1 at α = 1 and 1 at k = 0 or α = 0.
+    pub fn expected_tokens(&self) -> f64 {
+        let a = self.acceptance.clamp(0.0, 1.0);
+        let k = f64::from(self.tokens.min(MAX_SPECULATIVE_TOKENS));
+        if 1.0 - a < 1e-12 {
+            return k + 1.0;
+        }
+        (1.0 - a.powf(k + 1.0)) / (1.0 - a)
+    }
+
+    /// Whether it changes anything (k ≥ 1).
+    pub fn active(&self) -> bool {
+        self.tokens > 0
+    }
 }
 
 /// Device memory from which vLLM and SGLang pick their larger defaults.
@@ -145,6 +270,17 @@ impl Engine {
     ///   32, `max_num_tokens` 8192, `max_batch_size` 2048
     ///   (`tensorrt_llm/llmapi/llm_args.py`, `KvCacheConfig` and
     ///   `BuildConfig` defaults).
+    ///
+    /// Checked against the sources (issue 13, second part): SGLang's
+    /// fractions by TP (0.79 at ≥ 16, 0.81 at ≥ 8, 0.85 at ≥ 4, 0.87 at
+    /// ≥ 2, else 0.88) and `chunked_prefill_size` (2048 below 25,000 MB,
+    /// else 8192) as `ServerArgs.__post_init__` sets them in v0.4.x (later
+    /// versions key the fraction on the world size and raise the chunk on
+    /// large GPUs); TensorRT-LLM's `KvCacheConfig`:
+    /// `free_gpu_memory_fraction` default 0.9 ("Default is 90%"),
+    /// `tokens_per_block` default 32, `enable_block_reuse` default True.
+    /// `max_num_tokens` 8192 and `max_batch_size` 2048 were not re-read in
+    /// that pass.
     pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
         let (pool, token_budget, block_tokens, max_seqs) = match self {
@@ -176,6 +312,7 @@ impl Engine {
             block_tokens,
             max_seqs,
             preemption: Preemption::Recompute,
+            prefix_caching: PrefixCaching::On,
         }
     }
 }
@@ -216,5 +353,25 @@ mod tests {
         assert_eq!(Engine::TrtLlm.profile(big, 1, 1).block_tokens, 32);
         assert_eq!(Engine::Static.profile(big, 1, 7).max_seqs, 7);
         assert!(!Engine::Static.continuous());
+    }
+
+    #[test]
+    fn expected_tokens_follow_leviathan() {
+        let s = |k, a| Speculation {
+            drafter: Drafter::Heads { layers: 1 },
+            tokens: k,
+            acceptance: a,
+        };
+        assert!((s(0, 0.8).expected_tokens() - 1.0).abs() < 1e-12);
+        assert!((s(3, 0.0).expected_tokens() - 1.0).abs() < 1e-12);
+        assert!((s(3, 1.0).expected_tokens() - 4.0).abs() < 1e-12);
+        // 1 + α + α² + α³ at α = 0.5.
+        assert!((s(3, 0.5).expected_tokens() - 1.875).abs() < 1e-12);
+        let mut last = 0.0;
+        for i in 0..=20 {
+            let e = s(4, f64::from(i) / 20.0).expected_tokens();
+            assert!(e >= last);
+            last = e;
+        }
     }
 }

@@ -33,10 +33,19 @@ pub fn evaluate(plan: &Plan) -> Report {
     let (econ, econ_diagnostics) = resolve_economics(plan);
     diagnostics.extend(econ_diagnostics);
     let devices = memory::devices(&r);
-    let binding = binding_device(&devices);
-    capacity_diagnostics(&devices, &mut diagnostics);
-    let verdict = verdict(&devices, &diagnostics);
-    let hbm_margin = devices
+    let stream = match &plan.workload {
+        crate::plan::Workload::Inference(i) => i.stream.as_ref(),
+        crate::plan::Workload::Training(_) => None,
+    };
+    // A serving engine holds its whole KV pool: the memory table and the
+    // verdict show it; the time model and the inverse answers read the
+    // plan's own batch.
+    let held = crate::serving::engine_devices(&r, &devices, stream);
+    let shown = held.as_deref().unwrap_or(&devices);
+    let binding = binding_device(shown);
+    capacity_diagnostics(shown, held.is_some(), &mut diagnostics);
+    let verdict = verdict(shown, &diagnostics);
+    let hbm_margin = shown
         .get(binding)
         .map_or(Bytes::ZERO, |d| r.capacity(Tier::Hbm) - d.hbm_used());
     let (inference, training) = limits(&r, &devices, binding);
@@ -54,10 +63,6 @@ pub fn evaluate(plan: &Plan) -> Report {
         &mut diagnostics,
     );
 
-    let stream = match &plan.workload {
-        crate::plan::Workload::Inference(i) => i.stream.as_ref(),
-        crate::plan::Workload::Training(_) => None,
-    };
     let serving = crate::serving::report(
         &r,
         &devices,
@@ -73,7 +78,7 @@ pub fn evaluate(plan: &Plan) -> Report {
         distilled_from: names.teacher,
         gpu: names.gpu,
         params: param_summary(&r),
-        devices,
+        devices: held.unwrap_or(devices),
         binding,
         verdict,
         hbm_margin,
@@ -88,8 +93,9 @@ pub fn evaluate(plan: &Plan) -> Report {
 }
 
 /// An error for every tier over capacity (naming its largest item) and a
-/// warning for HBM within 3 % of full.
-fn capacity_diagnostics(devices: &[DeviceMemory], diagnostics: &mut Vec<Diagnostic>) {
+/// warning for HBM within 3 % of full, unless a serving engine `filled`
+/// it with its KV pool on purpose.
+fn capacity_diagnostics(devices: &[DeviceMemory], filled: bool, diagnostics: &mut Vec<Diagnostic>) {
     for d in devices {
         for t in &d.tiers {
             if !t.fits() {
@@ -107,7 +113,8 @@ fn capacity_diagnostics(devices: &[DeviceMemory], diagnostics: &mut Vec<Diagnost
                     capacity: t.capacity,
                     largest,
                 }));
-            } else if t.tier == Tier::Hbm && t.margin().base() < 0.03 * t.capacity.base() {
+            } else if t.tier == Tier::Hbm && !filled && t.margin().base() < 0.03 * t.capacity.base()
+            {
                 diagnostics.push(Diagnostic::warning(DiagnosticKind::TightFit {
                     role: d.role,
                     margin: t.margin(),

@@ -720,6 +720,18 @@ pub struct Levers {
     /// block size).
     #[serde(default)]
     pub engine: crate::engine::Engine,
+    /// Speculative decoding (a draft model or EAGLE/MTP heads, draft
+    /// tokens per step, acceptance rate); `None` decodes one token per
+    /// step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speculative: Option<crate::engine::Speculation>,
+    /// Engine settings over the engine's defaults: running-request limit,
+    /// prefix caching.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::engine::EngineKnobs::is_default"
+    )]
+    pub engine_knobs: crate::engine::EngineKnobs,
     /// The framework, loss kernel and optimizer implementation, as memory
     /// sees them (issue 12).
     #[serde(default)]

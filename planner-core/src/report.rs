@@ -742,6 +742,28 @@ pub struct Report {
     pub serving: Option<ServingReport>,
 }
 
+impl Report {
+    /// Every tier over capacity on some device, in `Tier::ALL` order
+    /// (fastest first), with its largest excess over the devices: what a
+    /// `DoesNotFit` verdict is about, named when it is not HBM.
+    pub fn over_tiers(&self) -> Vec<(Tier, Bytes)> {
+        let mut out: Vec<(Tier, Bytes)> = Vec::new();
+        for tier in Tier::ALL {
+            let worst = self
+                .devices
+                .iter()
+                .filter_map(|d| d.tier(tier))
+                .filter(|t| !t.fits())
+                .map(|t| t.used - t.capacity)
+                .max_by(|a, b| a.base().total_cmp(&b.base()));
+            if let Some(w) = worst {
+                out.push((tier, w));
+            }
+        }
+        out
+    }
+}
+
 /// The median, 99th percentile and mean of a latency over requests.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -844,6 +866,13 @@ pub struct ServingReport {
     pub usd_per_million_output: Option<Usd>,
     /// Dollars per request.
     pub usd_per_request: Option<Usd>,
+    /// Speculative decoding as applied (`None` when off or k = 0).
+    #[serde(default)]
+    pub speculative: Option<crate::engine::Speculation>,
+    /// Expected tokens a decoding sequence emits per iteration
+    /// ((1 − α^(k+1))/(1 − α); 1 without speculation).
+    #[serde(default = "one")]
+    pub tokens_per_step: f64,
 }
 
 impl Report {
@@ -940,3 +969,7 @@ crate::lang::named!(Verdict {
     Verdict::DoesNotFit => "does_not_fit", "Does not fit", "放不下";
     Verdict::Invalid => "invalid", "Invalid plan", "方案无效";
 });
+
+fn one() -> f64 {
+    1.0
+}

@@ -1032,6 +1032,39 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
     if let Precision::Int4 { group_size } = levers.precision.weights {
         c.count("levers.precision.weights.int4.group_size", group_size);
     }
+    check_speculation(c, levers);
+    if let Some(m) = levers.engine_knobs.max_seqs {
+        let m = c.bounded(
+            "levers.engine_knobs.max_seqs",
+            m,
+            crate::engine::MAX_SEQS_LIMIT,
+        );
+        levers.engine_knobs.max_seqs = Some(m);
+    }
+}
+
+/// Speculative decoding's inputs: draft tokens within
+/// [`crate::engine::MAX_SPECULATIVE_TOKENS`], an acceptance rate that is a
+/// fraction, heads of at least one layer and at most a few.
+fn check_speculation(c: &mut Checker, levers: &mut Levers) {
+    use crate::engine::{Drafter, MAX_SPECULATIVE_TOKENS};
+    let Some(s) = levers.speculative.as_mut() else {
+        return;
+    };
+    if s.tokens > MAX_SPECULATIVE_TOKENS {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.speculative.tokens".into(),
+            problem: format!(
+                "{} is beyond the largest this planner takes ({MAX_SPECULATIVE_TOKENS})",
+                s.tokens
+            ),
+        }));
+        s.tokens = MAX_SPECULATIVE_TOKENS;
+    }
+    s.acceptance = c.fraction("levers.speculative.acceptance", s.acceptance, 0.0);
+    if let Drafter::Heads { layers } = &mut s.drafter {
+        *layers = c.bounded("levers.speculative.drafter.heads.layers", *layers, 8);
+    }
 }
 
 /// A price that must be finite and non-negative; `None` (the catalog

@@ -136,3 +136,217 @@ fn single_request_latency() {
         );
     }
 }
+
+/// One published static-batch measurement: TensorRT-LLM's
+/// `docs/source/performance.md` at commit 138f96d4 (NVIDIA/TensorRT-LLM,
+/// "Peak Throughput", data of v0.6.1 for H100, v0.5 for A100's TP-1 rows
+/// and for the batch-1 first-token latencies), measured with
+/// `gptSessionBenchmark`: static batches, every sequence `prompt` in and
+/// `output` out. The models are Llama-2-7b and Llama-2-70b (the page's
+/// "Engine Building Setups"); H100 is H100-HBM3-80GB (SXM) with FP8
+/// weights, compute and KV cache (`--enable_fp8 --fp8_kv_cache`); the A100
+/// variant is not stated (modelled as SXM 80 GB), FP16.
+struct Static {
+    model: ModelId,
+    gpu: GpuId,
+    tp: u32,
+    batch: u32,
+    prompt: u32,
+    output: u32,
+    fp8: bool,
+    /// Output tokens/s per GPU, or the first-token latency in ms.
+    measured: Measured,
+}
+
+#[derive(Clone, Copy)]
+enum Measured {
+    TokensPerGpu(f64),
+    FirstTokenMs(f64),
+}
+
+#[rustfmt::skip]
+fn trt_llm_static() -> Vec<Static> {
+    use Measured::{FirstTokenMs as Ttft, TokensPerGpu as Tps};
+    use ModelId::{Llama2_70b as L70, Llama2_7b as L7};
+    let h = |model, tp, batch, prompt, output, m| Static { model, gpu: GpuId::H100Sxm, tp, batch, prompt, output, fp8: true, measured: m };
+    let a = |model, tp, batch, prompt, output, m| Static { model, gpu: GpuId::A100Sxm80, tp, batch, prompt, output, fp8: false, measured: m };
+    vec![
+        // H100 FP8, v0.6.1, out tok/s/GPU.
+        h(L7, 1, 768, 128, 128, Tps(19_694.0)),
+        h(L7, 1, 112, 128, 2048, Tps(6_818.0)),
+        h(L7, 1, 80, 2048, 128, Tps(2_244.0)),
+        h(L7, 1, 48, 2048, 2048, Tps(2_740.0)),
+        h(L70, 2, 1024, 128, 128, Tps(2_657.0)),
+        h(L70, 4, 480, 128, 2048, Tps(1_486.0)),
+        h(L70, 2, 96, 2048, 128, Tps(306.0)),
+        h(L70, 2, 64, 2048, 2048, Tps(547.0)),
+        // A100 FP16, TP 1 rows (the table's unit is out tok/s; at TP 1
+        // that is per GPU).
+        a(L7, 1, 384, 128, 128, Tps(5_586.0)),
+        a(L7, 1, 60, 128, 2048, Tps(1_928.0)),
+        a(L7, 1, 52, 2048, 128, Tps(591.0)),
+        // First-token latency at batch 1 (v0.5).
+        h(L7, 1, 1, 128, 1, Ttft(7.0)),
+        h(L7, 1, 1, 2048, 1, Ttft(36.0)),
+        h(L70, 4, 1, 128, 1, Ttft(26.0)),
+        h(L70, 4, 1, 2048, 1, Ttft(109.0)),
+        a(L7, 1, 1, 128, 1, Ttft(16.0)),
+        a(L7, 1, 1, 2048, 1, Ttft(133.0)),
+        a(L70, 4, 1, 128, 1, Ttft(47.0)),
+        a(L70, 4, 1, 2048, 1, Ttft(377.0)),
+    ]
+}
+
+impl Static {
+    fn plan(&self) -> Plan {
+        let c = Case {
+            name: "",
+            model: self.model,
+            gpu: self.gpu,
+            tp: self.tp,
+            weights: if self.fp8 {
+                Precision::Fp8
+            } else {
+                Precision::Bf16
+            },
+            prompt: self.prompt,
+            output: self.output,
+            ttft_ms: 0.0,
+            itl_ms: 0.0,
+        };
+        let mut p = c.plan();
+        if let Workload::Inference(i) = &mut p.workload {
+            i.batch = self.batch;
+        }
+        if self.fp8 {
+            p.levers.precision.kv_cache = Precision::Fp8;
+        }
+        p
+    }
+}
+
+/// TensorRT-LLM's published static-batch throughputs and first-token
+/// latencies against the static serving model, at the default
+/// efficiencies. Prints each row; pins the median and worst |error| as
+/// they stand (docs/validation.md explains the misses).
+#[test]
+fn trt_llm_static_batches() {
+    let mut errors = Vec::new();
+    for s in trt_llm_static() {
+        let r = evaluate(&s.plan());
+        let TimeReport::Inference(t) = r.time else {
+            unreachable!("not a serving report")
+        };
+        let (label, predicted, measured) = match s.measured {
+            Measured::TokensPerGpu(m) => (
+                "out tok/s/GPU",
+                t.output_tokens_per_second / f64::from(s.tp),
+                m,
+            ),
+            Measured::FirstTokenMs(m) => ("TTFT ms", t.ttft.as_millis(), m),
+        };
+        let e = (predicted - measured) / measured;
+        println!(
+            "{:?} {:?} TP{} b{} {}/{} {label}: measured {measured:.1}, predicted {predicted:.1} ({:+.1}%) {:?}",
+            s.model, s.gpu, s.tp, s.batch, s.prompt, s.output, e * 100.0, r.verdict
+        );
+        errors.push(e.abs());
+    }
+    errors.sort_by(f64::total_cmp);
+    let median = errors[errors.len() / 2];
+    let worst = errors[errors.len() - 1];
+    println!(
+        "median |error| {:.1}%, worst {:.1}%",
+        median * 100.0,
+        worst * 100.0
+    );
+    // As measured on 2026-12-01 (19 rows): median 7.2 %, worst 100.3 %
+    // (Llama-2-70B decode at long context, measured before TensorRT-LLM's
+    // GQA decode kernel; docs/validation.md). A change that moves these is
+    // a change to the model: say why in its commit.
+    assert_eq!(errors.len(), 19);
+    assert!(median <= 0.08, "median |error| {median}");
+    assert!(worst <= 1.05, "worst |error| {worst}");
+}
+
+/// TensorRT-LLM's offline maximum-throughput table (`trtllm-bench
+/// throughput`, PyTorch backend: every request queued at once, fixed
+/// lengths, total output tokens/s), `docs/source/performance/perf-overview.md`
+/// at commit 00f37686aa854010d68bcbd0f4ab000221541ca6 of NVIDIA/TensorRT-LLM
+/// (the v1.0 tables). GPUs H100 SXM 80GB (DGX H100) and H200 SXM 141GB;
+/// FP8 checkpoints (nvidia/Llama-3.1-8B-Instruct-FP8,
+/// nvidia/Llama-3.3-70B-Instruct-FP8, nvidia/Llama-3.1-405B-Instruct-FP8).
+/// Llama 3.3 70B has Llama 3.1 70B's architecture.
+#[rustfmt::skip]
+fn trt_llm_offline() -> Vec<(ModelId, GpuId, u32, u32, u32, f64)> {
+    use GpuId::{H100Sxm as H1, H200Sxm as H2};
+    use ModelId::{Llama31_405b as L405, Llama31_70b as L70, Llama31_8b as L8};
+    let lens = [(128, 128), (128, 2048), (128, 4096), (500, 2000), (1000, 1000), (1000, 2000), (2048, 128), (2048, 2048), (5000, 500), (20000, 2000)];
+    let table: [(ModelId, GpuId, u32, [f64; 10]); 6] = [
+        (L8, H1, 1, [28_312.0, 22_714.0, 14_325.0, 17_660.0, 15_220.0, 13_899.0, 3_450.0, 9_305.0, 3_459.0, 1_351.0]),
+        (L8, H2, 1, [27_911.0, 26_221.0, 18_027.0, 20_770.0, 17_744.0, 16_828.0, 3_538.0, 12_194.0, 3_902.0, 1_804.0]),
+        (L70, H1, 2, [6_378.0, 6_651.0, 4_199.0, 5_222.0, 4_205.0, 4_146.0, 762.0, 3_082.0, 898.0, 437.0]),
+        (L70, H2, 1, [3_803.0, 4_336.0, 2_872.0, 3_666.0, 2_909.0, 2_994.0, 442.0, 2_003.0, 566.0, 283.0]),
+        (L405, H1, 8, [3_627.0, 4_340.0, 3_116.0, 3_994.0, 2_919.0, 2_895.0, 453.0, 2_296.0, 610.0, 345.0]),
+        (L405, H2, 8, [3_814.0, 5_348.0, 4_741.0, 4_724.0, 3_330.0, 3_722.0, 456.0, 2_948.0, 650.0, 505.0]),
+    ];
+    let mut out = Vec::new();
+    for (m, g, tp, row) in table {
+        for (k, (i, o)) in lens.iter().enumerate() {
+            out.push((m, g, tp, *i, *o, row[k]));
+        }
+    }
+    out
+}
+
+#[test]
+fn trt_llm_offline_throughput() {
+    use planner_core::engine::Engine;
+    use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+    let mut errors = Vec::new();
+    for (model, gpu, tp, i, o, measured) in trt_llm_offline() {
+        let c = Case {
+            name: "",
+            model,
+            gpu,
+            tp,
+            weights: Precision::Fp8,
+            prompt: i,
+            output: o,
+            ttft_ms: 0.0,
+            itl_ms: 0.0,
+        };
+        let mut p = c.plan();
+        p.levers.precision.kv_cache = Precision::Fp8;
+        p.levers.engine = Engine::TrtLlm;
+        if let Workload::Inference(w) = &mut p.workload {
+            w.stream = Some(RequestStream {
+                arrival: Arrival::Concurrency { clients: 8192 },
+                prompt: Lengths::Fixed { tokens: i },
+                output: Lengths::Fixed { tokens: o },
+                slo: Slo::default(),
+                shared_prefix: 0,
+                requests: 1000,
+                seed: 0,
+            });
+        }
+        let a = planner_core::serving::analytic(&p).expect("a stream");
+        let predicted = a.output_tokens_per_second;
+        let e = (predicted - measured) / measured;
+        println!("{model:?} {gpu:?} TP{tp} {i}/{o}: measured {measured:.0}, predicted {predicted:.0} ({:+.1}%), running {:.0}", e * 100.0, a.running);
+        errors.push(e.abs());
+    }
+    errors.sort_by(f64::total_cmp);
+    let (median, worst) = (errors[errors.len() / 2], errors[errors.len() - 1]);
+    println!(
+        "median |error| {:.1}%, worst {:.1}%",
+        median * 100.0,
+        worst * 100.0
+    );
+    // As measured on 2026-12-01 (60 rows): median 7.8 %, worst 48.0 %
+    // (Llama 3.1 405B, H100 TP 8, 128 / 4096; docs/validation.md lists
+    // the misses). A change that moves these is a change to the model.
+    assert_eq!(errors.len(), 60);
+    assert!(median <= 0.08, "median |error| {median}");
+    assert!(worst <= 0.50, "worst |error| {worst}");
+}

@@ -447,3 +447,66 @@ fn levers_of_the_other_workload_are_named_as_ignored() {
         "training stack"
     ));
 }
+
+/// A stream under a continuous-batching engine shows the engine's whole KV
+/// pool in the memory table: under vLLM, HBM in use is
+/// `gpu_memory_utilization` (0.9) of the device, whatever the batch. A
+/// stream whose longest request the pool cannot hold does not fit, and the
+/// verdict names HBM; a static batch keeps its own KV.
+#[test]
+fn the_memory_table_shows_the_engines_kv_pool() {
+    let kv = |r: &planner_core::Report| -> f64 {
+        r.devices[0]
+            .items
+            .iter()
+            .filter(|i| i.kind == planner_core::report::ItemKind::KvCache)
+            .map(|i| i.bytes.as_gib())
+            .sum()
+    };
+    let base = plan(
+        ModelId::Llama31_70b,
+        GpuId::H100Sxm,
+        8,
+        Engine::Vllm,
+        1024,
+        256,
+    );
+    let st = with_stream(base.clone(), poisson(2.0), fixed(1024), fixed(256));
+    let r = evaluate(&st);
+    assert_eq!(
+        r.verdict,
+        planner_core::Verdict::Fits,
+        "{:?}",
+        r.diagnostics
+    );
+    // The cap is 0.9 of the 79.6 GiB CUDA reports; the pool fills it.
+    let hbm = r.devices[0].hbm().expect("hbm");
+    let (used, cap) = (hbm.used.as_gib(), hbm.capacity.as_gib());
+    assert!(
+        (used - cap).abs() < 1e-6 && cap < 0.9 * 80.0,
+        "{used} of {cap} GiB"
+    );
+    let pool = r.serving.as_ref().expect("serving").kv_pool.as_gib();
+    assert!(
+        (kv(&r) - pool).abs() < 1e-9,
+        "KV item {} vs pool {pool}",
+        kv(&r)
+    );
+    assert!(kv(&r) > 10.0 * kv(&evaluate(&base)));
+    // An 8B model on a 24 GB card leaves a pool of a few GiB, far short
+    // of one 127K-token request (128 KiB per token).
+    let long = plan(
+        ModelId::Llama31_8b,
+        GpuId::Rtx4090,
+        1,
+        Engine::Vllm,
+        1024,
+        256,
+    );
+    let long = with_stream(long, poisson(1.0), fixed(126_000), fixed(1_000));
+    let r = evaluate(&long);
+    assert_eq!(r.verdict, planner_core::Verdict::DoesNotFit);
+    let over = r.over_tiers();
+    assert_eq!(over.len(), 1);
+    assert_eq!(over[0].0, planner_core::plan::Tier::Hbm);
+}

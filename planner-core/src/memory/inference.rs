@@ -133,9 +133,26 @@ pub(crate) fn fill<S: Sink>(
         },
     );
 
+    // The drafter sits beside the output layer (EAGLE reads the last
+    // hidden state; engines run no drafter under pipeline parallelism).
+    let draft = if st.head {
+        crate::time::speculative::Speculator::of(r)
+    } else {
+        None
+    };
+    if let Some(s) = &draft {
+        items.place(
+            ItemKind::Weights,
+            s.weight_bytes(),
+            r.levers.offload.parameters,
+            || format!("drafter ({} layers) for speculative decoding", s.layers()),
+        );
+    }
+
     let context = prompt.saturating_add(output);
     let (held, alloc) = kv_tokens(r, context);
-    let per_token = kv_per_token_layer_rank(r) * f64::from(st.layers());
+    let per_token = kv_per_token_layer_rank(r) * f64::from(st.layers())
+        + draft.as_ref().map_or(0.0, |s| s.kv_per_token());
     let seqs = f64::from(batch);
     items.place(
         ItemKind::KvCache,

@@ -51,6 +51,7 @@
 mod price;
 mod result;
 mod scenario;
+mod serving;
 mod space;
 #[cfg(test)]
 mod tests;
@@ -59,6 +60,10 @@ pub use crate::effort::PlanFamily;
 pub use result::{figures, Counts, FamilyBests, Figures, Found, SearchResult, Speed};
 pub use scenario::{
     example_scenario, Constraints, GpuCounts, GpuPrice, Interleaving, Permission, Scenario, Space,
+};
+pub use serving::{
+    example_serving_scenario, search_serving, ServingFound, ServingScenario, ServingSearch,
+    ServingSpace,
 };
 
 use crate::catalog::GpuId;

@@ -14,7 +14,8 @@ use super::sim::Limits;
 use crate::memory::breakdown::Breakdown;
 use crate::request::{Arrival, RequestStream, Slo};
 use crate::resolve::Resolved;
-use crate::time::inference::{iteration, windowed, Mix};
+use crate::time::inference::{windowed, Mix};
+use crate::time::speculative::{self, Speculator};
 
 /// The stream's shape as the approximation needs it.
 #[derive(Debug, Clone, Copy)]
@@ -29,6 +30,8 @@ pub(crate) struct Shape<'a> {
     pub output: f64,
     /// Mean prompt tokens the prefix cache serves (they skip prefill).
     pub cached: f64,
+    /// Speculative decoding, when on.
+    pub spec: Option<&'a Speculator>,
 }
 
 /// A steady state at one rate (per replica).
@@ -37,6 +40,9 @@ pub(crate) struct Steady {
     pub stable: bool,
     /// Iteration time.
     pub t: f64,
+    /// Time per output token: the iteration over the tokens a decoding
+    /// sequence emits in it (one without speculation).
+    pub tpot: f64,
     /// Running sequences.
     pub running: f64,
     /// TTFT at the median, the 99th percentile, and the mean.
@@ -109,7 +115,17 @@ impl Shape<'_> {
     }
 
     fn time(&self, m: &Mix) -> f64 {
-        iteration(self.r, self.dev, m).total()
+        speculative::step(self.r, self.spec, self.dev, m).total()
+    }
+
+    /// Tokens a decoding sequence emits per iteration.
+    fn yield_(&self) -> f64 {
+        self.spec.map_or(1.0, Speculator::expected)
+    }
+
+    /// Budget positions a decoding sequence takes per iteration.
+    fn width(&self) -> f64 {
+        f64::from(self.spec.map_or(1, Speculator::width))
     }
 
     /// One step of the fixed point from a mean iteration time `t` and a
@@ -120,8 +136,8 @@ impl Shape<'_> {
     /// must prefill, the prompt tokens spread over all of them.
     fn step(&self, rate: f64, t: f64, tp: f64) -> Option<Step> {
         let (p, o) = (self.fresh(), self.output);
-        let d = rate * (o - 1.0).max(0.0) * t;
-        let left = self.budget() - d;
+        let d = rate * (o - 1.0).max(0.0) / self.yield_() * t;
+        let left = self.budget() - d * self.width();
         if left < 1.0 {
             return None;
         }
@@ -164,6 +180,7 @@ impl Shape<'_> {
             None => Steady {
                 rate,
                 t: one,
+                tpot: one / self.yield_(),
                 ..Steady::default()
             },
         }
@@ -270,6 +287,7 @@ impl Shape<'_> {
         Steady {
             stable,
             t: st.t,
+            tpot: st.t / self.yield_(),
             running,
             ttft,
             rate,
@@ -295,7 +313,7 @@ impl Shape<'_> {
         let active = clients.min(seqs);
         let in_engine = |rate: f64| {
             let s = self.steady(rate);
-            let cycle = s.ttft[2] - s.wait + (self.output - 1.0).max(0.0) * s.t;
+            let cycle = s.ttft[2] - s.wait + (self.output - 1.0).max(0.0) * s.tpot;
             (rate * cycle, s)
         };
         let hi = self.max_rate(None);
@@ -380,6 +398,6 @@ pub(crate) fn meets(slo: &Slo, s: &Steady) -> bool {
     let le = |x: f64, b: Option<crate::units::Seconds>| b.is_none_or(|b| x <= b.as_secs());
     le(s.ttft[0], slo.ttft_p50)
         && le(s.ttft[1], slo.ttft_p99)
-        && le(s.t, slo.tpot_p50)
-        && le(s.t, slo.tpot_p99)
+        && le(s.tpot, slo.tpot_p50)
+        && le(s.tpot, slo.tpot_p99)
 }

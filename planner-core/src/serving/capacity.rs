@@ -4,7 +4,7 @@
 use crate::engine::{EngineProfile, KvPoolRule};
 use crate::memory::kv_per_token_layer_rank;
 use crate::plan::{KvCacheLayout, Tier};
-use crate::report::{DeviceMemory, ItemKind};
+use crate::report::{DeviceMemory, DeviceRole, ItemKind};
 use crate::resolve::Resolved;
 use crate::units::Bytes;
 
@@ -58,7 +58,7 @@ pub(crate) fn block_tokens(r: &Resolved, profile: &EngineProfile) -> u32 {
 /// KV pool of one device by the engine's rule. vLLM's fraction is already
 /// the plan's memory cap (resolve applies it), so HBM capacity minus the
 /// rest is its pool.
-fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
+pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
     let total = r.capacity(Tier::Hbm);
     let in_hbm = |k: ItemKind| -> Bytes {
         d.items
@@ -77,16 +77,95 @@ fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
     rule.pool(total, weights, others)
 }
 
+/// KV bytes per token on device `d`: its layers' share, and the
+/// drafter's on the device with the output layer.
+pub(crate) fn per_token(r: &Resolved, d: &DeviceMemory) -> f64 {
+    let head = matches!(d.role, DeviceRole::OnlyStage | DeviceRole::LastStage);
+    let draft = if head {
+        crate::time::speculative::Speculator::of(r).map_or(0.0, |s| s.kv_per_token())
+    } else {
+        0.0
+    };
+    kv_per_token_layer_rank(r) * f64::from(d.layers) + draft
+}
+
+/// The devices as a continuous-batching engine holds them. The engine
+/// allocates its whole KV pool when it starts (vLLM
+/// `GPUModelRunner.initialize_kv_cache`, SGLang's `TokenToKVPool`,
+/// TensorRT-LLM's `KVCacheManager`), so each device's HBM KV items become
+/// that pool, not one batch's cache. A pool smaller than one request of
+/// `longest` tokens is shown at that request's size: the device is then
+/// over and the verdict says so, as vLLM refuses to start when
+/// `max_model_len` exceeds what the cache stores
+/// (`vllm/v1/core/kv_cache_utils.py`, `check_enough_kv_cache_memory`).
+pub(crate) fn engine_devices(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    profile: &EngineProfile,
+    longest: u32,
+) -> Vec<DeviceMemory> {
+    let block = block_tokens(r, profile).max(1);
+    let held = r.spec.sliding_window.map_or(longest, |w| longest.min(w));
+    let one = u64::from(held).div_ceil(u64::from(block)) * u64::from(block);
+    devices
+        .iter()
+        .map(|d| {
+            let p = pool(r, d, profile);
+            let per = per_token(r, d);
+            let need = Bytes::new(one as f64 * per);
+            let bytes = p.max(need);
+            let mut out = d.clone();
+            let is_kv = |i: &crate::report::MemoryItem| {
+                i.tier == Tier::Hbm && matches!(i.kind, ItemKind::KvCache | ItemKind::KvCacheWaste)
+            };
+            out.items.retain(|i| !is_kv(i));
+            let tokens = if per > 0.0 { p.base() / per } else { 0.0 };
+            out.items.push(crate::report::MemoryItem {
+                kind: ItemKind::KvCache,
+                tier: Tier::Hbm,
+                bytes,
+                basis: format!(
+                    "{} KV pool: {tokens:.0} tokens × {:.1} KiB/token on this device",
+                    crate::lang::Named::name(profile.engine, crate::lang::Lang::En),
+                    per / 1024.0
+                ),
+            });
+            retier(r, &mut out);
+            out
+        })
+        .collect()
+}
+
+/// Recomputes a device's use of HBM from its items, as
+/// `memory::Items::into_device` sums it.
+fn retier(r: &Resolved, d: &mut DeviceMemory) {
+    let Some(t) = d.tiers.iter_mut().find(|t| t.tier == Tier::Hbm) else {
+        return;
+    };
+    let (mut used, mut low, mut high) = (Bytes::ZERO, 0.0, 0.0);
+    for i in d.items.iter().filter(|i| i.tier == Tier::Hbm) {
+        let (l, h) = i.kind.relative_range();
+        used += i.bytes;
+        low += l * i.bytes.base();
+        high += h * i.bytes.base();
+    }
+    t.used = used;
+    t.capacity = r.capacity(Tier::Hbm);
+    t.range = crate::report::Interval {
+        low: Bytes::new(low),
+        high: Bytes::new(high),
+    };
+}
+
 /// The pool of every device and the tokens the replica holds.
 pub(crate) fn capacity(
     r: &Resolved,
     devices: &[DeviceMemory],
     profile: &EngineProfile,
 ) -> Capacity {
-    let layer = kv_per_token_layer_rank(r);
     let mut best: Option<Capacity> = None;
     for d in devices {
-        let per_token = layer * f64::from(d.layers);
+        let per_token = per_token(r, d);
         if per_token <= 0.0 {
             continue;
         }

@@ -9,7 +9,7 @@ pub(crate) mod capacity;
 mod rng;
 pub(crate) mod sim;
 
-use crate::engine::EngineProfile;
+use crate::engine::{EngineProfile, PrefixCaching};
 use crate::memory::breakdown::Breakdown;
 use crate::report::{AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing};
 use crate::request::{RequestStream, Slo};
@@ -24,6 +24,10 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
     let mut p = r.levers.engine.profile(r.gpu.device_memory(), r.tp, batch);
     p.token_budget = r.levers.prefill_chunk;
     p.block_tokens = capacity::block_tokens(r, &p);
+    if let (true, Some(m)) = (p.engine.continuous(), r.levers.engine_knobs.max_seqs) {
+        p.max_seqs = m;
+    }
+    p.prefix_caching = r.levers.engine_knobs.prefix_caching;
     p
 }
 
@@ -32,7 +36,7 @@ fn limits(p: &EngineProfile) -> Limits {
         token_budget: p.token_budget,
         max_seqs: p.max_seqs.max(1),
         static_batches: !p.engine.continuous(),
-        prefix_cache: p.engine.continuous(),
+        prefix_cache: p.engine.continuous() && p.prefix_caching == PrefixCaching::On,
     }
 }
 
@@ -69,11 +73,21 @@ pub(crate) fn report(
         usd_per_million_input: None,
         usd_per_million_output: None,
         usd_per_request: None,
+        speculative: r
+            .levers
+            .speculative
+            .filter(crate::engine::Speculation::active),
+        tokens_per_step: r
+            .levers
+            .speculative
+            .filter(crate::engine::Speculation::active)
+            .map_or(1.0, |s| s.expected_tokens()),
     };
     let Some(stream) = stream else {
         return Some(out);
     };
     let replicas = r.dp.max(1);
+    let spec = crate::time::speculative::Speculator::of(r);
     let shape = Shape {
         r,
         dev,
@@ -82,6 +96,7 @@ pub(crate) fn report(
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
         cached: cached(stream, &lim, &cap),
+        spec: spec.as_ref(),
     };
     let steady = shape.of(stream, replicas);
     out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
@@ -99,6 +114,31 @@ pub(crate) fn report(
     }
     out.simulated = Some(sim);
     Some(out)
+}
+
+/// The devices a report shows for a stream under a continuous-batching
+/// engine: each holds the engine's whole KV pool, sized for requests up to
+/// the stream's longest (see [`capacity::engine_devices`]); `None` when
+/// the plan's devices stand as computed (static batches, no stream).
+pub(crate) fn engine_devices(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    stream: Option<&RequestStream>,
+) -> Option<Vec<DeviceMemory>> {
+    let stream = stream?;
+    let Work::Infer { batch, .. } = r.work else {
+        return None;
+    };
+    if !r.levers.engine.continuous() {
+        return None;
+    }
+    let longest = stream.prompt.max().saturating_add(stream.output.max());
+    Some(capacity::engine_devices(
+        r,
+        devices,
+        &profile(r, batch),
+        longest,
+    ))
 }
 
 /// Mean prompt tokens the prefix cache serves.
@@ -125,7 +165,7 @@ fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> Anal
             p99: Seconds::from_secs(s.ttft[1]),
             mean: Seconds::from_secs(s.ttft[2]),
         },
-        tpot: Seconds::from_secs(s.t),
+        tpot: Seconds::from_secs(s.tpot),
         output_tokens_per_second: s.rate * shape.output * n,
         max_rate: shape.max_rate(None) * n,
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
@@ -195,6 +235,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
     let per_s = |x: f64| if span > 0.0 { x / span * n } else { 0.0 };
     let steady = Steady {
         t: tpot.p50.as_secs(),
+        tpot: tpot.p50.as_secs(),
         ttft: [ttft.p50.as_secs(), ttft.p99.as_secs(), ttft.mean.as_secs()],
         ..Steady::default()
     };
@@ -257,6 +298,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     let profile = profile(&r, batch);
     let cap = capacity::capacity(&r, &devices, &profile);
     let lim = limits(&profile);
+    let spec = crate::time::speculative::Speculator::of(&r);
     let shape = Shape {
         r: &r,
         dev: tables.first(),
@@ -265,10 +307,33 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         prompt: stream.prompt.mean().max(1.0),
         output: stream.output.mean().max(1.0),
         cached: cached(stream, &lim, &cap),
+        spec: spec.as_ref(),
     };
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);
     Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
+}
+
+/// The steady state of a candidate the serving search weighs: `None`
+/// when the plan is invalid (an error diagnostic), its devices are over,
+/// or the engine's pool cannot hold the stream's longest request.
+pub(crate) fn screen(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
+    let crate::plan::Workload::Inference(i) = &plan.workload else {
+        return None;
+    };
+    let stream = i.stream.as_ref()?;
+    let (r, _, diagnostics) = crate::resolve::resolve(plan);
+    let error =
+        |d: &crate::diagnostics::Diagnostic| d.severity == crate::diagnostics::Severity::Error;
+    if diagnostics.iter().any(error) {
+        return None;
+    }
+    let devices = crate::memory::devices(&r);
+    let held = engine_devices(&r, &devices, Some(stream))?;
+    if !held.iter().all(|d| d.tiers.iter().all(|t| t.fits())) {
+        return None;
+    }
+    analytic(plan)
 }
 
 /// The simulated stream of a plan alone (what `evaluate` reports in

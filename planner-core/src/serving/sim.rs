@@ -17,7 +17,8 @@ use super::rng::SplitMix;
 use crate::memory::breakdown::Breakdown;
 use crate::request::{Arrival, RequestStream, MAX_SIMULATED_REQUESTS};
 use crate::resolve::Resolved;
-use crate::time::inference::{iteration, windowed, Mix};
+use crate::time::inference::{windowed, Mix};
+use crate::time::speculative::{self, Speculator};
 use std::collections::VecDeque;
 
 /// Iterations one run may take.
@@ -50,6 +51,10 @@ pub(crate) struct Req {
     pub generated: u32,
     /// KV blocks held.
     blocks: u64,
+    /// Fraction of a token owed by speculative iterations (their mean
+    /// yield is not whole; the credit keeps the mean exact and the run
+    /// deterministic).
+    credit: f64,
     pub first_token: Option<f64>,
     pub finish: Option<f64>,
     /// Whether it can never fit the pool.
@@ -118,6 +123,7 @@ struct State<'a> {
     dev: Option<&'a Breakdown>,
     cap: &'a Capacity,
     limits: Limits,
+    spec: Option<Speculator>,
     run: Run,
     waiting: VecDeque<usize>,
     running: Vec<usize>,
@@ -157,6 +163,7 @@ pub(crate) fn simulate(
         dev,
         cap,
         limits,
+        spec: Speculator::of(r),
         run: Run {
             reqs,
             ..Run::default()
@@ -236,6 +243,17 @@ impl State<'_> {
         self.limits.token_budget.map_or(u64::MAX, u64::from)
     }
 
+    /// Whether request `i` is decoding (its next token is a generated one).
+    fn decoding(&self, i: usize) -> bool {
+        let q = &self.run.reqs[i];
+        q.generated > 0 && q.computed + 1 == q.len()
+    }
+
+    /// Positions a decoding request carries (k + 1 with speculation).
+    fn width(&self) -> u32 {
+        self.spec.as_ref().map_or(1, Speculator::width)
+    }
+
     /// Blocks request `i` needs to hold `n` more tokens.
     fn needs(&self, i: usize, n: u32) -> u64 {
         let q = &self.run.reqs[i];
@@ -268,7 +286,9 @@ impl State<'_> {
             let i = self.running[k];
             let q = &self.run.reqs[i];
             let n = u64::from(q.len() - q.computed).min(budget) as u32;
-            let need = self.needs(i, n);
+            // A decoding request's draft positions take budget and slots.
+            let held = if self.decoding(i) { self.width() } else { n };
+            let need = self.needs(i, held);
             let mut me = false;
             while self.free < need {
                 preempted = true;
@@ -283,7 +303,7 @@ impl State<'_> {
             self.free -= need;
             self.run.reqs[i].blocks += need;
             plan.push((i, n));
-            budget -= u64::from(n);
+            budget = budget.saturating_sub(u64::from(held));
             k += 1;
         }
         preempted
@@ -339,16 +359,26 @@ impl State<'_> {
     /// Runs one iteration and advances every scheduled request.
     fn step(&mut self, plan: &[(usize, u32)]) {
         let m = self.mix(plan);
-        let dt = iteration(self.r, self.dev, &m).total();
+        let dt = speculative::step(self.r, self.spec.as_ref(), self.dev, &m).total();
+        let yield_ = self.spec.as_ref().map_or(1.0, Speculator::expected);
         self.clock += dt.max(0.0);
         self.run.iterations += 1;
         self.run.running_sum += self.running.len() as f64;
         let mut done = Vec::new();
         for &(i, n) in plan {
             let q = &mut self.run.reqs[i];
+            let decoding = q.generated > 0;
             q.computed += n;
             if q.computed == q.len() {
-                q.generated += 1;
+                let mut g = 1;
+                if decoding {
+                    // Accepted draft tokens have their KV computed.
+                    q.credit += yield_;
+                    g = (q.credit.floor() as u32).clamp(1, q.output - q.generated);
+                    q.credit -= f64::from(g);
+                    q.computed += g - 1;
+                }
+                q.generated += g;
                 q.first_token.get_or_insert(self.clock);
                 if q.generated >= q.output {
                     q.finish = Some(self.clock);

@@ -8,6 +8,7 @@
 
 pub(crate) mod comm;
 pub(crate) mod inference;
+pub(crate) mod speculative;
 pub(crate) mod training;
 pub(crate) mod work;
 

@@ -1,0 +1,301 @@
+//! The serving search: the engine knobs and the replica shape that carry a
+//! request stream's rate within its latency objectives on the fewest GPUs.
+//!
+//! For each tensor-parallel degree and each combination of engine knobs
+//! (token budget, running-request limit, prefix caching where the stream
+//! shares a prefix, draft tokens where the plan names a drafter), one
+//! replica's largest rate under the SLOs comes from the analytic steady
+//! state ([`crate::serving::analytic`]); the replicas needed are the
+//! stream's rate over it, rounded up, and the candidate is scored at that
+//! count. Replicas serve independent shares of a Poisson stream (its
+//! split is Poisson again), so one replica's figures stand for all of
+//! them. Every answer lists what it changed against the base plan
+//! ([`crate::diff::changes`]) and whether any of it affects the service
+//! level users see.
+
+use crate::diff::{changes, Change, Impact};
+use crate::plan::{Plan, Workload};
+use crate::report::AnalyticServing;
+use crate::request::Arrival;
+use serde::{Deserialize, Serialize};
+
+/// A serving plan to improve: its stream (a Poisson rate and SLOs) is
+/// the demand; the search varies the engine knobs and the replica shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ServingScenario {
+    /// A serving plan with a request stream under a continuous-batching
+    /// engine; `levers.speculative`, when set, names the drafter and its
+    /// acceptance rate, and the search varies its draft tokens.
+    pub base: Plan,
+    /// Most GPUs over all replicas, 1..=4,096.
+    pub max_gpus: u32,
+    /// The values tried.
+    #[serde(default)]
+    pub space: ServingSpace,
+}
+
+/// The values a serving search tries; each list at most
+/// [`MAX_VALUES`] long.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ServingSpace {
+    /// Tensor-parallel degrees of one replica.
+    #[serde(default = "default_tp")]
+    pub tp: Vec<u32>,
+    /// Token budgets per iteration (vLLM `max_num_batched_tokens`, SGLang
+    /// `chunked_prefill_size`).
+    #[serde(default = "default_budgets")]
+    pub token_budgets: Vec<u32>,
+    /// Running-request limits (`max_num_seqs`).
+    #[serde(default = "default_seqs")]
+    pub max_seqs: Vec<u32>,
+    /// Draft tokens per step, tried when the base plan names a drafter
+    /// (0 is no speculation).
+    #[serde(default = "default_draft")]
+    pub draft_tokens: Vec<u32>,
+}
+
+/// The longest list a space may hold.
+pub const MAX_VALUES: usize = 16;
+
+fn default_tp() -> Vec<u32> {
+    vec![1, 2, 4, 8]
+}
+fn default_budgets() -> Vec<u32> {
+    vec![2048, 4096, 8192, 16384]
+}
+fn default_seqs() -> Vec<u32> {
+    vec![64, 128, 256, 512, 1024]
+}
+fn default_draft() -> Vec<u32> {
+    vec![0, 1, 2, 3, 4, 5]
+}
+
+impl Default for ServingSpace {
+    fn default() -> Self {
+        ServingSpace {
+            tp: default_tp(),
+            token_budgets: default_budgets(),
+            max_seqs: default_seqs(),
+            draft_tokens: default_draft(),
+        }
+    }
+}
+
+/// One answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ServingFound {
+    /// The plan, ready to evaluate.
+    pub plan: Plan,
+    /// What changed against the base plan.
+    pub changes: Vec<Change>,
+    /// Whether a change affects what users of the service see (a lower
+    /// running-request limit queues them): check it against the SLOs.
+    pub affects_sla: bool,
+    /// GPUs over all replicas.
+    pub gpus: u32,
+    /// Replicas.
+    pub replicas: u32,
+    /// The steady state at the stream's rate.
+    pub analytic: AnalyticServing,
+}
+
+/// What a serving search found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ServingSearch {
+    /// Candidates evaluated (one replica's largest rate each).
+    pub evaluated: u32,
+    /// Those that carry the rate within the SLOs and the GPU budget.
+    pub feasible: u32,
+    /// The fewest GPUs; among equals the lowest TPOT, then TTFT p99.
+    pub best: Option<ServingFound>,
+    /// GPUs against TPOT: the feasible answers no other beats on both.
+    pub frontier: Vec<ServingFound>,
+    /// Why the search could not run, when it could not.
+    pub problem: Option<String>,
+}
+
+/// The scenario's stream rate, or why it cannot be searched.
+fn demand(s: &ServingScenario) -> Result<f64, String> {
+    let Workload::Inference(i) = &s.base.workload else {
+        return Err("the base plan is not a serving plan".into());
+    };
+    let Some(stream) = &i.stream else {
+        return Err("the base plan has no request stream".into());
+    };
+    if !s.base.levers.engine.continuous() {
+        return Err("the base plan's engine is static batches".into());
+    }
+    let Arrival::Poisson { rate } = stream.arrival else {
+        return Err("the stream must arrive at a rate (Poisson)".into());
+    };
+    if !(1..=4096).contains(&s.max_gpus) {
+        return Err("max_gpus must be between 1 and 4,096".into());
+    }
+    let space = &s.space;
+    let counts = [&space.tp, &space.token_budgets, &space.max_seqs];
+    let long = |l: &Vec<u32>| l.is_empty() || l.len() > MAX_VALUES;
+    if counts.iter().any(|l| long(l) || l.contains(&0)) || long(&space.draft_tokens) {
+        return Err(format!(
+            "each space list holds 1 to {MAX_VALUES} values, none 0 but in draft_tokens"
+        ));
+    }
+    let r = rate.base();
+    if !(r.is_finite() && r > 0.0) {
+        return Err("the stream's rate must be positive".into());
+    }
+    Ok(r)
+}
+
+/// Searches a serving scenario.
+pub fn search_serving(s: &ServingScenario) -> ServingSearch {
+    let mut out = ServingSearch {
+        evaluated: 0,
+        feasible: 0,
+        best: None,
+        frontier: Vec::new(),
+        problem: None,
+    };
+    let rate = match demand(s) {
+        Ok(r) => r,
+        Err(p) => {
+            out.problem = Some(p);
+            return out;
+        }
+    };
+    let mut found: Vec<ServingFound> = Vec::new();
+    for plan in candidates(s) {
+        out.evaluated += 1;
+        if let Some(f) = score(s, plan, rate) {
+            found.push(f);
+        }
+    }
+    out.feasible = found.len() as u32;
+    let key = |f: &ServingFound| {
+        (
+            f.gpus,
+            f.analytic.tpot.as_secs(),
+            f.analytic.ttft.p99.as_secs(),
+        )
+    };
+    found.sort_by(|a, b| {
+        let (x, y) = (key(a), key(b));
+        x.0.cmp(&y.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
+    });
+    out.best = found.first().cloned();
+    // Sorted by GPUs then TPOT: the frontier keeps each strictly lower TPOT.
+    let mut low = f64::INFINITY;
+    for f in found {
+        if f.analytic.tpot.as_secs() < low {
+            low = f.analytic.tpot.as_secs();
+            out.frontier.push(f);
+        }
+    }
+    out
+}
+
+/// Every combination of the space's values, as plans of one replica.
+fn candidates(s: &ServingScenario) -> Vec<Plan> {
+    let shared = match &s.base.workload {
+        Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| st.shared_prefix > 0),
+        Workload::Training(_) => false,
+    };
+    let caching: &[crate::engine::PrefixCaching] = if shared {
+        &[
+            crate::engine::PrefixCaching::On,
+            crate::engine::PrefixCaching::Off,
+        ]
+    } else {
+        &[crate::engine::PrefixCaching::On]
+    };
+    let drafts: Vec<Option<u32>> = match s.base.levers.speculative {
+        Some(_) => s.space.draft_tokens.iter().map(|k| Some(*k)).collect(),
+        None => vec![None],
+    };
+    let mut out = Vec::new();
+    for &tp in &s.space.tp {
+        if tp > s.max_gpus {
+            continue;
+        }
+        for &budget in &s.space.token_budgets {
+            for &seqs in &s.space.max_seqs {
+                for &pc in caching {
+                    for &k in &drafts {
+                        let mut p = s.base.clone();
+                        p.levers.parallel.tp = tp;
+                        p.levers.parallel.pp = 1;
+                        p.levers.parallel.dp = 1;
+                        p.hardware.gpus = tp;
+                        p.levers.prefill_chunk = Some(budget);
+                        p.levers.engine_knobs.max_seqs = Some(seqs);
+                        p.levers.engine_knobs.prefix_caching = pc;
+                        if let (Some(k), Some(sp)) = (k, p.levers.speculative.as_mut()) {
+                            sp.tokens = k;
+                        }
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A one-replica candidate scaled to the replicas the rate needs, if it
+/// is valid, holds the stream's longest request and fits the budget.
+fn score(s: &ServingScenario, one: Plan, rate: f64) -> Option<ServingFound> {
+    let per = crate::serving::screen(&one)?;
+    let slo_rate = per.max_rate_under_slo.unwrap_or(per.max_rate);
+    if slo_rate <= 0.0 {
+        return None;
+    }
+    let replicas = (rate / slo_rate * (1.0 + 1e-9)).ceil().max(1.0);
+    let tp = one.levers.parallel.tp;
+    let gpus = f64::from(tp) * replicas;
+    if gpus > f64::from(s.max_gpus) {
+        return None;
+    }
+    let mut plan = one;
+    plan.levers.parallel.dp = replicas as u32;
+    plan.hardware.gpus = gpus as u32;
+    let analytic = crate::serving::analytic(&plan)?;
+    if !analytic.stable {
+        return None;
+    }
+    let changes = changes(&s.base, &plan);
+    let affects_sla = changes.iter().any(|c| c.impact == Impact::Sla);
+    Some(ServingFound {
+        plan,
+        changes,
+        affects_sla,
+        gpus: gpus as u32,
+        replicas: replicas as u32,
+        analytic,
+    })
+}
+
+/// The serving scenario the benchmark and `memwall` examples use: the
+/// serving example (Llama 3.1 70B under vLLM, Poisson 10 requests/s,
+/// TTFT p99 ≤ 2 s, TPOT p99 ≤ 100 ms) on at most 16 H100s, with an
+/// EAGLE head whose draft tokens are accepted at α = 0.7 (an input here,
+/// not a measurement), over the default space.
+pub fn example_serving_scenario() -> ServingScenario {
+    let mut base = crate::example_serving_plan();
+    base.levers.speculative = Some(crate::engine::Speculation {
+        drafter: crate::engine::Drafter::Heads { layers: 1 },
+        tokens: 0,
+        acceptance: 0.7,
+    });
+    ServingScenario {
+        base,
+        max_gpus: 16,
+        space: ServingSpace::default(),
+    }
+}

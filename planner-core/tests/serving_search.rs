@@ -1,0 +1,96 @@
+//! The serving search (issue 13): engine knobs and replicas under the
+//! stream's rate and SLOs; every answer evaluates as found, meets the
+//! SLOs, and lists what changed.
+
+use planner_core::diff::{Impact, Setting};
+use planner_core::engine::PrefixCaching;
+use planner_core::plan::Workload;
+use planner_core::search::{example_serving_scenario, search_serving};
+use planner_core::{evaluate, Verdict};
+
+#[test]
+fn the_example_search_finds_plans_that_meet_the_slos() {
+    let s = example_serving_scenario();
+    let out = search_serving(&s);
+    assert!(out.problem.is_none(), "{:?}", out.problem);
+    // 4 TP × 4 budgets × 5 running limits × 6 draft-token counts.
+    assert_eq!(out.evaluated, 4 * 4 * 5 * 6);
+    let best = out.best.as_ref().expect("an answer");
+    assert!(best.gpus <= s.max_gpus);
+    assert!(!out.frontier.is_empty());
+    for f in &out.frontier {
+        let a = &f.analytic;
+        assert!(a.stable);
+        assert!(
+            a.ttft.p99.as_secs() <= 2.0 + 1e-9,
+            "{}",
+            a.ttft.p99.as_secs()
+        );
+        assert!(a.tpot.as_secs() <= 0.1 + 1e-9);
+        assert_eq!(f.gpus, f.replicas * f.plan.levers.parallel.tp);
+        let r = evaluate(&f.plan);
+        assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+        // What it lists is what differs, and the flag follows the list.
+        let listed: Vec<Setting> = f.changes.iter().map(|c| c.setting).collect();
+        assert!(listed.contains(&Setting::MaxSeqs));
+        let sla = f.changes.iter().any(|c| c.impact == Impact::Sla);
+        assert_eq!(f.affects_sla, sla);
+        assert_eq!(
+            f.plan.levers.engine_knobs.max_seqs.is_some(),
+            listed.contains(&Setting::MaxSeqs)
+        );
+    }
+    // The frontier's TPOT falls strictly as GPUs rise.
+    for w in out.frontier.windows(2) {
+        assert!(w[1].gpus >= w[0].gpus);
+        assert!(w[1].analytic.tpot < w[0].analytic.tpot);
+    }
+}
+
+#[test]
+fn speculation_is_tried_only_with_a_drafter_and_caching_only_with_a_prefix() {
+    let mut s = example_serving_scenario();
+    s.base.levers.speculative = None;
+    let plain = search_serving(&s);
+    assert_eq!(plain.evaluated, 4 * 4 * 5);
+    if let Workload::Inference(i) = &mut s.base.workload {
+        i.stream.as_mut().expect("stream").shared_prefix = 256;
+    }
+    let prefixed = search_serving(&s);
+    assert_eq!(prefixed.evaluated, 2 * 4 * 4 * 5);
+    // A warm shared prefix only removes prefill work: the best answer
+    // keeps caching on and needs no more GPUs than without a prefix.
+    let best = prefixed.best.expect("an answer");
+    assert_eq!(
+        best.plan.levers.engine_knobs.prefix_caching,
+        PrefixCaching::On
+    );
+    assert!(best.gpus <= plain.best.expect("an answer").gpus);
+}
+
+#[test]
+fn a_drafter_never_makes_the_best_answer_worse() {
+    let with = search_serving(&example_serving_scenario());
+    let mut s = example_serving_scenario();
+    s.base.levers.speculative = None;
+    let without = search_serving(&s);
+    let (a, b) = (with.best.expect("answer"), without.best.expect("answer"));
+    // k = 0 is in the space, so the drafter's search contains the plain one.
+    assert!(a.gpus <= b.gpus);
+    if a.gpus == b.gpus {
+        assert!(a.analytic.tpot <= b.analytic.tpot);
+    }
+}
+
+#[test]
+fn scenarios_it_cannot_search_say_why() {
+    let mut s = example_serving_scenario();
+    s.base.levers.engine = planner_core::engine::Engine::Static;
+    assert!(search_serving(&s).problem.is_some());
+    let mut s = example_serving_scenario();
+    s.space.tp = vec![0];
+    assert!(search_serving(&s).problem.is_some());
+    let mut s = example_serving_scenario();
+    s.max_gpus = 0;
+    assert!(search_serving(&s).problem.is_some());
+}
