@@ -61,6 +61,15 @@ pub enum K {
     Low,
     High,
     EffortNote,
+    // Comparison summary.
+    SummaryTitle,
+    SummaryBest,
+    LatencyShort,
+    FitsCount,
+    OthersFit,
+    PersonWeeks,
+    OpenPlan,
+    MigrationFromBase,
 }
 
 /// A results string.
@@ -135,5 +144,17 @@ pub fn t(lang: Lang, k: K) -> &'static str {
             "Family is against the first plan; migration and effort against a plain baseline on the same GPUs. Person-weeks are assumptions.",
             "类别相对第一个方案；迁移类型与工作量相对同一 GPU 上的朴素基线。人周数为假设值。",
         ),
+        K::SummaryTitle => tr(
+            lang,
+            "Ways over the wall: the cheapest plan that fits in each family",
+            "翻越显存墙的途径：每类中放得下且最便宜的方案",
+        ),
+        K::SummaryBest => tr(lang, "Best plan: what changed", "最优方案：改了什么"),
+        K::LatencyShort => tr(lang, "Step time or TPOT", "单步时间或 TPOT"),
+        K::FitsCount => tr(lang, "fit", "放得下"),
+        K::OthersFit => tr(lang, "Other plans that fit:", "其余方案中放得下的："),
+        K::PersonWeeks => tr(lang, "person-weeks", "人周"),
+        K::OpenPlan => tr(lang, "Open this plan", "打开此方案"),
+        K::MigrationFromBase => tr(lang, "Migration from the baseline", "相对基线的迁移"),
     }
 }

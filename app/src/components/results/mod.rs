@@ -10,6 +10,7 @@ pub mod chart_frame;
 pub mod compare_table;
 pub mod diagnostics;
 pub mod exports;
+pub mod family_summary;
 pub mod frontier_view;
 pub mod memory_view;
 pub mod scope;
@@ -25,6 +26,7 @@ use crate::url;
 use body::ResultBody;
 use diagnostics::DiagnosticsList;
 use exports::ExportBar;
+use family_summary::FamilySummary;
 use leptos::prelude::*;
 use scope::Scope;
 use view_tabs::ViewTabs;
@@ -39,6 +41,7 @@ pub fn ResultsPanel() -> impl IntoView {
             <div class="result-body" data-testid="result-body">
                 <ResultBody scope=Scope::All />
             </div>
+            <FamilySummary />
             <DiagnosticsList />
             <ChecklistPanel />
             <ExportBar />
