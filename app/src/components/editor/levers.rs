@@ -19,6 +19,7 @@ use leptos::prelude::*;
 #[component]
 pub fn LeverEditor() -> impl IntoView {
     let state = use_state();
+    let lens = super::lens::use_plan();
     let lang = move || state.lang();
     view! {
         <div class="levers" data-testid="levers">
@@ -28,7 +29,10 @@ pub fn LeverEditor() -> impl IntoView {
                 <MemoryLevers />
                 <ParallelLevers />
                 <OffloadLevers />
-                <ServingLevers />
+                // The serving levers only where there is serving.
+                <Show when=move || !lens.trains()>
+                    <ServingLevers />
+                </Show>
                 <ReductionLevers />
             </section>
             <section class="lever-group" data-testid="hardware-levers">

@@ -14,6 +14,7 @@ pub mod lens;
 mod levers;
 mod memory_levers;
 mod model_picker;
+pub mod naming;
 pub mod number_box;
 mod offload;
 mod parallel;
