@@ -61,3 +61,27 @@ test('a name the user typed is kept when the content changes', async ({ page }) 
   await expect(page.getByTestId('plan-tab-0')).toContainText('our production run');
   await expect(name).toHaveValue('our production run');
 });
+
+for (const lang of LANGS) {
+  test(`TP that does not divide the heads marks the TP box and offers the divisors (${lang})`, async ({ page }) => {
+    const w = watch(page);
+    await openExample(page, lang);
+    const tp = page.getByTestId('lever-tp');
+    await expect(tp).not.toHaveClass(/at-fault/);
+    await tp.fill('3');
+    await tp.press('Enter');
+    await expect(tp).toHaveClass(/at-fault/);
+    await expect(tp).toHaveAttribute('aria-invalid', 'true');
+    // Llama 2 7B has 32 heads: the core offers their divisors.
+    const offer = page.getByTestId('fix-values').filter({ has: page.getByRole('button', { name: '32', exact: true }) }).first();
+    await expect(offer).toBeVisible();
+    await expect(offer).toContainText(lang === 'zh' ? '可选值' : 'Valid values');
+    await expect(offer.getByTestId('fix-value')).toHaveText(['1', '2', '4', '8', '16', '32']);
+    await expect(tp).toHaveAttribute('title', /1, 2, 4, 8, 16, 32/);
+    await offer.getByRole('button', { name: '1', exact: true }).click();
+    await expect(tp).toHaveValue('1');
+    await expect(tp).not.toHaveClass(/at-fault/);
+    await expect(page.getByTestId('fix-values')).toHaveCount(0);
+    expect(w.errors).toEqual([]);
+  });
+}

@@ -9,6 +9,11 @@ use super::{tr, Lang};
 strings! {
     // Scenario and presets.
     Scenario => "Scenario", "场景";
+    // Serving engine and request stream.
+    RequestStream => "Engine and request stream", "推理引擎与请求流";
+    Engine => "Serving engine", "推理引擎";
+    StreamOn => "Serve a request stream (simulated)", "服务一个请求流（模拟）";
+    NoTarget => "no target", "无目标";
     EditedWorkspace => "Your plans (edited)", "你的方案（已修改）";
     PresetDefault => "Over the wall: fine-tune Llama 3.1 70B, software against hardware", "翻越显存墙：微调 Llama 3.1 70B，软件手段对比硬件方案";
     PresetExample => "Example: Llama 2 7B pre-training on 8×H100", "示例：8×H100 上预训练 Llama 2 7B";

@@ -70,6 +70,11 @@ pub enum K {
     PersonWeeks,
     OpenPlan,
     MigrationFromBase,
+    // Serving figures.
+    ServingTitle,
+    ServingStreamNote,
+    ServingNoStream,
+    ValidValues,
 }
 
 /// A results string.
@@ -156,5 +161,17 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::PersonWeeks => tr(lang, "person-weeks", "人周"),
         K::OpenPlan => tr(lang, "Open this plan", "打开此方案"),
         K::MigrationFromBase => tr(lang, "Migration from the baseline", "相对基线的迁移"),
+        K::ServingTitle => tr(lang, "Serving", "推理服务"),
+        K::ValidValues => tr(lang, "Valid values:", "可选值："),
+        K::ServingStreamNote => tr(
+            lang,
+            "Latencies and goodput from the iteration-level simulation of the request stream on one replica; rates from the steady-state model.",
+            "延迟与有效吞吐来自对请求流在单个副本上的逐迭代模拟；速率来自稳态模型。",
+        ),
+        K::ServingNoStream => tr(
+            lang,
+            "One static batch. Turn on a request stream (editor: engine and request stream) for latencies at a rate, goodput and the largest sustainable rate.",
+            "单个静态批。在编辑器“推理引擎与请求流”中开启请求流，可得到给定速率下的延迟、有效吞吐与最大可持续速率。",
+        ),
     }
 }

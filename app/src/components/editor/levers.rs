@@ -10,6 +10,7 @@ use super::parallel::ParallelLevers;
 use super::precision::PrecisionLevers;
 use super::reduction::ReductionLevers;
 use super::serving_levers::ServingLevers;
+use super::stream_levers::StreamLevers;
 use super::tiers::TierLevers;
 use crate::i18n::editor::{t, K};
 use crate::state::use_state;
@@ -32,6 +33,7 @@ pub fn LeverEditor() -> impl IntoView {
                 // The serving levers only where there is serving.
                 <Show when=move || !lens.trains()>
                     <ServingLevers />
+                    <StreamLevers />
                 </Show>
                 <ReductionLevers />
             </section>

@@ -29,6 +29,7 @@ mod scenario;
 mod select;
 mod serving_levers;
 mod slider;
+mod stream_levers;
 mod tiers;
 mod toggle;
 mod workload;

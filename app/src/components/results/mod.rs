@@ -14,6 +14,7 @@ pub mod family_summary;
 pub mod frontier_view;
 pub mod memory_view;
 pub mod scope;
+pub mod serving_panel;
 pub mod sweep_view;
 pub mod time_view;
 pub mod view_tabs;
@@ -29,6 +30,7 @@ use exports::ExportBar;
 use family_summary::FamilySummary;
 use leptos::prelude::*;
 use scope::Scope;
+use serving_panel::ServingPanel;
 use view_tabs::ViewTabs;
 
 /// Every result of the workspace.
@@ -42,6 +44,7 @@ pub fn ResultsPanel() -> impl IntoView {
                 <ResultBody scope=Scope::All />
             </div>
             <FamilySummary />
+            <ServingPanel />
             <DiagnosticsList />
             <ChecklistPanel />
             <ExportBar />
