@@ -752,7 +752,7 @@ mod fix_tests {
             cp: 3,
             seq_len: 1 << 20,
         };
-        let (_, v) = cp.fix().unwrap();
+        let (_, v) = cp.fix().expect("CP over the sequence has a fix");
         assert_eq!(v.len(), MAX_SUGGESTED);
         assert!(v.iter().all(|d| (1u32 << 20) % d == 0));
         assert_eq!(DiagnosticKind::EpWithoutMoe { ep: 2 }.fix(), None);
@@ -761,6 +761,6 @@ mod fix_tests {
             cp: 3,
             seq_len: 4_294_967_291,
         };
-        assert_eq!(big.fix().unwrap().1, vec![1, 4_294_967_291]);
+        assert_eq!(big.fix().expect("a fix").1, vec![1, 4_294_967_291]);
     }
 }

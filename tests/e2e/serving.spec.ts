@@ -4,7 +4,7 @@
 // largest sustainable rate, the price of input and output tokens); the
 // stream and the engine are editable, and every name is the core's.
 import { test, expect } from '@playwright/test';
-import { open, watch } from './helpers';
+import { open, shots, watch } from './helpers';
 
 for (const lang of ['en', 'zh'] as const) {
   test(`a serving plan's figures follow its request stream and engine (${lang})`, async ({ page }) => {
@@ -46,6 +46,7 @@ for (const lang of ['en', 'zh'] as const) {
     // The engine is a lever, named as the core names it.
     await page.getByTestId('lever-engine').selectOption('sglang');
     await expect(panel.locator('h3')).toContainText('SGLang');
+    await panel.screenshot({ path: `${shots}/serving-${lang}.png` });
     expect(w.errors).toEqual([]);
   });
 }

@@ -126,7 +126,7 @@ mod tests {
         let hw = best_of_families(&rows)
             .into_iter()
             .find(|b| b.family == PlanFamily::Hardware)
-            .unwrap();
+            .expect("a hardware family");
         assert_eq!(hw.fitting, 0);
         let top = rows
             .iter()
