@@ -9,6 +9,7 @@ pub mod components;
 pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod guidance;
 pub mod i18n;
 pub mod numfmt;
 pub mod presets;

@@ -22,13 +22,17 @@ use planner_core::plan::{
 use planner_core::precision::Precision;
 use planner_core::tenants::{LatencySlo, ShareMode};
 use planner_core::units::{ByteRate, Bytes, FlopRate, Seconds, Usd, Watts};
-use planner_core::workspace::{JobChoice, TenantSettings, Workspace};
+use planner_core::workspace::{JobChoice, TenantSettings, View, Workspace};
 
 /// A built-in workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
-    /// The example plan: Llama 2 7B pre-training on 8×H100.
+    /// The first screen: Llama 3.1 70B fine-tuning that does not fit on
+    /// 8×H100, against its software-only, hardware-only and combined ways
+    /// over the wall, on the cost-vs-latency view.
     Default,
+    /// The example plan alone: Llama 2 7B pre-training on 8×H100.
+    Example,
     /// Budget-limited exploration: fine-tuning a 70B model on a few
     /// ordinary GPUs with software levers, against bigger GPUs.
     Budget,
@@ -42,8 +46,9 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in menu order.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Default,
+        Preset::Example,
         Preset::Budget,
         Preset::Serving,
         Preset::MultiTenant,
@@ -53,6 +58,7 @@ impl Preset {
     pub fn key(self) -> &'static str {
         match self {
             Preset::Default => "default",
+            Preset::Example => "example",
             Preset::Budget => "budget",
             Preset::Serving => "serving",
             Preset::MultiTenant => "multi-tenant",
@@ -67,7 +73,8 @@ impl Preset {
     /// The preset's workspace, with plan names in `lang`.
     pub fn workspace(self, lang: Lang) -> Workspace {
         let plans = match self {
-            Preset::Default => vec![example_plan()],
+            Preset::Default => wall(lang),
+            Preset::Example => vec![example_plan()],
             Preset::Budget => budget(lang),
             Preset::Serving => serving(lang),
             Preset::MultiTenant => multi_tenant(lang),
@@ -77,6 +84,11 @@ impl Preset {
         ws.lang = lang;
         if self == Preset::MultiTenant {
             ws.tenants = tenants_of_multi_tenant();
+        }
+        if self == Preset::Default {
+            // The first screen is the answer: software against hardware
+            // on cost and latency (issue 15).
+            ws.view = View::Frontier;
         }
         ws
     }
@@ -145,6 +157,115 @@ fn with_cxl(mut hw: Hardware, device: CxlId, per_node: u32) -> Hardware {
         device: CxlChoice::Preset(device),
     });
     hw
+}
+
+/// The first screen's story: full fine-tuning of Llama 3.1 70B at 4 K
+/// context on one node of 8×H100 with ZeRO-3 (FSDP) and full
+/// recomputation still needs about twice the HBM (18 bytes of model state
+/// per parameter ÷ 8 is over 80 GB). Software over the wall: optimizer
+/// offload, QLoRA. Hardware: H200 (not enough alone), B300, a slice of a
+/// GB200 NVL72 rack. Both: CXL expanders holding the optimizer states.
+fn wall(lang: Lang) -> Vec<Plan> {
+    let model = ModelId::Llama31_70b;
+    let full = Workload::Training(Training {
+        kind: TrainingKind::FullFineTune,
+        seq_len: 4096,
+        global_batch: 64,
+        tokens: 1.0e9,
+    });
+    let base = Levers {
+        sharding: Sharding::Zero3,
+        checkpointing: Checkpointing::Full,
+        parallel: Parallelism {
+            dp: 8,
+            ..Parallelism::default()
+        },
+        ..Levers::default()
+    };
+    let mut offloaded = base;
+    offloaded.offload.optimizer = offload(Tier::HostDram, 1.0);
+    let qlora = Workload::Training(Training {
+        kind: TrainingKind::Qlora(LoraSpec {
+            // QLoRA's own setting (Dettmers et al. 2023, §4).
+            rank: 64,
+            targets: LoraTargets::AllLinear,
+            adapter_precision: Precision::Fp32,
+        }),
+        seq_len: 4096,
+        global_batch: 64,
+        tokens: 1.0e9,
+    });
+    let qlora_levers = Levers {
+        sharding: Sharding::None,
+        ..base
+    };
+    let mut cxl_levers = base;
+    cxl_levers.offload.optimizer = offload(Tier::Cxl, 1.0);
+    let mut rack_levers = base;
+    rack_levers.parallel.dp = 16;
+    let h100 = gpus(GpuId::H100Sxm, 8);
+    let rack = Hardware {
+        // A GB200 compute tray holds four GPUs; NVL72 joins 18 trays in
+        // one NVLink domain.
+        gpus_per_node: 4,
+        scale_up_domain: 72,
+        ..gpus(GpuId::Gb200, 16)
+    };
+    let named =
+        |en: &'static str, zh: &'static str, work: &Workload, levers: Levers, hw: Hardware| {
+            plan(tr(lang, en, zh), model, work.clone(), levers, hw)
+        };
+    vec![
+        named(
+            "8×H100, ZeRO-3 + full recompute",
+            "8×H100，ZeRO-3 + 全量重计算",
+            &full,
+            base,
+            h100.clone(),
+        ),
+        named(
+            "+ optimizer offload to host DRAM",
+            "+ 优化器状态卸载到主机内存",
+            &full,
+            offloaded,
+            h100.clone(),
+        ),
+        named(
+            "QLoRA r=64 (NF4 base) on the same H100s",
+            "QLoRA r=64（NF4 底座），同样的 H100",
+            &qlora,
+            qlora_levers,
+            h100.clone(),
+        ),
+        named(
+            "8×H200 141GB, same software",
+            "8×H200 141GB，软件不变",
+            &full,
+            base,
+            gpus(GpuId::H200Sxm, 8),
+        ),
+        named(
+            "8×B300 288GB, same software",
+            "8×B300 288GB，软件不变",
+            &full,
+            base,
+            gpus(GpuId::B300, 8),
+        ),
+        named(
+            "16×GB200 in an NVL72 rack, ZeRO-3 over 16",
+            "NVL72 机柜中的 16×GB200，ZeRO-3 跨 16 卡",
+            &full,
+            rack_levers,
+            rack,
+        ),
+        named(
+            "H100s + 4 CXL expanders, optimizer on CXL",
+            "H100 + 4 块 CXL 扩展卡，优化器放在 CXL",
+            &full,
+            cxl_levers,
+            with_cxl(h100, CxlId::MicronCz120_256, 4),
+        ),
+    ]
 }
 
 /// Full fine-tuning of Llama 3.1 70B at 4 K context on one node of
@@ -599,7 +720,12 @@ mod tests {
 
     #[test]
     fn plan_names_follow_the_language() {
-        for preset in [Preset::Budget, Preset::Serving, Preset::MultiTenant] {
+        for preset in [
+            Preset::Default,
+            Preset::Budget,
+            Preset::Serving,
+            Preset::MultiTenant,
+        ] {
             let en = preset.workspace(Lang::En);
             let zh = preset.workspace(Lang::Zh);
             for (a, b) in en.plans.iter().zip(&zh.plans) {
@@ -620,7 +746,12 @@ mod tests {
     /// hardware levers get over the wall.
     #[test]
     fn baselines_miss_and_levers_fit() {
-        for preset in [Preset::Budget, Preset::Serving, Preset::MultiTenant] {
+        for preset in [
+            Preset::Default,
+            Preset::Budget,
+            Preset::Serving,
+            Preset::MultiTenant,
+        ] {
             let ws = preset.workspace(Lang::En);
             let verdicts: Vec<Verdict> = ws.plans.iter().map(|p| evaluate(p).verdict).collect();
             let fits = verdicts.iter().filter(|v| **v == Verdict::Fits).count();
@@ -630,7 +761,7 @@ mod tests {
                 "{preset:?}: {verdicts:?}"
             );
         }
-        for preset in [Preset::Budget, Preset::Serving] {
+        for preset in [Preset::Default, Preset::Budget, Preset::Serving] {
             let ws = preset.workspace(Lang::En);
             assert_eq!(
                 evaluate(&ws.plans[0]).verdict,
@@ -665,8 +796,46 @@ mod tests {
         mig.gpus = 2;
         let r2 = share(&mig.sharing(&ws.plans).0);
         assert_eq!(r2.placed, 3);
-        for p in [Preset::Default, Preset::Budget, Preset::Serving] {
+        for p in [
+            Preset::Default,
+            Preset::Example,
+            Preset::Budget,
+            Preset::Serving,
+        ] {
             assert_eq!(p.workspace(Lang::Zh).tenants, TenantSettings::default());
+        }
+    }
+
+    /// The first screen (issue 15): one model and workload, the baseline
+    /// over the wall, and in each of the software and hardware families a
+    /// plan that fits and one of each family on the cost view's frontier
+    /// or beside it; the page opens on the cost-vs-latency view.
+    #[test]
+    fn the_default_opens_on_software_against_hardware() {
+        let ws = default_workspace(Lang::En);
+        assert_eq!(ws.view, View::Frontier);
+        assert_eq!(ws.active, 0);
+        let base = &ws.plans[0];
+        let reports: Vec<_> = ws.plans.iter().map(evaluate).collect();
+        assert_eq!(reports[0].verdict, Verdict::DoesNotFit);
+        for f in [PlanFamily::Algorithmic, PlanFamily::Hardware] {
+            assert!(
+                ws.plans
+                    .iter()
+                    .zip(&reports)
+                    .any(|(p, r)| family(p, base) == f && r.verdict == Verdict::Fits),
+                "no {f:?} plan fits"
+            );
+        }
+        // More HBM alone is not always enough: a hardware plan that misses.
+        assert!(ws
+            .plans
+            .iter()
+            .zip(&reports)
+            .any(|(p, r)| family(p, base) == PlanFamily::Hardware
+                && r.verdict == Verdict::DoesNotFit));
+        for p in &ws.plans {
+            assert_eq!(p.model, base.model, "{}", p.name);
         }
     }
 

@@ -698,3 +698,69 @@ impl Diagnostic {
         }
     }
 }
+
+/// Most values [`DiagnosticKind::fix`] offers.
+pub const MAX_SUGGESTED: usize = 12;
+
+impl DiagnosticKind {
+    /// For a diagnostic that says a degree does not divide a count (TP and
+    /// the heads, CP and the sequence, EP and the experts…): the plan field
+    /// at fault, as a dotted path, and the values of it that divide that
+    /// count, smallest first (at most [`MAX_SUGGESTED`]). `None` for every
+    /// other diagnostic. The values clear this diagnostic only; another
+    /// (the GPU count) may still rule some out.
+    pub fn fix(&self) -> Option<(&'static str, Vec<u32>)> {
+        use DiagnosticKind as K;
+        let (field, count) = match *self {
+            K::TpHeads { heads, .. } => ("levers.parallel.tp", heads),
+            K::TpFfn { ffn, .. } => ("levers.parallel.tp", ffn),
+            K::TpKvHeads { kv_heads, .. } => ("levers.parallel.tp", kv_heads),
+            K::PpLayers { layers, .. } | K::PpTooDeep { layers, .. } => {
+                ("levers.parallel.pp", layers)
+            }
+            K::CpSequence { seq_len, .. } => ("levers.parallel.cp", seq_len),
+            K::EpExperts { experts, .. } => ("levers.parallel.ep", experts),
+            K::EpRanks { ranks, .. } => ("levers.parallel.ep", ranks),
+            K::ShardGroup { ranks, .. } => ("levers.shard_group", ranks),
+            _ => return None,
+        };
+        // Pairs up to the square root: at most 65,536 steps for any u32.
+        let mut divisors: Vec<u32> = (1..=count)
+            .take_while(|d| u64::from(*d) * u64::from(*d) <= u64::from(count))
+            .filter(|d| count % d == 0)
+            .flat_map(|d| [d, count / d])
+            .collect();
+        divisors.sort_unstable();
+        divisors.dedup();
+        divisors.truncate(MAX_SUGGESTED);
+        Some((field, divisors))
+    }
+}
+
+#[cfg(test)]
+mod fix_tests {
+    use super::*;
+
+    #[test]
+    fn tp_over_32_heads_offers_the_divisors_of_32() {
+        let k = DiagnosticKind::TpHeads { tp: 3, heads: 32 };
+        assert_eq!(
+            k.fix(),
+            Some(("levers.parallel.tp", vec![1, 2, 4, 8, 16, 32]))
+        );
+        let cp = DiagnosticKind::CpSequence {
+            cp: 3,
+            seq_len: 1 << 20,
+        };
+        let (_, v) = cp.fix().expect("CP over the sequence has a fix");
+        assert_eq!(v.len(), MAX_SUGGESTED);
+        assert!(v.iter().all(|d| (1u32 << 20) % d == 0));
+        assert_eq!(DiagnosticKind::EpWithoutMoe { ep: 2 }.fix(), None);
+        // A large prime count is answered at once: itself and 1.
+        let big = DiagnosticKind::CpSequence {
+            cp: 3,
+            seq_len: 4_294_967_291,
+        };
+        assert_eq!(big.fix().expect("a fix").1, vec![1, 4_294_967_291]);
+    }
+}

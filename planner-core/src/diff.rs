@@ -10,7 +10,9 @@
 
 use crate::hardware::{CxlChoice, Hardware};
 use crate::lang::{Lang, Named};
-use crate::plan::{Levers, OffloadTarget, PipelineSchedule, Plan, Precisions, Tier, Workload};
+use crate::plan::{
+    Levers, OffloadTarget, PipelineSchedule, Plan, Precisions, Tier, TrainingKind, Workload,
+};
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +78,9 @@ pub enum Setting {
     PrefixCaching,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
+    /// What a training run trains: every weight, or adapters over a frozen
+    /// (for QLoRA, 4-bit) base.
+    TrainingMethod,
 }
 
 crate::lang::named!(Setting {
@@ -107,6 +112,7 @@ crate::lang::named!(Setting {
     Setting::MaxSeqs => "max_seqs", "running-request limit", "最大运行请求数";
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
+    Setting::TrainingMethod => "training_method", "training method", "训练方式";
 });
 
 /// What a change may affect beyond memory, time and cost.
@@ -372,7 +378,29 @@ fn offload(l: &Levers) -> String {
     }
 }
 
+/// The technical name of a training kind: "full", "lora r=16", "qlora r=64".
+fn training_method(k: &TrainingKind) -> String {
+    match k {
+        TrainingKind::PreTraining => "pre-training".into(),
+        TrainingKind::FullFineTune => "full".into(),
+        TrainingKind::Lora(s) => format!("lora r={}", s.rank),
+        TrainingKind::Qlora(s) => format!("qlora r={}", s.rank),
+    }
+}
+
 fn workload_changes(a: &Workload, b: &Workload, out: &mut Vec<Change>) {
+    // Adapters over a frozen (or 4-bit) base train a different model than
+    // full fine-tuning does: a quality question (Hu et al. 2021, LoRA;
+    // Dettmers et al. 2023, QLoRA), never a silent change.
+    if let (Workload::Training(x), Workload::Training(y)) = (a, b) {
+        push(
+            out,
+            Setting::TrainingMethod,
+            training_method(&x.kind),
+            training_method(&y.kind),
+            Impact::Quality,
+        );
+    }
     if let (Workload::Inference(x), Workload::Inference(y)) = (a, b) {
         push(
             out,
@@ -394,6 +422,27 @@ mod tests {
         let p = example_plan();
         assert!(changes(&p, &p).is_empty());
         assert_eq!(name(&p, &p, &[]), p.name);
+    }
+
+    #[test]
+    fn switching_to_adapters_is_a_flagged_change() {
+        let base = example_plan();
+        let mut p = base.clone();
+        if let Workload::Training(t) = &mut p.workload {
+            t.kind = TrainingKind::Qlora(crate::plan::LoraSpec {
+                rank: 64,
+                targets: crate::plan::LoraTargets::AllLinear,
+                adapter_precision: Precision::Fp32,
+            });
+        }
+        let c = changes(&base, &p);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].setting, Setting::TrainingMethod);
+        assert_eq!(c[0].impact, Impact::Quality);
+        assert_eq!(
+            c[0].describe(Lang::En),
+            "training method pre-training → qlora r=64"
+        );
     }
 
     #[test]

@@ -875,6 +875,83 @@ pub struct ServingReport {
     pub tokens_per_step: f64,
 }
 
+/// A figure of a serving report, or a setting of its request stream, by
+/// name: the rows and fields the views list ([`ServingReport`],
+/// [`crate::request::RequestStream`]), named once in both languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ServingFigure {
+    /// [`ServingReport::kv_capacity_tokens`].
+    KvPoolTokens,
+    /// [`ServingReport::max_concurrency`].
+    MaxConcurrency,
+    /// Median time to first token at the stream's rate.
+    TtftP50,
+    /// 99th-percentile time to first token at the stream's rate.
+    TtftP99,
+    /// Median time per output token at the stream's rate.
+    TpotP50,
+    /// 99th-percentile time per output token at the stream's rate.
+    TpotP99,
+    /// [`SimulatedServing::goodput`].
+    Goodput,
+    /// [`AnalyticServing::max_rate`].
+    MaxRate,
+    /// [`AnalyticServing::max_rate_under_slo`].
+    MaxRateUnderSlo,
+    /// [`ServingReport::usd_per_million_input`].
+    UsdPerMInput,
+    /// [`ServingReport::usd_per_million_output`].
+    UsdPerMOutput,
+    /// The stream's Poisson arrival rate (setting).
+    ArrivalRate,
+    /// Prompt tokens of each request (setting).
+    PromptTokens,
+    /// Output tokens of each request (setting).
+    OutputTokens,
+    /// [`crate::request::Slo::ttft_p99`] (setting).
+    SloTtftP99,
+    /// [`crate::request::Slo::tpot_p99`] (setting).
+    SloTpotP99,
+}
+
+impl ServingFigure {
+    /// The report's figures, in the order the views list them.
+    pub const FIGURES: [ServingFigure; 11] = [
+        ServingFigure::KvPoolTokens,
+        ServingFigure::MaxConcurrency,
+        ServingFigure::TtftP50,
+        ServingFigure::TtftP99,
+        ServingFigure::TpotP50,
+        ServingFigure::TpotP99,
+        ServingFigure::Goodput,
+        ServingFigure::MaxRate,
+        ServingFigure::MaxRateUnderSlo,
+        ServingFigure::UsdPerMInput,
+        ServingFigure::UsdPerMOutput,
+    ];
+}
+
+crate::lang::named!(ServingFigure {
+    ServingFigure::KvPoolTokens => "kv_pool_tokens", "KV pool (tokens)", "KV 缓存池（token）";
+    ServingFigure::MaxConcurrency => "max_concurrency", "max concurrency (requests)", "最大并发（请求）";
+    ServingFigure::TtftP50 => "ttft_p50", "TTFT p50", "首 token 时间 p50";
+    ServingFigure::TtftP99 => "ttft_p99", "TTFT p99", "首 token 时间 p99";
+    ServingFigure::TpotP50 => "tpot_p50", "TPOT p50", "每输出 token 时间 p50";
+    ServingFigure::TpotP99 => "tpot_p99", "TPOT p99", "每输出 token 时间 p99";
+    ServingFigure::Goodput => "goodput", "goodput under the SLOs (requests/s)", "满足 SLO 的有效吞吐（请求/秒）";
+    ServingFigure::MaxRate => "max_rate", "largest sustainable rate (requests/s)", "最大可持续请求速率（请求/秒）";
+    ServingFigure::MaxRateUnderSlo => "max_rate_under_slo", "largest rate within the SLOs (requests/s)", "满足 SLO 的最大速率（请求/秒）";
+    ServingFigure::UsdPerMInput => "usd_per_m_input", "$ per M input tokens", "每百万输入 token 美元";
+    ServingFigure::UsdPerMOutput => "usd_per_m_output", "$ per M output tokens", "每百万输出 token 美元";
+    ServingFigure::ArrivalRate => "arrival_rate", "arrival rate (requests/s, Poisson)", "到达速率（请求/秒，泊松）";
+    ServingFigure::PromptTokens => "prompt_tokens", "prompt tokens per request", "每请求提示词 token";
+    ServingFigure::OutputTokens => "output_tokens", "output tokens per request", "每请求输出 token";
+    ServingFigure::SloTtftP99 => "slo_ttft_p99", "SLO: TTFT p99 (ms)", "SLO：首 token 时间 p99（毫秒）";
+    ServingFigure::SloTpotP99 => "slo_tpot_p99", "SLO: TPOT p99 (ms)", "SLO：每输出 token 时间 p99（毫秒）";
+});
+
 impl Report {
     /// The most loaded device.
     pub fn binding_device(&self) -> Option<&DeviceMemory> {

@@ -349,6 +349,10 @@ impl Frequency {
     pub const fn per_year(v: f64) -> Self {
         Self(v / (HOURS_PER_YEAR * 3600.0))
     }
+    /// The value in events per second.
+    pub fn as_per_second(self) -> f64 {
+        self.0
+    }
     /// The value in events per hour.
     pub fn as_per_hour(self) -> f64 {
         self.0 * 3600.0

@@ -33,6 +33,8 @@ function hashOf(page: Page): Promise<string> {
 test('typed rows are fitted, shown and applied to the plan', async ({ page }) => {
   const errors = watch(page);
   await open(page);
+  // The example plan that fits (the default scenario opens on one that does not).
+  await page.getByTestId('preset-select').selectOption('example');
   await openPanel(page);
   await page.getByTestId('calib-peak').fill('40');
   await page.getByTestId('calib-time').fill('5000');

@@ -119,6 +119,8 @@ test('the wall over time draws, reads out and saves a PNG', async ({ page }) => 
 test('the checklist follows the levers of the active plan', async ({ page }) => {
   const w = watch(page);
   await open(page);
+  // The single example plan (ZeRO-1): the default scenario's plans already use ZeRO-3.
+  await page.getByTestId('preset-select').selectOption('example');
   const list = page.getByTestId('checklist');
   await expect(list.getByTestId('checklist-item').first()).toBeVisible();
   const ids = () => list.getByTestId('checklist-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')).join(' '));

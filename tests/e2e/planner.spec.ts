@@ -9,7 +9,8 @@ test('the default page loads, draws its charts, and stays on its origin', async 
   const w = watch(page);
   await open(page);
   await expect(page.getByTestId('app-title')).toHaveText('memwall');
-  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+  // The default workspace opens on its baseline, which hits the wall.
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'DoesNotFit');
   // The address holds the workspace from the start.
   expect(await hashOf(page)).toMatch(/^#w=1\./);
   const charts = page.locator('canvas[data-testid^="chart-"]');
@@ -121,7 +122,9 @@ for (const [name, hash] of [
     }
     await open(page, h);
     await expect(page.getByTestId('link-error')).toBeVisible();
-    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+    // The default workspace: its baseline over the wall, on the cost view.
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'DoesNotFit');
+    await expect(page.getByTestId('family-summary')).toBeVisible();
     // Nothing from the link became markup.
     expect(await page.locator('script:not([type])').count()).toBeLessThanOrEqual(1);
     expect(await page.evaluate(() => document.body.innerHTML.includes('<script>alert'))).toBe(false);

@@ -3,8 +3,11 @@
 //! figure is a field of the plan's report; the family is
 //! [`planner_core::effort::family`] against the first plan.
 
+pub mod best;
 mod csv;
 mod table;
+
+pub use best::{best_of_families, FamilyBest};
 
 pub use csv::{csv, csv_text};
 pub use table::{cell, Col};

@@ -17,6 +17,33 @@ fn severity_class(s: Severity) -> &'static str {
 }
 
 /// The diagnostics, or a line saying there are none.
+/// The values offered for a field at fault, each a button that sets it on
+/// the active plan.
+fn offer(field: &'static str, values: Vec<u32>, lang: planner_core::Lang) -> impl IntoView {
+    let state = use_state();
+    crate::guidance::testid_of(field).map(|id| {
+        view! {
+            <span class="fix" data-testid="fix-values" data-field=id>
+                " "
+                {crate::i18n::results::t(lang, crate::i18n::results::K::ValidValues)}
+                {values
+                    .into_iter()
+                    .map(|v| {
+                        let pick = move |_| {
+                            state.update(crate::url::History::Push, |w| {
+                                if let Some(p) = crate::components::editor::lens::active_mut(w) {
+                                    crate::guidance::set(p, field, v);
+                                }
+                            })
+                        };
+                        view! { " " <button class="fix-value" data-testid="fix-value" on:click=pick>{v}</button> }
+                    })
+                    .collect_view()}
+            </span>
+        }
+    })
+}
+
 #[component]
 pub fn DiagnosticList(
     /// `data-testid` of the list.
@@ -35,6 +62,10 @@ pub fn DiagnosticList(
     /// Class of the list, where it is styled apart from the results column's.
     #[prop(optional)]
     class: Option<&'static str>,
+    /// Whether the items are the active plan's: then a diagnostic that
+    /// names a field offers the core's valid values as buttons that set it.
+    #[prop(optional)]
+    fixes: bool,
 ) -> impl IntoView {
     let state = use_state();
     view! {
@@ -57,6 +88,7 @@ pub fn DiagnosticList(
                                 <strong>{d.severity.name(lang)}</strong>
                                 " "
                                 <span>{d.message_in(lang)}</span>
+                                {fixes.then(|| d.detail.fix()).flatten().map(|(field, values)| offer(field, values, lang))}
                             </li>
                         }
                     })

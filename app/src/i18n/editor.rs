@@ -9,12 +9,19 @@ use super::{tr, Lang};
 strings! {
     // Scenario and presets.
     Scenario => "Scenario", "场景";
+    // Serving engine and request stream.
+    RequestStream => "Engine and request stream", "推理引擎与请求流";
+    Engine => "Serving engine", "推理引擎";
+    StreamOn => "Serve a request stream (simulated)", "服务一个请求流（模拟）";
+    NoTarget => "no target", "无目标";
     EditedWorkspace => "Your plans (edited)", "你的方案（已修改）";
-    PresetDefault => "Default: Llama 2 7B pre-training on 8×H100", "默认：8×H100 上预训练 Llama 2 7B";
+    PresetDefault => "Over the wall: fine-tune Llama 3.1 70B, software against hardware", "翻越显存墙：微调 Llama 3.1 70B，软件手段对比硬件方案";
+    PresetExample => "Example: Llama 2 7B pre-training on 8×H100", "示例：8×H100 上预训练 Llama 2 7B";
     PresetBudget => "Budget-limited exploration (fine-tune 70B)", "预算受限的探索（微调 70B）";
     PresetServing => "Latency-sensitive serving (70B, 32K context)", "延迟敏感的大规模推理（70B，32K 上下文）";
     PresetMultiTenant => "Multi-tenant GPU sharing", "云原生多租户共享 GPU";
-    AboutDefault => "One plan to start from; add plans to compare.", "一个起点方案；添加方案即可对比。";
+    AboutDefault => "Full fine-tuning of Llama 3.1 70B does not fit on 8×H100 even with ZeRO-3: offload and QLoRA against H200, B300, GB200 NVL72 and CXL.", "即使用 ZeRO-3，全量微调 Llama 3.1 70B 也放不进 8×H100：卸载与 QLoRA，对比 H200、B300、GB200 NVL72 与 CXL。";
+    AboutExample => "One plan to start from; add plans to compare.", "一个起点方案；添加方案即可对比。";
     AboutBudget => "Fine-tuning Llama 3.1 70B on one A100 node: ZeRO, offload and QLoRA against bigger GPUs and CXL memory.", "在一台 A100 服务器上微调 Llama 3.1 70B：ZeRO、卸载与 QLoRA，对比更大显存的 GPU 与 CXL 内存。";
     AboutServing => "Serving Llama 3.1 70B with 32K-token prompts: FP8, INT4 and KV offload against H200, GB200 NVL72 and CXL.", "以 32K token 提示词部署 Llama 3.1 70B：FP8、INT4 与 KV 卸载，对比 H200、GB200 NVL72 与 CXL。";
     AboutMultiTenant => "Small models sharing GPUs: memory caps, smaller batches, a CXL pool and a MIG slice.", "多个小模型共享 GPU：显存上限、更小的批、CXL 内存池与 MIG 切片。";

@@ -54,6 +54,13 @@ pub trait Label: Copy + Send + Sync + 'static {
     fn in_lang(self, lang: Lang) -> String;
 }
 
+/// The core's serving figures are labels in their own name table.
+impl Label for planner_core::report::ServingFigure {
+    fn in_lang(self, lang: Lang) -> String {
+        planner_core::Named::name(self, lang).to_string()
+    }
+}
+
 /// Picks the string of a language.
 pub fn tr(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     match lang {

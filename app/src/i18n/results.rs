@@ -61,6 +61,20 @@ pub enum K {
     Low,
     High,
     EffortNote,
+    // Comparison summary.
+    SummaryTitle,
+    SummaryBest,
+    LatencyShort,
+    FitsCount,
+    OthersFit,
+    PersonWeeks,
+    OpenPlan,
+    MigrationFromBase,
+    // Serving figures.
+    ServingTitle,
+    ServingStreamNote,
+    ServingNoStream,
+    ValidValues,
 }
 
 /// A results string.
@@ -134,6 +148,30 @@ pub fn t(lang: Lang, k: K) -> &'static str {
             lang,
             "Family is against the first plan; migration and effort against a plain baseline on the same GPUs. Person-weeks are assumptions.",
             "类别相对第一个方案；迁移类型与工作量相对同一 GPU 上的朴素基线。人周数为假设值。",
+        ),
+        K::SummaryTitle => tr(
+            lang,
+            "Ways over the wall: the cheapest plan that fits in each family",
+            "翻越显存墙的途径：每类中放得下且最便宜的方案",
+        ),
+        K::SummaryBest => tr(lang, "Best plan: what changed", "最优方案：改了什么"),
+        K::LatencyShort => tr(lang, "Step time or TPOT", "单步时间或 TPOT"),
+        K::FitsCount => tr(lang, "fit", "放得下"),
+        K::OthersFit => tr(lang, "Other plans that fit:", "其余方案中放得下的："),
+        K::PersonWeeks => tr(lang, "person-weeks", "人周"),
+        K::OpenPlan => tr(lang, "Open this plan", "打开此方案"),
+        K::MigrationFromBase => tr(lang, "Migration from the baseline", "相对基线的迁移"),
+        K::ServingTitle => tr(lang, "Serving", "推理服务"),
+        K::ValidValues => tr(lang, "Valid values:", "可选值："),
+        K::ServingStreamNote => tr(
+            lang,
+            "Latencies and goodput from the iteration-level simulation of the request stream on one replica; rates from the steady-state model.",
+            "延迟与有效吞吐来自对请求流在单个副本上的逐迭代模拟；速率来自稳态模型。",
+        ),
+        K::ServingNoStream => tr(
+            lang,
+            "One static batch. Turn on a request stream (editor: engine and request stream) for latencies at a rate, goodput and the largest sustainable rate.",
+            "单个静态批。在编辑器“推理引擎与请求流”中开启请求流，可得到给定速率下的延迟、有效吞吐与最大可持续速率。",
         ),
     }
 }

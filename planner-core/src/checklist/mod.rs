@@ -20,7 +20,7 @@ use crate::checkpoint::CheckpointSettings;
 use crate::effort::{self, Lever, MigrationClass};
 use crate::evaluate::evaluate;
 use crate::lang::Lang;
-use crate::plan::Plan;
+use crate::plan::{Plan, Workload};
 use serde::{Deserialize, Serialize};
 
 /// What kind of work an item is.
@@ -180,7 +180,10 @@ impl Draft {
 /// The checklist of `plan` against `baseline`; `checkpoint` sets the
 /// storage and failure assumptions behind the checkpoint items.
 pub fn checklist(plan: &Plan, baseline: &Plan, checkpoint: &CheckpointSettings) -> Checklist {
-    let efforts = effort::efforts(plan, baseline, &plan.economics.engineering);
+    let efforts: Vec<_> = effort::efforts(plan, baseline, &plan.economics.engineering)
+        .into_iter()
+        .filter(|e| acts_on(e.lever, &plan.workload))
+        .collect();
     let mut items: Vec<ChecklistItem> = efforts
         .iter()
         .flat_map(|e| levers::lever_items(plan, e.lever, e.class))
@@ -198,6 +201,22 @@ pub fn checklist(plan: &Plan, baseline: &Plan, checkpoint: &CheckpointSettings) 
         migration: effort::migration_class(&efforts),
         person_weeks: effort::person_weeks(&efforts),
         items,
+    }
+}
+
+/// Whether a lever does anything for the plan's workload: recomputation,
+/// ZeRO/FSDP sharding and the optimizer act on training states only;
+/// chunked prefill and the KV-cache format on serving only. A lever set
+/// where it does nothing is named as ignored by the plan's diagnostics
+/// (resolve's `LeverIgnored`) and asks nothing of a team, so it gets no
+/// checklist item and no effort (issue 15: a serving plan's checklist
+/// said "Turn on ZeRO-1").
+fn acts_on(lever: Lever, workload: &Workload) -> bool {
+    let trains = matches!(workload, Workload::Training(_));
+    match lever {
+        Lever::Sharding | Lever::ActivationCheckpointing | Lever::Optimizer => trains,
+        Lever::ChunkedPrefill | Lever::KvCacheQuantization => !trains,
+        _ => true,
     }
 }
 
@@ -312,5 +331,35 @@ mod tests {
         assert!(i.contains(&"serving.paged_kv".to_string()));
         assert!(i.contains(&"monitor.kv".to_string()));
         assert!(!i.contains(&"monitor.checkpoint".to_string()));
+    }
+
+    #[test]
+    fn levers_the_workload_ignores_ask_nothing() {
+        use crate::plan::{Inference, LogitsScope};
+        // The example plan (ZeRO-1, selective recompute) switched to serving.
+        let mut p = example_plan();
+        p.workload = Workload::Inference(Inference {
+            prompt_tokens: 2048,
+            output_tokens: 256,
+            batch: 8,
+            logits: LogitsScope::LastToken,
+            stream: None,
+        });
+        let c = list(&p);
+        for lever in [Lever::Sharding, Lever::ActivationCheckpointing] {
+            assert!(
+                c.items.iter().all(|i| i.lever != Some(lever)),
+                "{lever:?}: {:?}",
+                ids(&c)
+            );
+        }
+        assert!(
+            !c.items.iter().any(|i| i.text.en.contains("ZeRO")),
+            "{:?}",
+            ids(&c)
+        );
+        // The same levers on the training plan still ask for their work.
+        let t = list(&example_plan());
+        assert!(t.items.iter().any(|i| i.lever == Some(Lever::Sharding)));
     }
 }

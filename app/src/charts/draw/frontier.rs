@@ -145,7 +145,7 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     ))?;
     let mut hits = Vec::new();
     let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
-    for p in &s.points {
+    for (i, p) in s.points.iter().enumerate() {
         point(&mut chart, p, scale)?;
         if p.assumed_price.is_some() {
             // A dashed-looking ring: the price is an assumption.
@@ -157,7 +157,7 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
         }
         let c = chart.backend_coord(&at(p, scale));
         hits.push(
-            Hit::point(c, 7, point_readout(p, metric, lang))
+            Hit::point(c, 7, point_readout(p, s.front.contains(&i), metric, lang))
                 .with_swatch(p.family, palette::family(p.family).0),
         );
         name_label(&mut chart, &mut labels, p, scale)?;
@@ -200,9 +200,9 @@ fn point<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     Ok(())
 }
 
-/// A point's read-out: name, family, verdict, latency and cost, and the
-/// price's source when it is assumed.
-fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
+/// A point's read-out: name, family, verdict, latency and cost, whether
+/// the frontier joins it, and the price's source when it is assumed.
+fn point_readout(p: &FrontierPoint, on_front: bool, metric: CostMetric, lang: Lang) -> String {
     let mut text = format!(
         "{}\n{} · {}\n{}: {}\n{}: {}",
         p.name,
@@ -213,6 +213,10 @@ fn point_readout(p: &FrontierPoint, metric: CostMetric, lang: Lang) -> String {
         metric_name_of(lang, metric),
         cost_text(metric, p.cost)
     );
+    // The text alternative says which points the frontier line joins.
+    if on_front {
+        text.push_str(&format!("\n{}", t(lang, K::Pareto)));
+    }
     if let Some(src) = &p.assumed_price {
         text.push_str(&format!("\n{}: {src}", t(lang, K::PriceAssumed)));
     }
@@ -312,5 +316,20 @@ mod tests {
         assert!(draw(&empty, &FrontierSeries::default(), Lang::En)
             .expect("draws")
             .is_empty());
+    }
+
+    #[test]
+    fn the_text_alternative_names_the_frontier_points() {
+        let ws = crate::presets::default_workspace(Lang::En);
+        let reports: Vec<_> = ws.plans.iter().map(planner_core::evaluate).collect();
+        let s = frontier_series(&ws.plans, &reports);
+        assert!(s.front.len() >= 2, "{:?}", s.front);
+        let area = Recorder::new(900, 360).into_drawing_area();
+        let hits = draw(&area, &s, Lang::En).expect("draws");
+        let marked = hits
+            .iter()
+            .filter(|h| h.text.contains("\nPareto frontier"))
+            .count();
+        assert_eq!(marked, s.front.len());
     }
 }

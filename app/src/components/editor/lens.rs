@@ -85,11 +85,15 @@ impl PlanLens {
     }
 
     /// Changes the active plan; `how` says whether the change is a new
-    /// history entry (Push for discrete choices, Replace for typing).
+    /// history entry (Push for discrete choices, Replace for typing). A
+    /// name the app gave follows the new content ([`super::naming`]).
     pub fn set(self, how: History, f: impl FnOnce(&mut Plan)) {
         self.state.update(how, |w| {
+            let lang = w.lang;
             if let Some(p) = active_mut(w) {
+                let before = p.clone();
                 f(p);
+                super::naming::follow(&before, p, lang);
             }
         });
     }
@@ -97,6 +101,13 @@ impl PlanLens {
     /// The display language; tracked.
     pub fn lang(self) -> Lang {
         self.state.lang()
+    }
+
+    /// Whether the plan trains (else it serves); tracked. Levers the
+    /// workload ignores are hidden by it (issue 15: a serving plan shows
+    /// no ZeRO or checkpointing, a training plan no KV-cache levers).
+    pub fn trains(self) -> bool {
+        self.get(|p| matches!(p.workload, planner_core::plan::Workload::Training(_)))
     }
 
     /// The app state behind the lens.

@@ -10,6 +10,7 @@ use super::parallel::ParallelLevers;
 use super::precision::PrecisionLevers;
 use super::reduction::ReductionLevers;
 use super::serving_levers::ServingLevers;
+use super::stream_levers::StreamLevers;
 use super::tiers::TierLevers;
 use crate::i18n::editor::{t, K};
 use crate::state::use_state;
@@ -19,6 +20,7 @@ use leptos::prelude::*;
 #[component]
 pub fn LeverEditor() -> impl IntoView {
     let state = use_state();
+    let lens = super::lens::use_plan();
     let lang = move || state.lang();
     view! {
         <div class="levers" data-testid="levers">
@@ -28,7 +30,11 @@ pub fn LeverEditor() -> impl IntoView {
                 <MemoryLevers />
                 <ParallelLevers />
                 <OffloadLevers />
-                <ServingLevers />
+                // The serving levers only where there is serving.
+                <Show when=move || !lens.trains()>
+                    <ServingLevers />
+                    <StreamLevers />
+                </Show>
                 <ReductionLevers />
             </section>
             <section class="lever-group" data-testid="hardware-levers">

@@ -15,21 +15,24 @@ pub fn MemoryLevers() -> impl IntoView {
     view! {
         <details class="lever-set" open data-testid="levers-memory">
             <summary>{move || t(lens.lang(), K::MemorySection)}</summary>
-            {pick(lens, K::Checkpointing, "lever-checkpointing", |p| p.levers.checkpointing, |p, v| p.levers.checkpointing = v)}
-            <Show when={move || matches!(ckpt.get(), Checkpointing::Uniform { .. })}>
-                {number(lens, K::CkptGroup, "lever-ckpt-group", COUNT,
-                    |p| match p.levers.checkpointing { Checkpointing::Uniform { group } => group, _ => 0 },
-                    |p, v| if let Checkpointing::Uniform { group } = &mut p.levers.checkpointing { *group = v })}
-            </Show>
-            <Show when={move || matches!(ckpt.get(), Checkpointing::Block { .. })}>
-                {number(lens, K::CkptLayers, "lever-ckpt-layers", COUNT,
-                    |p| match p.levers.checkpointing { Checkpointing::Block { layers } => layers, _ => 0 },
-                    |p, v| if let Checkpointing::Block { layers } = &mut p.levers.checkpointing { *layers = v })}
-            </Show>
             {pick(lens, K::Attention, "lever-attention", |p| p.levers.attention, |p, v| p.levers.attention = v)}
-            {pick(lens, K::Sharding, "lever-sharding", |p| p.levers.sharding, |p, v| p.levers.sharding = v)}
-            {number_with_hint(lens, K::ShardGroup, "lever-shard-group", OPT_COUNT,
-                |p| p.levers.shard_group, |p, v| p.levers.shard_group = v, hint(lens, K::WholeDpGroup))}
+            // Recomputation and sharding act on training states only.
+            <Show when=move || lens.trains()>
+                {pick(lens, K::Checkpointing, "lever-checkpointing", |p| p.levers.checkpointing, |p, v| p.levers.checkpointing = v)}
+                <Show when={move || matches!(ckpt.get(), Checkpointing::Uniform { .. })}>
+                    {number(lens, K::CkptGroup, "lever-ckpt-group", COUNT,
+                        |p| match p.levers.checkpointing { Checkpointing::Uniform { group } => group, _ => 0 },
+                        |p, v| if let Checkpointing::Uniform { group } = &mut p.levers.checkpointing { *group = v })}
+                </Show>
+                <Show when={move || matches!(ckpt.get(), Checkpointing::Block { .. })}>
+                    {number(lens, K::CkptLayers, "lever-ckpt-layers", COUNT,
+                        |p| match p.levers.checkpointing { Checkpointing::Block { layers } => layers, _ => 0 },
+                        |p, v| if let Checkpointing::Block { layers } = &mut p.levers.checkpointing { *layers = v })}
+                </Show>
+                {pick(lens, K::Sharding, "lever-sharding", |p| p.levers.sharding, |p, v| p.levers.sharding = v)}
+                {number_with_hint(lens, K::ShardGroup, "lever-shard-group", OPT_COUNT,
+                    |p| p.levers.shard_group, |p, v| p.levers.shard_group = v, hint(lens, K::WholeDpGroup))}
+            </Show>
         </details>
     }
 }

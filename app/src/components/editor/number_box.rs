@@ -26,13 +26,36 @@ pub fn NumberBox(
 ) -> impl IntoView {
     let draft = RwSignal::new(None::<String>);
     let invalid = RwSignal::new(false);
+    // The core names this field at fault (TP that does not divide the
+    // heads, say): the box is marked and its title lists the values
+    // offered (issue 15).
+    let state = crate::state::use_state();
+    let id = testid.clone();
+    let offered = Memo::new(move |_| {
+        let i = state.ws.with(|w| w.active);
+        state.reports.with(|r| {
+            r.get(i).and_then(|r| {
+                crate::guidance::faults(r)
+                    .into_iter()
+                    .find(|f| f.1 == id)
+                    .map(|f| {
+                        f.2.iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+            })
+        })
+    });
     view! {
         <input
             type="text"
             inputmode="decimal"
             class="num"
             class:invalid={move || invalid.get()}
-            aria-invalid={move || invalid.get().to_string()}
+            class:at-fault={move || offered.with(Option::is_some)}
+            title={move || offered.get()}
+            aria-invalid={move || (invalid.get() || offered.with(Option::is_some)).to_string()}
             aria-label={move || label.get()}
             data-testid={testid}
             placeholder={move || placeholder.get()}

@@ -54,6 +54,17 @@ impl State {
         }
     }
 
+    /// Whether the state exists in a workload that trains (`true`) or
+    /// serves: optimizer states, gradients and saved activations only in
+    /// training, the KV cache only in serving, weights in both.
+    pub fn applies(self, trains: bool) -> bool {
+        match self {
+            State::Optimizer | State::Gradients | State::Activations => trains,
+            State::KvCache => !trains,
+            State::Parameters => true,
+        }
+    }
+
     fn id(self) -> &'static str {
         match self {
             State::Optimizer => "optimizer",
@@ -98,7 +109,9 @@ pub fn OffloadLevers() -> impl IntoView {
     view! {
         <details class="lever-set" open data-testid="levers-offload">
             <summary>{move || t(lens.lang(), K::Offload)}</summary>
-            {State::ALL.map(state_row).collect_view()}
+            {State::ALL
+                .map(|s| view! { <Show when=move || s.applies(lens.trains())>{state_row(s)}</Show> })
+                .collect_view()}
             {pick(lens, K::Placement, "lever-placement", |p| p.levers.placement, |p, v| p.levers.placement = v)}
         </details>
     }

@@ -3,7 +3,7 @@
 //! the old value. Ranges are not checked here; the core reports a zero,
 //! an impossible split or a fraction above one as a diagnostic.
 
-use planner_core::units::{Bytes, Usd};
+use planner_core::units::{Bytes, Frequency, Seconds, Usd};
 
 /// How one kind of value is read from and written to a text box.
 pub struct Codec<T> {
@@ -50,6 +50,30 @@ pub const GB: Codec<Bytes> = Codec {
 pub const OPT_USD: Codec<Option<Usd>> = Codec {
     parse: parse_opt_usd,
     show: |v| v.map(|u| show_number(u.as_usd())).unwrap_or_default(),
+};
+
+/// A request rate in requests per second: a positive number (a zero or
+/// negative rate is no stream; the box keeps the old value).
+pub const RATE: Codec<Frequency> = Codec {
+    parse: |s| {
+        parse_number(s)
+            .filter(|v| *v > 0.0)
+            .map(Frequency::per_second)
+    },
+    show: |f| show_number(f.as_per_second()),
+};
+
+/// An optional latency target in milliseconds: an empty box means none.
+pub const OPT_MS: Codec<Option<Seconds>> = Codec {
+    parse: |s| {
+        if s.trim().is_empty() {
+            return Some(None);
+        }
+        parse_number(s)
+            .filter(|v| *v > 0.0)
+            .map(|v| Some(Seconds::from_millis(v)))
+    },
+    show: |v| v.map(|s| show_number(s.as_millis())).unwrap_or_default(),
 };
 
 /// Drops digit-group separators (`4,096`, `4_096`, `4 096`).

@@ -14,8 +14,12 @@ pub fn PrecisionLevers() -> impl IntoView {
             <summary>{move || t(lens.lang(), K::Precision)}</summary>
             {pick(lens, K::WeightsPrecision, "lever-weights-precision", |p| p.levers.precision.weights, |p, v| p.levers.precision.weights = v)}
             {pick(lens, K::ComputePrecision, "lever-compute-precision", |p| p.levers.precision.compute, |p, v| p.levers.precision.compute = v)}
-            {pick(lens, K::KvPrecision, "lever-kv-precision", |p| p.levers.precision.kv_cache, |p, v| p.levers.precision.kv_cache = v)}
-            {pick(lens, K::Optimizer, "lever-optimizer", |p| p.levers.optimizer, |p, v| p.levers.optimizer = v)}
+            <Show when=move || !lens.trains()>
+                {pick(lens, K::KvPrecision, "lever-kv-precision", |p| p.levers.precision.kv_cache, |p, v| p.levers.precision.kv_cache = v)}
+            </Show>
+            <Show when=move || lens.trains()>
+                {pick(lens, K::Optimizer, "lever-optimizer", |p| p.levers.optimizer, |p, v| p.levers.optimizer = v)}
+            </Show>
         </details>
     }
 }

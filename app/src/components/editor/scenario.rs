@@ -14,6 +14,7 @@ use leptos::prelude::*;
 fn name(p: Preset) -> K {
     match p {
         Preset::Default => K::PresetDefault,
+        Preset::Example => K::PresetExample,
         Preset::Budget => K::PresetBudget,
         Preset::Serving => K::PresetServing,
         Preset::MultiTenant => K::PresetMultiTenant,
@@ -24,6 +25,7 @@ fn name(p: Preset) -> K {
 fn about(p: Preset) -> K {
     match p {
         Preset::Default => K::AboutDefault,
+        Preset::Example => K::AboutExample,
         Preset::Budget => K::AboutBudget,
         Preset::Serving => K::AboutServing,
         Preset::MultiTenant => K::AboutMultiTenant,
@@ -60,6 +62,10 @@ pub fn ScenarioPanel() -> impl IntoView {
                 // The job choices belong to the plans they sit beside.
                 w.tenants = preset.tenants;
                 w.active = 0;
+                // The first screen's scenario opens on its comparison.
+                if p == Preset::Default {
+                    w.view = preset.view;
+                }
             });
         }
     });

@@ -26,6 +26,7 @@ pub fn DiagnosticsList() -> impl IntoView {
                 items={diagnostics}
                 empty={Signal::derive(move || t(lang(), K::NoProblems).to_string())}
                 empty_testid="no-diagnostics"
+                fixes=true
             />
         </section>
     }

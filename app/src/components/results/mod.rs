@@ -10,9 +10,11 @@ pub mod chart_frame;
 pub mod compare_table;
 pub mod diagnostics;
 pub mod exports;
+pub mod family_summary;
 pub mod frontier_view;
 pub mod memory_view;
 pub mod scope;
+pub mod serving_panel;
 pub mod sweep_view;
 pub mod time_view;
 pub mod view_tabs;
@@ -25,8 +27,10 @@ use crate::url;
 use body::ResultBody;
 use diagnostics::DiagnosticsList;
 use exports::ExportBar;
+use family_summary::FamilySummary;
 use leptos::prelude::*;
 use scope::Scope;
+use serving_panel::ServingPanel;
 use view_tabs::ViewTabs;
 
 /// Every result of the workspace.
@@ -39,6 +43,8 @@ pub fn ResultsPanel() -> impl IntoView {
             <div class="result-body" data-testid="result-body">
                 <ResultBody scope=Scope::All />
             </div>
+            <FamilySummary />
+            <ServingPanel />
             <DiagnosticsList />
             <ChecklistPanel />
             <ExportBar />

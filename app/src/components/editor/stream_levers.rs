@@ -1,0 +1,115 @@
+//! The serving engine and the request stream a serving plan is held to:
+//! arrival rate, prompt and output lengths, and the p99 latency targets.
+//! Field names come from the core's name table
+//! ([`planner_core::report::ServingFigure`], [`planner_core::engine::Engine`]).
+
+use super::bind::{choice, hint, number, number_with_hint, toggle};
+use super::lens::{use_plan, PlanLens};
+use super::parse::{COUNT, OPT_MS, RATE};
+use crate::i18n::editor::{t, K};
+use leptos::prelude::*;
+use planner_core::engine::Engine;
+use planner_core::plan::{Plan, Workload};
+use planner_core::report::ServingFigure as F;
+use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+use planner_core::units::Frequency;
+use planner_core::Named;
+
+/// The stream a newly ticked box starts with: one request per second of
+/// the plan's own prompt and output lengths, no targets.
+fn new_stream(p: &Plan) -> Option<RequestStream> {
+    let Workload::Inference(i) = &p.workload else {
+        return None;
+    };
+    Some(RequestStream {
+        arrival: Arrival::Poisson {
+            rate: Frequency::per_second(1.0),
+        },
+        prompt: Lengths::Fixed {
+            tokens: i.prompt_tokens,
+        },
+        output: Lengths::Fixed {
+            tokens: i.output_tokens,
+        },
+        slo: Slo::default(),
+        shared_prefix: 0,
+        requests: 1000,
+        seed: 0,
+    })
+}
+
+fn stream(p: &Plan) -> Option<&RequestStream> {
+    match &p.workload {
+        Workload::Inference(i) => i.stream.as_ref(),
+        Workload::Training(_) => None,
+    }
+}
+
+fn stream_mut(p: &mut Plan) -> Option<&mut RequestStream> {
+    match &mut p.workload {
+        Workload::Inference(i) => i.stream.as_mut(),
+        Workload::Training(_) => None,
+    }
+}
+
+/// A length field: shows the mean (rounded), writes a fixed length.
+fn tokens(
+    lens: PlanLens,
+    f: F,
+    testid: &'static str,
+    of: fn(&RequestStream) -> &Lengths,
+    set: fn(&mut RequestStream) -> &mut Lengths,
+) -> impl IntoView {
+    number(
+        lens,
+        f,
+        testid,
+        COUNT,
+        move |p| stream(p).map_or(0, |s| of(s).mean().round() as u32),
+        move |p, v| {
+            if let Some(s) = stream_mut(p) {
+                *set(s) = Lengths::Fixed { tokens: v.max(1) }
+            }
+        },
+    )
+}
+
+/// Engine and request stream of a serving plan.
+#[component]
+pub fn StreamLevers() -> impl IntoView {
+    let lens = use_plan();
+    let on = Memo::new(move |_| lens.get(|p| stream(p).is_some()));
+    let engines = |lang| {
+        Engine::ALL
+            .iter()
+            .map(|e| (e.key().to_string(), e.name(lang).to_string()))
+            .collect()
+    };
+    view! {
+        <details class="lever-set" open data-testid="levers-stream">
+            <summary>{move || t(lens.lang(), K::RequestStream)}</summary>
+            {choice(lens, K::Engine, "lever-engine", engines, |p| p.levers.engine.key().to_string(),
+                |p, key| if let Some(e) = Engine::ALL.into_iter().find(|e| e.key() == key) { p.levers.engine = e })}
+            {toggle(lens, K::StreamOn, "lever-stream-on", |p| stream(p).is_some(),
+                |p, want| {
+                    let fresh = if want { new_stream(p) } else { None };
+                    if let Workload::Inference(i) = &mut p.workload {
+                        if want != i.stream.is_some() { i.stream = fresh; }
+                    }
+                })}
+            <Show when=move || on.get()>
+                {number(lens, F::ArrivalRate, "stream-rate", RATE,
+                    |p| match stream(p).map(|s| s.arrival) { Some(Arrival::Poisson { rate }) => rate, _ => Frequency::per_second(0.0) },
+                    |p, v| if let Some(s) = stream_mut(p) { s.arrival = Arrival::Poisson { rate: v } })}
+                {tokens(lens, F::PromptTokens, "stream-prompt", |s| &s.prompt, |s| &mut s.prompt)}
+                {tokens(lens, F::OutputTokens, "stream-output", |s| &s.output, |s| &mut s.output)}
+                {number_with_hint(lens, F::SloTtftP99, "stream-slo-ttft", OPT_MS,
+                    |p| stream(p).and_then(|s| s.slo.ttft_p99), |p, v| if let Some(s) = stream_mut(p) { s.slo.ttft_p99 = v },
+                    hint(lens, K::NoTarget))}
+                {number_with_hint(lens, F::SloTpotP99, "stream-slo-tpot", OPT_MS,
+                    |p| stream(p).and_then(|s| s.slo.tpot_p99), |p, v| if let Some(s) = stream_mut(p) { s.slo.tpot_p99 = v },
+                    hint(lens, K::NoTarget))}
+            </Show>
+        </details>
+    }
+}

@@ -1,0 +1,52 @@
+// Issue 15, the serving section: a serving plan shows the core's serving
+// figures (KV pool in tokens, concurrency; with a request stream, TTFT and
+// TPOT percentiles at the stream's rate, goodput under the SLOs, the
+// largest sustainable rate, the price of input and output tokens); the
+// stream and the engine are editable, and every name is the core's.
+import { test, expect } from '@playwright/test';
+import { open, shots, watch } from './helpers';
+
+for (const lang of ['en', 'zh'] as const) {
+  test(`a serving plan's figures follow its request stream and engine (${lang})`, async ({ page }) => {
+    const w = watch(page);
+    await open(page);
+    if (lang === 'zh') await page.getByTestId('lang-switch').click();
+    // The training default shows no serving section.
+    await expect(page.getByTestId('serving-panel')).toHaveCount(0);
+    await page.getByTestId('preset-select').selectOption('serving');
+    await page.getByTestId('plan-tab-3').click(); // 4×H200, which fits
+    const panel = page.getByTestId('serving-panel');
+    await expect(panel).toBeVisible();
+    await expect(page.getByTestId('serving-kv_pool_tokens')).toContainText(lang === 'zh' ? 'KV 缓存池' : 'KV pool');
+    await expect(page.getByTestId('serving-max_concurrency')).toBeVisible();
+    await expect(page.getByTestId('serving-ttft_p50')).toHaveCount(0);
+
+    // A stream of shorter chat requests, at a rate, with targets.
+    await page.getByTestId('lever-stream-on').check();
+    for (const [id, v] of [['stream-prompt', '2048'], ['stream-output', '256'], ['stream-rate', '2']] as const) {
+      await page.getByTestId(id).fill(v);
+      await page.getByTestId(id).press('Enter');
+    }
+    for (const f of ['ttft_p50', 'ttft_p99', 'tpot_p50', 'tpot_p99', 'goodput', 'max_rate', 'usd_per_m_input', 'usd_per_m_output']) {
+      await expect(page.getByTestId(`serving-${f}`), f).toBeVisible();
+    }
+    await expect(page.getByTestId('serving-ttft_p99')).toContainText(lang === 'zh' ? '首 token 时间 p99' : 'TTFT p99');
+    await expect(page.getByTestId('serving-max_rate_under_slo')).toHaveCount(0);
+    await page.getByTestId('stream-slo-ttft').fill('3000');
+    await page.getByTestId('stream-slo-ttft').press('Enter');
+    await expect(page.getByTestId('serving-max_rate_under_slo')).toBeVisible();
+
+    // A higher rate queues longer before the first token.
+    const ttft = page.getByTestId('serving-ttft_p99').locator('dd');
+    const before = await ttft.textContent();
+    await page.getByTestId('stream-rate').fill('20');
+    await page.getByTestId('stream-rate').press('Enter');
+    await expect(ttft).not.toHaveText(before ?? '');
+
+    // The engine is a lever, named as the core names it.
+    await page.getByTestId('lever-engine').selectOption('sglang');
+    await expect(panel.locator('h3')).toContainText('SGLang');
+    await panel.screenshot({ path: `${shots}/serving-${lang}.png` });
+    expect(w.errors).toEqual([]);
+  });
+}
