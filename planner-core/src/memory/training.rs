@@ -153,15 +153,17 @@ impl Kept {
 /// max_j (Σ_{i<j} kept_i + live_j); what exceeds Σ kept is the recompute
 /// working set. Korthikanti et al. count only Σ kept (Table 2).
 ///
-/// The segments are walked one by one rather than collected, so this
-/// allocates nothing; the sums run in layer order, as a list would.
+/// Runs of identical segments (same layers, same size, same recompute
+/// choice) are taken at once in closed form, so the cost is a handful of
+/// steps whatever the number of layers (issue 14: evaluation is O(1) in
+/// identical layers): within a run every segment keeps `k` and holds
+/// `live`, so its peak is at the last segment, `before + (m−1)·k + live`.
 fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64, Kept) {
     let nd = st.dense_layers as usize;
     let n = nd + st.moe_layers as usize;
-    let layer = |i: usize| if i < nd { dense } else { moe };
     let kernel = r.levers.attention;
     let (group, recomputed, kept) = match r.levers.checkpointing {
-        // (layers per segment, segments from the start whose inner
+        // (layers per segment, layers from the start whose inner
         // activations are recomputed)
         Checkpointing::None => (1, 0, Kept::Everything),
         Checkpointing::Selective => match activations::selective_policy(r.levers.memory.stack()) {
@@ -183,24 +185,43 @@ fn stored(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64,
     let mut start = 0;
     while start < n {
         let end = (start + group).min(n);
-        let first = layer(start);
+        let first = if start < nd { dense } else { moe };
         let (kept_here, live) = if start < recomputed {
             // A checkpointed segment keeps its input and rebuilds the rest.
-            let mut live = 0.0;
-            for i in start..end {
-                live += layer(i).full();
-            }
+            let dense_in = end.min(nd).saturating_sub(start);
+            let moe_in = end - start - dense_in;
+            let live = dense_in as f64 * dense.full() + moe_in as f64 * moe.full();
             (first.input, live)
         } else if let Kept::Selective(_) | Kept::SelectiveOps = kept {
             (first.selective(), first.full())
         } else {
             (first.full(), first.full())
         };
-        peak = peak.max(before + live);
-        before += kept_here;
-        start = end;
+        let m = identical_run(start, group, n, nd, recomputed);
+        let last = before + (m - 1) as f64 * kept_here;
+        peak = peak.max(before + live).max(last + live);
+        before += m as f64 * kept_here;
+        start += m * group;
     }
     (before, (peak - before).max(0.0), kept)
+}
+
+/// How many segments from `start` on (segments of `group` layers, `n`
+/// layers, the first `nd` dense) have the same layers, the same size and
+/// the same recompute choice as the one at `start`: at least 1.
+fn identical_run(start: usize, group: usize, n: usize, nd: usize, recomputed: usize) -> usize {
+    let end = (start + group).min(n);
+    let partial = end - start < group;
+    let straddles = start < nd && end > nd;
+    if partial || straddles {
+        return 1;
+    }
+    let region_end = if start < nd { nd } else { n };
+    let mut m = (region_end - start) / group;
+    if start < recomputed {
+        m = m.min((recomputed - start).div_ceil(group));
+    }
+    m.max(1)
 }
 
 /// Everything [`stored`] reads, bit for bit.
@@ -837,5 +858,92 @@ mod tests {
         assert_ne!(other, key);
         let full = memo.get_or(other, || stored(&r, &st, &dense, &dense));
         assert!(full.0 < direct.0);
+    }
+
+    /// The per-layer walk `stored` replaced: segments one by one, sums in
+    /// layer order. The closed form must agree with it for every
+    /// checkpointing mode, group size and dense/MoE mix.
+    fn walked(r: &Resolved, st: &Stage, dense: &LayerActs, moe: &LayerActs) -> (f64, f64) {
+        let nd = st.dense_layers as usize;
+        let n = nd + st.moe_layers as usize;
+        let layer = |i: usize| if i < nd { dense } else { moe };
+        let (group, recomputed, selective) = match r.levers.checkpointing {
+            Checkpointing::None => (1, 0, false),
+            Checkpointing::Selective => (1, 0, true),
+            Checkpointing::Full => (1, n, false),
+            Checkpointing::Uniform { group } => ((group as usize).max(1), n, false),
+            Checkpointing::Block { layers } => (1, (layers as usize).min(n), false),
+        };
+        let (mut before, mut peak, mut start) = (0.0, 0.0f64, 0);
+        while start < n {
+            let end = (start + group).min(n);
+            let first = layer(start);
+            let (kept, live) = if start < recomputed {
+                (first.input, (start..end).map(|i| layer(i).full()).sum())
+            } else if selective {
+                (first.selective(), first.full())
+            } else {
+                (first.full(), first.full())
+            };
+            peak = peak.max(before + live);
+            before += kept;
+            start = end;
+        }
+        (before, (peak - before).max(0.0))
+    }
+
+    #[test]
+    fn the_closed_form_agrees_with_the_layer_walk() {
+        let (mut r, _, _) = resolve(&example_plan());
+        let ctx = act_context(&r, 4096, 2);
+        let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
+        // An MoE layer with different figures, so a mix-up shows.
+        let moe = LayerActs {
+            replicated: dense.replicated * 1.7,
+            sharded: dense.sharded * 2.3,
+            scores: dense.scores,
+            input: dense.input * 1.1,
+            selective: dense.selective * 1.9,
+        };
+        let modes = [
+            Checkpointing::None,
+            Checkpointing::Selective,
+            Checkpointing::Full,
+            Checkpointing::Uniform { group: 1 },
+            Checkpointing::Uniform { group: 3 },
+            Checkpointing::Uniform { group: 7 },
+            Checkpointing::Block { layers: 0 },
+            Checkpointing::Block { layers: 5 },
+            Checkpointing::Block { layers: 13 },
+            Checkpointing::Block { layers: 100 },
+        ];
+        let mut st = r.split.stages[0];
+        for mode in modes {
+            r.levers.checkpointing = mode;
+            for (d, m) in [(0, 0), (1, 0), (0, 1), (12, 0), (3, 58), (10, 11), (0, 40), (7, 7)] {
+                st.dense_layers = d;
+                st.moe_layers = m;
+                let (a, b, _) = stored(&r, &st, &dense, &moe);
+                let (x, y) = walked(&r, &st, &dense, &moe);
+                // The working set is a difference of sums of the stored
+                // bytes, so both are held to the stored bytes' scale.
+                let close = |p: f64, q: f64| (p - q).abs() <= 1e-9 * (x + y).abs().max(1.0);
+                assert!(close(a, x) && close(b, y), "{mode:?} {d}+{m}: {a} {b} vs {x} {y}");
+            }
+        }
+    }
+
+    /// However many identical layers, the walk takes a handful of runs.
+    #[test]
+    fn identical_layers_are_taken_in_a_few_runs() {
+        for (group, recomputed) in [(1, 0), (1, 100_000), (7, 100_000), (1, 31_337)] {
+            let (n, nd) = (100_000, 40_000);
+            let (mut start, mut runs) = (0, 0);
+            while start < n {
+                start += identical_run(start, group, n, nd, recomputed) * group;
+                runs += 1;
+            }
+            assert!(runs <= 6, "group {group}, recomputed {recomputed}: {runs} runs");
+        }
     }
 }
