@@ -25,6 +25,7 @@ use crate::plan::{
 };
 use crate::report::{ItemKind, TimeKind};
 use crate::resolve::Resolved;
+use crate::zero::Zero3Fetch;
 
 /// The step time and the FLOP counts that go with it.
 #[derive(Debug, Clone, Copy)]
@@ -664,41 +665,57 @@ fn megatron_bucket_elements(dp: u32) -> f64 {
     (1e6 * f64::from(dp)).max(4e7)
 }
 
-/// How many buckets a sharding mode's data-parallel exchange of `elements`
-/// parameters (`bytes` bytes) runs in: one per layer where parameters are
-/// sharded or gathered by unit (ZeRO-3 and FSDP wrap each transformer
-/// block: Zhao et al. 2023 §3.2; ZeRO §5.3), DDP's byte buckets for plain
-/// data parallelism, Megatron's parameter buckets for ZeRO-1/2. Without
-/// overlap the reduction waits for the whole backward and runs as one
-/// collective over a contiguous buffer (Megatron-LM before its overlapped
-/// buckets, Narayanan et al. 2021 §4.2); gathers of sharded parameters are
-/// still per layer, since a layer's are only ever whole while it runs.
-fn buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
-    let layered = matches!(
+/// How many buckets a sharding mode's gradient exchange of `elements`
+/// parameters (`bytes` bytes) runs in: DeepSpeed ZeRO-3's
+/// `reduce_bucket_size` ([`crate::zero::Zero3Fetch`]), one per block
+/// where FSDP wraps each transformer block (Zhao et al. 2023 §3.2), DDP's
+/// byte buckets for plain data parallelism, Megatron's parameter buckets
+/// for ZeRO-1/2. Without overlap the reduction waits for the whole
+/// backward and runs as one collective over a contiguous buffer
+/// (Megatron-LM before its overlapped buckets, Narayanan et al. 2021
+/// §4.2); FSDP's reduce-scatters stay per block, since a block's
+/// gradients are only ever whole while it runs.
+fn grad_buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
+    let per_block = matches!(
         r.levers.sharding,
-        Sharding::Zero3
-            | Sharding::FsdpFullShard
-            | Sharding::FsdpShardGradOp
-            | Sharding::FsdpShardGradOpNoSync
+        Sharding::FsdpFullShard | Sharding::FsdpShardGradOp | Sharding::FsdpShardGradOpNoSync
     );
-    if r.levers.overlap.data_parallel == Overlap::Off && !layered {
+    if per_block {
+        return f64::from(st.layers().max(1));
+    }
+    if r.levers.sharding == Sharding::Zero3 {
+        // DeepSpeed reduces bucket by bucket with or without overlap.
+        let bucket = r.levers.zero3.reduce_bucket.clamp(1, Zero3Fetch::MAX) as f64;
+        return (elements / bucket).ceil().max(1.0);
+    }
+    if r.levers.overlap.data_parallel == Overlap::Off {
         return 1.0;
     }
     let n = match r.levers.sharding {
-        Sharding::Zero3
-        | Sharding::FsdpFullShard
-        | Sharding::FsdpShardGradOp
-        | Sharding::FsdpShardGradOpNoSync => return f64::from(st.layers().max(1)),
         Sharding::None => bytes / DDP_BUCKET_BYTES,
-        Sharding::Zero1 | Sharding::Zero2 => elements / megatron_bucket_elements(r.dp),
+        _ => elements / megatron_bucket_elements(r.dp),
     };
     n.ceil().max(1.0)
+}
+
+/// The per-micro-batch parameter gathers of a stage: how many all-gathers
+/// a pass issues and whether the next is prefetched, from the mode's one
+/// gather schedule ([`crate::zero::gather_schedule`], which the memory
+/// model reads for what is live).
+fn gather_buckets(r: &Resolved, st: &Stage) -> (f64, bool) {
+    let gather = crate::zero::mode(r.levers.sharding).gather;
+    let shape = crate::memory::block_shape(r, st, &r.split.params(st));
+    let plan = crate::zero::gather_schedule(gather, &r.levers.zero3, shape);
+    let blocks = f64::from(st.layers().max(1));
+    ((blocks * plan.per_block).max(1.0), plan.prefetched)
 }
 
 /// The data-parallel exchanges of the sharding mode in force, each in
 /// the compute window its cadence gives it ([`crate::zero::mode`], the one
 /// definition the memory model also reads) and cut into its buckets, and
-/// the hybrid-shard all-reduce across replicas.
+/// the hybrid-shard all-reduce across replicas. Gathers that are not
+/// prefetched (DeepSpeed with no room under `stage3_max_live_parameters`)
+/// run on demand: the compute waits for each in full.
 fn data_parallel(
     r: &Resolved,
     st: &Stage,
@@ -712,9 +729,10 @@ fn data_parallel(
         return;
     }
     let trainable = b.trainable_dense + b.trainable_experts;
-    let grad_pieces = buckets(r, st, trainable, trainable * b.g);
+    let grad_pieces = grad_buckets(r, st, trainable, trainable * b.g);
+    let (gather_pieces, prefetched) = gather_buckets(r, st);
     let all = b.dense + b.experts;
-    let gather_pieces = buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
+    let step_gather_pieces = grad_buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
     for &(exchange, cadence) in crate::zero::mode(r.levers.sharding).exchanges {
         let (kind, seconds, pieces) = match exchange {
             Exchange::GradientAllReduce => (
@@ -727,12 +745,22 @@ fn data_parallel(
                 g.grads(r, b, Collective::ReduceScatter, grad_pieces),
                 grad_pieces,
             ),
-            Exchange::ParameterAllGather => (
-                TimeKind::ParameterGather,
-                g.gather(r, b, gather_pieces),
-                gather_pieces,
-            ),
+            Exchange::ParameterAllGather => {
+                // Gathered once a step over a contiguous buffer, or per
+                // block inside the passes.
+                let pieces = match cadence {
+                    Cadence::EachForward | Cadence::EachBackward => gather_pieces,
+                    Cadence::StepEnd | Cadence::StepStart => step_gather_pieces,
+                };
+                (TimeKind::ParameterGather, g.gather(r, b, pieces), pieces)
+            }
         };
+        let per_pass = matches!(cadence, Cadence::EachForward | Cadence::EachBackward);
+        if exchange == Exchange::ParameterAllGather && per_pass && !prefetched {
+            let all = seconds * win.each_f.times;
+            parts.add(kind, all, all);
+            continue;
+        }
         let window = match cadence {
             Cadence::EachForward => &mut win.each_f,
             Cadence::EachBackward => &mut win.each_b,
