@@ -51,6 +51,8 @@ struct Run {
     kernel: AttentionKernel,
     /// An NVL72 rack: 4 GPUs per tray, 72 in one NVLink domain.
     nvl72: bool,
+    /// Scale-out ports per node (0: one per GPU).
+    nics: u32,
     /// A model not in the catalog (replaces `model`).
     custom: Option<ModelChoice>,
     /// Micro-batches per step (gradient accumulation).
@@ -84,6 +86,7 @@ impl Default for Run {
             ep: 1,
             kernel: AttentionKernel::Flash,
             nvl72: false,
+            nics: 0,
             custom: None,
             accumulation: 1,
             infer_recompute: false,
@@ -155,6 +158,7 @@ impl Run {
                 scale_out: self.scale_out,
                 gpus_per_node: if self.nvl72 { 4 } else { 8 },
                 scale_up_domain: if self.nvl72 { 72 } else { 0 },
+                nics_per_node: self.nics,
                 ..Hardware::new(GpuChoice::Preset(self.gpu), gpus)
             },
             overheads: Default::default(),
@@ -458,11 +462,16 @@ fn torchtitan_h200() -> Vec<Run> {
 /// Megatron's FLOPs per token (Narayanan et al. 2021, Eq. 3, with full
 /// recompute), the count DeepSpeed's Azure post reports TFLOP/s in.
 fn megatron_flops_per_token(layers: u32, hidden: u32, seq: u32) -> f64 {
+    megatron_flops_per_token_v(layers, hidden, seq, 51200)
+}
+
+/// [`megatron_flops_per_token`] with the vocabulary given.
+fn megatron_flops_per_token_v(layers: u32, hidden: u32, seq: u32, vocab: u32) -> f64 {
     let (l, h, s, v) = (
         f64::from(layers),
         f64::from(hidden),
         f64::from(seq),
-        51200.0,
+        f64::from(vocab),
     );
     96.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h))
 }
@@ -545,6 +554,75 @@ fn deepspeed_azure() -> Vec<Run> {
             ..Run::default()
         })
         .collect()
+}
+
+/// Megatron-DeepSpeed 3D parallelism with DeepSpeed's ZeRO-1 data
+/// parallelism (Megatron-LM's fused kernels, no Flash attention, DeepSpeed
+/// pipeline engine's 1F1B).
+///
+/// - BLOOM 176B (bigscience-workshop/bigscience
+///   `train/tr11-176B-ml/tr11-176B-ml.slurm`: TP 4, PP 12, micro-batch 2,
+///   global batch 2,048, sequence 2,048, 70 layers, hidden 14,336, 112
+///   heads, vocabulary padded to 250,880, ALiBi, full activation
+///   checkpointing, BF16 with DeepSpeed's ZeRO-1-equivalent BF16
+///   optimizer) on 48 Jean Zay nodes of 8 A100-80GB with 4 × 100 Gb/s
+///   Omni-Path per node (modelled as 100 Gb/s InfiniBand ports); "training
+///   throughput: about 150 TFLOPs" (BigScience 176B model page,
+///   bigscience.notion.site, in Megatron's count with recompute).
+/// - MT-NLG 530B (Smith et al. 2022, arXiv:2201.11990 §2.4, as quoted by
+///   cli99/llm-analysis `examples/megatron-turing-nlg`): global batch 1,920
+///   at sequence 2,048 on 280, 350 and 420 DGX A100 nodes of Selene (HDR
+///   InfiniBand, 8 NICs per node), 60.1, 50.2 and 44.4 s per iteration.
+///   8-way TP and 35-way PP (one model replica per 35 nodes, so DP 8, 10,
+///   12). Assumed: micro-batch 1, full recompute.
+fn megatron_deepspeed() -> Vec<Run> {
+    let bloom = ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: "BLOOM 176B".into(),
+        spec: planner_core::model::ModelSpec {
+            positions: planner_core::model::Positions::Alibi,
+            ..planner_core::model::ModelSpec::gpt(70, 14336, 112, 250880, 2048)
+        },
+    });
+    let mut out = vec![Run {
+        name: "Megatron-DeepSpeed A100×384 BLOOM 176B".into(),
+        custom: Some(bloom),
+        gpu: GpuId::A100Sxm80,
+        scale_out: Some(LinkId::InfinibandEdr),
+        nics: 4,
+        seq: 2048,
+        micro_batch: 2,
+        tp: 4,
+        pp: 12,
+        dp: 8,
+        accumulation: 2048 / (2 * 8),
+        ckpt: Checkpointing::Full,
+        kernel: AttentionKernel::Eager,
+        sharding: Sharding::Zero1,
+        tokens_per_gpu_s: 150e12 / megatron_flops_per_token_v(70, 14336, 2048, 250880),
+        ..Run::default()
+    }];
+    for (nodes, seconds) in [(280, 60.1), (350, 50.2), (420, 44.4)] {
+        let gpus: u32 = nodes * 8;
+        let dp = gpus / (8 * 35);
+        out.push(Run {
+            name: format!("Megatron-DeepSpeed A100×{gpus} MT-NLG 530B"),
+            model: ModelId::Megatron530b,
+            gpu: GpuId::A100Sxm80,
+            scale_out: Some(LinkId::InfinibandHdr),
+            seq: 2048,
+            micro_batch: 1,
+            tp: 8,
+            pp: 35,
+            dp,
+            accumulation: 1920 / dp,
+            ckpt: Checkpointing::Full,
+            kernel: AttentionKernel::Eager,
+            sharding: Sharding::Zero1,
+            tokens_per_gpu_s: 1920.0 * 2048.0 / f64::from(gpus) / seconds,
+            ..Run::default()
+        });
+    }
+    out
 }
 
 /// MoE pre-training. NeMo 25.11 container, DeepSeek-V3 without MTP on
@@ -744,26 +822,49 @@ fn pytorch_native_table() {
     assert!(median <= 0.11 && worst <= 0.35, "{median} {worst}");
 }
 
-/// The DeepSpeed ZeRO-3 table (docs/validation.md). These rows time
-/// parameter gathers and gradient reduce-scatters over 256–1,024 ranks,
-/// which the communication rework of the same issue owns; the bound pins
-/// today's miss so a regression fails here.
+/// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 at
+/// 256–1,024 A100 and Megatron-DeepSpeed's 3D parallelism with ZeRO-1
+/// (BLOOM, MT-NLG). No stack calibration is fitted on them yet; every row
+/// is predicted 11–28 % fast, and the bounds pin that so a regression
+/// fails here.
 #[test]
 fn deepspeed_table() {
     let (e, unfit) = table(
         "DeepSpeed ZeRO-3 (Megatron-DeepSpeed), A100",
         &deepspeed_azure(),
     );
-    // Our memory model does not fit these runs: the 175B row (micro-batch
-    // 32) is over HBM by about 2 GiB, and the 1T and 2T rows hold several
-    // layers' gathered parameters (a 1T layer is 7.8 B parameters, past
-    // DeepSpeed's default `stage3_max_live_parameters` of 10⁹, which
-    // DeepSpeed then gathers piecewise). The post also mentions ZeRO-3's
-    // CPU offload without saying which runs used it. The times are still
-    // compared: the step does not depend on whether the bytes fit.
+    // Our memory model does not fit the 175B and 1T rows: their
+    // activations (micro-batch 32 at sequence 512, micro-batch 8 at 1,024,
+    // full recompute without DeepSpeed's activation partitioning or CPU
+    // checkpointing, which the post does not say whether it used). Since
+    // the gathers follow DeepSpeed's schedule the gathered parameters are
+    // no longer what overflows. The times are still compared: the step
+    // does not depend on whether the bytes fit.
     assert!(unfit.len() <= 3, "{unfit:?}");
     let (median, worst) = stats(&e);
-    assert!(median <= 0.30 && worst <= 0.40, "{median} {worst}");
+    assert!(median <= 0.25 && worst <= 0.30, "{median} {worst}");
+    let mut all = e;
+
+    let (e, unfit) = table(
+        "Megatron-DeepSpeed 3D parallelism, ZeRO-1, A100",
+        &megatron_deepspeed(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    for x in &e {
+        assert!(*x < 0.0, "Megatron-DeepSpeed row {x}");
+    }
+    assert!(median <= 0.26 && worst <= 0.29, "{median} {worst}");
+    all.extend(e);
+    let (median, worst) = stats(&all);
+    println!(
+        "\nDeepSpeed, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert!(all.len() >= 7);
+    assert!(median <= 0.25 && worst <= 0.30, "{median} {worst}");
 }
 
 /// The MoE table (docs/validation.md): grouped-GEMM efficiency, expert
