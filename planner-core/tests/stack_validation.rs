@@ -13,13 +13,14 @@ use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
 use planner_core::plan::{
-    AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Overlap, Parallelism,
-    PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Training, TrainingKind,
-    Workload,
+    AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Offload, OffloadTarget,
+    Overlap, Parallelism, PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Tier,
+    Training, TrainingKind, Workload,
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
 use planner_core::stack::TrainingStack;
+use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
 
 /// A training run as published.
@@ -53,6 +54,18 @@ struct Run {
     nvl72: bool,
     /// Scale-out ports per node (0: one per GPU).
     nics: u32,
+    /// 2021–22 Megatron (Megatron-DeepSpeed): no sequence parallelism,
+    /// and the gradient reduction waits for the pipeline to drain.
+    legacy_megatron: bool,
+    /// DeepSpeed ZeRO-3 fetch knobs, where the run's config sets them.
+    zero3: Option<Zero3Fetch>,
+    /// FP16 mixed precision (FP16 weights, gradients and activations,
+    /// FP32 master weights and Adam moments) instead of BF16.
+    fp16: bool,
+    /// Optimizer states and checkpointed activations in host memory
+    /// (DeepSpeed `offload_optimizer` with its CPU Adam, and
+    /// `cpu_checkpointing`).
+    offload_host: bool,
     /// A model not in the catalog (replaces `model`).
     custom: Option<ModelChoice>,
     /// Micro-batches per step (gradient accumulation).
@@ -87,6 +100,10 @@ impl Default for Run {
             kernel: AttentionKernel::Flash,
             nvl72: false,
             nics: 0,
+            legacy_megatron: false,
+            zero3: None,
+            fp16: false,
+            offload_host: false,
             custom: None,
             accumulation: 1,
             infer_recompute: false,
@@ -115,7 +132,11 @@ impl Run {
                 attention: self.kernel,
                 sharding: self.sharding,
                 overlap: CommOverlap {
-                    data_parallel: Overlap::On,
+                    data_parallel: if self.legacy_megatron {
+                        Overlap::Off
+                    } else {
+                        Overlap::On
+                    },
                     tensor_parallel: if self.tp_overlap {
                         Overlap::On
                     } else {
@@ -123,13 +144,20 @@ impl Run {
                     },
                     offload: Overlap::On,
                 },
-                precision: Precisions {
-                    compute: if self.fp8 {
-                        Precision::Fp8
-                    } else {
-                        Precision::Bf16
-                    },
-                    ..Precisions::default()
+                precision: self.precisions(),
+                zero3: self.zero3.unwrap_or_default(),
+                offload: if self.offload_host {
+                    let host = Some(OffloadTarget {
+                        tier: Tier::HostDram,
+                        fraction: 1.0,
+                    });
+                    Offload {
+                        optimizer: host,
+                        activations: host,
+                        ..Offload::default()
+                    }
+                } else {
+                    Offload::default()
                 },
                 parallel: Parallelism {
                     tp: self.tp,
@@ -138,7 +166,7 @@ impl Run {
                     ep: self.ep,
                     cp: self.cp,
                     micro_batch: self.micro_batch,
-                    sequence_parallel: if self.tp > 1 {
+                    sequence_parallel: if self.tp > 1 && !self.legacy_megatron {
                         SequenceParallel::On
                     } else {
                         SequenceParallel::Off
@@ -165,6 +193,26 @@ impl Run {
             efficiency: Default::default(),
             economics: Default::default(),
             distillation: None,
+        }
+    }
+
+    /// The run's number formats.
+    fn precisions(&self) -> Precisions {
+        let half = if self.fp16 {
+            Precision::Fp16
+        } else {
+            Precision::Bf16
+        };
+        Precisions {
+            compute: if self.fp8 { Precision::Fp8 } else { half },
+            weights: half,
+            activations: half,
+            gradients: if self.fp16 {
+                Precision::Fp16
+            } else {
+                Precisions::default().gradients
+            },
+            ..Precisions::default()
         }
     }
 
@@ -486,9 +534,26 @@ fn megatron_flops_per_token_v(layers: u32, hidden: u32, seq: u32, vocab: u32) ->
 /// 1,024 GPUs (micro-batch 8, sequence 1,024). The 530B peak (171.37) is
 /// left out: the post does not say its micro-batch. Megatron-DeepSpeed
 /// runs Megatron-LM's fused kernels (fused softmax without Flash
-/// attention, apex norms, fused Adam), so the rows run on the
-/// Megatron-Core profile with ZeRO-3 as the sharding. Assumed: full
-/// recompute (the count above assumes it), no gradient accumulation.
+/// attention, apex norms, fused Adam): the rows run on the
+/// Megatron-DeepSpeed profile with ZeRO-3 as the sharding, FP16 and the
+/// recipes' ZeRO-3 knobs ([`AZURE_ZERO3`]). "The DeepSpeed library
+/// exploits offload capabilities where the activation and optimizer
+/// states are allocated in the main memory" (the post's hardware
+/// section): optimizer states (CPU Adam) and checkpointed activations are
+/// placed in host memory. Assumed: full recompute (the count above
+/// assumes it; the recipes pass `--checkpoint-activations`), no gradient
+/// accumulation (the recipes set `gradient_accumulation_steps` 1).
+/// The ZeRO-3 section of the post's Azure recipes (deepspeedai/
+/// Megatron-DeepSpeed `examples_deepspeed/azure/run-1t.sh` and
+/// `run-benchmark-model.sh`): max-live 3·10⁹, prefetch bucket 5·10⁷,
+/// persistence threshold 10⁵, reduce bucket 9·10⁷.
+const AZURE_ZERO3: Zero3Fetch = Zero3Fetch {
+    prefetch_bucket: 50_000_000,
+    max_live: 3_000_000_000,
+    persistence_threshold: 100_000,
+    reduce_bucket: 90_000_000,
+};
+
 fn deepspeed_azure() -> Vec<Run> {
     let two_t = ModelChoice::Custom(planner_core::plan::CustomModel {
         name: "GPT 2T (DeepSpeed Azure)".into(),
@@ -540,7 +605,7 @@ fn deepspeed_azure() -> Vec<Run> {
     rows.into_iter()
         .map(|(label, model, custom, l, h, gpus, mb, seq, tflops)| Run {
             name: format!("DeepSpeed ZeRO-3 A100×{gpus} {label}"),
-            stack: TrainingStack::MegatronCore,
+            stack: TrainingStack::MegatronDeepSpeed,
             model,
             custom,
             gpu: GpuId::A100Sxm80,
@@ -550,6 +615,9 @@ fn deepspeed_azure() -> Vec<Run> {
             ckpt: Checkpointing::Full,
             kernel: AttentionKernel::Eager,
             sharding: Sharding::Zero3,
+            zero3: Some(AZURE_ZERO3),
+            fp16: true,
+            offload_host: true,
             tokens_per_gpu_s: tflops * 1e12 / megatron_flops_per_token(l, h, seq),
             ..Run::default()
         })
@@ -585,6 +653,7 @@ fn megatron_deepspeed() -> Vec<Run> {
     });
     let mut out = vec![Run {
         name: "Megatron-DeepSpeed A100×384 BLOOM 176B".into(),
+        stack: TrainingStack::MegatronDeepSpeed,
         custom: Some(bloom),
         gpu: GpuId::A100Sxm80,
         scale_out: Some(LinkId::InfinibandEdr),
@@ -598,6 +667,7 @@ fn megatron_deepspeed() -> Vec<Run> {
         ckpt: Checkpointing::Full,
         kernel: AttentionKernel::Eager,
         sharding: Sharding::Zero1,
+        legacy_megatron: true,
         tokens_per_gpu_s: 150e12 / megatron_flops_per_token_v(70, 14336, 2048, 250880),
         ..Run::default()
     }];
@@ -606,6 +676,7 @@ fn megatron_deepspeed() -> Vec<Run> {
         let dp = gpus / (8 * 35);
         out.push(Run {
             name: format!("Megatron-DeepSpeed A100×{gpus} MT-NLG 530B"),
+            stack: TrainingStack::MegatronDeepSpeed,
             model: ModelId::Megatron530b,
             gpu: GpuId::A100Sxm80,
             scale_out: Some(LinkId::InfinibandHdr),
@@ -618,6 +689,7 @@ fn megatron_deepspeed() -> Vec<Run> {
             ckpt: Checkpointing::Full,
             kernel: AttentionKernel::Eager,
             sharding: Sharding::Zero1,
+            legacy_megatron: true,
             tokens_per_gpu_s: 1920.0 * 2048.0 / f64::from(gpus) / seconds,
             ..Run::default()
         });
@@ -822,27 +894,23 @@ fn pytorch_native_table() {
     assert!(median <= 0.11 && worst <= 0.35, "{median} {worst}");
 }
 
-/// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 at
-/// 256–1,024 A100 and Megatron-DeepSpeed's 3D parallelism with ZeRO-1
-/// (BLOOM, MT-NLG). No stack calibration is fitted on them yet; every row
-/// is predicted 11–28 % fast, and the bounds pin that so a regression
-/// fails here.
+/// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
+/// CPU offload at 256–1,024 A100 and Megatron-DeepSpeed's 3D parallelism
+/// with ZeRO-1 (BLOOM, MT-NLG), all on the one Megatron-DeepSpeed profile
+/// whose GEMM fraction was fitted on these seven rows (least squares).
+/// The bounds pin today's errors so a regression fails here.
 #[test]
 fn deepspeed_table() {
     let (e, unfit) = table(
-        "DeepSpeed ZeRO-3 (Megatron-DeepSpeed), A100",
+        "DeepSpeed ZeRO-3 + CPU offload (Megatron-DeepSpeed), A100",
         &deepspeed_azure(),
     );
-    // Our memory model does not fit the 175B and 1T rows: their
-    // activations (micro-batch 32 at sequence 512, micro-batch 8 at 1,024,
-    // full recompute without DeepSpeed's activation partitioning or CPU
-    // checkpointing, which the post does not say whether it used). Since
-    // the gathers follow DeepSpeed's schedule the gathered parameters are
-    // no longer what overflows. The times are still compared: the step
-    // does not depend on whether the bytes fit.
-    assert!(unfit.len() <= 3, "{unfit:?}");
+    assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
-    assert!(median <= 0.25 && worst <= 0.30, "{median} {worst}");
+    // GPT-3 175B (204 TFLOP/s, 65 % of the A100's peak in Megatron's
+    // count) is 15 % slow, the 1T and 2T rows 9 % fast: one GEMM
+    // fraction cannot hold both (docs/validation.md).
+    assert!(median <= 0.10 && worst <= 0.15, "{median} {worst}");
     let mut all = e;
 
     let (e, unfit) = table(
@@ -851,10 +919,7 @@ fn deepspeed_table() {
     );
     assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
-    for x in &e {
-        assert!(*x < 0.0, "Megatron-DeepSpeed row {x}");
-    }
-    assert!(median <= 0.26 && worst <= 0.29, "{median} {worst}");
+    assert!(median <= 0.07 && worst <= 0.08, "{median} {worst}");
     all.extend(e);
     let (median, worst) = stats(&all);
     println!(
@@ -864,7 +929,7 @@ fn deepspeed_table() {
         worst * 100.0
     );
     assert!(all.len() >= 7);
-    assert!(median <= 0.25 && worst <= 0.30, "{median} {worst}");
+    assert!(median <= 0.08 && worst <= 0.15, "{median} {worst}");
 }
 
 /// The MoE table (docs/validation.md): grouped-GEMM efficiency, expert
