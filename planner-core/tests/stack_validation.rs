@@ -832,10 +832,12 @@ fn stats(errs: &[f64]) -> (f64, f64) {
 /// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
 ///   every row, by the clock the power cap takes off a 700 W H100 SXM (the
 ///   part it is modelled as);
-/// - the TP rows miss by up to a third where async TP is on: the time
-///   model hides 90 % of TP traffic behind compute (a constant overlap,
-///   being replaced by the communication rework of the same issue), while
-///   torchtitan measured 1.04–1.16× from async TP.
+/// - the async-TP rows are 2–24 % fast: each TP collective now hides only
+///   behind the GEMM it is fused with, in TP-degree chunks (it was 90 % of
+///   all TP traffic behind all compute, up to 34 % fast); the model still
+///   gives async TP 1.19–1.25× where torchtitan measured 1.09–1.16×, as it
+///   does not charge the smaller chunked GEMMs' lower efficiency or the
+///   copy engines' contention for HBM.
 #[test]
 fn pytorch_native_table() {
     let mut all = Vec::new();
@@ -878,7 +880,7 @@ fn pytorch_native_table() {
     tp.extend(torchtitan_async_tp());
     let (e, unfit) = table("torchtitan FSDP + TP, H100", &tp);
     assert!(unfit.is_empty(), "{unfit:?}");
-    assert!(stats(&e).1 <= 0.35, "TP: {:?}", stats(&e));
+    assert!(stats(&e).1 <= 0.24, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -889,9 +891,9 @@ fn pytorch_native_table() {
         worst * 100.0
     );
     assert!(all.len() >= 15);
-    // 10.7 % since the bucketed collective model: the FSDP + TP rows
-    // moved from a 10.3 % to a 13.0 % median (docs/validation.md).
-    assert!(median <= 0.11 && worst <= 0.35, "{median} {worst}");
+    // 10.7 % since the bucketed collective model, 8.9 % since async TP
+    // hides each collective behind its own GEMM only (docs/validation.md).
+    assert!(median <= 0.09 && worst <= 0.24, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with

@@ -347,18 +347,70 @@ struct TensorParallel {
 }
 
 fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> TensorParallel {
-    let tp_mode = r.levers.overlap.tensor_parallel;
     // With SP only the sequence shard of a column-parallel layer's input
     // is kept, so backward gathers it again to form the weight gradient
     // (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`): two
     // more all-gathers per layer, each half an all-reduce's volume.
     let sp_regather = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
     let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
+    let (exposed_f, exposed_b) = match r.levers.overlap.tensor_parallel {
+        Overlap::Off => (m.tp_f, tp_bwd),
+        Overlap::On => (
+            fused_with_gemms(r, m.tp_f, c.gemm_f),
+            fused_with_gemms(r, tp_bwd, c.gemm_b),
+        ),
+    };
     TensorParallel {
         busy: m.tp_f + tp_bwd,
-        exposed_f: exposed(r, tp_mode, m.tp_f, c.fwd()),
-        exposed_b: exposed(r, tp_mode, tp_bwd, c.bwd()),
+        exposed_f,
+        exposed_b,
     }
+}
+
+/// Exposed part of `busy` seconds of TP collectives overlapped the way
+/// async TP and Transformer Engine's userbuffers overlap them: each of a
+/// layer's four collectives (the gathers before the QKV and FC1 GEMMs, the
+/// reductions after the output projection and FC2) is split into TP-degree
+/// chunks and pipelined with the one GEMM it feeds or drains, so it can
+/// hide only behind that GEMM, never behind attention, element-wise work
+/// or the other GEMMs (torchtitan async TP: `_fused_all_gather_matmul` /
+/// `_fused_matmul_reduce_scatter`, "Distributed w/ TorchTitan: Introducing
+/// Async Tensor Parallelism", PyTorch forums 2024; Wang et al., "Overlap
+/// Communication with Dependent Computation via Decomposition", ASPLOS
+/// 2023). The collectives carry equal bytes; the GEMMs' shares follow
+/// their widths. In backward the same collectives run against the
+/// input-gradient and weight-gradient GEMMs of the same matrix.
+fn fused_with_gemms(r: &Resolved, busy: f64, gemms: f64) -> f64 {
+    if busy <= 0.0 {
+        return 0.0;
+    }
+    let s = r.spec.attention_shape();
+    let h = f64::from(r.spec.hidden);
+    let f = match r.spec.moe {
+        Some(m) => f64::from(m.top_k) * f64::from(m.expert_ffn) + f64::from(m.shared_ffn),
+        None => f64::from(r.spec.ffn),
+    };
+    let up = if r.spec.activation.is_gated() {
+        2.0
+    } else {
+        1.0
+    };
+    let widths = [
+        s.q_width + s.k_width + s.v_width,
+        s.o_width,
+        up * f,
+        f.max(0.0),
+    ];
+    let total: f64 = widths.iter().sum::<f64>() * h;
+    if total <= 0.0 {
+        return busy;
+    }
+    let chunks = f64::from(r.tp.max(1));
+    let each = busy / widths.len() as f64;
+    widths
+        .iter()
+        .map(|w| pipelined(each, gemms * w * h / total, chunks))
+        .sum()
 }
 
 /// The parts of one micro-batch on a stage.
