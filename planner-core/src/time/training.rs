@@ -105,6 +105,8 @@ struct Window {
     /// The fewest pieces any collective in the window is cut into: the
     /// coarsest one sets the tail that cannot hide.
     pieces: f64,
+    /// The same for the tier copies on the host link.
+    host_pieces: f64,
 }
 
 impl Window {
@@ -114,6 +116,7 @@ impl Window {
             times,
             busy: [[0.0; KINDS]; 2],
             pieces: f64::INFINITY,
+            host_pieces: f64::INFINITY,
         }
     }
 
@@ -127,14 +130,25 @@ impl Window {
             }
         }
         first.pieces = self.pieces.min(once.pieces);
+        first.host_pieces = self.host_pieces.min(once.host_pieces);
         let mut rest = Window::new(self.len, (self.times - 1.0).max(0.0));
         rest.busy = self.busy;
         rest.pieces = self.pieces;
+        rest.host_pieces = self.host_pieces;
         (first, rest)
     }
 
     fn add(&mut self, channel: usize, kind: TimeKind, busy: f64) {
         self.busy[channel][kind as usize] += busy;
+    }
+
+    /// A tier copy on the host link, moved as `pieces` equal parts (one
+    /// per layer: a layer's parameters or activations move as a unit).
+    fn add_host(&mut self, kind: TimeKind, busy: f64, pieces: f64) {
+        if busy > 0.0 {
+            self.add(HOST, kind, busy);
+            self.host_pieces = self.host_pieces.min(pieces.max(1.0));
+        }
     }
 
     /// A collective on the network channel, run as `pieces` buckets.
@@ -148,7 +162,7 @@ impl Window {
     /// Transfers on one channel queue behind each other; the two channels
     /// run side by side, so the step waits for the one that overruns the
     /// window most, and that channel's kinds carry the exposed time.
-    fn settle(&self, r: &Resolved, modes: [Overlap; 2], parts: &mut Parts) {
+    fn settle(&self, modes: [Overlap; 2], parts: &mut Parts) {
         let total = [
             self.busy[0].iter().sum::<f64>(),
             self.busy[1].iter().sum::<f64>(),
@@ -157,7 +171,16 @@ impl Window {
             Overlap::Off => total[NET],
             Overlap::On => pipelined(total[NET], self.len, self.pieces.min(1e9)),
         };
-        let e = [net, exposed(r, modes[HOST], total[HOST], self.len)];
+        // Tier copies overlap compute the way collectives do: piece by
+        // piece, each hiding behind the compute of the piece before it
+        // (ZeRO-Infinity's layer-wise prefetch, Rajbhandari et al. 2021
+        // §6.2; ZeRO-Offload's bucketed gradient copies, Ren et al. 2021
+        // §4.1).
+        let host = match modes[HOST] {
+            Overlap::Off => total[HOST],
+            Overlap::On => pipelined(total[HOST], self.len, self.host_pieces.min(1e9)),
+        };
+        let e = [net, host];
         let bind = usize::from(e[1] > e[0]);
         for (c, row) in self.busy.iter().enumerate() {
             for (i, &b) in row.iter().enumerate() {
@@ -698,7 +721,7 @@ impl Windows {
         let (first_f, rest_f) = self.each_f.split_first(&self.start);
         let (last_b, rest_b) = self.each_b.split_first(&self.end);
         for w in [&first_f, &rest_f, &last_b, &rest_b] {
-            w.settle(r, modes, parts);
+            w.settle(modes, parts);
         }
     }
 }
@@ -891,6 +914,8 @@ struct CopyCtx<'a> {
     rank: u32,
     /// Micro-batches per step.
     m: u32,
+    /// Layers of the paced stage: the pieces tier copies move in.
+    layers: f64,
     b: &'a StageBytes,
     o: &'a OptimizerShare,
 }
@@ -921,8 +946,11 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
             // ZeRO-Infinity swaps the states in and out of NVMe.
             cpu += 2.0 * states * spb;
         }
-        win.end.add(HOST, kind, down);
-        win.start.add(HOST, kind, up);
+        win.end.add_host(kind, down, c.layers);
+        // The updated parameters come back after the CPU step, before the
+        // forward that reads them: nothing to hide behind (ZeRO-Offload
+        // §4.1 without its optional one-step delayed update).
+        parts.add(kind, up, up);
         parts.add(TimeKind::Optimizer, cpu, cpu);
     }
     // Parameter offload: fetched for forward and for backward (and for the
@@ -930,22 +958,22 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
     let wts = d.get(ItemKind::Weights, tier);
     if wts > 0.0 {
         let one = wts * spb;
-        win.each_f.add(HOST, kind, one);
-        win.each_b.add(HOST, kind, one);
+        win.each_f.add_host(kind, one, c.layers);
+        win.each_b.add_host(kind, one, c.layers);
     }
     // Gradient offload: accumulated in the slow tier (read and written)
     // every micro-batch.
     let gr = d.get(ItemKind::Gradients, tier);
     if gr > 0.0 {
-        win.each_b.add(HOST, kind, 2.0 * gr * spb);
+        win.each_b.add_host(kind, 2.0 * gr * spb, c.layers);
     }
     // Activation offload: written in forward, read in backward.
     let acts = d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
     if acts > 0.0 {
         let flight = crate::memory::training_in_flight(r, c.rank, c.m).max(1.0);
         let one = acts / flight * spb;
-        win.each_f.add(HOST, kind, one);
-        win.each_b.add(HOST, kind, one);
+        win.each_f.add_host(kind, one, c.layers);
+        win.each_b.add_host(kind, one, c.layers);
     }
 }
 
@@ -1019,6 +1047,7 @@ pub(crate) fn step(
             d,
             rank: st.rank,
             m,
+            layers: f64::from(st.layers().max(1)),
             b: &bytes,
             o: &opt,
         };
