@@ -779,9 +779,13 @@ fn grad_buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
 /// model reads for what is live).
 fn gather_buckets(r: &Resolved, st: &Stage) -> (f64, bool) {
     let gather = crate::zero::mode(r.levers.sharding).gather;
+    let blocks = f64::from(st.layers().max(1));
+    if gather == crate::zero::Gathering::None {
+        // No gathers inside the passes; the count is never read.
+        return (blocks, true);
+    }
     let shape = crate::memory::block_shape(r, st, &r.split.params(st));
     let plan = crate::zero::gather_schedule(gather, &r.levers.zero3, shape);
-    let blocks = f64::from(st.layers().max(1));
     ((blocks * plan.per_block).max(1.0), plan.prefetched)
 }
 
