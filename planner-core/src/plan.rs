@@ -684,6 +684,12 @@ pub struct Levers {
     /// (hybrid sharding, HSDP / ZeRO++ hpZ); must divide it.
     #[serde(default)]
     pub shard_group: Option<u32>,
+    /// DeepSpeed ZeRO-3's fetch and reduction knobs (prefetch bucket, max
+    /// live parameters, persistence threshold, reduce bucket); read with
+    /// `Sharding::Zero3` only. Left out of links while at DeepSpeed's
+    /// defaults.
+    #[serde(default, skip_serializing_if = "crate::zero::Zero3Fetch::is_default")]
+    pub zero3: crate::zero::Zero3Fetch,
     /// Parallel degrees and micro-batch.
     #[serde(default)]
     pub parallel: Parallelism,

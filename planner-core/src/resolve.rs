@@ -960,6 +960,23 @@ fn resolve_training(
     if levers.sharding != Sharding::None && dpcp == 1 {
         c.push(Diagnostic::info(K::ShardingWithoutDp));
     }
+    for (field, v) in levers.zero3.fields() {
+        if v > crate::zero::Zero3Fetch::MAX {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: field.into(),
+                problem: format!(
+                    "{v} elements is beyond the largest this planner takes ({})",
+                    crate::zero::Zero3Fetch::MAX
+                ),
+            }));
+        }
+    }
+    if levers.zero3.reduce_bucket == 0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.zero3.reduce_bucket".into(),
+            problem: "must be at least 1 element".into(),
+        }));
+    }
     if let Some(g) = levers.shard_group {
         let g = c.count("levers.shard_group", g);
         if dpcp % g != 0 {

@@ -10,6 +10,7 @@
 
 use crate::plan::Sharding;
 use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
 
 /// Bytes per parameter of each model state.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,6 +84,175 @@ pub struct ShardingMode {
     pub parameters: bool,
     /// The exchanges, with when they run.
     pub exchanges: &'static [(Exchange, Cadence)],
+    /// How the per-micro-batch parameter gathers are cut and prefetched.
+    pub gather: Gathering,
+}
+
+/// How a mode gathers parameters within a pass: the unit a gather
+/// brings in, how far ahead the next one is fetched, and so both what is
+/// live at once (memory) and how many collectives a pass issues and what
+/// they hide behind (time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gathering {
+    /// No gathers inside a pass (parameters whole, or gathered once a step).
+    None,
+    /// PyTorch FSDP: one wrapped unit (a transformer block) per all-gather,
+    /// the next unit prefetched (`forward_prefetch` /
+    /// `BackwardPrefetch.BACKWARD_PRE`; FSDP2 prefetches one block by
+    /// default): two blocks live, one collective per block and pass.
+    PerBlock,
+    /// DeepSpeed ZeRO-3: each submodule's parameters are fetched as it
+    /// runs and the following ones prefetched up to
+    /// `stage3_prefetch_bucket_size` elements, as long as fewer than
+    /// `stage3_max_live_parameters` are resident; parameters smaller than
+    /// `stage3_param_persistence_threshold` are never partitioned
+    /// (`PartitionedParameterCoordinator`, deepspeed/runtime/zero/
+    /// partitioned_param_coordinator.py; knobs in [`Zero3Fetch`]).
+    Prefetch,
+}
+
+/// DeepSpeed ZeRO-3's fetch and reduction knobs (`zero_optimization` in
+/// the DeepSpeed config). Defaults are DeepSpeed's own
+/// (`DeepSpeedZeroConfig`, deepspeed/runtime/zero/config.py). Counts are
+/// parameter elements. PyTorch FSDP ignores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Zero3Fetch {
+    /// `stage3_prefetch_bucket_size`: elements fetched ahead of use
+    /// (default 5·10⁷; 0 turns prefetching off).
+    #[serde(default = "Zero3Fetch::default_prefetch")]
+    pub prefetch_bucket: u64,
+    /// `stage3_max_live_parameters`: elements resident before prefetching
+    /// stops (default 10⁹).
+    #[serde(default = "Zero3Fetch::default_max_live")]
+    pub max_live: u64,
+    /// `stage3_param_persistence_threshold`: tensors with fewer elements
+    /// stay whole on every rank and are never gathered (default 10⁵).
+    #[serde(default = "Zero3Fetch::default_persistence")]
+    pub persistence_threshold: u64,
+    /// `reduce_bucket_size`: elements per gradient reduce-scatter; the
+    /// contiguous bucket is allocated at this size in the 16-bit parameter
+    /// dtype (`__ipg_bucket_flat_buffer`, deepspeed/runtime/zero/stage3.py;
+    /// default 5·10⁸).
+    #[serde(default = "Zero3Fetch::default_reduce_bucket")]
+    pub reduce_bucket: u64,
+}
+
+impl Zero3Fetch {
+    /// The largest value any knob takes (10¹³ elements, far past any
+    /// model): keeps the arithmetic finite.
+    pub const MAX: u64 = 10_000_000_000_000;
+
+    fn default_prefetch() -> u64 {
+        50_000_000
+    }
+    fn default_max_live() -> u64 {
+        1_000_000_000
+    }
+    fn default_persistence() -> u64 {
+        100_000
+    }
+    fn default_reduce_bucket() -> u64 {
+        500_000_000
+    }
+
+    /// True when every knob is DeepSpeed's default (links leave it out).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Each knob with its field name, for validation.
+    pub fn fields(&self) -> [(&'static str, u64); 4] {
+        [
+            ("levers.zero3.prefetch_bucket", self.prefetch_bucket),
+            ("levers.zero3.max_live", self.max_live),
+            (
+                "levers.zero3.persistence_threshold",
+                self.persistence_threshold,
+            ),
+            ("levers.zero3.reduce_bucket", self.reduce_bucket),
+        ]
+    }
+}
+
+impl Default for Zero3Fetch {
+    fn default() -> Self {
+        Self {
+            prefetch_bucket: Self::default_prefetch(),
+            max_live: Self::default_max_live(),
+            persistence_threshold: Self::default_persistence(),
+            reduce_bucket: Self::default_reduce_bucket(),
+        }
+    }
+}
+
+/// The shape of one transformer block's parameters on a rank, as the
+/// gather schedule sees it (elements, after TP).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlockShape {
+    /// Elements of the largest gather unit (the largest block, or the
+    /// embedding / output layer when larger).
+    pub block: f64,
+    /// Elements of the largest single weight matrix (DeepSpeed's
+    /// smallest fetch: a submodule is gathered whole).
+    pub largest_matrix: f64,
+    /// Weight matrices per block (each its own submodule).
+    pub matrices: u32,
+}
+
+/// One pass's parameter gathers: what is live at once and how they are
+/// issued.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GatherSchedule {
+    /// Gathered elements resident at once at the peak.
+    pub live: f64,
+    /// All-gathers issued per block and pass.
+    pub per_block: f64,
+    /// The next gather is in flight while the current unit computes. When
+    /// false every gather is on demand and waits in full.
+    pub prefetched: bool,
+}
+
+/// The gather schedule of `g` for a block of `shape` (the one definition
+/// the memory and the time model both read).
+///
+/// - FSDP: the current and the prefetched block, one all-gather each.
+/// - DeepSpeed: the running submodule (at least the largest matrix) plus
+///   what the prefetch may bring in, min(bucket, max-live − running),
+///   never below zero. A bucket coalesces submodules smaller than itself
+///   into one all-gather; a submodule larger than the bucket is its own,
+///   so a block issues ⌈block ÷ bucket⌉ gathers, at least one and at most
+///   one per matrix. With no room to prefetch, every fetch is on demand.
+pub fn gather_schedule(g: Gathering, cfg: &Zero3Fetch, shape: BlockShape) -> GatherSchedule {
+    match g {
+        Gathering::None => GatherSchedule {
+            live: 0.0,
+            per_block: 0.0,
+            prefetched: false,
+        },
+        Gathering::PerBlock => GatherSchedule {
+            live: 2.0 * shape.block,
+            per_block: 1.0,
+            prefetched: true,
+        },
+        Gathering::Prefetch => {
+            let running = shape.largest_matrix.min(shape.block).max(0.0);
+            let room = (cfg.max_live as f64 - running).max(0.0);
+            let ahead = (cfg.prefetch_bucket as f64).min(room).min(shape.block);
+            let matrices = f64::from(shape.matrices.max(1));
+            let per_block = if ahead >= 1.0 {
+                (shape.block / ahead).ceil().clamp(1.0, matrices)
+            } else {
+                matrices
+            };
+            GatherSchedule {
+                live: running + ahead,
+                per_block,
+                prefetched: ahead >= 1.0,
+            }
+        }
+    }
 }
 
 /// The one definition of each sharding mode.
@@ -117,6 +287,7 @@ pub fn mode(s: Sharding) -> ShardingMode {
             gradients: false,
             parameters: false,
             exchanges: &[(GradientAllReduce, StepEnd)],
+            gather: Gathering::None,
         },
         Sharding::Zero1 => ShardingMode {
             optimizer: true,
@@ -126,6 +297,7 @@ pub fn mode(s: Sharding) -> ShardingMode {
                 (GradientReduceScatter, StepEnd),
                 (ParameterAllGather, StepStart),
             ],
+            gather: Gathering::None,
         },
         Sharding::Zero2 => ShardingMode {
             optimizer: true,
@@ -135,6 +307,7 @@ pub fn mode(s: Sharding) -> ShardingMode {
                 (GradientReduceScatter, EachBackward),
                 (ParameterAllGather, StepStart),
             ],
+            gather: Gathering::None,
         },
         Sharding::FsdpShardGradOp => ShardingMode {
             optimizer: true,
@@ -144,6 +317,7 @@ pub fn mode(s: Sharding) -> ShardingMode {
                 (ParameterAllGather, EachForward),
                 (GradientReduceScatter, EachBackward),
             ],
+            gather: Gathering::PerBlock,
         },
         // FSDP1 keeps SHARD_GRAD_OP's parameters unsharded through backward
         // while gradients are not synchronised (`_should_free_in_backward`),
@@ -156,8 +330,9 @@ pub fn mode(s: Sharding) -> ShardingMode {
                 (GradientReduceScatter, StepEnd),
                 (ParameterAllGather, StepStart),
             ],
+            gather: Gathering::None,
         },
-        Sharding::Zero3 | Sharding::FsdpFullShard => ShardingMode {
+        Sharding::Zero3 => ShardingMode {
             optimizer: true,
             gradients: true,
             parameters: true,
@@ -166,6 +341,18 @@ pub fn mode(s: Sharding) -> ShardingMode {
                 (ParameterAllGather, EachBackward),
                 (GradientReduceScatter, EachBackward),
             ],
+            gather: Gathering::Prefetch,
+        },
+        Sharding::FsdpFullShard => ShardingMode {
+            optimizer: true,
+            gradients: true,
+            parameters: true,
+            exchanges: &[
+                (ParameterAllGather, EachForward),
+                (ParameterAllGather, EachBackward),
+                (GradientReduceScatter, EachBackward),
+            ],
+            gather: Gathering::PerBlock,
         },
     }
 }
@@ -245,9 +432,117 @@ mod tests {
             if !m.optimizer {
                 assert!(!m.exchanges.iter().any(|(e, _)| *e == ParameterAllGather));
             }
+            // Gathers inside the passes need a gather schedule, and only
+            // they have one; sharded parameters are gathered that way.
+            let per_pass = has(ParameterAllGather, EachForward);
+            assert_eq!(per_pass, m.gather != Gathering::None, "{s:?}: gather");
+            if m.parameters {
+                assert_ne!(m.gather, Gathering::None, "{s:?}");
+            }
             assert!(!m.gradients || m.optimizer, "{s:?}: ZeRO stages nest");
             assert!(!m.parameters || m.gradients, "{s:?}: ZeRO stages nest");
         }
+    }
+
+    /// Every gather schedule holds at least what one of its gathers
+    /// brings in (memory ≥ the traffic's unit), issues at least one
+    /// gather per block, and never more than one per matrix.
+    #[test]
+    fn gather_memory_holds_what_each_gather_moves() {
+        let shapes = [
+            (2.0e8, 5.9e7, 7),
+            (7.86e9, 2.62e9, 6),
+            (1.8e9, 6.0e8, 6),
+            (1.0e6, 2.5e5, 7),
+        ];
+        let knobs = [
+            Zero3Fetch::default(),
+            Zero3Fetch {
+                prefetch_bucket: 0,
+                ..Zero3Fetch::default()
+            },
+            Zero3Fetch {
+                max_live: 1,
+                ..Zero3Fetch::default()
+            },
+            Zero3Fetch {
+                prefetch_bucket: 5_000_000_000,
+                max_live: 100_000_000_000,
+                ..Zero3Fetch::default()
+            },
+        ];
+        for (block, largest_matrix, matrices) in shapes {
+            let shape = BlockShape {
+                block,
+                largest_matrix,
+                matrices,
+            };
+            for cfg in &knobs {
+                for g in [Gathering::PerBlock, Gathering::Prefetch] {
+                    let p = gather_schedule(g, cfg, shape);
+                    assert!(p.per_block >= 1.0 && p.per_block <= f64::from(matrices));
+                    let unit = block / p.per_block;
+                    assert!(
+                        p.live >= unit.min(largest_matrix) - 1e-6,
+                        "{g:?} {cfg:?}: {} < {unit}",
+                        p.live
+                    );
+                }
+            }
+        }
+    }
+
+    /// More room under `stage3_max_live_parameters` never holds less
+    /// memory or issues more gathers, and a larger prefetch bucket never
+    /// issues more gathers.
+    #[test]
+    fn max_live_and_prefetch_are_monotone() {
+        let shape = BlockShape {
+            block: 1.8e9,
+            largest_matrix: 6.0e8,
+            matrices: 6,
+        };
+        let mut last: Option<GatherSchedule> = None;
+        for max_live in [
+            0,
+            1,
+            100_000_000,
+            600_000_000,
+            650_000_000,
+            1_000_000_000,
+            5_000_000_000,
+        ] {
+            let cfg = Zero3Fetch {
+                max_live,
+                ..Zero3Fetch::default()
+            };
+            let p = gather_schedule(Gathering::Prefetch, &cfg, shape);
+            if let Some(l) = last {
+                assert!(p.live >= l.live && p.per_block <= l.per_block);
+                assert!(p.prefetched || !l.prefetched);
+            }
+            last = Some(p);
+        }
+        let few = |prefetch_bucket| {
+            let cfg = Zero3Fetch {
+                prefetch_bucket,
+                ..Zero3Fetch::default()
+            };
+            gather_schedule(Gathering::Prefetch, &cfg, shape).per_block
+        };
+        assert!(few(10_000_000) >= few(50_000_000));
+        assert!(few(50_000_000) >= few(400_000_000));
+        // A 1T block (7.86 B elements, 2.62 B-element FFN matrices) is past
+        // the default max-live: the running matrix alone is resident and
+        // every fetch is on demand.
+        let big = BlockShape {
+            block: 7.86e9,
+            largest_matrix: 2.62e9,
+            matrices: 6,
+        };
+        let p = gather_schedule(Gathering::Prefetch, &Zero3Fetch::default(), big);
+        assert_eq!(p.live, 2.62e9);
+        assert!(!p.prefetched);
     }
 
     /// ZeRO's mixed-precision Adam: 2 + 2 + K with K = 12.

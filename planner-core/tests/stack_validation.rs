@@ -14,13 +14,14 @@ use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
 use planner_core::moe::{DispatchOverlap, MoeLevers};
 use planner_core::plan::{
-    AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Overlap, Parallelism,
-    PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Training, TrainingKind,
-    Workload,
+    AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Offload, OffloadTarget,
+    Overlap, Parallelism, PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Tier,
+    Training, TrainingKind, Workload,
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
 use planner_core::stack::TrainingStack;
+use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
 
 /// A training run as published.
@@ -54,6 +55,20 @@ struct Run {
     kernel: AttentionKernel,
     /// An NVL72 rack: 4 GPUs per tray, 72 in one NVLink domain.
     nvl72: bool,
+    /// Scale-out ports per node (0: one per GPU).
+    nics: u32,
+    /// 2021–22 Megatron (Megatron-DeepSpeed): no sequence parallelism,
+    /// and the gradient reduction waits for the pipeline to drain.
+    legacy_megatron: bool,
+    /// DeepSpeed ZeRO-3 fetch knobs, where the run's config sets them.
+    zero3: Option<Zero3Fetch>,
+    /// FP16 mixed precision (FP16 weights, gradients and activations,
+    /// FP32 master weights and Adam moments) instead of BF16.
+    fp16: bool,
+    /// Optimizer states and checkpointed activations in host memory
+    /// (DeepSpeed `offload_optimizer` with its CPU Adam, and
+    /// `cpu_checkpointing`).
+    offload_host: bool,
     /// A model not in the catalog (replaces `model`).
     custom: Option<ModelChoice>,
     /// Micro-batches per step (gradient accumulation).
@@ -88,6 +103,11 @@ impl Default for Run {
             moe: MoeLevers::default(),
             kernel: AttentionKernel::Flash,
             nvl72: false,
+            nics: 0,
+            legacy_megatron: false,
+            zero3: None,
+            fp16: false,
+            offload_host: false,
             custom: None,
             accumulation: 1,
             infer_recompute: false,
@@ -116,7 +136,11 @@ impl Run {
                 attention: self.kernel,
                 sharding: self.sharding,
                 overlap: CommOverlap {
-                    data_parallel: Overlap::On,
+                    data_parallel: if self.legacy_megatron {
+                        Overlap::Off
+                    } else {
+                        Overlap::On
+                    },
                     tensor_parallel: if self.tp_overlap {
                         Overlap::On
                     } else {
@@ -124,13 +148,20 @@ impl Run {
                     },
                     offload: Overlap::On,
                 },
-                precision: Precisions {
-                    compute: if self.fp8 {
-                        Precision::Fp8
-                    } else {
-                        Precision::Bf16
-                    },
-                    ..Precisions::default()
+                precision: self.precisions(),
+                zero3: self.zero3.unwrap_or_default(),
+                offload: if self.offload_host {
+                    let host = Some(OffloadTarget {
+                        tier: Tier::HostDram,
+                        fraction: 1.0,
+                    });
+                    Offload {
+                        optimizer: host,
+                        activations: host,
+                        ..Offload::default()
+                    }
+                } else {
+                    Offload::default()
                 },
                 parallel: Parallelism {
                     tp: self.tp,
@@ -139,7 +170,7 @@ impl Run {
                     ep: self.ep,
                     cp: self.cp,
                     micro_batch: self.micro_batch,
-                    sequence_parallel: if self.tp > 1 {
+                    sequence_parallel: if self.tp > 1 && !self.legacy_megatron {
                         SequenceParallel::On
                     } else {
                         SequenceParallel::Off
@@ -160,12 +191,33 @@ impl Run {
                 scale_out: self.scale_out,
                 gpus_per_node: if self.nvl72 { 4 } else { 8 },
                 scale_up_domain: if self.nvl72 { 72 } else { 0 },
+                nics_per_node: self.nics,
                 ..Hardware::new(GpuChoice::Preset(self.gpu), gpus)
             },
             overheads: Default::default(),
             efficiency: Default::default(),
             economics: Default::default(),
             distillation: None,
+        }
+    }
+
+    /// The run's number formats.
+    fn precisions(&self) -> Precisions {
+        let half = if self.fp16 {
+            Precision::Fp16
+        } else {
+            Precision::Bf16
+        };
+        Precisions {
+            compute: if self.fp8 { Precision::Fp8 } else { half },
+            weights: half,
+            activations: half,
+            gradients: if self.fp16 {
+                Precision::Fp16
+            } else {
+                Precisions::default().gradients
+            },
+            ..Precisions::default()
         }
     }
 
@@ -463,11 +515,16 @@ fn torchtitan_h200() -> Vec<Run> {
 /// Megatron's FLOPs per token (Narayanan et al. 2021, Eq. 3, with full
 /// recompute), the count DeepSpeed's Azure post reports TFLOP/s in.
 fn megatron_flops_per_token(layers: u32, hidden: u32, seq: u32) -> f64 {
+    megatron_flops_per_token_v(layers, hidden, seq, 51200)
+}
+
+/// [`megatron_flops_per_token`] with the vocabulary given.
+fn megatron_flops_per_token_v(layers: u32, hidden: u32, seq: u32, vocab: u32) -> f64 {
     let (l, h, s, v) = (
         f64::from(layers),
         f64::from(hidden),
         f64::from(seq),
-        51200.0,
+        f64::from(vocab),
     );
     96.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h))
 }
@@ -482,9 +539,26 @@ fn megatron_flops_per_token(layers: u32, hidden: u32, seq: u32) -> f64 {
 /// 1,024 GPUs (micro-batch 8, sequence 1,024). The 530B peak (171.37) is
 /// left out: the post does not say its micro-batch. Megatron-DeepSpeed
 /// runs Megatron-LM's fused kernels (fused softmax without Flash
-/// attention, apex norms, fused Adam), so the rows run on the
-/// Megatron-Core profile with ZeRO-3 as the sharding. Assumed: full
-/// recompute (the count above assumes it), no gradient accumulation.
+/// attention, apex norms, fused Adam): the rows run on the
+/// Megatron-DeepSpeed profile with ZeRO-3 as the sharding, FP16 and the
+/// recipes' ZeRO-3 knobs ([`AZURE_ZERO3`]). "The DeepSpeed library
+/// exploits offload capabilities where the activation and optimizer
+/// states are allocated in the main memory" (the post's hardware
+/// section): optimizer states (CPU Adam) and checkpointed activations are
+/// placed in host memory. Assumed: full recompute (the count above
+/// assumes it; the recipes pass `--checkpoint-activations`), no gradient
+/// accumulation (the recipes set `gradient_accumulation_steps` 1).
+/// The ZeRO-3 section of the post's Azure recipes (deepspeedai/
+/// Megatron-DeepSpeed `examples_deepspeed/azure/run-1t.sh` and
+/// `run-benchmark-model.sh`): max-live 3·10⁹, prefetch bucket 5·10⁷,
+/// persistence threshold 10⁵, reduce bucket 9·10⁷.
+const AZURE_ZERO3: Zero3Fetch = Zero3Fetch {
+    prefetch_bucket: 50_000_000,
+    max_live: 3_000_000_000,
+    persistence_threshold: 100_000,
+    reduce_bucket: 90_000_000,
+};
+
 fn deepspeed_azure() -> Vec<Run> {
     let two_t = ModelChoice::Custom(planner_core::plan::CustomModel {
         name: "GPT 2T (DeepSpeed Azure)".into(),
@@ -536,7 +610,7 @@ fn deepspeed_azure() -> Vec<Run> {
     rows.into_iter()
         .map(|(label, model, custom, l, h, gpus, mb, seq, tflops)| Run {
             name: format!("DeepSpeed ZeRO-3 A100×{gpus} {label}"),
-            stack: TrainingStack::MegatronCore,
+            stack: TrainingStack::MegatronDeepSpeed,
             model,
             custom,
             gpu: GpuId::A100Sxm80,
@@ -546,10 +620,86 @@ fn deepspeed_azure() -> Vec<Run> {
             ckpt: Checkpointing::Full,
             kernel: AttentionKernel::Eager,
             sharding: Sharding::Zero3,
+            zero3: Some(AZURE_ZERO3),
+            fp16: true,
+            offload_host: true,
             tokens_per_gpu_s: tflops * 1e12 / megatron_flops_per_token(l, h, seq),
             ..Run::default()
         })
         .collect()
+}
+
+/// Megatron-DeepSpeed 3D parallelism with DeepSpeed's ZeRO-1 data
+/// parallelism (Megatron-LM's fused kernels, no Flash attention, DeepSpeed
+/// pipeline engine's 1F1B).
+///
+/// - BLOOM 176B (bigscience-workshop/bigscience
+///   `train/tr11-176B-ml/tr11-176B-ml.slurm`: TP 4, PP 12, micro-batch 2,
+///   global batch 2,048, sequence 2,048, 70 layers, hidden 14,336, 112
+///   heads, vocabulary padded to 250,880, ALiBi, full activation
+///   checkpointing, BF16 with DeepSpeed's ZeRO-1-equivalent BF16
+///   optimizer) on 48 Jean Zay nodes of 8 A100-80GB with 4 × 100 Gb/s
+///   Omni-Path per node (modelled as 100 Gb/s InfiniBand ports); "training
+///   throughput: about 150 TFLOPs" (BigScience 176B model page,
+///   bigscience.notion.site, in Megatron's count with recompute).
+/// - MT-NLG 530B (Smith et al. 2022, arXiv:2201.11990 §2.4, as quoted by
+///   cli99/llm-analysis `examples/megatron-turing-nlg`): global batch 1,920
+///   at sequence 2,048 on 280, 350 and 420 DGX A100 nodes of Selene (HDR
+///   InfiniBand, 8 NICs per node), 60.1, 50.2 and 44.4 s per iteration.
+///   8-way TP and 35-way PP (one model replica per 35 nodes, so DP 8, 10,
+///   12). Assumed: micro-batch 1, full recompute.
+fn megatron_deepspeed() -> Vec<Run> {
+    let bloom = ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: "BLOOM 176B".into(),
+        spec: planner_core::model::ModelSpec {
+            positions: planner_core::model::Positions::Alibi,
+            ..planner_core::model::ModelSpec::gpt(70, 14336, 112, 250880, 2048)
+        },
+    });
+    let mut out = vec![Run {
+        name: "Megatron-DeepSpeed A100×384 BLOOM 176B".into(),
+        stack: TrainingStack::MegatronDeepSpeed,
+        custom: Some(bloom),
+        gpu: GpuId::A100Sxm80,
+        scale_out: Some(LinkId::InfinibandEdr),
+        nics: 4,
+        seq: 2048,
+        micro_batch: 2,
+        tp: 4,
+        pp: 12,
+        dp: 8,
+        accumulation: 2048 / (2 * 8),
+        ckpt: Checkpointing::Full,
+        kernel: AttentionKernel::Eager,
+        sharding: Sharding::Zero1,
+        legacy_megatron: true,
+        tokens_per_gpu_s: 150e12 / megatron_flops_per_token_v(70, 14336, 2048, 250880),
+        ..Run::default()
+    }];
+    for (nodes, seconds) in [(280, 60.1), (350, 50.2), (420, 44.4)] {
+        let gpus: u32 = nodes * 8;
+        let dp = gpus / (8 * 35);
+        out.push(Run {
+            name: format!("Megatron-DeepSpeed A100×{gpus} MT-NLG 530B"),
+            stack: TrainingStack::MegatronDeepSpeed,
+            model: ModelId::Megatron530b,
+            gpu: GpuId::A100Sxm80,
+            scale_out: Some(LinkId::InfinibandHdr),
+            seq: 2048,
+            micro_batch: 1,
+            tp: 8,
+            pp: 35,
+            dp,
+            accumulation: 1920 / dp,
+            ckpt: Checkpointing::Full,
+            kernel: AttentionKernel::Eager,
+            sharding: Sharding::Zero1,
+            legacy_megatron: true,
+            tokens_per_gpu_s: 1920.0 * 2048.0 / f64::from(gpus) / seconds,
+            ..Run::default()
+        });
+    }
+    out
 }
 
 /// MoE pre-training. NeMo 25.11 container, DeepSeek-V3 without MTP on
@@ -883,10 +1033,12 @@ fn stats(errs: &[f64]) -> (f64, f64) {
 /// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
 ///   every row, by the clock the power cap takes off a 700 W H100 SXM (the
 ///   part it is modelled as);
-/// - the TP rows miss by up to a third where async TP is on: the time
-///   model hides 90 % of TP traffic behind compute (a constant overlap,
-///   being replaced by the communication rework of the same issue), while
-///   torchtitan measured 1.04–1.16× from async TP.
+/// - the async-TP rows are 2–24 % fast: each TP collective now hides only
+///   behind the GEMM it is fused with, in TP-degree chunks (it was 90 % of
+///   all TP traffic behind all compute, up to 34 % fast); the model still
+///   gives async TP 1.19–1.25× where torchtitan measured 1.09–1.16×, as it
+///   does not charge the smaller chunked GEMMs' lower efficiency or the
+///   copy engines' contention for HBM.
 #[test]
 fn pytorch_native_table() {
     let mut all = Vec::new();
@@ -929,7 +1081,7 @@ fn pytorch_native_table() {
     tp.extend(torchtitan_async_tp());
     let (e, unfit) = table("torchtitan FSDP + TP, H100", &tp);
     assert!(unfit.is_empty(), "{unfit:?}");
-    assert!(stats(&e).1 <= 0.35, "TP: {:?}", stats(&e));
+    assert!(stats(&e).1 <= 0.24, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -940,31 +1092,47 @@ fn pytorch_native_table() {
         worst * 100.0
     );
     assert!(all.len() >= 15);
-    // 10.7 % since the bucketed collective model: the FSDP + TP rows
-    // moved from a 10.3 % to a 13.0 % median (docs/validation.md).
-    assert!(median <= 0.11 && worst <= 0.35, "{median} {worst}");
+    // 10.7 % since the bucketed collective model, 8.9 % since async TP
+    // hides each collective behind its own GEMM only (docs/validation.md).
+    assert!(median <= 0.09 && worst <= 0.24, "{median} {worst}");
 }
 
-/// The DeepSpeed ZeRO-3 table (docs/validation.md). These rows time
-/// parameter gathers and gradient reduce-scatters over 256–1,024 ranks,
-/// which the communication rework of the same issue owns; the bound pins
-/// today's miss so a regression fails here.
+/// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
+/// CPU offload at 256–1,024 A100 and Megatron-DeepSpeed's 3D parallelism
+/// with ZeRO-1 (BLOOM, MT-NLG), all on the one Megatron-DeepSpeed profile
+/// whose GEMM fraction was fitted on these seven rows (least squares).
+/// The bounds pin today's errors so a regression fails here.
 #[test]
 fn deepspeed_table() {
     let (e, unfit) = table(
-        "DeepSpeed ZeRO-3 (Megatron-DeepSpeed), A100",
+        "DeepSpeed ZeRO-3 + CPU offload (Megatron-DeepSpeed), A100",
         &deepspeed_azure(),
     );
-    // Our memory model does not fit these runs: the 175B row (micro-batch
-    // 32) is over HBM by about 2 GiB, and the 1T and 2T rows hold several
-    // layers' gathered parameters (a 1T layer is 7.8 B parameters, past
-    // DeepSpeed's default `stage3_max_live_parameters` of 10⁹, which
-    // DeepSpeed then gathers piecewise). The post also mentions ZeRO-3's
-    // CPU offload without saying which runs used it. The times are still
-    // compared: the step does not depend on whether the bytes fit.
-    assert!(unfit.len() <= 3, "{unfit:?}");
+    assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
-    assert!(median <= 0.30 && worst <= 0.40, "{median} {worst}");
+    // GPT-3 175B (204 TFLOP/s, 65 % of the A100's peak in Megatron's
+    // count) is 15 % slow, the 1T and 2T rows 9 % fast: one GEMM
+    // fraction cannot hold both (docs/validation.md).
+    assert!(median <= 0.10 && worst <= 0.15, "{median} {worst}");
+    let mut all = e;
+
+    let (e, unfit) = table(
+        "Megatron-DeepSpeed 3D parallelism, ZeRO-1, A100",
+        &megatron_deepspeed(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    assert!(median <= 0.07 && worst <= 0.08, "{median} {worst}");
+    all.extend(e);
+    let (median, worst) = stats(&all);
+    println!(
+        "\nDeepSpeed, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert!(all.len() >= 7);
+    assert!(median <= 0.08 && worst <= 0.15, "{median} {worst}");
 }
 
 /// The MoE table (docs/validation.md, "MoE training"). The bounds pin

@@ -31,6 +31,7 @@ use breakdown::Breakdown;
 
 pub(crate) use crate::partition::Stage;
 pub(crate) use inference::{kv_bytes_per_token, kv_per_token_layer_rank};
+pub(crate) use training::block_shape;
 pub(crate) use training::in_flight as training_in_flight;
 
 /// Where the memory formulas write their items.

@@ -23,7 +23,9 @@ use crate::precision::Precision;
 use crate::report::ItemKind;
 use crate::resolve::Resolved;
 use crate::software::{Head, LossKernel, OptimizerImpl};
-use crate::zero::{model_states, sharded_states, StateBytes};
+use crate::zero::{
+    gather_schedule, model_states, sharded_states, BlockShape, Gathering, StateBytes, Zero3Fetch,
+};
 
 /// Optimizer bytes per trainable parameter (moments only; Adafactor's
 /// factored statistics are added per matrix).
@@ -323,7 +325,7 @@ pub(crate) fn fill<S: Sink>(
     fp8_weight_copies(items, r, &sp, &g);
     autocast_cache(items, r, &sp, &g);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
-    gather_buffers(items, r, &sp, w_lin, full_training, &g, weights);
+    gather_buffers(items, r, st, &sp, w_lin, full_training, &g, weights);
     activation_items(items, r, st, seq, m);
     optimizer_temporaries(items, r, &sp, &g, full_training);
     super::overheads(items, r, &super::process_groups(r));
@@ -553,36 +555,93 @@ fn autocast_cache<S: Sink>(items: &mut S, r: &Resolved, sp: &StageParams, g: &Gr
     }
 }
 
-/// ZeRO-3 / FSDP gather the current and the prefetched layer and hold the
-/// unsharded gradient of one layer before its reduce-scatter (Zhao et
-/// al., "PyTorch FSDP", VLDB 2023 §3; DeepSpeed's estimator counts 4·LL
-/// bytes for the parameter part). Parameter offload stages two layers;
-/// `weights` is the weight bytes before offload.
+/// The block shape a stage's gathers see (`zero::BlockShape`): its
+/// largest gather unit, its largest weight matrix (the embedding and
+/// output layer count where the stage holds them: they are submodules
+/// too) and the matrices of one block (Q, K, V, O and two or three FFN
+/// matrices, each a `Linear` submodule in the Hugging Face and
+/// Megatron-DeepSpeed models).
+pub(crate) fn block_shape(r: &Resolved, st: &Stage, sp: &StageParams) -> BlockShape {
+    let s = &r.spec;
+    let t = f64::from(r.tp.max(1));
+    let h = f64::from(s.hidden);
+    let shape = s.attention_shape();
+    let widest_attn = shape.q_width.max(shape.o_width).max(shape.k_width);
+    let mut largest = (h * f64::from(s.ffn) / t).max(h * widest_attn / t);
+    if st.embedding || st.head {
+        largest = largest.max(f64::from(s.vocab) * h / t);
+    }
+    let ffn = if s.activation.is_gated() { 3 } else { 2 };
+    BlockShape {
+        block: sp.largest_layer,
+        largest_matrix: largest.min(sp.largest_layer),
+        matrices: 4 + ffn,
+    }
+}
+
+/// Gathered parameters of a sharded-parameter mode, from the one gather
+/// schedule (`zero::gather_schedule`): FSDP holds the current and the
+/// prefetched block; DeepSpeed ZeRO-3 the running submodule and its
+/// prefetch bucket (capped by `stage3_max_live_parameters`), its
+/// never-partitioned small parameters and its contiguous reduce bucket.
+/// Both hold the unsharded gradient of the unit being reduced. Parameter
+/// offload without ZeRO-3 stages two layers; `weights` is the weight
+/// bytes before offload.
+#[allow(clippy::too_many_arguments)]
 fn gather_buffers<S: Sink>(
     items: &mut S,
     r: &Resolved,
+    st: &Stage,
     sp: &StageParams,
     w_lin: f64,
     full_training: bool,
     g: &Groups,
     weights: f64,
 ) {
-    let unit = sp.largest_layer;
-    if g.shard_param && matches!(g.sharding, Sharding::Zero3 | Sharding::FsdpFullShard) {
+    let mode = crate::zero::mode(g.sharding);
+    if g.shard_param && mode.gather != Gathering::None {
         let grad = if full_training {
             r.levers.precision.gradients.bytes_per_element()
         } else {
             0.0
         };
-        items.hbm(ItemKind::GatherBuffers, unit * (2.0 * w_lin + grad), || {
-            "current + prefetched layer gathered, one layer's full gradient".into()
-        });
+        let shape = block_shape(r, st, sp);
+        let cfg = &r.levers.zero3;
+        let plan = gather_schedule(mode.gather, cfg, shape);
+        let (bytes, how) = match mode.gather {
+            Gathering::Prefetch => {
+                // Norm weights and biases are below the persistence
+                // threshold while the hidden size is: they stay whole.
+                let small = if f64::from(r.spec.hidden) < cfg.persistence_threshold as f64 {
+                    r.params.dense_layer.small * f64::from(st.dense_layers)
+                        + r.params.moe_layer.small * f64::from(st.moe_layers)
+                } else {
+                    0.0
+                };
+                let persistent = small * (1.0 - 1.0 / f64::from(g.n.max(1)));
+                let bucket = if full_training {
+                    (cfg.reduce_bucket.clamp(1, Zero3Fetch::MAX) as f64) * w_lin
+                } else {
+                    0.0
+                };
+                (
+                    plan.live * w_lin + persistent * w_lin + shape.largest_matrix * grad + bucket,
+                    "running submodule + prefetch bucket gathered (max-live capped), \
+                     persistent small parameters, one matrix's gradient, the reduce bucket",
+                )
+            }
+            _ => (
+                plan.live * w_lin + shape.block * grad,
+                "current + prefetched block gathered, one block's full gradient",
+            ),
+        };
+        items.hbm(ItemKind::GatherBuffers, bytes, || how.into());
     } else if let Some(o) = r.levers.offload.parameters.filter(|o| o.tier != Tier::Hbm) {
         // Never more staging than what was moved out.
         let moved = o.fraction * weights;
         items.hbm(
             ItemKind::GatherBuffers,
-            (2.0 * unit * w_lin).min(moved),
+            (2.0 * sp.largest_layer * w_lin).min(moved),
             || "two layers staged in HBM for parameter offload".into(),
         );
     }

@@ -25,6 +25,7 @@ use crate::plan::{
 };
 use crate::report::{ItemKind, TimeKind};
 use crate::resolve::Resolved;
+use crate::zero::Zero3Fetch;
 
 /// The step time and the FLOP counts that go with it.
 #[derive(Debug, Clone, Copy)]
@@ -104,6 +105,8 @@ struct Window {
     /// The fewest pieces any collective in the window is cut into: the
     /// coarsest one sets the tail that cannot hide.
     pieces: f64,
+    /// The same for the tier copies on the host link.
+    host_pieces: f64,
 }
 
 impl Window {
@@ -113,6 +116,7 @@ impl Window {
             times,
             busy: [[0.0; KINDS]; 2],
             pieces: f64::INFINITY,
+            host_pieces: f64::INFINITY,
         }
     }
 
@@ -126,14 +130,25 @@ impl Window {
             }
         }
         first.pieces = self.pieces.min(once.pieces);
+        first.host_pieces = self.host_pieces.min(once.host_pieces);
         let mut rest = Window::new(self.len, (self.times - 1.0).max(0.0));
         rest.busy = self.busy;
         rest.pieces = self.pieces;
+        rest.host_pieces = self.host_pieces;
         (first, rest)
     }
 
     fn add(&mut self, channel: usize, kind: TimeKind, busy: f64) {
         self.busy[channel][kind as usize] += busy;
+    }
+
+    /// A tier copy on the host link, moved as `pieces` equal parts (one
+    /// per layer: a layer's parameters or activations move as a unit).
+    fn add_host(&mut self, kind: TimeKind, busy: f64, pieces: f64) {
+        if busy > 0.0 {
+            self.add(HOST, kind, busy);
+            self.host_pieces = self.host_pieces.min(pieces.max(1.0));
+        }
     }
 
     /// A collective on the network channel, run as `pieces` buckets.
@@ -147,7 +162,7 @@ impl Window {
     /// Transfers on one channel queue behind each other; the two channels
     /// run side by side, so the step waits for the one that overruns the
     /// window most, and that channel's kinds carry the exposed time.
-    fn settle(&self, r: &Resolved, modes: [Overlap; 2], parts: &mut Parts) {
+    fn settle(&self, modes: [Overlap; 2], parts: &mut Parts) {
         let total = [
             self.busy[0].iter().sum::<f64>(),
             self.busy[1].iter().sum::<f64>(),
@@ -156,7 +171,16 @@ impl Window {
             Overlap::Off => total[NET],
             Overlap::On => pipelined(total[NET], self.len, self.pieces.min(1e9)),
         };
-        let e = [net, exposed(r, modes[HOST], total[HOST], self.len)];
+        // Tier copies overlap compute the way collectives do: piece by
+        // piece, each hiding behind the compute of the piece before it
+        // (ZeRO-Infinity's layer-wise prefetch, Rajbhandari et al. 2021
+        // §6.2; ZeRO-Offload's bucketed gradient copies, Ren et al. 2021
+        // §4.1).
+        let host = match modes[HOST] {
+            Overlap::Off => total[HOST],
+            Overlap::On => pipelined(total[HOST], self.len, self.host_pieces.min(1e9)),
+        };
+        let e = [net, host];
         let bind = usize::from(e[1] > e[0]);
         for (c, row) in self.busy.iter().enumerate() {
             for (i, &b) in row.iter().enumerate() {
@@ -381,18 +405,70 @@ struct TensorParallel {
 }
 
 fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> TensorParallel {
-    let tp_mode = r.levers.overlap.tensor_parallel;
     // With SP only the sequence shard of a column-parallel layer's input
     // is kept, so backward gathers it again to form the weight gradient
     // (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`): two
     // more all-gathers per layer, each half an all-reduce's volume.
     let sp_regather = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
     let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
+    let (exposed_f, exposed_b) = match r.levers.overlap.tensor_parallel {
+        Overlap::Off => (m.tp_f, tp_bwd),
+        Overlap::On => (
+            fused_with_gemms(r, m.tp_f, c.gemm_f),
+            fused_with_gemms(r, tp_bwd, c.gemm_b),
+        ),
+    };
     TensorParallel {
         busy: m.tp_f + tp_bwd,
-        exposed_f: exposed(r, tp_mode, m.tp_f, c.fwd()),
-        exposed_b: exposed(r, tp_mode, tp_bwd, c.bwd()),
+        exposed_f,
+        exposed_b,
     }
+}
+
+/// Exposed part of `busy` seconds of TP collectives overlapped the way
+/// async TP and Transformer Engine's userbuffers overlap them: each of a
+/// layer's four collectives (the gathers before the QKV and FC1 GEMMs, the
+/// reductions after the output projection and FC2) is split into TP-degree
+/// chunks and pipelined with the one GEMM it feeds or drains, so it can
+/// hide only behind that GEMM, never behind attention, element-wise work
+/// or the other GEMMs (torchtitan async TP: `_fused_all_gather_matmul` /
+/// `_fused_matmul_reduce_scatter`, "Distributed w/ TorchTitan: Introducing
+/// Async Tensor Parallelism", PyTorch forums 2024; Wang et al., "Overlap
+/// Communication with Dependent Computation via Decomposition", ASPLOS
+/// 2023). The collectives carry equal bytes; the GEMMs' shares follow
+/// their widths. In backward the same collectives run against the
+/// input-gradient and weight-gradient GEMMs of the same matrix.
+fn fused_with_gemms(r: &Resolved, busy: f64, gemms: f64) -> f64 {
+    if busy <= 0.0 {
+        return 0.0;
+    }
+    let s = r.spec.attention_shape();
+    let h = f64::from(r.spec.hidden);
+    let f = match r.spec.moe {
+        Some(m) => f64::from(m.top_k) * f64::from(m.expert_ffn) + f64::from(m.shared_ffn),
+        None => f64::from(r.spec.ffn),
+    };
+    let up = if r.spec.activation.is_gated() {
+        2.0
+    } else {
+        1.0
+    };
+    let widths = [
+        s.q_width + s.k_width + s.v_width,
+        s.o_width,
+        up * f,
+        f.max(0.0),
+    ];
+    let total: f64 = widths.iter().sum::<f64>() * h;
+    if total <= 0.0 {
+        return busy;
+    }
+    let chunks = f64::from(r.tp.max(1));
+    let each = busy / widths.len() as f64;
+    widths
+        .iter()
+        .map(|w| pipelined(each, gemms * w * h / total, chunks))
+        .sum()
 }
 
 /// The parts of one micro-batch on a stage.
@@ -684,7 +760,7 @@ impl Windows {
         let (first_f, rest_f) = self.each_f.split_first(&self.start);
         let (last_b, rest_b) = self.each_b.split_first(&self.end);
         for w in [&first_f, &rest_f, &last_b, &rest_b] {
-            w.settle(r, modes, parts);
+            w.settle(modes, parts);
         }
     }
 }
@@ -703,41 +779,61 @@ fn megatron_bucket_elements(dp: u32) -> f64 {
     (1e6 * f64::from(dp)).max(4e7)
 }
 
-/// How many buckets a sharding mode's data-parallel exchange of `elements`
-/// parameters (`bytes` bytes) runs in: one per layer where parameters are
-/// sharded or gathered by unit (ZeRO-3 and FSDP wrap each transformer
-/// block: Zhao et al. 2023 §3.2; ZeRO §5.3), DDP's byte buckets for plain
-/// data parallelism, Megatron's parameter buckets for ZeRO-1/2. Without
-/// overlap the reduction waits for the whole backward and runs as one
-/// collective over a contiguous buffer (Megatron-LM before its overlapped
-/// buckets, Narayanan et al. 2021 §4.2); gathers of sharded parameters are
-/// still per layer, since a layer's are only ever whole while it runs.
-fn buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
-    let layered = matches!(
+/// How many buckets a sharding mode's gradient exchange of `elements`
+/// parameters (`bytes` bytes) runs in: DeepSpeed ZeRO-3's
+/// `reduce_bucket_size` ([`crate::zero::Zero3Fetch`]), one per block
+/// where FSDP wraps each transformer block (Zhao et al. 2023 §3.2), DDP's
+/// byte buckets for plain data parallelism, Megatron's parameter buckets
+/// for ZeRO-1/2. Without overlap the reduction waits for the whole
+/// backward and runs as one collective over a contiguous buffer
+/// (Megatron-LM before its overlapped buckets, Narayanan et al. 2021
+/// §4.2); FSDP's reduce-scatters stay per block, since a block's
+/// gradients are only ever whole while it runs.
+fn grad_buckets(r: &Resolved, st: &Stage, elements: f64, bytes: f64) -> f64 {
+    let per_block = matches!(
         r.levers.sharding,
-        Sharding::Zero3
-            | Sharding::FsdpFullShard
-            | Sharding::FsdpShardGradOp
-            | Sharding::FsdpShardGradOpNoSync
+        Sharding::FsdpFullShard | Sharding::FsdpShardGradOp | Sharding::FsdpShardGradOpNoSync
     );
-    if r.levers.overlap.data_parallel == Overlap::Off && !layered {
+    if per_block {
+        return f64::from(st.layers().max(1));
+    }
+    if r.levers.sharding == Sharding::Zero3 {
+        // DeepSpeed reduces bucket by bucket with or without overlap.
+        let bucket = r.levers.zero3.reduce_bucket.clamp(1, Zero3Fetch::MAX) as f64;
+        return (elements / bucket).ceil().max(1.0);
+    }
+    if r.levers.overlap.data_parallel == Overlap::Off {
         return 1.0;
     }
     let n = match r.levers.sharding {
-        Sharding::Zero3
-        | Sharding::FsdpFullShard
-        | Sharding::FsdpShardGradOp
-        | Sharding::FsdpShardGradOpNoSync => return f64::from(st.layers().max(1)),
         Sharding::None => bytes / DDP_BUCKET_BYTES,
-        Sharding::Zero1 | Sharding::Zero2 => elements / megatron_bucket_elements(r.dp),
+        _ => elements / megatron_bucket_elements(r.dp),
     };
     n.ceil().max(1.0)
+}
+
+/// The per-micro-batch parameter gathers of a stage: how many all-gathers
+/// a pass issues and whether the next is prefetched, from the mode's one
+/// gather schedule ([`crate::zero::gather_schedule`], which the memory
+/// model reads for what is live).
+fn gather_buckets(r: &Resolved, st: &Stage) -> (f64, bool) {
+    let gather = crate::zero::mode(r.levers.sharding).gather;
+    let blocks = f64::from(st.layers().max(1));
+    if gather == crate::zero::Gathering::None {
+        // No gathers inside the passes; the count is never read.
+        return (blocks, true);
+    }
+    let shape = crate::memory::block_shape(r, st, &r.split.params(st));
+    let plan = crate::zero::gather_schedule(gather, &r.levers.zero3, shape);
+    ((blocks * plan.per_block).max(1.0), plan.prefetched)
 }
 
 /// The data-parallel exchanges of the sharding mode in force, each in
 /// the compute window its cadence gives it ([`crate::zero::mode`], the one
 /// definition the memory model also reads) and cut into its buckets, and
-/// the hybrid-shard all-reduce across replicas.
+/// the hybrid-shard all-reduce across replicas. Gathers that are not
+/// prefetched (DeepSpeed with no room under `stage3_max_live_parameters`)
+/// run on demand: the compute waits for each in full.
 fn data_parallel(
     r: &Resolved,
     st: &Stage,
@@ -751,9 +847,10 @@ fn data_parallel(
         return;
     }
     let trainable = b.trainable_dense + b.trainable_experts;
-    let grad_pieces = buckets(r, st, trainable, trainable * b.g);
+    let grad_pieces = grad_buckets(r, st, trainable, trainable * b.g);
+    let (gather_pieces, prefetched) = gather_buckets(r, st);
     let all = b.dense + b.experts;
-    let gather_pieces = buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
+    let step_gather_pieces = grad_buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
     for &(exchange, cadence) in crate::zero::mode(r.levers.sharding).exchanges {
         let (kind, seconds, pieces) = match exchange {
             Exchange::GradientAllReduce => (
@@ -766,12 +863,22 @@ fn data_parallel(
                 g.grads(r, b, Collective::ReduceScatter, grad_pieces),
                 grad_pieces,
             ),
-            Exchange::ParameterAllGather => (
-                TimeKind::ParameterGather,
-                g.gather(r, b, gather_pieces),
-                gather_pieces,
-            ),
+            Exchange::ParameterAllGather => {
+                // Gathered once a step over a contiguous buffer, or per
+                // block inside the passes.
+                let pieces = match cadence {
+                    Cadence::EachForward | Cadence::EachBackward => gather_pieces,
+                    Cadence::StepEnd | Cadence::StepStart => step_gather_pieces,
+                };
+                (TimeKind::ParameterGather, g.gather(r, b, pieces), pieces)
+            }
         };
+        let per_pass = matches!(cadence, Cadence::EachForward | Cadence::EachBackward);
+        if exchange == Exchange::ParameterAllGather && per_pass && !prefetched {
+            let all = seconds * win.each_f.times;
+            parts.add(kind, all, all);
+            continue;
+        }
         let window = match cadence {
             Cadence::EachForward => &mut win.each_f,
             Cadence::EachBackward => &mut win.each_b,
@@ -850,6 +957,8 @@ struct CopyCtx<'a> {
     rank: u32,
     /// Micro-batches per step.
     m: u32,
+    /// Layers of the paced stage: the pieces tier copies move in.
+    layers: f64,
     b: &'a StageBytes,
     o: &'a OptimizerShare,
 }
@@ -880,8 +989,11 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
             // ZeRO-Infinity swaps the states in and out of NVMe.
             cpu += 2.0 * states * spb;
         }
-        win.end.add(HOST, kind, down);
-        win.start.add(HOST, kind, up);
+        win.end.add_host(kind, down, c.layers);
+        // The updated parameters come back after the CPU step, before the
+        // forward that reads them: nothing to hide behind (ZeRO-Offload
+        // §4.1 without its optional one-step delayed update).
+        parts.add(kind, up, up);
         parts.add(TimeKind::Optimizer, cpu, cpu);
     }
     // Parameter offload: fetched for forward and for backward (and for the
@@ -889,22 +1001,22 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
     let wts = d.get(ItemKind::Weights, tier);
     if wts > 0.0 {
         let one = wts * spb;
-        win.each_f.add(HOST, kind, one);
-        win.each_b.add(HOST, kind, one);
+        win.each_f.add_host(kind, one, c.layers);
+        win.each_b.add_host(kind, one, c.layers);
     }
     // Gradient offload: accumulated in the slow tier (read and written)
     // every micro-batch.
     let gr = d.get(ItemKind::Gradients, tier);
     if gr > 0.0 {
-        win.each_b.add(HOST, kind, 2.0 * gr * spb);
+        win.each_b.add_host(kind, 2.0 * gr * spb, c.layers);
     }
     // Activation offload: written in forward, read in backward.
     let acts = d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
     if acts > 0.0 {
         let flight = crate::memory::training_in_flight(r, c.rank, c.m).max(1.0);
         let one = acts / flight * spb;
-        win.each_f.add(HOST, kind, one);
-        win.each_b.add(HOST, kind, one);
+        win.each_f.add_host(kind, one, c.layers);
+        win.each_b.add_host(kind, one, c.layers);
     }
 }
 
@@ -978,6 +1090,7 @@ pub(crate) fn step(
             d,
             rank: st.rank,
             m,
+            layers: f64::from(st.layers().max(1)),
             b: &bytes,
             o: &opt,
         };
