@@ -287,8 +287,8 @@ pub(crate) struct MixMemo {
 }
 
 impl MixMemo {
-    /// Slots in the direct-mapped table.
-    const SLOTS: usize = 1024;
+    /// Slots in the direct-mapped table (a power of two).
+    const SLOTS: usize = 4096;
 
     pub fn new() -> Self {
         // A NaN total: a key no lookup that reaches the table can carry
@@ -310,7 +310,7 @@ impl MixMemo {
         }
         // The top bits of a product depend on every bit of its operands
         // (low ones would ignore the exponents of the keys).
-        let i = (h >> 54) as usize % Self::SLOTS;
+        let i = (h >> (64 - Self::SLOTS.trailing_zeros())) as usize % Self::SLOTS;
         match self.slots.get(i) {
             Some((k, p)) if *k == key => *p,
             _ => {
