@@ -2,6 +2,13 @@
 //! path, and the search. Run with
 //! `cargo bench -p planner-core --bench throughput`; figures go to stdout.
 //! No timing is asserted anywhere: this only measures.
+//!
+//! Arguments name the parts to run (`full`, `fast`, `serving`, `search`,
+//! `wide`; all when none is named), e.g.
+//! `cargo bench -p planner-core --bench throughput -- fast search`.
+//! `MEMWALL_BENCH_ONCE=1` runs each rate over the plans once and each
+//! search once, so an instruction count (`valgrind --tool=callgrind`) is
+//! the same from run to run.
 
 use planner_core::catalog::{GpuId, ModelId};
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -160,6 +167,29 @@ fn per_cpu(v: Option<f64>) -> String {
     v.map_or_else(|| "n/a".to_string(), |v| format!("{v:.0}"))
 }
 
+/// Whether the command line asks for `part` (every part when it names none).
+fn wanted(part: &str) -> bool {
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    named.is_empty() || named.iter().any(|a| a == part)
+}
+
+/// Whether to run each measurement once (for instruction counts).
+fn once() -> bool {
+    std::env::var_os("MEMWALL_BENCH_ONCE").is_some()
+}
+
+/// Seconds each rate runs for at least (none: one pass when counting).
+fn min_secs() -> f64 {
+    if once() {
+        0.0
+    } else {
+        3.0
+    }
+}
+
 fn main() {
     let plans = varied_plans();
     let fits = plans
@@ -168,37 +198,47 @@ fn main() {
         .count();
     println!("plans: {} varied ({} fit)", plans.len(), fits);
 
-    let (full, full_cpu, calls) = rate(plans.len(), 3.0, |i| {
-        black_box(evaluate(black_box(&plans[i])));
-    });
-    println!(
-        "full evaluate:          {full:>12.0} plans/s wall, {} per CPU-second ({calls} calls)",
-        per_cpu(full_cpu)
-    );
+    if wanted("full") {
+        let (full, full_cpu, calls) = rate(plans.len(), min_secs(), |i| {
+            black_box(evaluate(black_box(&plans[i])));
+        });
+        println!(
+            "full evaluate:          {full:>12.0} plans/s wall, {} per CPU-second ({calls} calls)",
+            per_cpu(full_cpu)
+        );
+    }
 
-    let prepared: Vec<Prepared> = plans.iter().map(Prepared::new).collect();
-    let (fast, fast_cpu, calls) = rate(prepared.len(), 3.0, |i| {
-        black_box(black_box(&prepared[i]).quick());
-    });
-    println!(
-        "fast path (one core):   {fast:>12.0} evaluations/s wall, {} per CPU-second ({calls} calls)",
-        per_cpu(fast_cpu)
-    );
+    if wanted("fast") {
+        let prepared: Vec<Prepared> = plans.iter().map(Prepared::new).collect();
+        let (fast, fast_cpu, calls) = rate(prepared.len(), min_secs(), |i| {
+            black_box(black_box(&prepared[i]).quick());
+        });
+        println!(
+            "fast path (one core):   {fast:>12.0} evaluations/s wall, {} per CPU-second ({calls} calls)",
+            per_cpu(fast_cpu)
+        );
+    }
 
-    serving();
+    if wanted("serving") {
+        serving();
+    }
 
     let scenario = planner_core::search::example_scenario();
-    run_search(
-        "GPT-3 175B within 1024 A100-80GB (the example scenario)",
-        &scenario,
-        3,
-    );
+    if wanted("search") {
+        run_search(
+            "GPT-3 175B within 1024 A100-80GB (the example scenario)",
+            &scenario,
+            if once() { 1 } else { 3 },
+        );
+    }
 
     // The same with every GPU kind that has a price (hardware alternatives,
     // CXL expanders, NVL72 domains): informational, no target.
-    let mut wide = scenario.clone();
-    wide.constraints.gpu_kinds = None;
-    run_search("the same, every priced GPU kind", &wide, 1);
+    if wanted("wide") {
+        let mut wide = scenario.clone();
+        wide.constraints.gpu_kinds = None;
+        run_search("the same, every priced GPU kind", &wide, 1);
+    }
 }
 
 /// Runs a search `runs` times; reports the counts and every wall and CPU
@@ -253,7 +293,7 @@ fn run_search(label: &str, scenario: &planner_core::search::Scenario, runs: usiz
 /// simulator's CPU cost per simulated second of traffic.
 fn serving() {
     let plan = planner_core::example_serving_plan();
-    let (an, an_cpu, calls) = rate(1, 3.0, |_| {
+    let (an, an_cpu, calls) = rate(1, min_secs(), |_| {
         black_box(planner_core::serving::analytic(black_box(&plan)));
     });
     println!(
@@ -271,7 +311,7 @@ fn serving() {
     );
     let sim = planner_core::serving::simulate(&plan).expect("the example has a stream");
     let secs = sim.simulated.as_secs();
-    let (runs, runs_cpu, calls) = rate(1, 3.0, |_| {
+    let (runs, runs_cpu, calls) = rate(1, min_secs(), |_| {
         black_box(planner_core::serving::simulate(black_box(&plan)));
     });
     println!(

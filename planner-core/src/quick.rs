@@ -15,6 +15,7 @@
 //! ```
 
 use crate::fixed::FixedVec;
+use crate::memory::granules::Granules;
 use crate::memory::Tables;
 use crate::plan::{Placement, Plan};
 use crate::report::Verdict;
@@ -29,6 +30,9 @@ pub use crate::memory::breakdown::Breakdown;
 pub struct Prepared {
     r: Resolved,
     validity: Validity,
+    /// The plan's tensor sizes for the allocator model, worked out once
+    /// like the resolution itself (they depend on nothing else).
+    granules: Option<Granules>,
 }
 
 /// Whether resolving a plan raised errors.
@@ -52,12 +56,17 @@ impl Prepared {
         } else {
             Validity::Valid
         };
-        Self { r, validity }
+        let granules = Granules::of(&r).map(Granules::rounded);
+        Self {
+            r,
+            validity,
+            granules,
+        }
     }
 
     /// Memory, verdict and time. Allocates nothing.
     pub fn quick(&self) -> Quick {
-        let mut q = quick(&self.r);
+        let mut q = quick(&self.r, self.granules.as_ref());
         if self.validity == Validity::Invalid {
             q.verdict = Verdict::Invalid;
         }
@@ -145,7 +154,12 @@ pub(crate) struct Memory {
 /// Memory of every distinct device into `t`, whether all fit, and the
 /// binding one (least HBM margin; ties: the first, as `evaluate` picks it).
 pub(crate) fn memory(r: &Resolved, t: &mut Tables) -> Memory {
-    t.fill(r);
+    memory_with(r, t, Granules::of(r).as_ref())
+}
+
+/// [`memory`] with the plan's tensor sizes already worked out.
+fn memory_with(r: &Resolved, t: &mut Tables, g: Option<&Granules>) -> Memory {
+    t.fill_with(r, g);
     let mut fits = true;
     let mut binding = 0;
     let mut worst = f64::INFINITY;
@@ -202,10 +216,11 @@ pub(crate) fn time_of(r: &Resolved, t: &Tables) -> QuickTime {
     }
 }
 
-/// Memory, verdict and time of a resolved plan.
-pub(crate) fn quick(r: &Resolved) -> Quick {
+/// Memory, verdict and time of a resolved plan whose tensor sizes are
+/// worked out (`Granules::of(r)`).
+fn quick(r: &Resolved, g: Option<&Granules>) -> Quick {
     let mut t = Tables::default();
-    let mem = memory(r, &mut t);
+    let mem = memory_with(r, &mut t, g);
     Quick {
         verdict: if mem.fits {
             Verdict::Fits

@@ -44,13 +44,47 @@ pub(crate) const MIN_LARGE_ALLOC: f64 = 10_485_760.0;
 /// `kRoundLarge`: such a segment is rounded up to this (2 MiB).
 pub(crate) const ROUND_LARGE: f64 = 2_097_152.0;
 
-/// `round_size`: the request rounded up to 512 B.
-pub(crate) fn round_size(bytes: f64) -> f64 {
-    (bytes / MIN_BLOCK).ceil().max(1.0) * MIN_BLOCK
+/// From 2^52 up every `f64` is a whole number.
+const WHOLE: f64 = 4_503_599_627_370_496.0;
+
+/// `x.ceil()`, to the bit (signed zeros, NaN and infinities included),
+/// without the call into the software `ceil` that the baseline x86-64
+/// target (no SSE4.1 `roundsd`) makes for `f64::ceil`: the allocator
+/// rounds dozens of sizes per evaluation. Below 2^52 in magnitude, adding
+/// and taking away 2^52 rounds to the nearest whole number exactly (the
+/// sum's unit in the last place is 1), and one step corrects it.
+#[inline]
+pub(crate) fn ceil(x: f64) -> f64 {
+    let a = x.abs();
+    if a < WHOLE {
+        let n = ((a + WHOLE) - WHOLE).copysign(x);
+        (if n < x { n + 1.0 } else { n }).copysign(x)
+    } else {
+        x
+    }
 }
 
+/// `x.floor()`, to the bit, as [`ceil`] does it.
+#[inline]
+pub(crate) fn floor(x: f64) -> f64 {
+    let a = x.abs();
+    if a < WHOLE {
+        let n = ((a + WHOLE) - WHOLE).copysign(x);
+        (if n > x { n - 1.0 } else { n }).copysign(x)
+    } else {
+        x
+    }
+}
+
+/// `round_size`: the request rounded up to 512 B.
+#[inline]
+pub(crate) fn round_size(bytes: f64) -> f64 {
+    ceil(bytes / MIN_BLOCK).max(1.0) * MIN_BLOCK
+}
+
+#[inline]
 fn round_up(x: f64, to: f64) -> f64 {
-    (x / to).ceil() * to
+    ceil(x / to) * to
 }
 
 /// Live tensors sorted by the pool and segment rule that holds them.
@@ -77,6 +111,7 @@ pub(crate) struct Pools {
 
 impl Pools {
     /// `count` (whole, ≥ 0) tensors of `bytes` each.
+    #[inline]
     fn same(count: f64, bytes: f64) -> Self {
         if count <= 0.0 || bytes <= 0.0 || !bytes.is_finite() || !count.is_finite() {
             return Self::default();
@@ -101,8 +136,17 @@ impl Pools {
         }
     }
 
+    /// `total` bytes held as one tensor: `split(total, total)`, whose
+    /// checks all pass to `same(1.0, total)` (which drops a NaN, infinite,
+    /// zero or negative total as `split` does).
+    #[inline]
+    pub fn one(total: f64) -> Self {
+        Self::same(1.0, total)
+    }
+
     /// `total` bytes held as tensors of `each` bytes (the last one smaller
     /// when `each` does not divide `total`).
+    #[inline]
     pub fn split(total: f64, each: f64) -> Self {
         if total.is_nan() || total <= 0.0 {
             return Self::default();
@@ -110,29 +154,46 @@ impl Pools {
         if each.is_nan() || each <= 0.0 || each >= total {
             return Self::same(1.0, total);
         }
-        let whole = (total / each).floor();
+        let whole = floor(total / each);
         Self::same(whole, each).add(Self::same(1.0, total - whole * each))
+    }
+
+    /// `total` bytes held as tensors of `each.bytes` each, the rounding
+    /// of one such tensor already worked out: the same sums as
+    /// [`Pools::split`] with the same operands.
+    #[inline]
+    fn split_sized(total: f64, each: &Size) -> Self {
+        if total.is_nan() || total <= 0.0 {
+            return Self::default();
+        }
+        let e = each.bytes;
+        if e.is_nan() || e <= 0.0 || e >= total {
+            return Self::same(1.0, total);
+        }
+        let whole = floor(total / e);
+        each.times(whole).add(Self::same(1.0, total - whole * e))
     }
 
     /// `total` bytes spread over tensors in the proportions of `shapes`
     /// (bytes of one tensor each, one of each per group).
-    pub fn mix(total: f64, shapes: &[f64]) -> Self {
-        let group: f64 = shapes.iter().filter(|s| **s > 0.0).sum();
+    pub fn mix(total: f64, shapes: &Shapes) -> Self {
+        let group = shapes.group;
         if total.is_nan() || total <= 0.0 {
             return Self::default();
         }
         if group <= 0.0 || !group.is_finite() {
-            return Self::split(total, total);
+            return Self::one(total);
         }
         let groups = total / group;
         let mut out = Self::default();
-        for s in shapes.iter().filter(|s| **s > 0.0) {
-            out = out.add(Self::split(groups * s, *s));
+        for s in shapes.sizes.iter().filter(|s| s.bytes > 0.0) {
+            out = out.add(Self::split_sized(groups * s.bytes, s));
         }
         out
     }
 
     /// Both sets of tensors.
+    #[inline]
     pub fn add(self, o: Self) -> Self {
         Self {
             own: self.own + o.own,
@@ -152,6 +213,117 @@ impl Pools {
     }
 }
 
+/// One tensor size with the allocator's rounding of one such tensor
+/// worked out once (`Pools::same(1.0, bytes)`), so a size shared by many
+/// items is rounded once per evaluation instead of once per item.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Size {
+    bytes: f64,
+    one: Pools,
+}
+
+impl Size {
+    pub fn new(bytes: f64) -> Self {
+        Self {
+            bytes,
+            one: Pools::same(1.0, bytes),
+        }
+    }
+
+    /// `Pools::same(count, self.bytes)`: every field of `one` is 1 × the
+    /// rounded size or +0, so `count` times it is the same product.
+    #[inline]
+    fn times(&self, count: f64) -> Pools {
+        if count <= 0.0 || !count.is_finite() {
+            return Pools::default();
+        }
+        let o = self.one;
+        Pools {
+            own: count * o.own,
+            own_bytes: count * o.own_bytes,
+            large: count * o.large,
+            small: count * o.small,
+        }
+    }
+}
+
+/// Up to seven tensor shapes an item is spread over (one of each per
+/// group), rounded once, with their sum.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Shapes {
+    sizes: [Size; 7],
+    /// Bytes of one group: the sum of the positive shapes.
+    group: f64,
+}
+
+impl Shapes {
+    /// The shapes of `bytes` (zeros and negatives are no tensor).
+    pub fn new(bytes: &[f64; 7]) -> Self {
+        let mut sizes = [Size::default(); 7];
+        for (size, b) in sizes.iter_mut().zip(bytes) {
+            if *b > 0.0 {
+                *size = Size::new(*b);
+            } else {
+                // Never read by `Pools::mix`; only its size is kept.
+                size.bytes = *b;
+            }
+        }
+        Self {
+            sizes,
+            group: bytes.iter().filter(|s| **s > 0.0).sum(),
+        }
+    }
+}
+
+/// Pools of [`Pools::mix`] the search computed recently, by their exact
+/// operands (the bits of the total and of the seven raw shapes). A hit
+/// returns the very `Pools` the mix returned for the same operands, so the
+/// memo changes no result. The search asks for the same activation items
+/// of the same stage again for every sharding, offload and precision
+/// choice that leaves them alone.
+#[derive(Debug, Clone)]
+pub(crate) struct MixMemo {
+    slots: Vec<([u64; 8], Pools)>,
+}
+
+impl MixMemo {
+    /// Slots in the direct-mapped table (a power of two).
+    const SLOTS: usize = 4096;
+
+    pub fn new() -> Self {
+        // A NaN total: a key no lookup that reaches the table can carry
+        // with these shapes, and whose mix would be empty anyway.
+        Self {
+            slots: vec![([u64::MAX; 8], Pools::default()); Self::SLOTS],
+        }
+    }
+
+    /// The mix of `total` over `raw`, from the table or from `f`.
+    pub fn get_or(&mut self, total: f64, raw: &[f64; 7], f: impl FnOnce() -> Pools) -> Pools {
+        let mut key = [total.to_bits(); 8];
+        for (k, s) in key[1..].iter_mut().zip(raw) {
+            *k = s.to_bits();
+        }
+        let mut h = 0u64;
+        for x in key {
+            h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        // The top bits of a product depend on every bit of its operands
+        // (low ones would ignore the exponents of the keys).
+        let i = (h >> (64 - Self::SLOTS.trailing_zeros())) as usize % Self::SLOTS;
+        match self.slots.get(i) {
+            Some((k, p)) if *k == key => *p,
+            _ => {
+                let p = f();
+                if let Some(slot) = self.slots.get_mut(i) {
+                    *slot = (key, p);
+                }
+                p
+            }
+        }
+    }
+}
+
 /// Bytes reserved for `total` bytes held as tensors of `each` bytes alone.
 #[cfg(test)]
 fn reserved(total: f64, each: f64, mode: ExpandableSegments) -> f64 {
@@ -164,6 +336,148 @@ mod tests {
     use ExpandableSegments::{Off, On};
 
     const MIB: f64 = 1_048_576.0;
+
+    #[test]
+    fn ceil_and_floor_equal_the_library_to_the_bit() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.3,
+            -0.3,
+            1.0,
+            -1.0,
+            1.5,
+            -1.5,
+            WHOLE - 0.5,
+            -(WHOLE - 0.5),
+            WHOLE,
+            -WHOLE,
+            WHOLE + 1.0,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::EPSILON,
+            1.0 - f64::EPSILON,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MAX,
+            f64::MIN,
+        ];
+        // Pseudo-random bit patterns over every exponent (a fixed LCG).
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..200_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            xs.push(f64::from_bits(state));
+            // And values near whole numbers of allocator sizes.
+            let near = (state >> 40) as f64 * 512.0;
+            xs.extend([near, near + 1e-7, near - 1e-7, near / 3.0]);
+        }
+        for x in xs {
+            if x.is_nan() {
+                assert!(ceil(x).is_nan() && floor(x).is_nan());
+                continue;
+            }
+            assert_eq!(ceil(x).to_bits(), x.ceil().to_bits(), "ceil({x:e})");
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor({x:e})");
+        }
+    }
+
+    /// `Pools::mix` as it was written before sizes were rounded once: one
+    /// `split` per shape on the raw sizes.
+    fn mix_reference(total: f64, shapes: &[f64]) -> Pools {
+        let group: f64 = shapes.iter().filter(|s| **s > 0.0).sum();
+        if total.is_nan() || total <= 0.0 {
+            return Pools::default();
+        }
+        if group <= 0.0 || !group.is_finite() {
+            return Pools::split(total, total);
+        }
+        let groups = total / group;
+        let mut out = Pools::default();
+        for s in shapes.iter().filter(|s| **s > 0.0) {
+            out = out.add(Pools::split(groups * s, *s));
+        }
+        out
+    }
+
+    fn bits(p: Pools) -> [u64; 4] {
+        [p.own, p.own_bytes, p.large, p.small].map(f64::to_bits)
+    }
+
+    /// A fixed stream of sizes from 0 to a few GiB, with zeros, negatives,
+    /// NaN and infinities mixed in, and repeats (so a memo hits).
+    fn sizes(n: usize) -> Vec<f64> {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let x = match (state >> 60, i % 7) {
+                (0, _) => 0.0,
+                (1, _) => -((state >> 20) as f64),
+                (2, 0) => f64::NAN,
+                (2, 1) => f64::INFINITY,
+                (3, _) => ((state >> 44) as f64).floor() * 512.0,
+                _ => (state >> 30) as f64 / 7.0,
+            };
+            out.push(x);
+        }
+        out
+    }
+
+    #[test]
+    fn rounded_once_equals_rounded_per_item_to_the_bit() {
+        let xs = sizes(70_000);
+        let mut memo = MixMemo::new();
+        let mut stream = Vec::new();
+        for chunk in xs.chunks_exact(8) {
+            let total = chunk[0].abs() * 40.0;
+            let mut raw = [0.0; 7];
+            raw.copy_from_slice(&chunk[1..]);
+            // Activation-like rows use four shapes and pad with zeros.
+            if chunk[0].to_bits() % 2 == 0 {
+                raw[4..].fill(0.0);
+            }
+            stream.push((total, raw));
+        }
+        // Replay each window of the stream three times, so most lookups
+        // are hits (as the search's inner loops repeat their items), then
+        // once with its totals shifted, so most are misses on the same
+        // shapes.
+        let mut replay: Vec<(f64, [f64; 7])> = Vec::new();
+        for window in stream.chunks(256) {
+            for _ in 0..3 {
+                replay.extend_from_slice(window);
+            }
+            replay.extend(window.iter().map(|(t, r)| (t * 1.5, *r)));
+        }
+        let mut hits = 0;
+        for (total, raw) in replay {
+            let want = bits(mix_reference(total, &raw));
+            assert_eq!(bits(Pools::mix(total, &Shapes::new(&raw))), want);
+            let mut computed = false;
+            let got = memo.get_or(total, &raw, || {
+                computed = true;
+                Pools::mix(total, &Shapes::new(&raw))
+            });
+            hits += usize::from(!computed);
+            assert_eq!(bits(got), want, "{total} over {raw:?}");
+        }
+        assert!(hits > 10_000, "the memo hit {hits} times");
+        for x in xs {
+            assert_eq!(bits(Pools::one(x)), bits(Pools::split(x, x)), "{x}");
+            let size = Size::new(x);
+            for count in [0.0, 1.0, 3.0, 1e6, f64::NAN, f64::INFINITY, -2.0] {
+                assert_eq!(bits(size.times(count)), bits(Pools::same(count, x)));
+            }
+        }
+    }
 
     #[test]
     fn rounding_and_segments_follow_the_allocator() {
@@ -198,7 +512,7 @@ mod tests {
         let a = Pools::split(8.0 * MIB, 8.0 * MIB);
         let b = Pools::split(8.0 * MIB, 8.0 * MIB);
         assert_eq!(a.add(b).reserved(Off), 20.0 * MIB);
-        let shapes = [32.0 * MIB, 8.0 * MIB, 86.0 * MIB];
+        let shapes = Shapes::new(&[32.0 * MIB, 8.0 * MIB, 86.0 * MIB, 0.0, 0.0, 0.0, 0.0]);
         // 32 and 86 MiB are whole 2 MiB multiples; 8 MiB takes a 20 MiB segment.
         assert_eq!(
             Pools::mix(126.0 * MIB, &shapes).reserved(Off),

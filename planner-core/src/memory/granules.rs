@@ -12,7 +12,7 @@
 //! - the loss works on s·b·v/t logits;
 //! - a KV cache is one tensor per layer.
 
-use super::allocator::Pools;
+use super::allocator::{MixMemo, Pools, Shapes};
 use crate::plan::Sharding;
 use crate::report::ItemKind;
 use crate::resolve::{Resolved, Work};
@@ -20,6 +20,7 @@ use crate::software::MemoryStack;
 use crate::zero::sharded_states;
 
 /// Tensor sizes of one rank, in elements unless named bytes.
+#[derive(Debug, Clone)]
 pub(crate) struct Granules {
     /// One layer's weight matrices on this rank (after TP), in elements.
     matrices: [f64; 7],
@@ -30,8 +31,13 @@ pub(crate) struct Granules {
     /// Bytes per element: weights, gradients, master, optimizer moments.
     widths: [f64; 4],
     /// Bytes of one hidden-sized activation, one FFN and one attention
-    /// intermediate, and one head's score matrix (eager attention).
-    acts: [f64; 4],
+    /// intermediate, and one head's score matrix (eager attention); the
+    /// last three of seven unused.
+    acts: [f64; 7],
+    /// The same, rounded once for the four activation kinds, where a
+    /// caller evaluates the plan again ([`Granules::rounded`]); the search
+    /// rounds them only when its memo misses.
+    act_shapes: Option<Shapes>,
     /// Bytes of one logits tensor (FP32, the rank's vocabulary slice).
     logits: f64,
     /// Bytes of one adapter matrix.
@@ -41,6 +47,12 @@ pub(crate) struct Granules {
 }
 
 impl Granules {
+    /// The tensor sizes of `r` when its allocator reserve is the caching
+    /// allocator's (none under a flat `overheads.fragmentation`).
+    pub fn of(r: &Resolved) -> Option<Self> {
+        r.overheads.fragmentation.is_none().then(|| Self::new(r))
+    }
+
     pub fn new(r: &Resolved) -> Self {
         let s = &r.spec;
         let t = f64::from(r.tp.max(1));
@@ -89,6 +101,18 @@ impl Granules {
             } => f64::from(l.rank) * h * l.adapter_precision.bytes_per_element(),
             _ => 0.0,
         };
+        let acts = [
+            sb * h * ab,
+            sb * f / t * ab,
+            sb * shape.q_width / t * ab,
+            match r.levers.attention {
+                crate::plan::AttentionKernel::Eager => sb * f64::from(s.heads) / t * seq * ab,
+                crate::plan::AttentionKernel::Flash => 0.0,
+            },
+            0.0,
+            0.0,
+            0.0,
+        ];
         Self {
             matrices,
             shards: (d(param), d(grad), d(opt)),
@@ -96,56 +120,61 @@ impl Granules {
             // Quantized weights keep their scales in separate small
             // tensors: the matrices themselves are whole half-bytes.
             widths: [
-                ((r.split.weight_bytes.0 * 2.0).floor() / 2.0).max(0.5),
+                (super::allocator::floor(r.split.weight_bytes.0 * 2.0) / 2.0).max(0.5),
                 p.gradients.bytes_per_element(),
                 p.master.map_or(4.0, |m| m.bytes_per_element()),
                 p.optimizer.bytes_per_element(),
             ],
-            acts: [
-                sb * h * ab,
-                sb * f / t * ab,
-                sb * shape.q_width / t * ab,
-                match r.levers.attention {
-                    crate::plan::AttentionKernel::Eager => sb * f64::from(s.heads) / t * seq * ab,
-                    crate::plan::AttentionKernel::Flash => 0.0,
-                },
-            ],
+            acts,
+            act_shapes: None,
             logits: 4.0 * sb * f64::from(s.vocab) / t,
             adapter,
             layers: f64::from(s.layers.max(1)),
         }
     }
 
-    /// The tensors `bytes` of `kind` are held as on this rank, by pool.
-    pub fn pools(&self, kind: ItemKind, bytes: f64) -> Pools {
-        let states = |width: f64, shard: f64| -> Pools {
+    /// The same sizes with the activation shapes rounded once, for a
+    /// plan evaluated again and again (`quick::Prepared`).
+    pub fn rounded(self) -> Self {
+        Self {
+            act_shapes: Some(Shapes::new(&self.acts)),
+            ..self
+        }
+    }
+
+    /// The tensors `bytes` of `kind` are held as on this rank, by pool;
+    /// mixes of several shapes go through `memo` when there is one.
+    pub fn pools(&self, kind: ItemKind, bytes: f64, memo: Option<&mut MixMemo>) -> Pools {
+        let states = |width: f64, shard: f64, memo: Option<&mut MixMemo>| -> Pools {
             if self.flat {
-                return Pools::split(bytes, bytes);
+                return Pools::one(bytes);
             }
             let mut shapes = self.matrices;
             for m in &mut shapes {
                 *m *= width / shard;
             }
-            Pools::mix(bytes, &shapes)
+            mixed(bytes, &shapes, None, memo)
         };
         let (sw, sg, so) = self.shards;
         let [w, g, m, o] = self.widths;
         match kind {
-            ItemKind::Weights => states(w, sw),
-            ItemKind::Fp8WeightCopies => states(1.0, sw),
-            ItemKind::AutocastCache => states(2.0, sw),
-            ItemKind::Gradients => states(g, sg),
-            ItemKind::MasterWeights => states(m, so),
-            ItemKind::OptimizerStates | ItemKind::OptimizerTemporaries => states(o, so),
+            ItemKind::Weights => states(w, sw, memo),
+            ItemKind::Fp8WeightCopies => states(1.0, sw, memo),
+            ItemKind::AutocastCache => states(2.0, sw, memo),
+            ItemKind::Gradients => states(g, sg, memo),
+            ItemKind::MasterWeights => states(m, so, memo),
+            ItemKind::OptimizerStates | ItemKind::OptimizerTemporaries => states(o, so, memo),
             ItemKind::Adapters => Pools::split(bytes, self.adapter),
             ItemKind::Activations
             | ItemKind::EmbeddingActivations
             | ItemKind::RecomputeWorkingSet
-            | ItemKind::BackwardWorkingSet => Pools::mix(bytes, &self.acts),
+            | ItemKind::BackwardWorkingSet => {
+                mixed(bytes, &self.acts, self.act_shapes.as_ref(), memo)
+            }
             ItemKind::Logits => Pools::split(bytes, self.logits),
             ItemKind::KvCache | ItemKind::KvCacheWaste => Pools::split(bytes, bytes / self.layers),
             // One flat buffer (a gathered layer), or one working set.
-            ItemKind::GatherBuffers | ItemKind::PrefillActivations => Pools::split(bytes, bytes),
+            ItemKind::GatherBuffers | ItemKind::PrefillActivations => Pools::one(bytes),
             // Not tensors of the allocator.
             ItemKind::CudaContext
             | ItemKind::Workspace
@@ -153,5 +182,23 @@ impl Granules {
             | ItemKind::Fragmentation
             | ItemKind::AllocatorRounding => Pools::default(),
         }
+    }
+}
+
+/// `Pools::mix(total, raw)`, from the memo when there is one and it holds
+/// these operands; `rounded` is `raw` already rounded, when it is at hand.
+fn mixed(
+    total: f64,
+    raw: &[f64; 7],
+    rounded: Option<&Shapes>,
+    memo: Option<&mut MixMemo>,
+) -> Pools {
+    let mix = || match rounded {
+        Some(shapes) => Pools::mix(total, shapes),
+        None => Pools::mix(total, &Shapes::new(raw)),
+    };
+    match memo {
+        Some(memo) => memo.get_or(total, raw, mix),
+        None => mix(),
     }
 }

@@ -17,7 +17,7 @@
 pub(crate) mod activations;
 pub(crate) mod allocator;
 pub(crate) mod breakdown;
-mod granules;
+pub(crate) mod granules;
 mod inference;
 mod training;
 
@@ -55,6 +55,13 @@ pub(crate) trait Sink {
     /// A memo of activation walks, if this sink keeps one (the search's).
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
         None
+    }
+
+    /// The plan's tensor sizes, if this sink worked them out once for
+    /// every stage, and a memo of allocator mixes, if it keeps one (the
+    /// search's).
+    fn allocator(&mut self) -> (Option<&granules::Granules>, Option<&mut allocator::MixMemo>) {
+        (None, None)
     }
 
     /// Adds an item in HBM.
@@ -194,6 +201,8 @@ pub(crate) struct Tally<'a> {
     used: &'a mut [f64; 4],
     transient: f64,
     memo: Option<&'a mut training::StoredMemo>,
+    granules: Option<&'a granules::Granules>,
+    mix: Option<&'a mut allocator::MixMemo>,
 }
 
 impl Sink for Tally<'_> {
@@ -217,6 +226,10 @@ impl Sink for Tally<'_> {
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
         self.memo.as_deref_mut()
     }
+
+    fn allocator(&mut self) -> (Option<&granules::Granules>, Option<&mut allocator::MixMemo>) {
+        (self.granules, self.mix.as_deref_mut())
+    }
 }
 
 /// The memory tables of every distinct device of a plan, in report order,
@@ -228,6 +241,7 @@ pub(crate) struct Tables {
     used: [[f64; 4]; 2],
     len: usize,
     memo: Option<training::StoredMemo>,
+    mix: Option<allocator::MixMemo>,
 }
 
 impl Default for Tables {
@@ -237,22 +251,32 @@ impl Default for Tables {
             used: [[0.0; 4]; 2],
             len: 0,
             memo: None,
+            mix: None,
         }
     }
 }
 
 impl Tables {
-    /// Tables that remember activation walks across fills (the search's:
-    /// one allocation, then none per candidate).
+    /// Tables that remember activation walks and allocator mixes across
+    /// fills (the search's: two allocations, then none per candidate).
     pub fn with_memo() -> Self {
         Self {
             memo: Some(training::StoredMemo::new()),
+            mix: Some(allocator::MixMemo::new()),
             ..Self::default()
         }
     }
 
     /// The memory of `r`, overwriting what was there.
     pub fn fill(&mut self, r: &Resolved) {
+        // The tensor sizes depend on the plan, not the stage: once for all.
+        let g = granules::Granules::of(r);
+        self.fill_with(r, g.as_ref());
+    }
+
+    /// [`Tables::fill`] with the plan's tensor sizes already worked out
+    /// (`Granules::of(r)`, which a caller evaluating `r` again keeps).
+    pub fn fill_with(&mut self, r: &Resolved, g: Option<&granules::Granules>) {
         let sts = r.split.stages;
         self.len = sts.len();
         for ((st, table), used) in sts.iter().zip(&mut self.tables).zip(&mut self.used) {
@@ -263,6 +287,8 @@ impl Tables {
                 used,
                 transient: 0.0,
                 memo: self.memo.as_mut(),
+                granules: g,
+                mix: self.mix.as_mut(),
             };
             fill(&mut t, r, st);
         }
@@ -321,13 +347,21 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
             });
         }
         None => {
-            let g = granules::Granules::new(r);
+            let hbm = ItemKind::ALL.map(|kind| s.hbm_of(kind));
+            let (shared, mut mix) = s.allocator();
+            let own;
+            let g = match shared {
+                Some(g) => g,
+                None => {
+                    own = granules::Granules::new(r);
+                    &own
+                }
+            };
             let mut pools = allocator::Pools::default();
             let mut tensors = 0.0;
-            for kind in ItemKind::ALL {
-                let bytes = s.hbm_of(kind);
+            for (kind, bytes) in ItemKind::ALL.into_iter().zip(hbm) {
                 if bytes > 0.0 && kind.accounting() == crate::report::Accounting::Tensor {
-                    pools = pools.add(g.pools(kind, bytes));
+                    pools = pools.add(g.pools(kind, bytes, mix.as_deref_mut()));
                     tensors += bytes;
                 }
             }

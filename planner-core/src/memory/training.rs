@@ -269,7 +269,9 @@ impl StoredKey {
         for x in self.acts {
             h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
-        (h >> 40) as usize % slots.max(1)
+        // The top bits of the product depend on every bit of the key (bits
+        // 40.. ignored the exponents and leading digits of the sizes).
+        (h >> 54) as usize % slots.max(1)
     }
 }
 

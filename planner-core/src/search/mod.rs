@@ -85,6 +85,10 @@ pub fn search(s: &Scenario) -> SearchResult {
 pub(crate) trait Observe {
     /// A candidate was evaluated: its plan's parts, and its time if it fit.
     fn seen(&mut self, ctx: &Ctx, hw: usize, n: u32, c: &Choice, time: Option<QuickTime>);
+
+    /// A candidate's memory was filled: the resolved plan as the walk left
+    /// it and its tables, as the search's memos made them.
+    fn filled(&mut self, _: &Resolved, _: &crate::memory::Tables) {}
 }
 
 impl Observe for () {
@@ -254,7 +258,8 @@ impl Ctx<'_> {
         let group_dropped = self
             .base_shard_group
             .is_some_and(|g| g == 0 || ranks % g != 0);
-        let lev_changed = group_dropped || self.base_choice.is_none_or(|b| !c.same_levers(&b));
+        let lev_changed =
+            group_dropped || self.base_choice.as_ref().is_none_or(|b| !c.same_levers(b));
         match (hw_changed, lev_changed) {
             (false, false) => PlanFamily::Baseline,
             (false, true) => PlanFamily::Algorithmic,
@@ -725,6 +730,7 @@ impl<O: Observe> Walker<'_, '_, O> {
             &self.r
         };
         let mem = quick::memory(r, &mut self.tables);
+        self.obs.filled(r, &self.tables);
         if !mem.fits {
             self.obs.seen(ctx, self.hi, self.n, &choice, None);
             return false;

@@ -623,6 +623,21 @@ impl Choice {
         global_batch: u32,
     ) {
         let training = matches!(r.work, Work::Train { .. });
+        // What the partition reads of a resolved plan, beside the model
+        // (which a walk does not change): `Partition::from(&Resolved)`.
+        let partition = |r: &Resolved| {
+            let kind = match r.work {
+                Work::Train { kind, .. } => Some(kind),
+                Work::Infer { .. } => None,
+            };
+            (
+                (r.tp, r.pp, r.ep),
+                kind,
+                r.levers.precision.weights,
+                r.levers.pruning,
+            )
+        };
+        let before = partition(r);
         self.apply(&mut r.levers, base_shard_group, training);
         let d = self.degrees;
         r.tp = d.tp;
@@ -641,6 +656,10 @@ impl Choice {
             }
             Work::Infer { batch, .. } => *batch = self.batch,
         }
-        r.repartition();
+        // Most candidates keep the degrees and weights of the one before
+        // (the batch is the innermost loop): their split is unchanged.
+        if partition(r) != before {
+            r.repartition();
+        }
     }
 }

@@ -179,6 +179,58 @@ impl Observe for Seen {
     }
 }
 
+/// Checks every candidate's memory against a fresh fill without memos.
+#[derive(Default)]
+struct Fresh {
+    checked: usize,
+}
+
+impl Observe for Fresh {
+    fn seen(&mut self, _: &Ctx, _: usize, _: u32, _: &Choice, _: Option<QuickTime>) {}
+
+    fn filled(&mut self, r: &Resolved, walked: &crate::memory::Tables) {
+        // The split the walk kept (it repartitions only when the degrees or
+        // the weights change) is the one the plan would get.
+        let split = crate::partition::Split::of(r);
+        assert_eq!(format!("{:?}", r.split), format!("{split:?}"));
+        let mut fresh = crate::memory::Tables::default();
+        fresh.fill(r);
+        let (a, b) = (walked.tables(), fresh.tables());
+        assert_eq!(a.len(), b.len());
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            assert_eq!((x.role, x.rank, x.layers), (y.role, y.rank, y.layers));
+            let bits = |t: &crate::quick::Breakdown| t.bytes.map(|row| row.map(f64::to_bits));
+            assert_eq!(bits(x), bits(y), "device {i} of {:?}", r.levers);
+            assert_eq!(walked.fits(r, i), fresh.fits(r, i));
+            let margin = |t: &crate::memory::Tables| t.hbm_margin(r, i).to_bits();
+            assert_eq!(margin(walked), margin(&fresh));
+        }
+        self.checked += 1;
+    }
+}
+
+/// The search's memos (activation walks, allocator mixes) and the splits
+/// it keeps from one candidate to the next change no number: every
+/// candidate, filled in walk order through the search's tables, has the
+/// tables of a fresh fill to the bit. Also on bases whose per-parameter
+/// states (torchtitan, HF eager) go through the allocator memo.
+#[test]
+fn memos_and_kept_splits_change_no_number() {
+    use crate::software::MemoryStack;
+    let mut torchtitan = small_training();
+    torchtitan.base.levers.memory.stack = Some(MemoryStack::Torchtitan);
+    let mut hf = small_moe();
+    hf.base.levers.memory.stack = Some(MemoryStack::HfEager);
+    let mut all = scenarios().to_vec();
+    all.extend([torchtitan, hf, small_by_heat()]);
+    for s in all {
+        let mut fresh = Fresh::default();
+        let r = run(&s, Mode::Pruned, &mut fresh);
+        assert_eq!(fresh.checked as u64, r.counts.evaluated, "{}", s.name);
+        assert!(fresh.checked >= 100, "{}: {}", s.name, fresh.checked);
+    }
+}
+
 #[test]
 fn pruning_keeps_the_frontier_and_the_inverse_answers() {
     for s in scenarios() {

@@ -16,7 +16,7 @@
 //! element-wise traffic; checkpointing adds forward work again.
 
 use super::comm::{collective, p2p, Collective};
-use super::work::{stage, Pass, StageWork};
+use super::work::{Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
 use crate::partition::Stage;
@@ -573,8 +573,10 @@ fn setup(r: &Resolved, kind: TrainingKind, seq: u32) -> StepSetup {
 fn worst_stage(r: &Resolved, sts: &[Stage], su: &StepSetup) -> (usize, StageTimes) {
     let mut worst = StageTimes::default();
     let mut worst_idx = 0;
+    let layers = super::work::layers(r, su.pass);
     for (i, st) in sts.iter().enumerate() {
-        let w = stage(r, st, su.pass, if st.head { su.tokens_mb } else { 0.0 });
+        let logits = if st.head { su.tokens_mb } else { 0.0 };
+        let w = super::work::stage_of(r, st, layers, logits);
         let t = stage_times(r, &w, su.frozen, su.quantized && su.frozen);
         if t.fwd + t.bwd > worst.fwd + worst.bwd {
             worst = t;

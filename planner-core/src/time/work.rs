@@ -513,9 +513,26 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
 /// Forward work of every layer of a stage, summed, plus the stage's ends
 /// (embedding lookup, output layer).
 pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) -> StageWork {
+    stage_of(r, st, layers(r, pass), logits_tokens)
+}
+
+/// Forward work of one dense and one MoE layer: the same on every stage of
+/// a pass, so a walk over stages works them out once.
+pub(crate) fn layers(r: &Resolved, pass: Pass) -> [LayerWork; 2] {
     let p = &r.params;
-    let d = layer(r, &p.dense_layer, false, pass);
-    let m = layer(r, &p.moe_layer, true, pass);
+    [
+        layer(r, &p.dense_layer, false, pass),
+        layer(r, &p.moe_layer, true, pass),
+    ]
+}
+
+/// Forward work of a stage from its layers' ([`layers`]).
+pub(crate) fn stage_of(
+    r: &Resolved,
+    st: &Stage,
+    [d, m]: [LayerWork; 2],
+    logits_tokens: f64,
+) -> StageWork {
     let nd = f64::from(st.dense_layers);
     let nm = f64::from(st.moe_layers);
     let mut w = StageWork {
