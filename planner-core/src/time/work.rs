@@ -520,10 +520,14 @@ pub(crate) fn stage(r: &Resolved, st: &Stage, pass: Pass, logits_tokens: f64) ->
 /// a pass, so a walk over stages works them out once.
 pub(crate) fn layers(r: &Resolved, pass: Pass) -> [LayerWork; 2] {
     let p = &r.params;
-    [
-        layer(r, &p.dense_layer, false, pass),
-        layer(r, &p.moe_layer, true, pass),
-    ]
+    // A dense model has no MoE layer to work out: every reader multiplies
+    // it by the stage's MoE layer count, 0.
+    let moe = if p.moe_layers > 0 {
+        layer(r, &p.moe_layer, true, pass)
+    } else {
+        LayerWork::default()
+    };
+    [layer(r, &p.dense_layer, false, pass), moe]
 }
 
 /// Forward work of a stage from its layers' ([`layers`]).
