@@ -430,7 +430,7 @@ fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
             Workload::Training(t)
                 if matches!(t.kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_)) =>
             {
-                Some(Setting::Method(t.kind.clone()))
+                Some(Setting::Method(t.kind))
             }
             _ => None,
         },
