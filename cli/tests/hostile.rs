@@ -550,6 +550,96 @@ fn tenant_cases(pool: &Value) -> Vec<Case> {
     ]
 }
 
+/// Request streams given to `eval` (the serving example): rates, client
+/// counts, lengths and objectives out of their domain, each refused with
+/// the field named.
+fn stream_cases(plan: &Value) -> Vec<Case> {
+    let at = "/workload/inference/stream";
+    let eval = |name, pointer: &str, value: Value, field| {
+        let pointer = format!("{at}{pointer}");
+        case(
+            name,
+            &["eval", "-"],
+            patched(plan, &[(pointer.as_str(), value)]),
+            Refused(field),
+        )
+    };
+    vec![
+        eval(
+            "stream: zero arrival rate",
+            "/arrival",
+            json!({"poisson": {"rate": 0.0}}),
+            "arrival.poisson.rate",
+        ),
+        eval(
+            "stream: negative arrival rate",
+            "/arrival",
+            json!({"poisson": {"rate": -3.0}}),
+            "arrival.poisson.rate",
+        ),
+        eval(
+            "stream: absurd arrival rate",
+            "/arrival",
+            json!({"poisson": {"rate": 1e300}}),
+            "arrival.poisson.rate",
+        ),
+        eval(
+            "stream: zero clients",
+            "/arrival",
+            json!({"concurrency": {"clients": 0}}),
+            "arrival.concurrency.clients",
+        ),
+        eval(
+            "stream: zero-token prompts",
+            "/prompt",
+            json!({"fixed": {"tokens": 0}}),
+            "stream.prompt.fixed.tokens",
+        ),
+        eval(
+            "stream: absurd outputs",
+            "/output",
+            json!({"fixed": {"tokens": 4_000_000_000u64}}),
+            "stream.output.fixed.tokens",
+        ),
+        eval(
+            "stream: inverted uniform",
+            "/prompt",
+            json!({"uniform": {"min": 900, "max": 10}}),
+            "stream.prompt.uniform.min",
+        ),
+        eval(
+            "stream: no length points",
+            "/output",
+            json!({"empirical": {"points": []}}),
+            "stream.output.empirical.points",
+        ),
+        eval(
+            "stream: negative weight",
+            "/output",
+            json!({"empirical": {"points": [[10, -1.0]]}}),
+            "stream.output.empirical.points",
+        ),
+        eval(
+            "stream: zero TTFT objective",
+            "/slo/ttft_p99",
+            json!(0.0),
+            "slo.ttft_p99",
+        ),
+        eval(
+            "stream: negative TPOT objective",
+            "/slo/tpot_p50",
+            json!(-0.1),
+            "slo.tpot_p50",
+        ),
+        eval(
+            "stream: zero requests",
+            "/requests",
+            json!(0),
+            "stream.requests",
+        ),
+    ]
+}
+
 /// Options and other commands.
 fn other_cases(plan: &[u8]) -> Vec<Case> {
     let with_plan = |name, args: &[&str], expect| case(name, args, plan.to_vec(), expect);
@@ -576,10 +666,12 @@ fn every_hostile_input_is_bounded_and_named() {
     let plan = output(&["example"]);
     let scenario = output(&["example-scenario"]);
     let pool = output(&["example-tenants"]);
+    let serving = output(&["example-serving"]);
     let plan_bytes = serde_json::to_vec(&plan).expect("JSON");
     let mut cases = plan_cases(&plan);
     cases.extend(scenario_cases(&scenario));
     cases.extend(tenant_cases(&pool));
+    cases.extend(stream_cases(&serving));
     cases.extend(other_cases(&plan_bytes));
     assert!(
         cases.len() >= 60,

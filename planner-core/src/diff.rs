@@ -10,6 +10,7 @@
 
 use crate::hardware::{CxlChoice, Hardware};
 use crate::lang::{Lang, Named};
+use crate::moe::{ExpertBalance, MoeLevers};
 use crate::plan::{
     Levers, OffloadTarget, PipelineSchedule, Plan, Precisions, Tier, TrainingKind, Workload,
 };
@@ -81,6 +82,13 @@ pub enum Setting {
     /// What a training run trains: every weight, or adapters over a frozen
     /// (for QLoRA, 4-bit) base.
     TrainingMethod,
+    /// The mixture-of-experts levers (`levers.moe`): expert balance,
+    /// all-to-all overlap, expert TP, node-limited routing.
+    Moe,
+    /// The training framework (`levers.training_stack`).
+    TrainingStack,
+    /// The framework the memory model follows (`levers.memory.stack`).
+    MemoryStack,
 }
 
 crate::lang::named!(Setting {
@@ -113,6 +121,9 @@ crate::lang::named!(Setting {
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::TrainingMethod => "training_method", "training method", "训练方式";
+    Setting::Moe => "moe", "MoE routing and dispatch", "MoE 路由与分发";
+    Setting::TrainingStack => "training_stack", "training framework", "训练框架";
+    Setting::MemoryStack => "memory_stack", "memory-model framework", "内存模型框架";
 });
 
 /// What a change may affect beyond memory, time and cost.
@@ -320,7 +331,48 @@ fn lever_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
         debug(&b.pruning),
         Impact::Quality,
     );
+    software_changes(a, b, out);
     serving_changes(a, b, out);
+}
+
+/// The frameworks and the MoE levers. A capacity factor drops the tokens
+/// past an expert's capacity (Fedus et al. 2022, Switch Transformer §2.1)
+/// and node-limited routing restricts which experts a token may pick
+/// (DeepSeek-V3 report §2.1.2): both change what the model computes, so
+/// either moving is a quality change. The frameworks change speed and
+/// memory only.
+fn software_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
+    let n = Impact::None;
+    let stack = |l: &Levers| l.training_stack.map_or("default", |s| s.key()).to_string();
+    push(out, Setting::TrainingStack, stack(a), stack(b), n);
+    let mem = |l: &Levers| l.memory.stack.map_or("default", |s| s.key()).to_string();
+    push(out, Setting::MemoryStack, mem(a), mem(b), n);
+    let dropping = |l: &Levers| matches!(l.moe.balance, ExpertBalance::Capacity { .. });
+    let drops = a.moe.balance != b.moe.balance && (dropping(a) || dropping(b));
+    let impact = if drops || a.moe.node_limit != b.moe.node_limit {
+        Impact::Quality
+    } else {
+        n
+    };
+    push(out, Setting::Moe, moe(&a.moe), moe(&b.moe), impact);
+}
+
+/// The MoE levers in one string: "capacity 1.25, other_micro_batch, etp 1,
+/// nodes 4"; only what is set beyond the default balance and overlap.
+fn moe(m: &MoeLevers) -> String {
+    let balance = match m.balance {
+        ExpertBalance::Balanced => "balanced".to_string(),
+        ExpertBalance::Capacity { factor } => format!("capacity {factor}"),
+        ExpertBalance::Dropless { busiest_over_mean } => format!("dropless {busiest_over_mean}"),
+    };
+    let mut parts = vec![balance, m.dispatch_overlap.key().to_string()];
+    if let Some(t) = m.expert_tp {
+        parts.push(format!("etp {t}"));
+    }
+    if let Some(k) = m.node_limit {
+        parts.push(format!("nodes {k}"));
+    }
+    parts.join(", ")
 }
 
 /// The serving engine's settings. A lower running-request limit queues
@@ -422,6 +474,37 @@ mod tests {
         let p = example_plan();
         assert!(changes(&p, &p).is_empty());
         assert_eq!(name(&p, &p, &[]), p.name);
+    }
+
+    #[test]
+    fn frameworks_and_moe_levers_are_listed() {
+        use crate::moe::DispatchOverlap;
+        use crate::software::MemoryStack;
+        use crate::stack::TrainingStack;
+        let base = example_plan();
+        let mut p = base.clone();
+        p.levers.training_stack = Some(TrainingStack::Torchtitan);
+        p.levers.memory.stack = Some(MemoryStack::HfEager);
+        p.levers.moe.dispatch_overlap = DispatchOverlap::OtherMicroBatch;
+        let c = changes(&base, &p);
+        let settings: Vec<Setting> = c.iter().map(|c| c.setting).collect();
+        assert_eq!(
+            settings,
+            [Setting::TrainingStack, Setting::MemoryStack, Setting::Moe]
+        );
+        assert!(c.iter().all(|c| c.impact == Impact::None), "{c:?}");
+        assert_eq!(
+            c[1].describe(Lang::En),
+            "memory-model framework default → hf_eager"
+        );
+        assert!(c[0].describe(Lang::Zh).starts_with("训练框架"));
+        // Dropping tokens at a capacity factor changes the model's output.
+        let mut q = base.clone();
+        q.levers.moe.balance = ExpertBalance::Capacity { factor: 1.25 };
+        let c = changes(&base, &q);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].impact, Impact::Quality);
+        assert_eq!(c[0].to, "capacity 1.25, none");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::hardware::Hardware;
 pub use crate::lever::Lever;
 use crate::plan::{
     Checkpointing, Levers, Overlap, Parallelism, Placement, Plan, Precisions, Pruning,
-    SequenceParallel, Sharding,
+    SequenceParallel, Sharding, TrainingKind, Workload,
 };
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
@@ -276,6 +276,18 @@ fn default_effort(lever: Lever) -> (MigrationClass, f64, &'static str) {
             8.0,
             "a distillation pipeline (teacher logits, student training) and a full evaluation",
         ),
+        // Hugging Face PEFT (`get_peft_model` with a `LoraConfig`) over the
+        // model the framework loads; QLoRA adds bitsandbytes 4-bit loading
+        // (`BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4")`,
+        // Dettmers et al. 2023 §3). Adapters over a frozen base train a
+        // different function than full fine-tuning (Hu et al. 2021 §4;
+        // Biderman et al. 2024, "LoRA Learns Less and Forgets Less"), so the
+        // rank, targets and learning rate need a quality re-validation.
+        L::TrainingMethod => (
+            M::FrameworkChange,
+            1.5,
+            "PEFT adapters (and bitsandbytes 4-bit loading for QLoRA) in the training script, adapter merging for serving, and a quality re-validation of rank, targets and learning rate",
+        ),
         L::GpuKind => (
             M::InfrastructureChange,
             4.0,
@@ -358,6 +370,7 @@ enum Setting {
     Chunk(u32),
     Pruning(Pruning),
     Distillation(Box<crate::plan::Distillation>),
+    Method(crate::plan::TrainingKind),
 }
 
 fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
@@ -413,12 +426,20 @@ fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
             .distillation
             .as_ref()
             .map(|d| Setting::Distillation(Box::new(d.clone()))),
+        Lever::TrainingMethod => match &plan.workload {
+            Workload::Training(t)
+                if matches!(t.kind, TrainingKind::Lora(_) | TrainingKind::Qlora(_)) =>
+            {
+                Some(Setting::Method(t.kind))
+            }
+            _ => None,
+        },
         // Hardware levers are compared in `hardware_change`.
         _ => None,
     }
 }
 
-const SOFTWARE: [Lever; 18] = [
+const SOFTWARE: [Lever; 19] = [
     Lever::Sharding,
     Lever::ActivationCheckpointing,
     Lever::TensorParallel,
@@ -437,6 +458,7 @@ const SOFTWARE: [Lever; 18] = [
     Lever::TpCommOverlap,
     Lever::Pruning,
     Lever::Distillation,
+    Lever::TrainingMethod,
 ];
 
 /// Whether `plan` adds this hardware lever over `baseline`.
@@ -543,6 +565,29 @@ mod tests {
         assert!(plain(&p).is_empty());
         assert_eq!(migration_class(&plain(&p)), MigrationClass::None);
         assert_eq!(family(&p, &p), PlanFamily::Baseline);
+    }
+
+    #[test]
+    fn switching_to_adapters_costs_effort() {
+        let mut base = example_plan();
+        if let Workload::Training(t) = &mut base.workload {
+            t.kind = TrainingKind::FullFineTune;
+        }
+        let mut p = base.clone();
+        if let Workload::Training(t) = &mut p.workload {
+            t.kind = TrainingKind::Qlora(crate::plan::LoraSpec {
+                rank: 64,
+                targets: crate::plan::LoraTargets::AllLinear,
+                adapter_precision: Precision::Fp32,
+            });
+        }
+        let e = efforts(&p, &base, &Engineering::default());
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].lever, Lever::TrainingMethod);
+        assert_eq!(migration_class(&e), MigrationClass::FrameworkChange);
+        assert!(person_weeks(&e) > 0.0);
+        // Back to full fine-tuning is the plain setting: no effort.
+        assert!(efforts(&base, &p, &Engineering::default()).is_empty());
     }
 
     #[test]

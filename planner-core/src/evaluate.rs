@@ -33,10 +33,12 @@ pub fn evaluate(plan: &Plan) -> Report {
     let (econ, econ_diagnostics) = resolve_economics(plan);
     diagnostics.extend(econ_diagnostics);
     let devices = memory::devices(&r);
+    // A stream with problems (listed by `resolve`) is not simulated.
     let stream = match &plan.workload {
         crate::plan::Workload::Inference(i) => i.stream.as_ref(),
         crate::plan::Workload::Training(_) => None,
-    };
+    }
+    .filter(|s| s.problems().is_empty());
     // A serving engine holds its whole KV pool: the memory table and the
     // verdict show it; the time model and the inverse answers read the
     // plan's own batch.

@@ -48,6 +48,8 @@ pub enum Lever {
     Pruning,
     /// Serving or training a distilled student.
     Distillation,
+    /// Training adapters (LoRA, QLoRA) instead of every weight.
+    TrainingMethod,
     /// A different kind of GPU.
     GpuKind,
     /// More GPUs.
@@ -68,7 +70,7 @@ pub enum Lever {
 
 impl Lever {
     /// Every lever, in declaration order.
-    pub const ALL: [Lever; 26] = [
+    pub const ALL: [Lever; 27] = [
         Lever::Sharding,
         Lever::ActivationCheckpointing,
         Lever::TensorParallel,
@@ -87,6 +89,7 @@ impl Lever {
         Lever::TpCommOverlap,
         Lever::Pruning,
         Lever::Distillation,
+        Lever::TrainingMethod,
         Lever::GpuKind,
         Lever::GpuCount,
         Lever::CxlExpansion,
@@ -122,6 +125,7 @@ crate::lang::named!(Lever {
     Lever::TpCommOverlap => "tp_comm_overlap", "TP communication overlap", "TP 通信重叠";
     Lever::Pruning => "pruning", "pruning", "剪枝";
     Lever::Distillation => "distillation", "distillation", "蒸馏";
+    Lever::TrainingMethod => "training_method", "adapter training (LoRA/QLoRA)", "适配器训练（LoRA/QLoRA）";
     Lever::GpuKind => "gpu_kind", "GPU kind", "GPU 型号";
     Lever::GpuCount => "gpu_count", "GPU count", "GPU 数量";
     Lever::CxlExpansion => "cxl_expansion", "CXL expanders", "CXL 扩展卡";

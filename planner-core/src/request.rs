@@ -166,6 +166,136 @@ fn default_requests() -> u32 {
     1_000
 }
 
+/// The largest arrival rate a stream may give: 10^6 requests per second,
+/// orders of magnitude past any published serving benchmark (vLLM's and
+/// SGLang's run at tens to hundreds per second), so that a typo cannot
+/// pass as a workload.
+pub const MAX_ARRIVAL_RATE: f64 = 1e6;
+/// The most closed-loop clients a stream may give (see
+/// [`MAX_ARRIVAL_RATE`]).
+pub const MAX_CLIENTS: u32 = 10_000_000;
+/// The longest prompt or output a stream may draw: the planner's bound on
+/// any token count (`resolve::MAX_TOKENS`, 10^8).
+pub const MAX_REQUEST_TOKENS: u32 = 100_000_000;
+/// The most points an empirical length distribution may hold: each
+/// simulated request walks them once.
+pub const MAX_LENGTH_POINTS: usize = 10_000;
+
+impl Lengths {
+    /// What is wrong with the distribution, each as (field under `at`,
+    /// one-line problem).
+    fn problems(&self, at: &str, out: &mut Vec<(String, String)>) {
+        let tokens = |out: &mut Vec<(String, String)>, field: String, v: u32| {
+            if v == 0 || v > MAX_REQUEST_TOKENS {
+                out.push((
+                    field,
+                    format!("must be between 1 and {MAX_REQUEST_TOKENS} tokens, got {v}"),
+                ));
+            }
+        };
+        match self {
+            Lengths::Fixed { tokens: t } => tokens(out, format!("{at}.fixed.tokens"), *t),
+            Lengths::Uniform { min, max } => {
+                tokens(out, format!("{at}.uniform.min"), *min);
+                tokens(out, format!("{at}.uniform.max"), *max);
+                if min > max {
+                    out.push((
+                        format!("{at}.uniform.min"),
+                        format!("{min} is above max {max}"),
+                    ));
+                }
+            }
+            Lengths::Empirical { points } => {
+                let field = format!("{at}.empirical.points");
+                if points.is_empty() || points.len() > MAX_LENGTH_POINTS {
+                    out.push((
+                        field.clone(),
+                        format!(
+                            "must hold 1 to {MAX_LENGTH_POINTS} points, got {}",
+                            points.len()
+                        ),
+                    ));
+                }
+                for &(t, _) in points.iter().take(MAX_LENGTH_POINTS) {
+                    tokens(out, field.clone(), t);
+                }
+                let bad_weight = points.iter().any(|p| !p.1.is_finite() || p.1 < 0.0);
+                let total: f64 = points.iter().map(|p| p.1).sum();
+                let weighed = total > 0.0;
+                if bad_weight || !weighed {
+                    out.push((
+                        field,
+                        "weights must be finite, non-negative and not all zero".into(),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+impl RequestStream {
+    /// What is wrong with the stream, each as (field, one-line problem),
+    /// fields named from the plan's root; empty when it can be simulated.
+    pub fn problems(&self) -> Vec<(String, String)> {
+        let at = "workload.inference.stream";
+        let mut out = Vec::new();
+        match self.arrival {
+            Arrival::Poisson { rate } => {
+                let r = rate.base();
+                let ok = r > 0.0 && r <= MAX_ARRIVAL_RATE;
+                if !ok {
+                    out.push((
+                        format!("{at}.arrival.poisson.rate"),
+                        format!(
+                            "must be above 0 and at most {MAX_ARRIVAL_RATE:e} requests/s, got {r}"
+                        ),
+                    ));
+                }
+            }
+            Arrival::Concurrency { clients } => {
+                if clients == 0 || clients > MAX_CLIENTS {
+                    out.push((
+                        format!("{at}.arrival.concurrency.clients"),
+                        format!("must be between 1 and {MAX_CLIENTS}, got {clients}"),
+                    ));
+                }
+            }
+        }
+        self.prompt.problems(&format!("{at}.prompt"), &mut out);
+        self.output.problems(&format!("{at}.output"), &mut out);
+        let slo = &self.slo;
+        for (name, v) in [
+            ("ttft_p50", slo.ttft_p50),
+            ("ttft_p99", slo.ttft_p99),
+            ("tpot_p50", slo.tpot_p50),
+            ("tpot_p99", slo.tpot_p99),
+        ] {
+            if let Some(v) = v
+                .map(Seconds::as_secs)
+                .filter(|v| !v.is_finite() || *v <= 0.0)
+            {
+                out.push((
+                    format!("{at}.slo.{name}"),
+                    format!("must be a positive number of seconds, got {v}"),
+                ));
+            }
+        }
+        if self.shared_prefix > MAX_REQUEST_TOKENS {
+            out.push((
+                format!("{at}.shared_prefix"),
+                format!(
+                    "must be at most {MAX_REQUEST_TOKENS} tokens, got {}",
+                    self.shared_prefix
+                ),
+            ));
+        }
+        if self.requests == 0 {
+            out.push((format!("{at}.requests"), "must be at least 1".into()));
+        }
+        out
+    }
+}
+
 /// Chat-like lengths for the example: a five-point stand-in, mean prompt
 /// 220 and mean output 200 tokens, skewed short as chat traces are
 /// (the ShareGPT histograms of Kwon et al. 2023, Fig. 11). Not fitted to a
@@ -196,5 +326,74 @@ mod tests {
         assert_eq!(o.max(), 420);
         assert!((p.mean() - 220.0).abs() < 1e-9);
         assert!((o.mean() - 200.0).abs() < 1e-9);
+    }
+
+    fn stream() -> RequestStream {
+        let (prompt, output) = sharegpt_like();
+        RequestStream {
+            arrival: Arrival::Poisson {
+                rate: Frequency::per_second(4.0),
+            },
+            prompt,
+            output,
+            slo: Slo::default(),
+            shared_prefix: 0,
+            requests: 100,
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn stream_problems_name_their_field() {
+        assert!(stream().problems().is_empty());
+        let fields =
+            |s: RequestStream| -> Vec<String> { s.problems().into_iter().map(|p| p.0).collect() };
+        for rate in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e9] {
+            let mut s = stream();
+            s.arrival = Arrival::Poisson {
+                rate: Frequency::per_second(rate),
+            };
+            assert_eq!(
+                fields(s),
+                ["workload.inference.stream.arrival.poisson.rate"]
+            );
+        }
+        let mut s = stream();
+        s.arrival = Arrival::Concurrency { clients: 0 };
+        assert_eq!(
+            fields(s),
+            ["workload.inference.stream.arrival.concurrency.clients"]
+        );
+        let mut s = stream();
+        s.prompt = Lengths::Fixed { tokens: 0 };
+        s.output = Lengths::Uniform { min: 9, max: 3 };
+        assert_eq!(
+            fields(s),
+            [
+                "workload.inference.stream.prompt.fixed.tokens",
+                "workload.inference.stream.output.uniform.min"
+            ]
+        );
+        let mut s = stream();
+        s.output = Lengths::Empirical {
+            points: vec![(10, 0.0), (4_000_000_000, 1.0)],
+        };
+        assert_eq!(
+            fields(s),
+            ["workload.inference.stream.output.empirical.points"]
+        );
+        let mut s = stream();
+        s.prompt = Lengths::Empirical { points: vec![] };
+        assert_eq!(fields(s).len(), 2);
+        let mut s = stream();
+        s.slo.tpot_p99 = Some(Seconds::from_secs(0.0));
+        s.slo.ttft_p50 = Some(Seconds::from_secs(-2.0));
+        assert_eq!(
+            fields(s),
+            [
+                "workload.inference.stream.slo.ttft_p50",
+                "workload.inference.stream.slo.tpot_p99"
+            ]
+        );
     }
 }

@@ -1297,6 +1297,9 @@ fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &
         MAX_TOKENS,
     );
     let batch = c.count("workload.inference.batch", i.batch);
+    for (field, problem) in i.stream.iter().flat_map(|s| s.problems()) {
+        c.push(Diagnostic::error(K::InvalidValue { field, problem }));
+    }
     let ctx = prompt.saturating_add(i.output_tokens);
     if ctx > spec.max_context {
         c.push(Diagnostic::warning(K::ContextBeyondModel {

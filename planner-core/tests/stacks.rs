@@ -184,3 +184,43 @@ fn gpt3_example_neighbourhood_mfu_within_published_a100_figures() {
     assert!(best.0 > 0.0, "no plan fits");
     assert!(best.0 <= 0.611, "MFU {} at {}", best.0, best.1);
 }
+
+/// torchtitan's "selective" is op-level selective checkpointing: every
+/// second matmul of a block and its element-wise ops run again in
+/// backward (`_custom_policy`, "except every second mm"), so it costs
+/// time between no checkpointing and full; Megatron's selective with
+/// FlashAttention recomputes nothing (Korthikanti et al. §4.2.2: only the
+/// attention core, which the flash kernel does not keep).
+#[test]
+fn torchtitan_selective_recompute_is_charged() {
+    use planner_core::plan::{AttentionKernel, Checkpointing};
+    let with = |stack, ckpt| {
+        let mut p = on(example_plan(), stack, GpuId::H100Sxm);
+        p.levers.checkpointing = ckpt;
+        p.levers.attention = AttentionKernel::Flash;
+        training(&p)
+    };
+    let titan = TrainingStack::TorchtitanCompiled;
+    let (none, sel, full) = (
+        with(titan, Checkpointing::None),
+        with(titan, Checkpointing::Selective),
+        with(titan, Checkpointing::Full),
+    );
+    let re = busy(&sel, TimeKind::Recompute);
+    assert!(re > 0.0, "torchtitan selective recomputes nothing");
+    assert!(
+        re < 0.7 * busy(&full, TimeKind::Recompute),
+        "selective {re} vs full {}",
+        busy(&full, TimeKind::Recompute)
+    );
+    assert!(none.step < sel.step && sel.step < full.step);
+    assert!(sel.hardware_flops > none.hardware_flops);
+
+    let mega = TrainingStack::MegatronCore;
+    let (none, sel) = (
+        with(mega, Checkpointing::None),
+        with(mega, Checkpointing::Selective),
+    );
+    assert_eq!(busy(&sel, TimeKind::Recompute), 0.0);
+    assert_eq!(none.step, sel.step);
+}

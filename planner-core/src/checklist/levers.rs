@@ -29,6 +29,7 @@ pub(super) fn lever_items(plan: &Plan, lever: Lever, class: MigrationClass) -> V
         Lever::ChunkedPrefill => chunked_prefill_items(plan),
         Lever::TpCommOverlap => tp_comm_overlap_items(),
         Lever::Pruning | Lever::Distillation => pruning_or_distillation_items(),
+        Lever::TrainingMethod => training_method_items(),
         Lever::GpuKind => gpu_kind_items(plan),
         Lever::GpuCount => gpu_count_items(plan),
         Lever::CxlExpansion => cxl_expansion_items(),
@@ -478,6 +479,36 @@ fn pruning_or_distillation_items() -> Vec<Draft> {
             t(
                 "A smaller model can lose quality.",
                 "更小的模型可能损失质量。",
+            ),
+        ),
+    ]
+}
+
+/// Items for [`Lever::TrainingMethod`].
+fn training_method_items() -> Vec<Draft> {
+    vec![
+        draft(
+            "adapters.code",
+            C::CodeChange,
+            t(
+                "Wrap the model with PEFT LoRA adapters (for QLoRA, load the base in 4-bit NF4 with bitsandbytes) and merge or load the adapters where the model is served.",
+                "用 PEFT 为模型加上 LoRA 适配器（QLoRA 则用 bitsandbytes 以 4 位 NF4 加载基座），并在推理端合并或加载适配器。",
+            ),
+            t(
+                "The plan trains adapters over a frozen base instead of every weight.",
+                "方案在冻结的基座上训练适配器，而不是训练全部权重。",
+            ),
+        ),
+        draft(
+            "adapters.evaluate",
+            C::Monitoring,
+            t(
+                "Re-validate quality against full fine-tuning: adapter rank, target modules and learning rate.",
+                "对照全量微调重新验证质量：适配器秩、目标模块和学习率。",
+            ),
+            t(
+                "Adapters learn less than full fine-tuning on some tasks.",
+                "在某些任务上，适配器学到的少于全量微调。",
             ),
         ),
     ]

@@ -18,6 +18,7 @@
 use super::comm::{collective, p2p, Collective};
 use super::work::{Pass, StageWork};
 use super::Parts;
+use crate::memory::activations::{selective_policy, SelectivePolicy};
 use crate::memory::breakdown::Breakdown;
 use crate::partition::Stage;
 use crate::plan::{
@@ -381,19 +382,55 @@ fn recompute(r: &Resolved, w: &StageWork, c: &Compute, m: &Comms) -> Recompute {
         w.sum(|l| l.gemm_time + l.attn_time) + hbm_seconds(r, w.sum(|l| l.elementwise_bytes));
     let mut seconds = full_fraction * (layer_fwd + m.tp_f + m.cp_f + m.ep_f + m.overhead);
     let mut flops = full_fraction * w.sum(|l| l.gemm_flops + l.attn_model_flops);
-    if r.levers.checkpointing == Checkpointing::Selective
-        && r.levers.attention == AttentionKernel::Eager
-    {
-        // Korthikanti et al. §4.2.2: the attention core (QKᵀ, softmax,
-        // dropout, ·V) is recomputed.
-        seconds = c.attn_f + hbm_seconds(r, w.sum(|l| l.score_bytes));
-        flops = w.sum(|l| l.attn_model_flops);
+    if r.levers.checkpointing == Checkpointing::Selective {
+        (seconds, flops) = match selective_policy(r.levers.memory.stack()) {
+            SelectivePolicy::AttentionCore => attention_core_recompute(r, w, c),
+            SelectivePolicy::EveryOtherMatmul => op_sac_recompute(r, w, m),
+        };
     }
     Recompute {
         full_fraction,
         seconds,
         flops,
     }
+}
+
+/// Korthikanti et al. §4.2.2 (Megatron `--recompute-granularity
+/// selective`): with an eager kernel the attention core (QKᵀ, softmax,
+/// dropout, ·V) is recomputed; FlashAttention keeps nothing to recompute.
+fn attention_core_recompute(r: &Resolved, w: &StageWork, c: &Compute) -> (f64, f64) {
+    match r.levers.attention {
+        AttentionKernel::Eager => (
+            c.attn_f + hbm_seconds(r, w.sum(|l| l.score_bytes)),
+            w.sum(|l| l.attn_model_flops),
+        ),
+        AttentionKernel::Flash => (0.0, 0.0),
+    }
+}
+
+/// torchtitan's op-level selective checkpointing
+/// ([`super::work::LayerWork::op_sac_flops`]): every second matmul of a
+/// block runs again, and so does every op off `_save_list` (norms, RoPE,
+/// the activation and its gate product: all the forward element-wise
+/// traffic). SDPA (flash or memory-efficient) is on the list and kept; an
+/// eager attention's `bmm`s and softmax are not, so they run again. With
+/// sequence parallelism the list keeps the reduce-scatter outputs but not
+/// the all-gathers, so the two all-gathers before the column-parallel
+/// matmuls (each half an all-reduce's volume) are repeated.
+fn op_sac_recompute(r: &Resolved, w: &StageWork, m: &Comms) -> (f64, f64) {
+    let eager = r.levers.attention == AttentionKernel::Eager;
+    let attn_time = if eager { w.sum(|l| l.attn_time) } else { 0.0 };
+    let attn_flops = if eager {
+        w.sum(|l| l.attn_model_flops)
+    } else {
+        0.0
+    };
+    let gathers = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
+    let seconds = w.sum(|l| l.op_sac_time)
+        + attn_time
+        + hbm_seconds(r, w.sum(|l| l.elementwise_bytes))
+        + gathers;
+    (seconds, w.sum(|l| l.op_sac_flops) + attn_flops)
 }
 
 /// TP/SP collectives of one micro-batch: busy, and exposed in each pass.

@@ -62,6 +62,10 @@ pub(crate) struct LayerWork {
     /// The routed experts of an MoE layer (zero for a dense one); their
     /// FLOPs, compute time and weight bytes are inside the totals above.
     pub experts: RoutedExperts,
+    /// The GEMMs torchtitan's op-level selective checkpointing runs again
+    /// in backward ([`op_sac_gemms`]): FLOPs and seconds.
+    pub op_sac_flops: f64,
+    pub op_sac_time: f64,
 }
 
 /// How a layer is run.
@@ -465,6 +469,33 @@ fn ffn_width(r: &Resolved, moe: bool) -> f64 {
     }
 }
 
+/// The GEMMs torchtitan's op-level selective activation checkpointing
+/// recomputes in backward. Its policy (`_custom_policy` in
+/// `torchtitan/models/llama3/infra/parallelize.py` `_apply_ac_to_transformer_block`,
+/// now `torchtitan/distributed/activation_checkpoint.py`) counts the
+/// `aten.mm` calls of each block in forward order and saves every op on
+/// `_save_list` "except every second mm": the 2nd, 4th, 6th… matmul is
+/// recomputed. In a dense block the order is Q, K, V, output projection,
+/// W1, W3, W2 (gated; W1, W2 otherwise), so K, the output projection and
+/// W3 (W2 when not gated) run again. In an MoE block the routed experts
+/// run as `_grouped_mm`, which the list saves; only the attention
+/// projections are counted (K and the output projection).
+fn op_sac_gemms(r: &Resolved, c: &LayerCtx, moe: bool) -> (f64, f64) {
+    let kvh = f64::from(r.spec.kv_heads).max(1.0);
+    let kv_share = (1.0 / c.t).max(1.0 / kvh);
+    let k = c.h * c.shape.k_width * kv_share;
+    let o = c.shape.o_width * c.h / c.t;
+    let ffn = if moe {
+        0.0
+    } else {
+        c.h * f64::from(r.spec.ffn) / c.t
+    };
+    let params = k + o + ffn;
+    let flops = 2.0 * c.tok * params;
+    let n = if moe { 2.0 } else { 3.0 };
+    (flops, gemm_seconds(r, flops, n))
+}
+
 /// Forward work of one layer (dense or MoE) on one device.
 pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> LayerWork {
     let c = LayerCtx {
@@ -488,6 +519,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         dense_mlp(r, l, &c, &mut g);
     }
     let attn = attention_core(r, &c, pass);
+    let (op_sac_flops, op_sac_time) = op_sac_gemms(r, &c, moe);
     let mut elementwise = 0.0;
     elementwise += attn.score_bytes;
     elementwise += elementwise_bytes(r, &c) * elementwise_factor(r);
@@ -507,6 +539,8 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         weight_bytes: g.weight_bytes,
         stream_bytes: c.tok * c.h * c.ab,
         experts: g.experts,
+        op_sac_flops,
+        op_sac_time,
     }
 }
 
