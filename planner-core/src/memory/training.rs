@@ -981,7 +981,16 @@ mod tests {
         let mut st = r.split.stages[0];
         for mode in modes {
             r.levers.checkpointing = mode;
-            for (d, m) in [(0, 0), (1, 0), (0, 1), (12, 0), (3, 58), (10, 11), (0, 40), (7, 7)] {
+            for (d, m) in [
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (12, 0),
+                (3, 58),
+                (10, 11),
+                (0, 40),
+                (7, 7),
+            ] {
                 st.dense_layers = d;
                 st.moe_layers = m;
                 let (a, b, _) = stored(&r, &st, &dense, &moe);
@@ -989,7 +998,10 @@ mod tests {
                 // The working set is a difference of sums of the stored
                 // bytes, so both are held to the stored bytes' scale.
                 let close = |p: f64, q: f64| (p - q).abs() <= 1e-9 * (x + y).abs().max(1.0);
-                assert!(close(a, x) && close(b, y), "{mode:?} {d}+{m}: {a} {b} vs {x} {y}");
+                assert!(
+                    close(a, x) && close(b, y),
+                    "{mode:?} {d}+{m}: {a} {b} vs {x} {y}"
+                );
             }
         }
     }
@@ -1004,7 +1016,10 @@ mod tests {
                 start += identical_run(start, group, n, nd, recomputed) * group;
                 runs += 1;
             }
-            assert!(runs <= 6, "group {group}, recomputed {recomputed}: {runs} runs");
+            assert!(
+                runs <= 6,
+                "group {group}, recomputed {recomputed}: {runs} runs"
+            );
         }
     }
 }
