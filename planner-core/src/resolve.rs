@@ -14,7 +14,7 @@ use crate::plan::{
     Pruning, SequenceParallel, Sharding, Tier, Training, TrainingKind, Workload,
 };
 use crate::precision::Precision;
-use crate::units::{ByteRate, Bytes, Usd};
+use crate::units::{ByteRate, Bytes, Seconds, Usd};
 
 /// The workload, resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,6 +88,9 @@ pub(crate) struct Net {
     pub host_memory: ByteRate,
     /// CXL bandwidth per GPU (expanders and pool).
     pub cxl: ByteRate,
+    /// Load-to-use latency of the CXL tier: the slower of the expanders'
+    /// and the pool's, since a copy striped over both waits for the last.
+    pub cxl_latency: Seconds,
     /// NVMe bandwidth per GPU.
     pub nvme: ByteRate,
 }
@@ -253,6 +256,24 @@ impl Checker {
                 field: field.to_string(),
                 problem: format!("must be finite and non-negative, got {v}"),
             }));
+        }
+    }
+
+    /// A load-to-use latency: finite, non-negative and at most
+    /// [`MAX_FIXED_COST_S`]; 0 when it is not.
+    fn latency(&mut self, field: &str, v: Seconds) -> f64 {
+        let s = v.base();
+        if s.is_finite() && (0.0..=MAX_FIXED_COST_S).contains(&s) {
+            s
+        } else {
+            self.diags.push(Diagnostic::error(K::InvalidValue {
+                field: field.to_string(),
+                problem: format!(
+                    "must be between 0 and {MAX_FIXED_COST_S} s (a memory's load-to-use latency is nanoseconds to microseconds), got {}",
+                    short_number(s)
+                ),
+            }));
+            0.0
         }
     }
 
@@ -587,6 +608,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
     let nvme = c.bytes("hardware.nvme_per_node", hw.nvme_per_node, false);
     let mut cxl = Bytes::ZERO;
     let mut cxl_bw = 0.0;
+    let mut cxl_latency: f64 = 0.0;
     if let Some(x) = hw.cxl {
         let dev = match x.device {
             CxlChoice::Preset(id) => catalog::cxl_device(id).spec,
@@ -596,6 +618,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         cxl += cap * f64::from(x.devices_per_node) / node_share;
         c.rate("hardware.cxl.device.bandwidth", dev.bandwidth.base());
         cxl_bw += finite(dev.bandwidth.base()) * f64::from(x.devices_per_node) / node_share;
+        cxl_latency = cxl_latency.max(c.latency("hardware.cxl.device.latency", dev.latency));
     }
     if let Some(p) = hw.pool {
         let cap = c.bytes("hardware.pool.capacity", p.capacity, false);
@@ -603,6 +626,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         cxl += cap / f64::from(n);
         c.rate("hardware.pool.bandwidth", p.bandwidth.base());
         cxl_bw += finite(p.bandwidth.base());
+        cxl_latency = cxl_latency.max(c.latency("hardware.pool.latency", p.latency));
     }
     let link_bw = |id: crate::catalog::LinkId| catalog::link(id).per_direction.base();
     let scale_out_link = hw
@@ -631,6 +655,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         host_link: ByteRate::from_base(link_bw(gpu.host_link)),
         host_memory: ByteRate::from_base(finite(host_bw.base()) / node_share),
         cxl: ByteRate::from_base(cxl_bw),
+        cxl_latency: Seconds::from_secs(cxl_latency),
         nvme: ByteRate::from_base(finite(hw.nvme_bandwidth_per_node.base()) / node_share),
     };
     Cluster {

@@ -232,3 +232,109 @@ fn tier_order_follows_speed() {
     );
     assert!(tier_use(&r, Tier::Cxl).iter().all(|(u, _)| *u == 0.0));
 }
+
+/// Finding 6 (third part): CXL and pool latency were carried in the plan
+/// but never used, so 250 ns and 5 µs gave the same step. Each tier copy
+/// moves one layer and waits the tier's latency once: the CXL part of a
+/// step grows by (latency difference) × copies, no more, and a serving
+/// plan's weights streamed from CXL do the same per decode step.
+#[test]
+fn cxl_latency_is_paid_once_per_layer_copy() {
+    let cxl_busy = |p: &Plan| {
+        let r = evaluate(p);
+        assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+        assert_eq!(r.placement[0].tier, Tier::Cxl);
+        let parts = match &r.time {
+            TimeReport::Training(t) => t.parts.clone(),
+            TimeReport::Inference(t) => t.decode.clone(),
+        };
+        parts
+            .iter()
+            .filter(|x| x.kind == TimeKind::TransferCxl)
+            .map(|x| x.busy.as_secs())
+            .sum::<f64>()
+    };
+    let with_latency = |mut p: Plan, ns: f64| {
+        p.hardware.cxl = Some(planner_core::hardware::CxlExpansion {
+            devices_per_node: 4,
+            device: planner_core::hardware::CxlChoice::Custom(planner_core::hardware::CxlSpec {
+                capacity: Bytes::from_gb(256.0),
+                bandwidth: planner_core::units::ByteRate::from_gb_per_s(30.0),
+                latency: planner_core::units::Seconds::from_nanos(ns),
+            }),
+        });
+        p
+    };
+    let train = finetune(ModelId::Llama2_7b, GpuId::A100Sxm80, Placement::ByHeat);
+    let (fast, slow) = (
+        cxl_busy(&with_latency(train.clone(), 250.0)),
+        cxl_busy(&with_latency(train, 5_000.0)),
+    );
+    // Llama 2 7B: 32 layers; the optimizer states go down and come back
+    // once a step (8 micro-batches of 1 at most add per-micro-batch copies,
+    // but states move per step): at least 2 × 32 copies.
+    let extra = slow - fast;
+    assert!(extra >= 2.0 * 32.0 * 4.75e-6 * 0.999, "{fast} {slow}");
+    assert!(extra < 0.01 * slow.max(1e-3) + 1e-2, "{fast} {slow}");
+
+    // Serving: Llama 3.1 70B weights in BF16 do not fit one H100; the
+    // heat placement streams its KV cache and part of its weights from
+    // CXL every decode step.
+    let serve = Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(ModelId::Llama31_70b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 1000,
+            output_tokens: 100,
+            batch: 1,
+            logits: LogitsScope::LastToken,
+            stream: None,
+        }),
+        levers: Levers {
+            placement: Placement::ByHeat,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    };
+    let (fast, slow) = (
+        cxl_busy(&with_latency(serve.clone(), 250.0)),
+        cxl_busy(&with_latency(serve, 5_000.0)),
+    );
+    let per_step = slow - fast;
+    // The placement moves the KV cache and part of the weights to CXL:
+    // 80 layers, one weight copy and one KV copy each per decode step,
+    // 4.75 µs more each.
+    let copies = 2.0 * 80.0;
+    assert!(
+        (per_step - copies * 4.75e-6).abs() < 1e-9 + copies * 4.75e-6 * 0.01,
+        "{fast} {slow}"
+    );
+}
+
+/// A latency outside its domain is refused by name.
+#[test]
+fn absurd_cxl_latency_is_refused_by_name() {
+    for ns in [-1.0, 1e12, f64::INFINITY] {
+        let mut p = finetune(ModelId::Llama2_7b, GpuId::A100Sxm80, Placement::ByHeat);
+        p.hardware.pool = Some(planner_core::hardware::MemoryPool {
+            capacity: Bytes::from_gb(1024.0),
+            shared_by_gpus: 8,
+            bandwidth: planner_core::units::ByteRate::from_gb_per_s(30.0),
+            latency: planner_core::units::Seconds::from_nanos(ns),
+        });
+        let r = evaluate(&p);
+        assert_eq!(r.verdict, Verdict::Invalid, "{ns}");
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| format!("{d:?}").contains("hardware.pool.latency")),
+            "{ns}: {:?}",
+            r.diagnostics
+        );
+    }
+}

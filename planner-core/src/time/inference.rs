@@ -16,7 +16,7 @@
 //! another for one batch (no micro-batch pipelining is assumed).
 
 use super::comm::{collective, p2p, Collective};
-use super::training::{exposed, tier_seconds_per_byte, transfer_kind};
+use super::training::{exposed, tier_latency, tier_seconds_per_byte, transfer_kind};
 use super::work::{stage, Pass, StageWork};
 use super::Parts;
 use crate::memory::breakdown::Breakdown;
@@ -110,7 +110,9 @@ fn stream_weights(r: &Resolved, dev: Option<&Breakdown>, w: &StageWork, parts: &
     for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
         let share = d.get(ItemKind::Weights, tier) / total;
         if share > 0.0 {
-            let busy = read * share * tier_seconds_per_byte(r, tier);
+            // One copy per layer, each waiting the tier's latency.
+            let wait = w.layers() * tier_latency(r, tier);
+            let busy = read * share * tier_seconds_per_byte(r, tier) + wait;
             // Copies from different tiers share the host link: they queue.
             let window = (compute - streamed).max(0.0);
             let shown = exposed(r, r.levers.overlap.offload, busy, window);
@@ -200,7 +202,7 @@ struct KvSplit {
 
 /// Splits a decode step's `kv` bytes by tier. Offloaded KV shares are
 /// fractions, the same on every stage.
-fn kv_split(r: &Resolved, dev: Option<&Breakdown>, kv: f64) -> KvSplit {
+fn kv_split(r: &Resolved, dev: Option<&Breakdown>, kv: f64, layers: f64) -> KvSplit {
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let total_kv = dev.map_or(0.0, |d| d.kind(ItemKind::KvCache));
     let mut on_hbm = kv;
@@ -214,7 +216,9 @@ fn kv_split(r: &Resolved, dev: Option<&Breakdown>, kv: f64) -> KvSplit {
             {
                 let share = d.get(ItemKind::KvCache, tier) / total_kv;
                 if share > 0.0 {
-                    let t = kv * share * tier_seconds_per_byte(r, tier);
+                    // Streamed a layer at a time: one latency per layer.
+                    let t = kv * share * tier_seconds_per_byte(r, tier)
+                        + layers * tier_latency(r, tier);
                     by_tier[j] = t;
                     slow += t;
                     on_hbm -= kv * share;
@@ -237,8 +241,8 @@ fn kv_split(r: &Resolved, dev: Option<&Breakdown>, kv: f64) -> KvSplit {
 /// KV cache read of a decode step: every cached token of every sequence,
 /// every layer. Streaming from slow tiers runs beside the HBM reads when
 /// copies overlap; the step waits for whichever finishes last.
-fn kv_read(r: &Resolved, dev: Option<&Breakdown>, kv: f64, parts: &mut Parts) {
-    let k = kv_split(r, dev, kv);
+fn kv_read(r: &Resolved, dev: Option<&Breakdown>, kv: f64, layers: f64, parts: &mut Parts) {
+    let k = kv_split(r, dev, kv, layers);
     let (kv_exp, slow_exp) = match r.levers.overlap.offload {
         Overlap::On => (k.hbm, (k.slow - k.hbm).max(0.0)),
         Overlap::Off => (k.hbm, k.slow),
@@ -282,7 +286,7 @@ fn decode(
     pass_parts(r, &w, &mut decode, true);
     stream_weights(r, dev, &w, &mut decode);
     let kv = kv_per_token_layer_rank(r) * windowed(r, ctx) * b * f64::from(whole.layers());
-    kv_read(r, dev, kv, &mut decode);
+    kv_read(r, dev, kv, w.layers(), &mut decode);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, b), r.tp) * f64::from(r.pp - 1);
         decode.add(TimeKind::PipelineP2p, t, t);
@@ -362,7 +366,7 @@ pub(crate) fn iteration(r: &Resolved, dev: Option<&Breakdown>, m: &Mix) -> Parts
     stream_weights(r, dev, &w, &mut parts);
     let read = m.decode_keys + m.prefill_cached;
     let kv = kv_per_token_layer_rank(r) * read * f64::from(whole.layers());
-    kv_read(r, dev, kv, &mut parts);
+    kv_read(r, dev, kv, w.layers(), &mut parts);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, tokens), r.tp) * f64::from(r.pp - 1);
         parts.add(TimeKind::PipelineP2p, t, t);

@@ -55,6 +55,26 @@ pub(crate) fn tier_seconds_per_byte(r: &Resolved, tier: Tier) -> f64 {
     }
 }
 
+/// Seconds one copy to or from a slower tier waits before its first byte
+/// arrives: the tier's load-to-use latency. Tier copies move a layer at a
+/// time (ZeRO-Offload/Infinity prefetch a layer's parameters and swap a
+/// layer's states; engines stream offloaded weights and KV layer by
+/// layer), and inside a copy the DMA engines keep enough reads in flight
+/// that the latency is paid once per copy, not per page: so each layer's
+/// copy costs its latency plus its bytes over the link. The CXL tier's
+/// latency is the plan's (`hardware.cxl.device.latency`,
+/// `hardware.pool.latency`: 170–250 ns for direct-attached expanders,
+/// 300–600 ns behind a switch, microseconds for PCIe-DMA pools; see
+/// docs/sources.md). Host DRAM and NVMe carry none yet: no cited
+/// per-copy figure for the PCIe DMA path is in the catalog.
+#[inline]
+pub(crate) fn tier_latency(r: &Resolved, tier: Tier) -> f64 {
+    match tier {
+        Tier::Cxl => r.net.cxl_latency.base(),
+        Tier::Hbm | Tier::HostDram | Tier::Nvme => 0.0,
+    }
+}
+
 pub(crate) fn transfer_kind(tier: Tier) -> TimeKind {
     match tier {
         Tier::Cxl => TimeKind::TransferCxl,
@@ -1007,14 +1027,16 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
     let (r, d) = (c.r, c.d);
     let spb = tier_seconds_per_byte(r, tier);
     let kind = transfer_kind(tier);
+    // One copy per layer, each waiting its latency (`tier_latency`).
+    let wait = c.layers * tier_latency(r, tier);
     // Optimizer offload (ZeRO-Offload): gradients go down, the CPU
     // updates its states at host-memory speed, updated weights come back.
     let states = d.get(ItemKind::OptimizerStates, tier) + d.get(ItemKind::MasterWeights, tier);
     if states > 0.0 {
         let frac = states / (d.kind(ItemKind::OptimizerStates) + d.kind(ItemKind::MasterWeights));
         let n = frac * c.o.local;
-        let down = n * c.b.g * spb;
-        let up = n * c.b.w_dense * spb;
+        let down = n * c.b.g * spb + wait;
+        let up = n * c.b.w_dense * spb + wait;
         let cpu_bw = match tier {
             Tier::Cxl => r.net.cxl.base(),
             _ => r.net.host_memory.base(),
@@ -1039,7 +1061,7 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
     // recompute) every micro-batch.
     let wts = d.get(ItemKind::Weights, tier);
     if wts > 0.0 {
-        let one = wts * spb;
+        let one = wts * spb + wait;
         win.each_f.add_host(kind, one, c.layers);
         win.each_b.add_host(kind, one, c.layers);
     }
@@ -1047,13 +1069,13 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
     // every micro-batch.
     let gr = d.get(ItemKind::Gradients, tier);
     if gr > 0.0 {
-        win.each_b.add_host(kind, 2.0 * gr * spb, c.layers);
+        win.each_b.add_host(kind, 2.0 * (gr * spb + wait), c.layers);
     }
     // Activation offload: written in forward, read in backward.
     let acts = d.get(ItemKind::Activations, tier) + d.get(ItemKind::EmbeddingActivations, tier);
     if acts > 0.0 {
         let flight = crate::memory::training_in_flight(r, c.rank, c.m).max(1.0);
-        let one = acts / flight * spb;
+        let one = acts / flight * spb + wait;
         win.each_f.add_host(kind, one, c.layers);
         win.each_b.add_host(kind, one, c.layers);
     }
