@@ -106,7 +106,7 @@ fn seed(target: &str, name: &str) -> Value {
 
 #[test]
 fn plan_json() {
-    run(2_000, seed("plan_json", "example.json"), body::plan_json);
+    run(10_000, seed("plan_json", "example.json"), body::plan_json);
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn link() {
     // workspace's JSON before it is encoded.
     let mut ws = planner_core::workspace::Workspace::new(planner_core::example_plan());
     ws.plans.push(planner_core::example_plan());
-    runner(2_000)
+    runner(10_000)
         .run(&mutations(example(&ws)), |bytes| {
             body::link(planner_core::link::encode(&bytes).as_bytes());
             Ok(())
@@ -125,20 +125,20 @@ fn link() {
 
 #[test]
 fn scenario() {
-    run(200, seed("scenario", "small.json"), body::scenario);
+    run(2_000, seed("scenario", "small.json"), body::scenario);
 }
 
 #[test]
 fn tenants() {
-    run(500, seed("tenants", "example.json"), body::tenants);
+    run(10_000, seed("tenants", "example.json"), body::tenants);
 }
 
 #[test]
 fn hf() {
-    run(5_000, seed("hf", "qwen3-moe.json"), body::hf);
+    run(10_000, seed("hf", "qwen3-moe.json"), body::hf);
 }
 
 #[test]
 fn calibrate() {
-    run(300, seed("calibrate", "two-runs.json"), body::calibrate);
+    run(10_000, seed("calibrate", "two-runs.json"), body::calibrate);
 }
