@@ -318,12 +318,23 @@ struct Comms {
     overhead: f64,
 }
 
-fn comms(r: &Resolved, w: &StageWork) -> Comms {
+/// One layer's collectives, priced once per step: every stage's layers
+/// are the same dense and MoE layer, so the prices are too.
+#[derive(Debug, Clone, Copy)]
+struct LayerPrices {
+    /// One TP all-reduce (or all-gather + reduce-scatter pair).
+    tp_one: f64,
+    /// One CP all-gather of K and V.
+    cp_one: f64,
+    /// One EP dispatch (or combine) all-to-all.
+    ep_one: f64,
+}
+
+fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> LayerPrices {
     // TP/SP: two all-reduces (or all-gather + reduce-scatter pairs, same
     // volume) forward and two backward per layer (Narayanan et al. 2021
     // §3.2; Korthikanti et al. §4.2.2).
-    let tp_one = collective(r, Collective::AllReduce, w.dense.stream_bytes, r.tp, 1);
-    let tp_f = 2.0 * w.layers() * tp_one;
+    let tp_one = collective(r, Collective::AllReduce, dense.stream_bytes, r.tp, 1);
     // CP: gather the sequence's K and V forward; gather again and
     // reduce-scatter their gradients backward (Llama 3 §3.3.2 all-gather CP).
     let cp = r.cp;
@@ -331,12 +342,26 @@ fn comms(r: &Resolved, w: &StageWork) -> Comms {
         let s = r.spec.attention_shape();
         (s.k_width + s.v_width) / f64::from(r.spec.hidden)
     };
-    let cp_buf = w.dense.stream_bytes * kv_frac * f64::from(cp) / f64::from(r.tp);
+    let cp_buf = dense.stream_bytes * kv_frac * f64::from(cp) / f64::from(r.tp);
     let cp_one = collective(r, Collective::AllGather, cp_buf, cp, r.tp);
+    // EP: dispatch and combine all-to-all per MoE layer, forward and back.
+    let ep_one = super::work::dispatch_seconds(r, &moe.experts);
+    LayerPrices {
+        tp_one,
+        cp_one,
+        ep_one,
+    }
+}
+
+fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
+    let LayerPrices {
+        tp_one,
+        cp_one,
+        ep_one,
+    } = *lp;
+    let tp_f = 2.0 * w.layers() * tp_one;
     let cp_f = w.layers() * cp_one;
     let cp_b = 2.0 * cp_f;
-    // EP: dispatch and combine all-to-all per MoE layer, forward and back.
-    let ep_one = super::work::dispatch_seconds(r, &w.moe.experts);
     let ep_f = 2.0 * w.moe_layers * ep_one;
     let (ep_exposed_f, ep_exposed_b) = ep_exposed(r, w, 2.0 * ep_one);
     let overhead = r.eff.layer_overhead.base() * w.layers();
@@ -559,9 +584,15 @@ fn stage_parts(c: &Compute, m: &Comms, re: &Recompute, tp: &TensorParallel) -> P
     p
 }
 
-fn stage_times(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool) -> StageTimes {
+fn stage_times(
+    r: &Resolved,
+    w: &StageWork,
+    lp: &LayerPrices,
+    frozen_base: bool,
+    quantized_base: bool,
+) -> StageTimes {
     let c = compute(r, w, frozen_base, quantized_base);
-    let m = comms(r, w);
+    let m = comms(r, w, lp);
     let re = recompute(r, w, &c, &m);
     let tp = tensor_parallel(r, &c, &m, re.full_fraction);
     let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_exposed_f + m.overhead;
@@ -631,10 +662,11 @@ fn worst_stage(r: &Resolved, sts: &[Stage], su: &StepSetup) -> (usize, StageTime
     let mut worst = StageTimes::default();
     let mut worst_idx = 0;
     let layers = super::work::layers(r, su.pass);
+    let prices = layer_prices(r, &layers);
     for (i, st) in sts.iter().enumerate() {
         let logits = if st.head { su.tokens_mb } else { 0.0 };
         let w = super::work::stage_of(r, st, layers, logits);
-        let t = stage_times(r, &w, su.frozen, su.quantized && su.frozen);
+        let t = stage_times(r, &w, &prices, su.frozen, su.quantized && su.frozen);
         if t.fwd + t.bwd > worst.fwd + worst.bwd {
             worst = t;
             worst_idx = i;
