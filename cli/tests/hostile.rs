@@ -584,6 +584,12 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             "arrival.poisson.rate",
         ),
         eval(
+            "stream: more requests than the simulator takes",
+            "/requests",
+            json!(1_000_000),
+            "stream.requests",
+        ),
+        eval(
             "stream: zero clients",
             "/arrival",
             json!({"concurrency": {"clients": 0}}),

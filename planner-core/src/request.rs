@@ -289,8 +289,16 @@ impl RequestStream {
                 ),
             ));
         }
-        if self.requests == 0 {
-            out.push((format!("{at}.requests"), "must be at least 1".into()));
+        if self.requests == 0 || self.requests > MAX_SIMULATED_REQUESTS {
+            // Refused rather than cut: a stream of 10,000 requests would
+            // otherwise be simulated as 5,000 without a word.
+            out.push((
+                format!("{at}.requests"),
+                format!(
+                    "must be between 1 and {MAX_SIMULATED_REQUESTS} (the simulator's bound per replica), got {}",
+                    self.requests
+                ),
+            ));
         }
         out
     }
@@ -385,6 +393,11 @@ mod tests {
         let mut s = stream();
         s.prompt = Lengths::Empirical { points: vec![] };
         assert_eq!(fields(s).len(), 2);
+        for requests in [0, MAX_SIMULATED_REQUESTS + 1, u32::MAX] {
+            let mut s = stream();
+            s.requests = requests;
+            assert_eq!(fields(s), ["workload.inference.stream.requests"]);
+        }
         let mut s = stream();
         s.slo.tpot_p99 = Some(Seconds::from_secs(0.0));
         s.slo.ttft_p50 = Some(Seconds::from_secs(-2.0));
