@@ -239,9 +239,9 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
             batch,
             logits,
         } => {
-            let s = time::inference::serve(r, &t, prompt, output, batch, logits);
-            let l = time::inference::serve(&lo, &t, prompt, output, batch, logits);
-            let h = time::inference::serve(&hi, &t, prompt, output, batch, logits);
+            let s = time::serve(r, &t, prompt, output, batch, logits);
+            let l = time::serve(&lo, &t, prompt, output, batch, logits);
+            let h = time::serve(&hi, &t, prompt, output, batch, logits);
             let latency = s.latency();
             let per_replica = if latency > 0.0 {
                 f64::from(batch) * f64::from(output) / latency

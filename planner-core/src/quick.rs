@@ -199,7 +199,7 @@ pub(crate) fn time_of(r: &Resolved, t: &Tables) -> QuickTime {
             batch,
             logits,
         } => {
-            let s = time::inference::serve(r, tables, prompt, output, batch, logits);
+            let s = time::serve(r, tables, prompt, output, batch, logits);
             let latency = s.latency();
             let per_replica = if latency > 0.0 {
                 f64::from(batch) * f64::from(output) / latency

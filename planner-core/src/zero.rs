@@ -10,7 +10,6 @@
 
 use crate::plan::Sharding;
 use crate::units::Bytes;
-use serde::{Deserialize, Serialize};
 
 /// Bytes per parameter of each model state.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,81 +110,7 @@ pub enum Gathering {
     Prefetch,
 }
 
-/// DeepSpeed ZeRO-3's fetch and reduction knobs (`zero_optimization` in
-/// the DeepSpeed config). Defaults are DeepSpeed's own
-/// (`DeepSpeedZeroConfig`, deepspeed/runtime/zero/config.py). Counts are
-/// parameter elements. PyTorch FSDP ignores them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct Zero3Fetch {
-    /// `stage3_prefetch_bucket_size`: elements fetched ahead of use
-    /// (default 5·10⁷; 0 turns prefetching off).
-    #[serde(default = "Zero3Fetch::default_prefetch")]
-    pub prefetch_bucket: u64,
-    /// `stage3_max_live_parameters`: elements resident before prefetching
-    /// stops (default 10⁹).
-    #[serde(default = "Zero3Fetch::default_max_live")]
-    pub max_live: u64,
-    /// `stage3_param_persistence_threshold`: tensors with fewer elements
-    /// stay whole on every rank and are never gathered (default 10⁵).
-    #[serde(default = "Zero3Fetch::default_persistence")]
-    pub persistence_threshold: u64,
-    /// `reduce_bucket_size`: elements per gradient reduce-scatter; the
-    /// contiguous bucket is allocated at this size in the 16-bit parameter
-    /// dtype (`__ipg_bucket_flat_buffer`, deepspeed/runtime/zero/stage3.py;
-    /// default 5·10⁸).
-    #[serde(default = "Zero3Fetch::default_reduce_bucket")]
-    pub reduce_bucket: u64,
-}
-
-impl Zero3Fetch {
-    /// The largest value any knob takes (10¹³ elements, far past any
-    /// model): keeps the arithmetic finite.
-    pub const MAX: u64 = 10_000_000_000_000;
-
-    fn default_prefetch() -> u64 {
-        50_000_000
-    }
-    fn default_max_live() -> u64 {
-        1_000_000_000
-    }
-    fn default_persistence() -> u64 {
-        100_000
-    }
-    fn default_reduce_bucket() -> u64 {
-        500_000_000
-    }
-
-    /// True when every knob is DeepSpeed's default (links leave it out).
-    pub fn is_default(&self) -> bool {
-        *self == Self::default()
-    }
-
-    /// Each knob with its field name, for validation.
-    pub fn fields(&self) -> [(&'static str, u64); 4] {
-        [
-            ("levers.zero3.prefetch_bucket", self.prefetch_bucket),
-            ("levers.zero3.max_live", self.max_live),
-            (
-                "levers.zero3.persistence_threshold",
-                self.persistence_threshold,
-            ),
-            ("levers.zero3.reduce_bucket", self.reduce_bucket),
-        ]
-    }
-}
-
-impl Default for Zero3Fetch {
-    fn default() -> Self {
-        Self {
-            prefetch_bucket: Self::default_prefetch(),
-            max_live: Self::default_max_live(),
-            persistence_threshold: Self::default_persistence(),
-            reduce_bucket: Self::default_reduce_bucket(),
-        }
-    }
-}
+pub use crate::plan::Zero3Fetch;
 
 /// The shape of one transformer block's parameters on a rank, as the
 /// gather schedule sees it (elements, after TP).

@@ -136,7 +136,7 @@ pub(crate) fn fill<S: Sink>(
     // The drafter sits beside the output layer (EAGLE reads the last
     // hidden state; engines run no drafter under pipeline parallelism).
     let draft = if st.head {
-        crate::time::speculative::Speculator::of(r)
+        super::speculator::Speculator::of(r)
     } else {
         None
     };

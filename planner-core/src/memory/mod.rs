@@ -19,6 +19,7 @@ pub(crate) mod allocator;
 pub(crate) mod breakdown;
 pub(crate) mod granules;
 mod inference;
+pub(crate) mod speculator;
 mod training;
 
 use crate::catalog::CommPattern;

@@ -12,10 +12,11 @@
 use super::capacity::Capacity;
 use super::sim::Limits;
 use crate::memory::breakdown::Breakdown;
+use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, Slo};
 use crate::resolve::Resolved;
 use crate::time::inference::{windowed, Mix};
-use crate::time::speculative::{self, Speculator};
+use crate::time::speculative;
 
 /// The stream's shape as the approximation needs it.
 #[derive(Debug, Clone, Copy)]

@@ -82,7 +82,7 @@ pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> B
 pub(crate) fn per_token(r: &Resolved, d: &DeviceMemory) -> f64 {
     let head = matches!(d.role, DeviceRole::OnlyStage | DeviceRole::LastStage);
     let draft = if head {
-        crate::time::speculative::Speculator::of(r).map_or(0.0, |s| s.kv_per_token())
+        crate::memory::speculator::Speculator::of(r).map_or(0.0, |s| s.kv_per_token())
     } else {
         0.0
     };

@@ -87,7 +87,7 @@ pub(crate) fn report(
         return Some(out);
     };
     let replicas = r.dp.max(1);
-    let spec = crate::time::speculative::Speculator::of(r);
+    let spec = crate::memory::speculator::Speculator::of(r);
     let shape = Shape {
         r,
         dev,
@@ -298,7 +298,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     let profile = profile(&r, batch);
     let cap = capacity::capacity(&r, &devices, &profile);
     let lim = limits(&profile);
-    let spec = crate::time::speculative::Speculator::of(&r);
+    let spec = crate::memory::speculator::Speculator::of(&r);
     let shape = Shape {
         r: &r,
         dev: tables.first(),

@@ -15,10 +15,11 @@
 use super::capacity::Capacity;
 use super::rng::SplitMix;
 use crate::memory::breakdown::Breakdown;
+use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, MAX_SIMULATED_REQUESTS};
 use crate::resolve::Resolved;
 use crate::time::inference::{windowed, Mix};
-use crate::time::speculative::{self, Speculator};
+use crate::time::speculative;
 use std::collections::VecDeque;
 
 /// Iterations one run may take.

@@ -306,18 +306,11 @@ pub(crate) fn serve(
     let bs = (f64::from(batch), f64::from(prompt));
     let whole = whole_model(r);
     let dev = devices.first();
-    let mut t = ServeTime {
+    ServeTime {
         prefill: prefill(r, dev, &whole, bs, logits),
         decode: decode(r, dev, &whole, bs, output),
         output,
-    };
-    if let Some(s) = super::speculative::Speculator::of(r) {
-        let context = bs.1 + f64::from(output) / 2.0;
-        t.decode = super::speculative::static_decode(r, &s, dev, bs.0, context);
-        t.prefill
-            .add_all(&super::speculative::draft_prefill(&s, bs.0, bs.1));
     }
-    t
 }
 
 /// What one iteration of a continuous-batching engine carries, summed over

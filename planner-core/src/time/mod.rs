@@ -12,7 +12,10 @@ pub(crate) mod speculative;
 pub(crate) mod training;
 pub(crate) mod work;
 
+use crate::memory::breakdown::Breakdown;
+use crate::plan::LogitsScope;
 use crate::report::{TimeKind, TimePart};
+use crate::resolve::Resolved;
 use crate::units::Seconds;
 
 const N: usize = TimeKind::ALL.len();
@@ -73,4 +76,20 @@ impl Parts {
             })
             .collect()
     }
+}
+
+/// Prefill and average decode step of a serving plan's static batch, with
+/// its speculative decoding when it has one (`inference::serve`, then
+/// `speculative::static_batch`).
+pub(crate) fn serve(
+    r: &Resolved,
+    devices: &[Breakdown],
+    prompt: u32,
+    output: u32,
+    batch: u32,
+    logits: LogitsScope,
+) -> inference::ServeTime {
+    let t = inference::serve(r, devices, prompt, output, batch, logits);
+    let bs = (f64::from(batch), f64::from(prompt));
+    speculative::static_batch(r, devices.first(), bs, t)
 }
