@@ -43,8 +43,8 @@ fn plan(pre: Pool, dec: Pool, link: Option<LinkId>, rate: f64, prompt: u32, outp
 
 fn report(p: &Plan) -> DisaggReport {
     let r = evaluate(p);
-    r.disaggregated
-        .unwrap_or_else(|| panic!("no disaggregated section: {:?}", r.diagnostics))
+    assert!(r.disaggregated.is_some(), "no section: {:?}", r.diagnostics);
+    r.disaggregated.expect("a disaggregated section")
 }
 
 fn fields(p: &Plan) -> Vec<String> {
