@@ -418,9 +418,15 @@ fn disaggregation(d: crate::disagg::Disaggregation) -> String {
     let link = d.link.map_or(String::new(), |l| {
         format!(" over {}", crate::catalog::link(l).name)
     });
+    let ep = |p: crate::disagg::Pool| p.ep.map_or(String::new(), |e| format!(" EP{e}"));
     format!(
-        "prefill {}×TP{} : decode {}×TP{}{link}",
-        d.prefill.replicas, d.prefill.tp, d.decode.replicas, d.decode.tp
+        "prefill {}×TP{}{} : decode {}×TP{}{}{link}",
+        d.prefill.replicas,
+        d.prefill.tp,
+        ep(d.prefill),
+        d.decode.replicas,
+        d.decode.tp,
+        ep(d.decode)
     )
 }
 

@@ -33,6 +33,12 @@ pub struct Pool {
     /// plan's `levers.engine_knobs.max_seqs`, else the engine's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_seqs: Option<u32>,
+    /// Expert-parallel degree in this pool (MoE): `tp: 1` with `ep` equal
+    /// to `replicas` is DP attention with the experts spread over the
+    /// pool (SGLang `--enable-dp-attention`, `--ep-size`); `None` takes the
+    /// plan's `levers.parallel.ep`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ep: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -119,6 +125,12 @@ impl Disaggregation {
                 out.push((
                     format!("{at}.{name}"),
                     format!("takes {} GPUs, more than {MAX_POOL_GPUS}", p.gpus()),
+                ));
+            }
+            if p.ep == Some(0) {
+                out.push((
+                    format!("{at}.{name}.ep"),
+                    "must be at least 1 (1 is no expert parallelism)".into(),
                 ));
             }
             if p.token_budget == Some(0) {

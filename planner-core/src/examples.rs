@@ -109,6 +109,7 @@ pub fn example_disagg_plan() -> Plan {
         replicas: 1,
         token_budget: None,
         max_seqs: None,
+        ep: None,
     };
     p.levers.disaggregation = Some(Disaggregation {
         prefill: pool,

@@ -15,6 +15,7 @@ fn pool(tp: u32, replicas: u32) -> Pool {
         replicas,
         token_budget: None,
         max_seqs: None,
+        ep: None,
     }
 }
 
@@ -308,4 +309,40 @@ fn the_serving_search_weighs_pool_splits() {
     };
     assert!(all.iter().all(|f| named(f)));
     let _ = PoolRole::Prefill;
+}
+
+#[test]
+fn moe_pools_take_their_own_expert_parallelism() {
+    use planner_core::catalog::{GpuId, ModelId};
+    use planner_core::hardware::{GpuChoice, Hardware};
+    // Mixtral 8x7B, DP attention with the experts over each pool
+    // (tp 1, replicas = ep), on 8 H100s.
+    let mut p = plan(pool(1, 4), pool(1, 4), None, 4.0, 1000, 200);
+    p.model = planner_core::plan::ModelChoice::Preset(ModelId::Mixtral8x7b);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8);
+    p.levers.parallel.tp = 1;
+    p.levers.parallel.dp = 8;
+    p.levers.parallel.ep = 8;
+    let split = |ep: u32| Disaggregation {
+        prefill: Pool {
+            ep: Some(ep),
+            ..pool(1, 4)
+        },
+        decode: Pool {
+            ep: Some(ep),
+            ..pool(1, 4)
+        },
+        link: None,
+    };
+    p.levers.disaggregation = Some(split(4));
+    assert!(fields(&p).is_empty(), "{:?}", fields(&p));
+    let d = report(&p);
+    assert!(d.prefill.fits && d.decode.fits);
+    assert!(d.analytic.max_rate > 0.0 && d.simulated.completed > 0);
+    p.levers.disaggregation = Some(split(0));
+    let got = fields(&p);
+    assert!(
+        got.iter().any(|x| x == "levers.disaggregation.prefill.ep"),
+        "{got:?}"
+    );
 }

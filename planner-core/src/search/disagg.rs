@@ -51,6 +51,7 @@ fn shapes(s: &ServingScenario, role: PoolRole, evaluated: &mut u32) -> Vec<Shape
                 replicas: 1,
                 token_budget,
                 max_seqs,
+                ep: None,
             };
             *evaluated += 1;
             let rate = crate::serving::disagg::pool_rate(&s.base, pool, role);

@@ -78,6 +78,9 @@ fn pool_plan(plan: &Plan, pool: Pool, role: PoolRole) -> Plan {
     let par = &mut p.levers.parallel;
     par.tp = pool.tp;
     par.dp = pool.replicas;
+    if let Some(ep) = pool.ep {
+        par.ep = ep;
+    }
     let gpus =
         u64::from(pool.tp) * u64::from(par.pp) * u64::from(par.cp) * u64::from(pool.replicas);
     p.hardware.gpus = u32::try_from(gpus).unwrap_or(u32::MAX);
