@@ -48,6 +48,14 @@ pub(crate) enum Cmd {
     #[command(after_help = "Example:
   memwall example-serving | memwall eval - --format table")]
     ExampleServing,
+    /// Print the serving plan split into prefill and decode pools
+    ///
+    /// One TP-4 replica prefills, one TP-4 replica decodes, the KV cache
+    /// crossing NVLink; `eval` adds each pool, the transfer, and the
+    /// stream through both.
+    #[command(after_help = "Example:
+  memwall example-disagg | memwall eval - --format table")]
+    ExampleDisagg,
     /// Print the JSON schema of a plan, a search scenario or a shared pool
     #[command(after_help = "Examples:
   memwall schema > plan.schema.json

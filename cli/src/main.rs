@@ -10,6 +10,7 @@
 
 mod args;
 mod calibrate_view;
+mod disagg_view;
 mod io;
 mod ops;
 mod ops_view;
@@ -51,6 +52,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
         Cmd::Eval(a) => eval(&a.file, a.format.format),
         Cmd::Example => print_ok(example_plan().to_json()),
         Cmd::ExampleServing => print_ok(planner_core::example_serving_plan().to_json()),
+        Cmd::ExampleDisagg => print_ok(planner_core::example_disagg_plan().to_json()),
         Cmd::Schema { kind } => schema(kind),
         Cmd::Search(a) => run_search(&a.file, a.format.format),
         Cmd::ExampleScenario => print_ok(search::example_scenario().to_json()),

@@ -33,6 +33,9 @@ pub fn render(r: &Report) -> String {
     if let Some(s) = &r.serving {
         crate::serving_view::serving(&mut o, s);
     }
+    if let Some(d) = &r.disaggregated {
+        crate::disagg_view::disaggregated(&mut o, d);
+    }
     placement(&mut o, &r.placement);
     let streamed = r.serving.as_ref().is_some_and(|s| s.simulated.is_some());
     if streamed {

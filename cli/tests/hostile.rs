@@ -127,6 +127,65 @@ fn case(name: &'static str, args: &[&str], stdin: Vec<u8>, expect: Expect) -> Ca
 
 use Expect::{Answered, Refused};
 
+/// Disaggregated plans given to `eval`: empty pools, more GPUs than the
+/// plan has, a link that does not reach, a misspelt key.
+fn disagg_cases(plan: &Value) -> Vec<Case> {
+    let at = "/levers/disaggregation";
+    let eval = |name, pointer: &str, value: Value, field| {
+        let pointer = format!("{at}{pointer}");
+        case(
+            name,
+            &["eval", "-"],
+            patched(plan, &[(pointer.as_str(), value)]),
+            Refused(field),
+        )
+    };
+    vec![
+        eval(
+            "disagg: a prefill pool of TP 0",
+            "/prefill/tp",
+            json!(0),
+            "disaggregation.prefill.tp",
+        ),
+        eval(
+            "disagg: a decode pool of no replicas",
+            "/decode/replicas",
+            json!(0),
+            "disaggregation.decode.replicas",
+        ),
+        eval(
+            "disagg: pools beyond the plan's GPUs",
+            "/decode/replicas",
+            json!(4_000_000_000u32),
+            "levers.disaggregation",
+        ),
+        eval(
+            "disagg: a third prefill replica past the node",
+            "/prefill/replicas",
+            json!(3),
+            "levers.disaggregation",
+        ),
+        eval(
+            "disagg: a host link between pools",
+            "/link",
+            json!("pcie5-x16"),
+            "disaggregation.link",
+        ),
+        eval(
+            "disagg: another GPU's NVLink",
+            "/link",
+            json!("nvlink5"),
+            "disaggregation.link",
+        ),
+        eval(
+            "disagg: a misspelt pool key",
+            "/decode/replica",
+            json!(2),
+            "replica",
+        ),
+    ]
+}
+
 /// Plans given to `eval`: damaged structure, unknown keys, numbers out of
 /// their domain, impossible splits, absurd sizes.
 fn plan_cases(plan: &Value) -> Vec<Case> {
@@ -678,6 +737,7 @@ fn every_hostile_input_is_bounded_and_named() {
     cases.extend(scenario_cases(&scenario));
     cases.extend(tenant_cases(&pool));
     cases.extend(stream_cases(&serving));
+    cases.extend(disagg_cases(&output(&["example-disagg"])));
     cases.extend(other_cases(&plan_bytes));
     assert!(
         cases.len() >= 60,

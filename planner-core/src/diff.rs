@@ -79,6 +79,9 @@ pub enum Setting {
     PrefixCaching,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
+    /// Disaggregated prefill and decode pools (the P:D split, TP per
+    /// pool, the KV link).
+    Disaggregation,
     /// What a training run trains: every weight, or adapters over a frozen
     /// (for QLoRA, 4-bit) base.
     TrainingMethod,
@@ -120,6 +123,7 @@ crate::lang::named!(Setting {
     Setting::MaxSeqs => "max_seqs", "running-request limit", "最大运行请求数";
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
+    Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
     Setting::TrainingMethod => "training_method", "training method", "训练方式";
     Setting::Moe => "moe", "MoE routing and dispatch", "MoE 路由与分发";
     Setting::TrainingStack => "training_stack", "training framework", "训练框架";
@@ -405,6 +409,25 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             })
     };
     push(out, Setting::Speculative, spec(a), spec(b), n);
+    let split = |l: &Levers| l.disaggregation.map_or("off".to_string(), disaggregation);
+    push(out, Setting::Disaggregation, split(a), split(b), n);
+}
+
+/// The pools in one string: "prefill 2×TP4 : decode 1×TP8 over nvlink4".
+fn disaggregation(d: crate::disagg::Disaggregation) -> String {
+    let link = d.link.map_or(String::new(), |l| {
+        format!(" over {}", crate::catalog::link(l).name)
+    });
+    let ep = |p: crate::disagg::Pool| p.ep.map_or(String::new(), |e| format!(" EP{e}"));
+    format!(
+        "prefill {}×TP{}{} : decode {}×TP{}{}{link}",
+        d.prefill.replicas,
+        d.prefill.tp,
+        ep(d.prefill),
+        d.decode.replicas,
+        d.decode.tp,
+        ep(d.decode)
+    )
 }
 
 /// The offload levers in one string: "optimizer→host_dram 100%, …".

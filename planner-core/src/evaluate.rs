@@ -73,6 +73,8 @@ pub fn evaluate(plan: &Plan) -> Report {
         cost.usd_per_hour,
     );
 
+    let disaggregated = crate::serving::disagg::report(plan, cost.usd_per_hour);
+
     Report {
         version: SCHEMA_VERSION,
         plan: plan.name.clone(),
@@ -91,6 +93,7 @@ pub fn evaluate(plan: &Plan) -> Report {
         cost: Some(cost),
         diagnostics,
         serving,
+        disaggregated,
     }
 }
 

@@ -96,3 +96,25 @@ pub fn example_serving_plan() -> Plan {
         distillation: None,
     }
 }
+
+/// The serving example split into pools (what `memwall example-disagg`
+/// prints): on the same 8×H100 node, one TP-4 replica prefills and one
+/// TP-4 replica decodes, the KV cache crossing NVLink between them.
+pub fn example_disagg_plan() -> Plan {
+    use crate::disagg::{Disaggregation, Pool};
+    let mut p = example_serving_plan();
+    p.name = "Llama 3.1 70B on 8×H100, vLLM, prefill TP 4 : decode TP 4".into();
+    let pool = Pool {
+        tp: 4,
+        replicas: 1,
+        token_budget: None,
+        max_seqs: None,
+        ep: None,
+    };
+    p.levers.disaggregation = Some(Disaggregation {
+        prefill: pool,
+        decode: pool,
+        link: None,
+    });
+    p
+}

@@ -23,6 +23,7 @@ pub mod checkpoint;
 mod cost;
 pub mod diagnostics;
 pub mod diff;
+pub mod disagg;
 pub mod economics;
 pub mod efficiency;
 pub mod effort;
@@ -62,7 +63,7 @@ pub mod zero;
 
 pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
 pub use evaluate::evaluate;
-pub use examples::{example_plan, example_serving_plan};
+pub use examples::{example_disagg_plan, example_plan, example_serving_plan};
 pub use lang::{Lang, Named};
 pub use plan::{Plan, PlanParseError};
 pub use report::{Report, Verdict};

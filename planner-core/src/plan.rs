@@ -738,6 +738,11 @@ pub struct Levers {
         skip_serializing_if = "crate::engine::EngineKnobs::is_default"
     )]
     pub engine_knobs: crate::engine::EngineKnobs,
+    /// Disaggregated prefill and decode: separate GPU pools, each with its
+    /// own parallelism, and the link that carries the KV cache between
+    /// them; `None` serves both phases on the same GPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disaggregation: Option<crate::disagg::Disaggregation>,
     /// The framework, loss kernel and optimizer implementation, as memory
     /// sees them (issue 12).
     #[serde(default)]

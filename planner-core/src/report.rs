@@ -740,6 +740,11 @@ pub struct Report {
     /// Absent for training plans and in reports written before it existed.
     #[serde(default)]
     pub serving: Option<ServingReport>,
+    /// Disaggregated prefill and decode pools, when the plan sets
+    /// `levers.disaggregation`: each pool, the KV transfer between them,
+    /// the stream's latency and throughput through both, and their cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disaggregated: Option<crate::disagg::DisaggReport>,
 }
 
 impl Report {

@@ -444,6 +444,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     ];
     check_offload(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let factors = crate::stack::StackFactors::of(plan.training_stack(), gpu.arch);
 
     let mut resolved = Resolved {
@@ -788,7 +789,10 @@ fn check_degrees(
     } = d;
     let product = tp.saturating_mul(pp).saturating_mul(dp).saturating_mul(cp);
     let dpcp = dp.saturating_mul(cp);
-    if product != gpus {
+    // A disaggregated plan's pools take the GPUs (checked with them); its
+    // own degrees describe the co-located view on as many as they take.
+    let pooled = levers.disaggregation.is_some() && product <= gpus;
+    if product != gpus && !pooled {
         c.push(Diagnostic::error(K::DegreesProduct { product, gpus }));
     }
     if spec.heads % tp != 0 {
@@ -1082,6 +1086,31 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
             crate::engine::MAX_SEQS_LIMIT,
         );
         levers.engine_knobs.max_seqs = Some(m);
+    }
+}
+
+/// Disaggregated pools: GPUs in each, within the plan's; a link that
+/// reaches between them; a stream and an engine to run them
+/// ([`crate::disagg::Disaggregation::problems`]).
+fn check_disaggregation(c: &mut Checker, plan: &Plan, levers: &Levers, gpu: &GpuSpec, net: Net) {
+    let Some(d) = levers.disaggregation else {
+        return;
+    };
+    let stream = match &plan.workload {
+        Workload::Inference(i) => i.stream.as_ref(),
+        Workload::Training(_) => None,
+    };
+    let ctx = crate::disagg::Context {
+        gpus: net.gpus,
+        domain: net.domain,
+        scale_up: gpu.scale_up,
+        stream: stream.is_some(),
+        closed_loop: stream
+            .is_some_and(|s| matches!(s.arrival, crate::request::Arrival::Concurrency { .. })),
+        continuous: levers.engine.continuous(),
+    };
+    for (field, problem) in d.problems(&ctx) {
+        c.push(Diagnostic::error(K::InvalidValue { field, problem }));
     }
 }
 

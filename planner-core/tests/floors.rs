@@ -28,6 +28,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("effort", 1),
     ("zero", 1),
     ("diff", 1),
+    ("disagg", 1),
     ("catalog", 1),
     ("examples", 1),
     ("hf", 1),

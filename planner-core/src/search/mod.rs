@@ -48,6 +48,7 @@
 //! pruned one return the same frontier, and that every generated candidate,
 //! turned back into a plan, is one `evaluate` accepts and agrees with.
 
+mod disagg;
 mod price;
 mod result;
 mod scenario;

@@ -56,6 +56,12 @@ pub struct ServingSpace {
     /// (0 is no speculation).
     #[serde(default = "default_draft")]
     pub draft_tokens: Vec<u32>,
+    /// Whether the search also tries disaggregated prefill and decode
+    /// pools (the P:D ratio, TP per pool, the prefill pool's token budget
+    /// and the decode pool's running limit from the lists above). Off by
+    /// default.
+    #[serde(default)]
+    pub disaggregation: crate::disagg::PoolSearch,
 }
 
 /// The longest list a space may hold.
@@ -81,6 +87,7 @@ impl Default for ServingSpace {
             token_budgets: default_budgets(),
             max_seqs: default_seqs(),
             draft_tokens: default_draft(),
+            disaggregation: crate::disagg::PoolSearch::Off,
         }
     }
 }
@@ -175,6 +182,11 @@ pub fn search_serving(s: &ServingScenario) -> ServingSearch {
             found.push(f);
         }
     }
+    if s.space.disaggregation == crate::disagg::PoolSearch::Explore {
+        let (n, pooled) = super::disagg::found(s, rate);
+        out.evaluated += n;
+        found.extend(pooled);
+    }
     out.feasible = found.len() as u32;
     let key = |f: &ServingFound| {
         (
@@ -229,6 +241,7 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
                 for &pc in caching {
                     for &k in &drafts {
                         let mut p = s.base.clone();
+                        p.levers.disaggregation = None;
                         p.levers.parallel.tp = tp;
                         p.levers.parallel.pp = 1;
                         p.levers.parallel.dp = 1;

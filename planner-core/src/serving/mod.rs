@@ -6,6 +6,7 @@
 
 pub(crate) mod analytic;
 pub(crate) mod capacity;
+pub(crate) mod disagg;
 mod rng;
 pub(crate) mod sim;
 

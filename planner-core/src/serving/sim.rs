@@ -87,9 +87,25 @@ pub(crate) fn reused(prompt: u32, shared: u32, block: u32) -> u32 {
     whole(shared).min(whole(prompt.saturating_sub(1)))
 }
 
+impl Req {
+    /// A request handed over by a prefill pool at `arrival` with its
+    /// prompt's KV cache: all but the last prompt token is computed, so
+    /// its first step here is one decode-sized step that emits the first
+    /// token (disaggregated serving, `serving::disagg`).
+    pub(crate) fn handed_over(arrival: f64, prompt: u32, output: u32) -> Req {
+        Req {
+            arrival,
+            prompt,
+            output,
+            computed: prompt.saturating_sub(1),
+            ..Req::default()
+        }
+    }
+}
+
 /// The requests of one replica's share of the stream: arrival times
 /// (closed-loop requests get theirs as earlier ones finish) and lengths.
-fn requests(stream: &RequestStream, replicas: u32) -> (Vec<Req>, Option<u32>) {
+pub(crate) fn requests(stream: &RequestStream, replicas: u32) -> (Vec<Req>, Option<u32>) {
     let n = stream.requests.clamp(1, MAX_SIMULATED_REQUESTS) as usize;
     let mut rng = SplitMix::new(stream.seed);
     let mut t = 0.0;
@@ -158,6 +174,31 @@ pub(crate) fn simulate(
         q.computed = q.cached;
     }
     let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
+    run(r, dev, cap, limits, reqs, clients, shared_blocks)
+}
+
+/// Runs given requests of an open stream (arrivals in order, some perhaps
+/// partly computed, as [`Req::handed_over`] makes them) on one replica,
+/// without a prefix cache.
+pub(crate) fn simulate_requests(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    cap: &Capacity,
+    limits: Limits,
+    reqs: Vec<Req>,
+) -> Run {
+    run(r, dev, cap, limits, reqs, None, 0)
+}
+
+fn run(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    cap: &Capacity,
+    limits: Limits,
+    reqs: Vec<Req>,
+    clients: Option<u32>,
+    shared_blocks: u64,
+) -> Run {
     let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
     let mut s = State {
         r,

@@ -1,0 +1,311 @@
+//! Disaggregated prefill and decode as a plan states it and as a report
+//! shows it: two GPU pools, each with its own tensor parallelism, replicas
+//! and engine knobs, and the fabric that carries each request's KV cache
+//! from the prefill pool to the decode pool (DistServe, Zhong et al.,
+//! OSDI 2024; Mooncake, Qin et al., FAST 2025; NVIDIA Dynamo; vLLM's
+//! `--kv-transfer-config`). The model is in `serving::disagg`.
+
+use crate::catalog::LinkId;
+use crate::report::{Percentiles, SimulatedServing};
+use crate::units::{ByteRate, Bytes, Seconds, Usd};
+use serde::{Deserialize, Serialize};
+
+/// The most GPUs one pool may take (tensor parallelism × replicas): the
+/// planner's bound on a cluster (`resolve::MAX_GPUS` is of the same order).
+pub const MAX_POOL_GPUS: u32 = 1_000_000;
+
+/// One pool of engine replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Pool {
+    /// Tensor-parallel degree of each replica, ≥ 1.
+    pub tp: u32,
+    /// Engine replicas in the pool, ≥ 1.
+    #[serde(default = "one")]
+    pub replicas: u32,
+    /// Token budget per iteration in this pool (`max_num_batched_tokens`);
+    /// `None` takes the plan's `levers.prefill_chunk` (the engine's default
+    /// when that is unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_budget: Option<u32>,
+    /// Running requests per replica (`max_num_seqs`); `None` takes the
+    /// plan's `levers.engine_knobs.max_seqs`, else the engine's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_seqs: Option<u32>,
+    /// Expert-parallel degree in this pool (MoE): `tp: 1` with `ep` equal
+    /// to `replicas` is DP attention with the experts spread over the
+    /// pool (SGLang `--enable-dp-attention`, `--ep-size`); `None` takes the
+    /// plan's `levers.parallel.ep`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ep: Option<u32>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Pool {
+    /// GPUs the pool takes.
+    pub fn gpus(&self) -> u64 {
+        u64::from(self.tp) * u64::from(self.replicas)
+    }
+}
+
+/// Separate prefill and decode pools (`levers.disaggregation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Disaggregation {
+    /// The pool that prefills prompts.
+    pub prefill: Pool,
+    /// The pool that decodes.
+    pub decode: Pool,
+    /// The link that carries the KV cache between the pools; `None` takes
+    /// the GPU's scale-up link (NVLink) when both pools fit in one scale-up
+    /// domain, else the cluster's scale-out fabric (one NIC per GPU as in
+    /// DGX/HGX nodes, `hardware.nics_per_node` scales it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkId>,
+}
+
+/// Which pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PoolRole {
+    /// Prefills prompts and hands the KV cache on.
+    Prefill,
+    /// Decodes from the KV cache it received.
+    Decode,
+}
+
+crate::lang::named!(PoolRole {
+    PoolRole::Prefill => "prefill", "prefill pool", "预填充池";
+    PoolRole::Decode => "decode", "decode pool", "解码池";
+});
+
+/// What the checks of a disaggregated plan need to know of the rest of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    /// `hardware.gpus`.
+    pub gpus: u32,
+    /// GPUs in one scale-up domain.
+    pub domain: u32,
+    /// The GPU's scale-up link, if it has one.
+    pub scale_up: Option<LinkId>,
+    /// Whether the plan serves a request stream.
+    pub stream: bool,
+    /// Whether the stream is a closed loop (a fixed concurrency).
+    pub closed_loop: bool,
+    /// Whether the engine batches continuously.
+    pub continuous: bool,
+}
+
+impl Disaggregation {
+    /// GPUs both pools take.
+    pub fn gpus(&self) -> u64 {
+        self.prefill.gpus() + self.decode.gpus()
+    }
+
+    /// What is wrong with it, each as (field, one-line problem).
+    pub fn problems(&self, ctx: &Context) -> Vec<(String, String)> {
+        let at = "levers.disaggregation";
+        let mut out = Vec::new();
+        for (name, p) in [("prefill", &self.prefill), ("decode", &self.decode)] {
+            for (knob, v) in [("tp", p.tp), ("replicas", p.replicas)] {
+                if v == 0 {
+                    out.push((
+                        format!("{at}.{name}.{knob}"),
+                        "must be at least 1: a pool with no GPUs serves nothing".into(),
+                    ));
+                }
+            }
+            if p.gpus() > u64::from(MAX_POOL_GPUS) {
+                out.push((
+                    format!("{at}.{name}"),
+                    format!("takes {} GPUs, more than {MAX_POOL_GPUS}", p.gpus()),
+                ));
+            }
+            if p.ep == Some(0) {
+                out.push((
+                    format!("{at}.{name}.ep"),
+                    "must be at least 1 (1 is no expert parallelism)".into(),
+                ));
+            }
+            if p.token_budget == Some(0) {
+                out.push((
+                    format!("{at}.{name}.token_budget"),
+                    "must be at least 1 token".into(),
+                ));
+            }
+            if let Some(m) = p
+                .max_seqs
+                .filter(|m| *m == 0 || *m > crate::engine::MAX_SEQS_LIMIT)
+            {
+                out.push((
+                    format!("{at}.{name}.max_seqs"),
+                    format!(
+                        "must be between 1 and {}, got {m}",
+                        crate::engine::MAX_SEQS_LIMIT
+                    ),
+                ));
+            }
+        }
+        if self.gpus() > u64::from(ctx.gpus) {
+            out.push((
+                at.to_string(),
+                format!(
+                    "the pools take {} GPUs, hardware.gpus gives {}",
+                    self.gpus(),
+                    ctx.gpus
+                ),
+            ));
+        }
+        out.extend(self.link_problem(ctx).map(|p| (format!("{at}.link"), p)));
+        if !ctx.stream {
+            out.push((
+                at.to_string(),
+                "needs a request stream (workload.inference.stream)".into(),
+            ));
+        } else if ctx.closed_loop {
+            out.push((
+                at.to_string(),
+                "takes an open (Poisson) stream; a closed loop couples the pools and is not modelled"
+                    .into(),
+            ));
+        }
+        if !ctx.continuous {
+            out.push((
+                at.to_string(),
+                "needs a continuous-batching engine (levers.engine: vllm, sglang or trt_llm)"
+                    .into(),
+            ));
+        }
+        out
+    }
+
+    /// Why the stated link cannot carry the KV cache, if it cannot.
+    fn link_problem(&self, ctx: &Context) -> Option<String> {
+        let id = self.link?;
+        let entry = crate::catalog::link(id);
+        match entry.role {
+            crate::catalog::LinkRole::Host => Some(format!(
+                "{} joins a GPU to its host, not two GPUs; name a scale-up or scale-out link",
+                entry.name
+            )),
+            crate::catalog::LinkRole::ScaleUp if ctx.scale_up != Some(id) => Some(format!(
+                "{} is not this GPU's scale-up link ({})",
+                entry.name,
+                ctx.scale_up
+                    .map_or("it has none", |l| crate::catalog::link(l).name)
+            )),
+            crate::catalog::LinkRole::ScaleUp if self.gpus() > u64::from(ctx.domain) => {
+                Some(format!(
+                    "{} does not reach across nodes: the pools take {} GPUs, one scale-up domain holds {}",
+                    entry.name,
+                    self.gpus(),
+                    ctx.domain
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One pool as the report shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PoolReport {
+    /// Which pool.
+    pub role: PoolRole,
+    /// Tensor parallelism of a replica.
+    pub tp: u32,
+    /// Replicas.
+    pub replicas: u32,
+    /// Tokens the KV pool of one replica holds.
+    pub kv_capacity_tokens: f64,
+    /// KV bytes per token on one device of this pool.
+    pub kv_bytes_per_token_device: Bytes,
+    /// Whether every device holds its weights and the engine's KV pool.
+    pub fits: bool,
+    /// The largest request rate the whole pool sustains (steady state).
+    pub max_rate: f64,
+    /// Iteration time: the decode pool's at the stream's rate (steady
+    /// state), the prefill pool's one mean prompt alone.
+    pub iteration: Seconds,
+    /// Running requests per replica at the stream's rate (steady state).
+    pub running: f64,
+}
+
+/// The steady-state figures of the disaggregated stream.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AnalyticDisagg {
+    /// Whether both pools hold the stream's rate.
+    pub stable: bool,
+    /// Time to first token: prefill queue and prefill, the KV transfer,
+    /// and the decode pool's first step.
+    pub ttft: Percentiles,
+    /// Time per output token in the decode pool.
+    pub tpot: Seconds,
+    /// Output tokens per second over both pools.
+    pub output_tokens_per_second: f64,
+    /// The largest sustainable rate: the lesser of the pools'.
+    pub max_rate: f64,
+    /// The largest rate that also meets the stream's SLOs, when it has any.
+    pub max_rate_under_slo: Option<f64>,
+    /// The pool that bounds the rate.
+    pub bottleneck: PoolRole,
+}
+
+/// The disaggregated serving section of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DisaggReport {
+    /// The prefill pool.
+    pub prefill: PoolReport,
+    /// The decode pool.
+    pub decode: PoolReport,
+    /// The link that carries the KV cache.
+    pub link: LinkId,
+    /// Its bandwidth per GPU and direction as reached (peak × efficiency).
+    pub link_bandwidth: ByteRate,
+    /// Its fixed cost per transfer.
+    pub link_latency: Seconds,
+    /// KV bytes one GPU sends or receives for a mean prompt (the larger of
+    /// a prefill device's and a decode device's share).
+    pub kv_bytes_per_request: Bytes,
+    /// The transfer of a mean prompt's KV cache.
+    pub transfer: Seconds,
+    /// The steady-state approximation.
+    pub analytic: AnalyticDisagg,
+    /// The simulated stream through both pools.
+    pub simulated: SimulatedServing,
+    /// Price of both pools per hour, when known.
+    pub usd_per_hour: Option<Usd>,
+    /// Dollars per million prompt tokens (the prefill pool's time).
+    pub usd_per_million_input: Option<Usd>,
+    /// Dollars per million output tokens (the decode pool's time).
+    pub usd_per_million_output: Option<Usd>,
+    /// Dollars per request (both pools).
+    pub usd_per_request: Option<Usd>,
+}
+
+/// Whether the serving search tries disaggregated pools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum PoolSearch {
+    /// Co-located replicas only.
+    #[default]
+    Off,
+    /// Also separate prefill and decode pools, the P:D ratio following
+    /// from each pool's rate.
+    Explore,
+}
+
+crate::lang::named!(PoolSearch {
+    PoolSearch::Off => "off", "co-located only", "仅合并部署";
+    PoolSearch::Explore => "explore", "try prefill/decode pools", "尝试预填充/解码分离";
+});
