@@ -738,6 +738,10 @@ pub struct Levers {
         skip_serializing_if = "crate::engine::EngineKnobs::is_default"
     )]
     pub engine_knobs: crate::engine::EngineKnobs,
+    /// A KV store below HBM that keeps computed blocks for reuse
+    /// (LMCache-style); `None` keeps the prefix cache in HBM alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_tier: Option<crate::engine::KvTier>,
     /// The framework, loss kernel and optimizer implementation, as memory
     /// sees them (issue 12).
     #[serde(default)]
