@@ -79,6 +79,8 @@ pub enum Setting {
     PrefixCaching,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
+    /// The KV store below HBM (`levers.kv_tier`): its tier and size.
+    KvTier,
     /// What a training run trains: every weight, or adapters over a frozen
     /// (for QLoRA, 4-bit) base.
     TrainingMethod,
@@ -120,6 +122,7 @@ crate::lang::named!(Setting {
     Setting::MaxSeqs => "max_seqs", "running-request limit", "最大运行请求数";
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
+    Setting::KvTier => "kv_tier", "KV store below HBM", "HBM 之下的 KV 存储";
     Setting::TrainingMethod => "training_method", "training method", "训练方式";
     Setting::Moe => "moe", "MoE routing and dispatch", "MoE 路由与分发";
     Setting::TrainingStack => "training_stack", "training framework", "训练框架";
@@ -405,6 +408,16 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             })
     };
     push(out, Setting::Speculative, spec(a), spec(b), n);
+    // A store changes where reused KV comes from, not what is computed.
+    let store = |l: &Levers| {
+        l.kv_tier.map_or("none".to_string(), |k| {
+            let size = k
+                .capacity
+                .map_or("all".to_string(), |b| format!("{:.0} GB", b.as_gb()));
+            format!("{} {size}", k.tier.key())
+        })
+    };
+    push(out, Setting::KvTier, store(a), store(b), n);
 }
 
 /// The offload levers in one string: "optimizer→host_dram 100%, …".

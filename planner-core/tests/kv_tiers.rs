@@ -410,3 +410,56 @@ fn bad_tier_inputs_are_named() {
     p.levers.kv_tier = Some(store(Tier::HostDram));
     assert!(invalid_fields(&p).is_empty());
 }
+
+/// The serving search tries no store and a store on each tier the
+/// hardware has. With host DRAM cut to 256 GB per node (64 GB per GPU
+/// here, a fifth of the working set) and CXL expanders beside it, the
+/// best answer stores on CXL, on fewer GPUs than HBM alone needs; it names
+/// the change and carries the hardware's hourly cost, CXL included.
+#[test]
+fn the_serving_search_explores_the_kv_tier() {
+    use planner_core::diff::Setting;
+    use planner_core::search::{search_serving, ServingScenario, ServingSpace};
+    let mut base = with_cxl(plan(200, 2.0));
+    base.levers.kv_tier = None;
+    base.hardware.host_dram_per_node = Bytes::from_gb(256.0);
+    let space = ServingSpace {
+        tp: vec![4],
+        token_budgets: vec![8192],
+        max_seqs: vec![256],
+        draft_tokens: vec![0],
+        kv_tier_gb: Vec::new(),
+    };
+    let scenario = ServingScenario {
+        base: base.clone(),
+        max_gpus: 64,
+        space: space.clone(),
+    };
+    let found = search_serving(&scenario);
+    assert_eq!(found.problem, None);
+    // No store, host DRAM, CXL.
+    assert_eq!(found.evaluated, 3);
+    let best = found.best.expect("an answer");
+    println!(
+        "best: {} GPUs, {:?}, ${:?}/h",
+        best.gpus,
+        best.plan.levers.kv_tier.map(|k| k.tier),
+        best.usd_per_hour
+    );
+    assert_eq!(best.plan.levers.kv_tier.map(|k| k.tier), Some(Tier::Cxl));
+    assert!(best.changes.iter().any(|c| c.setting == Setting::KvTier));
+    assert!(best.usd_per_hour.is_some());
+    // HBM alone: the same scenario without a tier to store on.
+    let mut bare = base;
+    bare.hardware.cxl = None;
+    bare.hardware.host_dram_per_node = Bytes::ZERO;
+    let alone = search_serving(&ServingScenario {
+        base: bare,
+        max_gpus: 64,
+        space,
+    });
+    let alone = alone.best.expect("an answer");
+    println!("HBM alone: {} GPUs", alone.gpus);
+    assert!(alone.plan.levers.kv_tier.is_none());
+    assert!(best.gpus < alone.gpus, "{} vs {}", best.gpus, alone.gpus);
+}
