@@ -341,10 +341,13 @@ fn invalid_fields(p: &Plan) -> Vec<String> {
         .collect()
 }
 
+/// An edit to a plan.
+type Edit = Box<dyn Fn(&mut Plan)>;
+
 /// Bad inputs are named by field.
 #[test]
 fn bad_tier_inputs_are_named() {
-    let cases: Vec<(Box<dyn Fn(&mut Plan)>, &str)> = vec![
+    let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|p| p.levers.kv_tier = Some(store(Tier::Hbm))),
             "levers.kv_tier.tier",
