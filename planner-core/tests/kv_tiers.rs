@@ -466,3 +466,22 @@ fn the_serving_search_explores_the_kv_tier() {
     assert!(alone.plan.levers.kv_tier.is_none());
     assert!(best.gpus < alone.gpus, "{} vs {}", best.gpus, alone.gpus);
 }
+
+/// The tiers keep the simulator a pure function of the plan, and a store
+/// without reuse only costs: every prefill token is written down, nothing
+/// is fetched, so TTFT is not lower than without it.
+#[test]
+fn a_store_without_reuse_is_deterministic_and_only_costs() {
+    let mut with = with_cxl(plan(200, 0.3));
+    stream(&mut with).reuse = None;
+    let (a, b) = (serving(&with), serving(&with));
+    assert_eq!(a, b);
+    let t = tiers(&a);
+    assert_eq!(t.working_set_tokens, 0.0);
+    assert_eq!(t.hit_rate_store, 0.0);
+    assert_eq!(t.simulated_hit_rate_store, None);
+    let mut without = with.clone();
+    without.levers.kv_tier = None;
+    assert!(serving(&without).kv_tier.is_none());
+    assert!(ttft(&with) >= ttft(&without));
+}
