@@ -50,6 +50,24 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         s.kv_capacity_tokens,
         s.max_concurrency
     );
+    if let Some(k) = &s.kv_tier {
+        let pct = |x: Option<f64>| x.map_or("–".into(), |x| format!("{:.0} %", x * 100.0));
+        let _ = writeln!(
+            o,
+            "KV tier  {}: {:.0} tokens below HBM for a {:.0}-token working set; hits {:.0} % in HBM, {:.0} % below (simulated {}, {}); fetch {:.1} ms per request; {} swaps; TTFT p50 {}",
+            k.tier.map_or("HBM prefix cache only", |t| t.en()),
+            k.store_tokens,
+            k.working_set_tokens,
+            k.hit_rate_hbm * 100.0,
+            k.hit_rate_store * 100.0,
+            pct(k.simulated_hit_rate_hbm),
+            pct(k.simulated_hit_rate_store),
+            k.fetch_per_request.as_millis(),
+            k.swaps,
+            k.ttft_gain
+                .map_or("–".into(), |g| format!("{:.1} ms faster with the store", g.as_millis()))
+        );
+    }
     if let Some(m) = &s.simulated {
         let _ = writeln!(
             o,

@@ -614,6 +614,14 @@ fn tenant_cases(pool: &Value) -> Vec<Case> {
 /// the field named.
 fn stream_cases(plan: &Value) -> Vec<Case> {
     let at = "/workload/inference/stream";
+    let store = |name, value: Value, field| {
+        case(
+            name,
+            &["eval", "-"],
+            patched(plan, &[("/levers/kv_tier", value)]),
+            Refused(field),
+        )
+    };
     let eval = |name, pointer: &str, value: Value, field| {
         let pointer = format!("{at}{pointer}");
         case(
@@ -701,6 +709,50 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             "/requests",
             json!(0),
             "stream.requests",
+        ),
+        eval(
+            "stream: no reused contexts",
+            "/reuse",
+            json!({"contexts": 0, "tokens": 1000}),
+            "stream.reuse.contexts",
+        ),
+        eval(
+            "stream: absurd reused contexts",
+            "/reuse",
+            json!({"contexts": 4_000_000_000u64, "tokens": 1000}),
+            "stream.reuse.contexts",
+        ),
+        eval(
+            "stream: zero-token context",
+            "/reuse",
+            json!({"contexts": 10, "tokens": 0}),
+            "stream.reuse.tokens",
+        ),
+        store("KV store in HBM", json!({"tier": "hbm"}), "kv_tier.tier"),
+        store(
+            "KV store on CXL the hardware lacks",
+            json!({"tier": "cxl"}),
+            "kv_tier.tier",
+        ),
+        store(
+            "KV store larger than host DRAM",
+            json!({"tier": "host_dram", "capacity": 1e15}),
+            "kv_tier.capacity",
+        ),
+        store(
+            "KV store of negative size",
+            json!({"tier": "host_dram", "capacity": -1.0}),
+            "kv_tier.capacity",
+        ),
+        store(
+            "KV store with zero-token chunks",
+            json!({"tier": "host_dram", "chunk_tokens": 0}),
+            "kv_tier.chunk_tokens",
+        ),
+        store(
+            "KV store with a typo",
+            json!({"tier": "host_dram", "chunk": 256}),
+            "chunk",
         ),
     ]
 }

@@ -82,6 +82,8 @@ pub enum Setting {
     /// Disaggregated prefill and decode pools (the P:D split, TP per
     /// pool, the KV link).
     Disaggregation,
+    /// The KV store below HBM (`levers.kv_tier`): its tier and size.
+    KvTier,
     /// What a training run trains: every weight, or adapters over a frozen
     /// (for QLoRA, 4-bit) base.
     TrainingMethod,
@@ -124,6 +126,7 @@ crate::lang::named!(Setting {
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
+    Setting::KvTier => "kv_tier", "KV store below HBM", "HBM 之下的 KV 存储";
     Setting::TrainingMethod => "training_method", "training method", "训练方式";
     Setting::Moe => "moe", "MoE routing and dispatch", "MoE 路由与分发";
     Setting::TrainingStack => "training_stack", "training framework", "训练框架";
@@ -411,6 +414,16 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     push(out, Setting::Speculative, spec(a), spec(b), n);
     let split = |l: &Levers| l.disaggregation.map_or("off".to_string(), disaggregation);
     push(out, Setting::Disaggregation, split(a), split(b), n);
+    // A store changes where reused KV comes from, not what is computed.
+    let store = |l: &Levers| {
+        l.kv_tier.map_or("none".to_string(), |k| {
+            let size = k
+                .capacity
+                .map_or("all".to_string(), |b| format!("{:.0} GB", b.as_gb()));
+            format!("{} {size}", k.tier.key())
+        })
+    };
+    push(out, Setting::KvTier, store(a), store(b), n);
 }
 
 /// The pools in one string: "prefill 2×TP4 : decode 1×TP8 over nvlink4".

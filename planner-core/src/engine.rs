@@ -173,6 +173,95 @@ impl EngineKnobs {
 /// The most running requests a plan may state.
 pub const MAX_SEQS_LIMIT: u32 = 65_536;
 
+/// A second KV store below HBM that keeps computed KV blocks for reuse:
+/// LMCache's local CPU, local disk or remote backends behind vLLM's
+/// `LMCacheConnectorV1` (docs.lmcache.ai, "Configurations":
+/// `local_cpu`, `max_local_cpu_size`, `chunk_size`), vLLM's native KV
+/// offloading connector, SGLang's HiCache, Mooncake's store. Every prefill
+/// chunk the engine computes is written down to it; blocks the HBM prefix
+/// cache evicts stay there; a later request whose prompt starts with them
+/// fetches them instead of prefilling them (`serving::kv_tiers`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct KvTier {
+    /// Where the store lives: `host_dram`, `cxl` (the plan's CXL
+    /// expanders and pool together) or `nvme`; never `hbm`.
+    pub tier: crate::plan::Tier,
+    /// Bytes per GPU the store may hold (LMCache's `max_local_cpu_size`
+    /// is per worker, one worker per GPU); `None` takes all of the tier's
+    /// memory per GPU that the plan leaves free. At most that.
+    #[serde(default)]
+    pub capacity: Option<Bytes>,
+    /// Tokens per chunk the store moves (LMCache `chunk_size`, default
+    /// 256), 1..=[`MAX_KV_CHUNK_TOKENS`]: each chunk fetched pays the
+    /// tier's latency once.
+    #[serde(default = "default_kv_chunk")]
+    pub chunk_tokens: u32,
+    /// How a fetch overlaps the forward pass that needs it.
+    #[serde(default)]
+    pub load: KvLoad,
+    /// What a preempted request's KV does.
+    #[serde(default)]
+    pub preempted: PreemptedKv,
+}
+
+/// LMCache's default chunk (docs.lmcache.ai configuration reference,
+/// `chunk_size: 256`; NVIDIA Dynamo's LMCache page repeats it).
+pub const DEFAULT_KV_CHUNK_TOKENS: u32 = 256;
+/// The largest chunk a plan may give (a million tokens: past any model's
+/// context, so that a typo cannot pass).
+pub const MAX_KV_CHUNK_TOKENS: u32 = 1 << 20;
+
+fn default_kv_chunk() -> u32 {
+    DEFAULT_KV_CHUNK_TOKENS
+}
+
+/// How KV fetched from (and written to) a lower tier meets the forward
+/// pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum KvLoad {
+    /// One bulk copy before the forward pass (loads) and one the forward
+    /// waits for at its end (stores): LMCache's default, `use_layerwise`
+    /// false (vLLM `LMCacheConnectorV1`, `extra_config.get("use_layerwise",
+    /// False)`; vLLM `KVConnectorBase_V1.wait_for_save` blocks as the
+    /// forward context exits). The whole iteration waits for it.
+    #[default]
+    Bulk,
+    /// Layer by layer: layer i+1's copy runs while layer i computes
+    /// (LMCache `use_layerwise: true`, `wait_for_layer_load` per layer):
+    /// only what the iteration's compute cannot cover shows, and at least
+    /// one layer's share.
+    Layerwise,
+}
+
+crate::lang::named!(KvLoad {
+    KvLoad::Bulk => "bulk", "bulk copy before the pass", "整块加载";
+    KvLoad::Layerwise => "layerwise", "layer-wise, overlapped", "逐层重叠加载";
+});
+
+/// What happens to a preempted request's KV when a store is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum PreemptedKv {
+    /// Dropped and prefilled again later (vLLM V1's only mode).
+    #[default]
+    Recompute,
+    /// Copied down to the store and fetched back when the request runs
+    /// again (vLLM V0 `preemption_mode="swap"` into its `swap_space`).
+    Swap,
+}
+
+crate::lang::named!(PreemptedKv {
+    PreemptedKv::Recompute => "recompute", "recompute preempted KV", "重算被抢占的 KV";
+    PreemptedKv::Swap => "swap", "swap preempted KV to the tier", "被抢占的 KV 换出到下层";
+});
+
 /// What proposes the tokens a speculative step verifies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

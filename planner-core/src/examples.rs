@@ -76,6 +76,7 @@ pub fn example_serving_plan() -> Plan {
                     ..Slo::default()
                 },
                 shared_prefix: 0,
+                reuse: None,
                 requests: 1000,
                 seed: 0,
             }),

@@ -743,6 +743,10 @@ pub struct Levers {
     /// them; `None` serves both phases on the same GPUs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disaggregation: Option<crate::disagg::Disaggregation>,
+    /// A KV store below HBM that keeps computed blocks for reuse
+    /// (LMCache-style); `None` keeps the prefix cache in HBM alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_tier: Option<crate::engine::KvTier>,
     /// The framework, loss kernel and optimizer implementation, as memory
     /// sees them (issue 12).
     #[serde(default)]

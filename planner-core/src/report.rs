@@ -878,6 +878,43 @@ pub struct ServingReport {
     /// ((1 − α^(k+1))/(1 − α); 1 without speculation).
     #[serde(default = "one")]
     pub tokens_per_step: f64,
+    /// Reused contexts and the KV store below HBM, when the stream reuses
+    /// contexts or the plan sets `levers.kv_tier`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_tier: Option<KvTierReport>,
+}
+
+/// Where a stream's reused KV is found, and what fetching it costs
+/// (`serving::kv_tiers`). Hit rates are shares of the context tokens
+/// requests look up; the steady state's are probabilities at its
+/// operating point, the simulator's are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct KvTierReport {
+    /// The store's tier; `None` is HBM's prefix cache alone.
+    pub tier: Option<Tier>,
+    /// Tokens the store holds for one replica.
+    pub store_tokens: f64,
+    /// Tokens of all the stream's contexts.
+    pub working_set_tokens: f64,
+    /// Steady state: share of context tokens found in HBM.
+    pub hit_rate_hbm: f64,
+    /// Steady state: share found in the store (fetched).
+    pub hit_rate_store: f64,
+    /// Steady state: mean seconds a request fetches.
+    pub fetch_per_request: Seconds,
+    /// Simulated share found in HBM.
+    pub simulated_hit_rate_hbm: Option<f64>,
+    /// Simulated share found in the store.
+    pub simulated_hit_rate_store: Option<f64>,
+    /// Simulated seconds of fetches (contexts and swaps) per completed
+    /// request.
+    pub simulated_fetch_per_request: Option<Seconds>,
+    /// Simulated preemptions swapped to the store.
+    pub swaps: u32,
+    /// Median TTFT the store saves against the same replica without it
+    /// (steady state; negative when the copies cost more than they save).
+    pub ttft_gain: Option<Seconds>,
 }
 
 /// A figure of a serving report, or a setting of its request stream, by

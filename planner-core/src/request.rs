@@ -126,6 +126,30 @@ pub struct Slo {
     pub tpot_p99: Option<Seconds>,
 }
 
+/// Contexts the requests of a stream come back to: each request's
+/// prompt, after the shared prefix, starts with one of `contexts` distinct
+/// contexts of `tokens` tokens, drawn uniformly and independently (the
+/// independent reference model). Under LRU a cache that holds a share s of
+/// the contexts then hits with probability s (Mattson et al., "Evaluation
+/// techniques for storage hierarchies", IBM Systems Journal 9(2), 1970:
+/// LRU's hits are the references within the cache's size in the stack of
+/// recency); skewed popularity would hit more. A prompt shorter than the
+/// context reuses only its own length, in whole blocks, never its last
+/// token. The cache starts warm, as for the shared prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Reuse {
+    /// Distinct contexts, 1..=[`MAX_CONTEXTS`].
+    pub contexts: u32,
+    /// Tokens of each context, 1..=[`MAX_REQUEST_TOKENS`].
+    pub tokens: u32,
+}
+
+/// The most distinct contexts a stream may name: the simulator keeps
+/// their recency in a table of this many entries plus its requests.
+pub const MAX_CONTEXTS: u32 = 1_000_000;
+
 /// A stream of requests to serve.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -149,6 +173,11 @@ pub struct RequestStream {
     /// Default 0; the static engine reuses nothing.
     #[serde(default)]
     pub shared_prefix: u32,
+    /// Contexts that requests reuse beyond the shared prefix (multi-turn
+    /// history, documents asked about again); `None`: none. Served from
+    /// the prefix cache in HBM and from `levers.kv_tier` below it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse: Option<Reuse>,
     /// Requests the simulator runs (default 1,000; at most
     /// [`MAX_SIMULATED_REQUESTS`]).
     #[serde(default = "default_requests")]
@@ -289,6 +318,23 @@ impl RequestStream {
                 ),
             ));
         }
+        if let Some(u) = self.reuse {
+            if u.contexts == 0 || u.contexts > MAX_CONTEXTS {
+                out.push((
+                    format!("{at}.reuse.contexts"),
+                    format!("must be between 1 and {MAX_CONTEXTS}, got {}", u.contexts),
+                ));
+            }
+            if u.tokens == 0 || u.tokens > MAX_REQUEST_TOKENS {
+                out.push((
+                    format!("{at}.reuse.tokens"),
+                    format!(
+                        "must be between 1 and {MAX_REQUEST_TOKENS} tokens, got {}",
+                        u.tokens
+                    ),
+                ));
+            }
+        }
         if self.requests == 0 || self.requests > MAX_SIMULATED_REQUESTS {
             // Refused rather than cut: a stream of 10,000 requests would
             // otherwise be simulated as 5,000 without a word.
@@ -346,6 +392,7 @@ mod tests {
             output,
             slo: Slo::default(),
             shared_prefix: 0,
+            reuse: None,
             requests: 100,
             seed: 0,
         }

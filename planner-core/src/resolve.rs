@@ -443,6 +443,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         cluster.nvme / cluster.node_share,
     ];
     check_offload(&mut c, &mut levers, &caps);
+    check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let factors = crate::stack::StackFactors::of(plan.training_stack(), gpu.arch);
@@ -1136,6 +1137,46 @@ fn check_speculation(c: &mut Checker, levers: &mut Levers) {
     if let Drafter::Heads { layers } = &mut s.drafter {
         *layers = c.bounded("levers.speculative.drafter.heads.layers", *layers, 8);
     }
+}
+
+/// A KV store below HBM: a tier the hardware has (not HBM), a size that
+/// is a finite amount within the tier's memory per GPU, a chunk within
+/// bounds. A bad size falls back to the tier's whole share.
+fn check_kv_tier(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
+    use crate::engine::MAX_KV_CHUNK_TOKENS;
+    let Some(k) = levers.kv_tier.as_mut() else {
+        return;
+    };
+    let have = caps[tier_index(k.tier)];
+    if k.tier == Tier::Hbm || have.base() <= 0.0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.kv_tier.tier".into(),
+            problem: format!(
+                "must be a tier below HBM that the hardware has, got {} with {:.1} GB per GPU",
+                crate::lang::Named::key(k.tier),
+                have.as_gb()
+            ),
+        }));
+    }
+    if let Some(b) = k.capacity {
+        let v = c.bytes("levers.kv_tier.capacity", b, false);
+        if v.base() > have.base() * (1.0 + 1e-9) {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "levers.kv_tier.capacity".into(),
+                problem: format!(
+                    "{:.1} GB is more than the tier's {:.1} GB per GPU",
+                    v.as_gb(),
+                    have.as_gb()
+                ),
+            }));
+        }
+        k.capacity = Some(v.min(have));
+    }
+    k.chunk_tokens = c.bounded(
+        "levers.kv_tier.chunk_tokens",
+        k.chunk_tokens,
+        MAX_KV_CHUNK_TOKENS,
+    );
 }
 
 /// A price that must be finite and non-negative; `None` (the catalog

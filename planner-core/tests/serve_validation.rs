@@ -326,6 +326,7 @@ fn trt_llm_offline_throughput() {
                 output: Lengths::Fixed { tokens: o },
                 slo: Slo::default(),
                 shared_prefix: 0,
+                reuse: None,
                 requests: 1000,
                 seed: 0,
             });

@@ -68,6 +68,7 @@ fn with_stream(mut p: Plan, arrival: Arrival, prompt: Lengths, output: Lengths) 
             output,
             slo: Slo::default(),
             shared_prefix: 0,
+            reuse: None,
             requests: 400,
             seed: 7,
         });

@@ -57,6 +57,7 @@ fn closed_loop(mut p: Plan, clients: u32) -> Plan {
             output: Lengths::Fixed { tokens: 256 },
             slo: Slo::default(),
             shared_prefix: 0,
+            reuse: None,
             requests: 200,
             seed: 3,
         });

@@ -149,6 +149,7 @@ fn check(s: &ServingScenario, pre: Pool, dec: Pool) -> Option<ServingFound> {
             let ch = changes(&s.base, &plan);
             let affects_sla = ch.iter().any(|c| c.impact == Impact::Sla);
             return Some(ServingFound {
+                usd_per_hour: super::serving::usd_per_hour(&plan),
                 analytic: as_serving(&a),
                 changes: ch,
                 affects_sla,

@@ -62,6 +62,12 @@ pub struct ServingSpace {
     /// default.
     #[serde(default)]
     pub disaggregation: crate::disagg::PoolSearch,
+    /// Sizes per GPU, in GB, of the KV store below HBM (`levers.kv_tier`)
+    /// tried on each tier the hardware has (host DRAM, CXL expanders or a
+    /// pool, NVMe), when the stream reuses contexts; empty tries each
+    /// tier's whole share. No store is always tried too.
+    #[serde(default)]
+    pub kv_tier_gb: Vec<f64>,
 }
 
 /// The longest list a space may hold.
@@ -88,6 +94,7 @@ impl Default for ServingSpace {
             max_seqs: default_seqs(),
             draft_tokens: default_draft(),
             disaggregation: crate::disagg::PoolSearch::Off,
+            kv_tier_gb: Vec::new(),
         }
     }
 }
@@ -109,6 +116,10 @@ pub struct ServingFound {
     pub replicas: u32,
     /// The steady state at the stream's rate.
     pub analytic: AnalyticServing,
+    /// What the hardware costs per hour, added memory (CXL, a pool's
+    /// share) included; `None` when a price is unknown.
+    #[serde(default)]
+    pub usd_per_hour: Option<crate::units::Usd>,
 }
 
 /// What a serving search found.
@@ -150,6 +161,12 @@ fn demand(s: &ServingScenario) -> Result<f64, String> {
     if counts.iter().any(|l| long(l) || l.contains(&0)) || long(&space.draft_tokens) {
         return Err(format!(
             "each space list holds 1 to {MAX_VALUES} values, none 0 but in draft_tokens"
+        ));
+    }
+    let gb = &space.kv_tier_gb;
+    if gb.len() > MAX_VALUES || gb.iter().any(|g| !(g.is_finite() && *g > 0.0)) {
+        return Err(format!(
+            "kv_tier_gb holds at most {MAX_VALUES} sizes, each a positive number of GB"
         ));
     }
     let r = rate.base();
@@ -231,6 +248,7 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         Some(_) => s.space.draft_tokens.iter().map(|k| Some(*k)).collect(),
         None => vec![None],
     };
+    let stores = stores(s);
     let mut out = Vec::new();
     for &tp in &s.space.tp {
         if tp > s.max_gpus {
@@ -252,13 +270,118 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
                         if let (Some(k), Some(sp)) = (k, p.levers.speculative.as_mut()) {
                             sp.tokens = k;
                         }
-                        out.push(p);
+                        for store in &stores {
+                            let mut q = p.clone();
+                            if let Some(store) = store {
+                                store.apply(&mut q);
+                            }
+                            out.push(q);
+                        }
                     }
                 }
             }
         }
     }
     out
+}
+
+/// One KV-store choice of the search: `levers.kv_tier`, and whether the
+/// CXL hardware stays (a plan that stores nowhere on CXL and offloads
+/// nothing there does not buy it).
+#[derive(Debug, Clone, Copy)]
+struct StoreChoice {
+    tier: Option<crate::engine::KvTier>,
+    keep_cxl: bool,
+}
+
+impl StoreChoice {
+    fn apply(&self, p: &mut Plan) {
+        p.levers.kv_tier = self.tier;
+        if !self.keep_cxl {
+            p.hardware.cxl = None;
+            p.hardware.pool = None;
+        }
+    }
+}
+
+/// The stores tried: none, then each tier below HBM the base hardware has
+/// at each size (`None` in the list is the base plan's own setting, when
+/// the stream reuses no contexts).
+fn stores(s: &ServingScenario) -> Vec<Option<StoreChoice>> {
+    use crate::plan::Tier;
+    let reuses = match &s.base.workload {
+        Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| st.reuse.is_some()),
+        Workload::Training(_) => false,
+    };
+    if !reuses {
+        return vec![None];
+    }
+    let hw = &s.base.hardware;
+    let o = &s.base.levers.offload;
+    let on_cxl = [
+        o.optimizer,
+        o.parameters,
+        o.gradients,
+        o.activations,
+        o.kv_cache,
+    ]
+    .iter()
+    .any(|t| t.is_some_and(|t| t.tier == Tier::Cxl && t.fraction > 0.0));
+    let mut tiers = Vec::new();
+    if hw.host_dram_per_node.base() > 0.0 {
+        tiers.push(Tier::HostDram);
+    }
+    if hw.cxl.is_some() || hw.pool.is_some() {
+        tiers.push(Tier::Cxl);
+    }
+    if hw.nvme_per_node.base() > 0.0 {
+        tiers.push(Tier::Nvme);
+    }
+    let sizes: Vec<Option<crate::units::Bytes>> = if s.space.kv_tier_gb.is_empty() {
+        vec![None]
+    } else {
+        s.space
+            .kv_tier_gb
+            .iter()
+            .map(|g| Some(crate::units::Bytes::from_gb(*g)))
+            .collect()
+    };
+    // The base plan's store settings (chunk, loading, preemption) carry
+    // over; LMCache's defaults otherwise.
+    let template = s.base.levers.kv_tier.unwrap_or(crate::engine::KvTier {
+        tier: Tier::HostDram,
+        capacity: None,
+        chunk_tokens: crate::engine::DEFAULT_KV_CHUNK_TOKENS,
+        load: crate::engine::KvLoad::Bulk,
+        preempted: crate::engine::PreemptedKv::Recompute,
+    });
+    let mut out = vec![Some(StoreChoice {
+        tier: None,
+        keep_cxl: on_cxl,
+    })];
+    for tier in tiers {
+        for &capacity in &sizes {
+            let tier_choice = crate::engine::KvTier {
+                tier,
+                capacity,
+                ..template
+            };
+            out.push(Some(StoreChoice {
+                tier: Some(tier_choice),
+                keep_cxl: on_cxl || tier == Tier::Cxl,
+            }));
+        }
+    }
+    out
+}
+
+/// What a plan's hardware costs per hour (the cost model's, added
+/// memory included).
+pub(super) fn usd_per_hour(plan: &Plan) -> Option<crate::units::Usd> {
+    let (r, names, _) = crate::resolve::resolve(plan);
+    let (econ, _) = crate::resolve::resolve_economics(plan);
+    let mut diags = Vec::new();
+    crate::cost::hourly(plan, &r, &econ, &names.gpu, &mut diags).usd_per_hour
 }
 
 /// A one-replica candidate scaled to the replicas the rate needs, if it
@@ -284,7 +407,9 @@ fn score(s: &ServingScenario, one: Plan, rate: f64) -> Option<ServingFound> {
     }
     let changes = changes(&s.base, &plan);
     let affects_sla = changes.iter().any(|c| c.impact == Impact::Sla);
+    let usd_per_hour = usd_per_hour(&plan);
     Some(ServingFound {
+        usd_per_hour,
         plan,
         changes,
         affects_sla,

@@ -10,6 +10,7 @@
 //! simulator, and where it ends, is in docs/validation.md.
 
 use super::capacity::Capacity;
+use super::kv_tiers::{KvUse, Tiering};
 use super::sim::Limits;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
@@ -33,6 +34,9 @@ pub(crate) struct Shape<'a> {
     pub cached: f64,
     /// Speculative decoding, when on.
     pub spec: Option<&'a Speculator>,
+    /// Contexts reused from HBM and a store below it, and the copies they
+    /// cost (`kv_tiers`); the default when the stream reuses nothing.
+    pub kv: KvUse<'a>,
 }
 
 /// A steady state at one rate (per replica).
@@ -54,6 +58,13 @@ pub(crate) struct Steady {
     pub prefill_share: f64,
     /// The mean queueing wait inside `ttft`.
     pub wait: f64,
+    /// KV tokens the running requests hold.
+    pub held: f64,
+    /// Probabilities that a request's context is found in HBM, and in the
+    /// store below it.
+    pub hits: [f64; 2],
+    /// Mean seconds a request spends fetching from the store.
+    pub fetch: f64,
 }
 
 /// One step of the fixed point.
@@ -82,7 +93,7 @@ const FIXED_POINT_TOLERANCE: f64 = 1e-6;
 /// An iteration longer than this is no steady state.
 const MAX_ITERATION_SECONDS: f64 = 1e4;
 
-impl Shape<'_> {
+impl<'a> Shape<'a> {
     fn budget(&self) -> f64 {
         self.limits.token_budget.map_or(f64::INFINITY, f64::from)
     }
@@ -96,16 +107,17 @@ impl Shape<'_> {
         }
     }
 
-    /// Prompt tokens a request prefills (what the prefix cache leaves).
+    /// Prompt tokens a request prefills (what the prefix cache and the
+    /// reused contexts leave).
     fn fresh(&self) -> f64 {
-        (self.prompt - self.cached).max(1.0)
+        (self.prompt - self.cached - self.kv.reused).max(1.0)
     }
 
     /// `d` decode sequences plus `c` prompt tokens to prefill (whole
     /// prompts, or a chunk of one when `c` is below a prompt's fresh
     /// tokens); they attend to the cached prefix and to each other.
     fn with_prefill(&self, d: f64, c: f64) -> Mix {
-        let (p, k) = (self.fresh(), self.cached);
+        let (p, k) = (self.fresh(), self.cached + self.kv.reused);
         Mix {
             prefill_tokens: c,
             prefill_keys: c * windowed(self.r, k + p / 2.0),
@@ -115,8 +127,11 @@ impl Shape<'_> {
         }
     }
 
+    /// An iteration's time, with the store's fetches for the requests it
+    /// starts and its writes of the tokens it prefills.
     fn time(&self, m: &Mix) -> f64 {
-        speculative::step(self.r, self.spec, self.dev, m).total()
+        let compute = speculative::step(self.r, self.spec, self.dev, m).total();
+        compute + self.kv.added(compute, m.prefill_done, m.prefill_tokens)
     }
 
     /// Tokens a decoding sequence emits per iteration.
@@ -175,6 +190,35 @@ impl Shape<'_> {
     /// requests/s, if one exists within the budget, the running limit and
     /// the KV pool, with its latencies.
     pub fn steady(&self, rate: f64) -> Steady {
+        let Some(t) = self.kv.tiers.filter(|t| t.contexts > 0.0) else {
+            return self.steady_at(rate);
+        };
+        // Reused contexts live in the pool's free blocks: first at an idle
+        // pool, then at what the first pass's running requests leave.
+        let idle = self.cap.tokens - self.cached;
+        let first = self.reusing(t, idle).steady_at(rate);
+        // The contexts running requests hold are in HBM as well: of N
+        // contexts drawn uniformly, R requests hold N(1 − (1 − 1/N)^R).
+        let free = if first.stable {
+            let n = t.contexts;
+            let distinct = n * (1.0 - (1.0 - 1.0 / n).powf(first.running));
+            idle - first.held + distinct * t.context
+        } else {
+            0.0
+        };
+        self.reusing(t, free).steady_at(rate)
+    }
+
+    /// This shape with the reuse of `free` tokens of HBM prefix cache.
+    fn reusing(&self, t: &'a Tiering, free: f64) -> Shape<'a> {
+        Shape {
+            kv: KvUse::at(Some(t), free),
+            ..*self
+        }
+    }
+
+    /// The steady state at `rate` with the reuse as it stands.
+    fn steady_at(&self, rate: f64) -> Steady {
         let one = self.time(&self.decode(1.0));
         match self.fixed_point(rate, one) {
             Some((st, ok)) => self.latencies(rate, &st, ok),
@@ -240,18 +284,92 @@ impl Shape<'_> {
         Some((last, false))
     }
 
+    /// With reused contexts, requests come in three kinds that prefill
+    /// different lengths: those that find their context in HBM, those that
+    /// fetch it from the store, and those that compute it. Each kind's
+    /// share and its prefill service (its chunks, or its own iteration,
+    /// beside the decoding sequences, with its fetch), fastest first;
+    /// empty without contexts.
+    fn classes(&self, st: &Step) -> Vec<(f64, f64)> {
+        let Some(t) = self.kv.tiers.filter(|t| t.contexts > 0.0) else {
+            return Vec::new();
+        };
+        let whole = (self.prompt - self.cached).max(1.0);
+        let fetch = t.store.map_or(0.0, |s| s.moved(t.context));
+        let [a, b] = self.kv.hits;
+        let kinds = [
+            (a, t.context, 0.0),
+            (b, t.context, fetch),
+            ((1.0 - a - b).max(0.0), 0.0, 0.0),
+        ];
+        let mut out: Vec<(f64, f64)> = kinds
+            .iter()
+            .map(|&(share, reused, fetch)| {
+                let one = Shape {
+                    kv: KvUse {
+                        reused,
+                        fetch,
+                        ..self.kv
+                    },
+                    ..*self
+                };
+                // Its own chunks attend to its own keys.
+                let p = (whole - reused).max(1.0);
+                let chunks = (p / st.left).ceil().max(1.0);
+                let s = if chunks > 1.0 {
+                    let tp = one.time(&one.with_prefill(st.d, st.left));
+                    chunks * st.td + (p / st.left) * (tp - st.td).max(0.0)
+                } else {
+                    one.time(&one.with_prefill(st.d, p))
+                };
+                (share, s)
+            })
+            .collect();
+        out.sort_by(|x, y| x.1.total_cmp(&y.1));
+        out
+    }
+
     /// TTFT, running sequences and stability of a converged step.
     fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
         let p = self.fresh();
-        let chunks = (p / st.left).ceil().max(1.0);
-        let service = chunks * st.tp;
+        // A prompt cut in chunks takes `chunks` iterations, each with its
+        // decode work, and prefills p tokens over them: its last chunk is
+        // partial, so the prefill part is p/left full chunks' worth (the
+        // work is continuous in p, as the simulator's is).
+        let service_of = |p: f64| {
+            let chunks = (p / st.left).ceil().max(1.0);
+            if chunks > 1.0 {
+                chunks * st.td + (p / st.left) * (st.tp - st.td).max(0.0)
+            } else {
+                st.tp
+            }
+        };
+        let service = service_of(p);
+        let classes = self.classes(st);
+        let class = |q: f64| {
+            let mut acc = 0.0;
+            for &(share, s) in &classes {
+                acc += share;
+                if acc >= q - 1e-12 {
+                    return s;
+                }
+            }
+            classes.last().map_or(service, |c| c.1)
+        };
+        let class_mean = if classes.is_empty() {
+            service
+        } else {
+            classes.iter().map(|c| c.0 * c.1).sum()
+        };
         // Prompts the budget carries together; the queue is on them.
         let slots = (st.left / p).floor().max(1.0);
         let rho = rate * service / slots;
         let prefilling = rate * service;
         let running = st.d + prefilling;
-        // The shared prefix's blocks are held once.
-        let kv = st.d * (p + self.output / 2.0) + prefilling * p + self.cached;
+        // The shared prefix's blocks are held once; reused contexts by
+        // each request.
+        let own = p + self.kv.reused;
+        let kv = st.d * (own + self.output / 2.0) + prefilling * own + self.cached;
         let stable = converged
             && rho < 1.0
             && running <= f64::from(self.limits.max_seqs)
@@ -280,9 +398,9 @@ impl Shape<'_> {
         let r50 = if w < 0.5 { st.td / 2.0 } else { st.tp / 2.0 };
         let r99 = if w < 0.01 { st.td } else { st.tp };
         let ttft = [
-            service + r50 + quantile(0.5),
-            service + r99 + quantile(0.99),
-            service + mean_residual + wait,
+            class(0.5) + r50 + quantile(0.5),
+            class(0.99) + r99 + quantile(0.99),
+            class_mean + mean_residual + wait,
         ];
         let prefill_time = st.f * (st.tp - st.td).max(0.0);
         Steady {
@@ -298,6 +416,9 @@ impl Shape<'_> {
                 0.0
             },
             wait,
+            held: kv,
+            hits: self.kv.hits,
+            fetch: self.kv.fetch,
         }
     }
 
@@ -308,7 +429,8 @@ impl Shape<'_> {
     /// engine is saturated and runs at it. Clients beyond what the pool
     /// and the running limit hold wait their turn.
     pub fn closed(&self, clients: f64) -> Steady {
-        let seqs = ((self.cap.tokens - self.cached) / (self.fresh() + self.output / 2.0))
+        let own = self.fresh() + self.kv.reused;
+        let seqs = ((self.cap.tokens - self.cached) / (own + self.output / 2.0))
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);

@@ -339,6 +339,8 @@ fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
         output: 1.0,
         cached: super::cached(&m.stream, &m.limits, &m.cap),
         spec: spec.as_ref(),
+        // A disaggregated prefill pool keeps no store below HBM.
+        kv: Default::default(),
     };
     f(&shape)
 }
@@ -399,6 +401,9 @@ pub(crate) fn decode_steady(m: &PoolModel, rate: f64) -> Steady {
         rate,
         prefill_share: 0.0,
         wait: 0.0,
+        held: kv,
+        hits: [0.0; 2],
+        fetch: 0.0,
     }
 }
 
@@ -521,13 +526,14 @@ pub(crate) fn simulate(
     dec: &PoolModel,
     l: &Link,
 ) -> crate::report::SimulatedServing {
-    let pr = sim::simulate(
+    let pr = sim::simulate_tiered(
         &pre.r,
         pre.tables.first(),
         &pre.cap,
         pre.limits,
         &pre.stream,
         pre.pool.replicas.max(1),
+        None,
     );
     let (base, _) = sim::requests(&dec.stream, dec.pool.replicas.max(1));
     let mut order: Vec<(f64, usize)> = Vec::with_capacity(base.len());

@@ -7,6 +7,7 @@
 pub(crate) mod analytic;
 pub(crate) mod capacity;
 pub(crate) mod disagg;
+pub(crate) mod kv_tiers;
 mod rng;
 pub(crate) mod sim;
 
@@ -17,6 +18,7 @@ use crate::request::{RequestStream, Slo};
 use crate::resolve::{Resolved, Work};
 use crate::units::{Bytes, Seconds, Usd};
 use analytic::{meets, Shape, Steady};
+use kv_tiers::{KvUse, Tiering};
 use sim::{Limits, Run};
 
 /// The engine's profile as this plan applies it: the resolved prefill
@@ -83,26 +85,20 @@ pub(crate) fn report(
             .speculative
             .filter(crate::engine::Speculation::active)
             .map_or(1.0, |s| s.expected_tokens()),
+        kv_tier: None,
     };
     let Some(stream) = stream else {
         return Some(out);
     };
     let replicas = r.dp.max(1);
     let spec = crate::memory::speculator::Speculator::of(r);
-    let shape = Shape {
-        r,
-        dev,
-        cap: &cap,
-        limits: lim,
-        prompt: stream.prompt.mean().max(1.0),
-        output: stream.output.mean().max(1.0),
-        cached: cached(stream, &lim, &cap),
-        spec: spec.as_ref(),
-    };
+    let tiers = tiering(r, devices, &cap, stream, &lim);
+    let shape = shape(r, dev, &cap, lim, stream, spec.as_ref(), tiers.as_ref());
     let steady = shape.of(stream, replicas);
     out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
-    let run = sim::simulate(r, dev, &cap, lim, stream, replicas);
+    let run = sim::simulate_tiered(r, dev, &cap, lim, stream, replicas, tiers.as_ref());
     let sim = simulated_figures(&run, &stream.slo, replicas);
+    out.kv_tier = tiers.map(|t| tier_figures(&shape, &t, &steady, &run, stream, replicas));
     if let Some(price) = usd_per_hour {
         let per_second = price.as_usd() / 3600.0;
         let share = steady.prefill_share;
@@ -140,6 +136,83 @@ pub(crate) fn engine_devices(
         &profile(r, batch),
         longest,
     ))
+}
+
+/// Reuse and the store of a stream under a continuous-batching engine.
+fn tiering(
+    r: &Resolved,
+    devices: &[DeviceMemory],
+    cap: &capacity::Capacity,
+    stream: &RequestStream,
+    lim: &Limits,
+) -> Option<Tiering> {
+    if lim.static_batches {
+        return None;
+    }
+    let shared = cached(stream, lim, cap);
+    kv_tiers::tiering(r, devices, cap, stream, lim.prefix_cache, shared)
+}
+
+/// The steady-state shape of a stream on one replica.
+fn shape<'a>(
+    r: &'a Resolved,
+    dev: Option<&'a Breakdown>,
+    cap: &'a capacity::Capacity,
+    lim: Limits,
+    stream: &RequestStream,
+    spec: Option<&'a crate::memory::speculator::Speculator>,
+    tiers: Option<&'a Tiering>,
+) -> Shape<'a> {
+    let cached = cached(stream, &lim, cap);
+    Shape {
+        r,
+        dev,
+        cap,
+        limits: lim,
+        prompt: stream.prompt.mean().max(1.0),
+        output: stream.output.mean().max(1.0),
+        cached,
+        spec,
+        kv: KvUse::at(tiers, cap.tokens - cached),
+    }
+}
+
+/// The tiers' figures: hit rates, fetch time per request, and the median
+/// TTFT the store saves against the same replica without it.
+fn tier_figures(
+    shape: &Shape,
+    t: &Tiering,
+    s: &Steady,
+    run: &Run,
+    stream: &RequestStream,
+    replicas: u32,
+) -> crate::report::KvTierReport {
+    let bare = Tiering { store: None, ..*t };
+    let gain = (t.store.is_some() && t.contexts > 0.0).then(|| {
+        let without = Shape {
+            kv: KvUse::at(Some(&bare), 0.0),
+            ..*shape
+        };
+        let w = without.of(stream, replicas);
+        Seconds::from_secs(w.ttft[0] - s.ttft[0])
+    });
+    let seen = run.tiers.unwrap_or_default();
+    let done = run.reqs.iter().filter(|q| q.finish.is_some()).count();
+    let share = |x: f64| (seen.looked > 0.0).then(|| x / seen.looked);
+    crate::report::KvTierReport {
+        tier: t.store.map(|s| s.tier),
+        store_tokens: t.store.map_or(0.0, |s| s.tokens),
+        working_set_tokens: t.working_set(),
+        hit_rate_hbm: s.hits[0],
+        hit_rate_store: s.hits[1],
+        fetch_per_request: Seconds::from_secs(s.fetch),
+        simulated_hit_rate_hbm: share(seen.hbm),
+        simulated_hit_rate_store: share(seen.below),
+        simulated_fetch_per_request: (done > 0)
+            .then(|| Seconds::from_secs(seen.fetch / done as f64)),
+        swaps: seen.swaps,
+        ttft_gain: gain,
+    }
 }
 
 /// Mean prompt tokens the prefix cache serves.
@@ -300,16 +373,16 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     let cap = capacity::capacity(&r, &devices, &profile);
     let lim = limits(&profile);
     let spec = crate::memory::speculator::Speculator::of(&r);
-    let shape = Shape {
-        r: &r,
-        dev: tables.first(),
-        cap: &cap,
-        limits: lim,
-        prompt: stream.prompt.mean().max(1.0),
-        output: stream.output.mean().max(1.0),
-        cached: cached(stream, &lim, &cap),
-        spec: spec.as_ref(),
-    };
+    let tiers = tiering(&r, &devices, &cap, stream, &lim);
+    let shape = shape(
+        &r,
+        tables.first(),
+        &cap,
+        lim,
+        stream,
+        spec.as_ref(),
+        tiers.as_ref(),
+    );
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);
     Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
@@ -347,6 +420,16 @@ pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
     let profile = profile(&r, batch);
     let cap = capacity::capacity(&r, &devices, &profile);
     let replicas = r.dp.max(1);
-    let run = sim::simulate(&r, tables.first(), &cap, limits(&profile), stream, replicas);
+    let lim = limits(&profile);
+    let tiers = tiering(&r, &devices, &cap, stream, &lim);
+    let run = sim::simulate_tiered(
+        &r,
+        tables.first(),
+        &cap,
+        lim,
+        stream,
+        replicas,
+        tiers.as_ref(),
+    );
     Some(simulated_figures(&run, &stream.slo, replicas))
 }

@@ -13,6 +13,7 @@
 //! left out of the figures and counted as not completed.
 
 use super::capacity::Capacity;
+use super::kv_tiers::{reusable, Lru, Seen, Tiering};
 use super::rng::SplitMix;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
@@ -60,6 +61,14 @@ pub(crate) struct Req {
     pub finish: Option<f64>,
     /// Whether it can never fit the pool.
     pub dropped: bool,
+    /// The context its prompt reuses, if the stream has any.
+    ctx: Option<u32>,
+    /// Whether it has looked its context up.
+    looked: bool,
+    /// Tokens whose KV waits in the store after a swap.
+    swapped: u32,
+    /// Whether it holds its context's blocks while it runs.
+    holds: bool,
 }
 
 impl Req {
@@ -77,6 +86,8 @@ pub(crate) struct Run {
     pub preemptions: u32,
     /// Σ over iterations of running requests.
     pub running_sum: f64,
+    /// What the tiers saw, when the plan has reuse or a store.
+    pub tiers: Option<Seen>,
 }
 
 /// Tokens of a prompt the prefix cache serves: the shared prefix in whole
@@ -151,18 +162,86 @@ struct State<'a> {
     /// Requests released so far (closed loop).
     released: usize,
     closed: bool,
+    /// Reuse and the store, with the stack of recency and what is owed.
+    tiers: Option<Tiers>,
 }
 
-/// Runs the stream on one replica.
-pub(crate) fn simulate(
+/// What one admission found (see `State::look`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Found {
+    /// The context looked up, if one was.
+    ctx: Option<u32>,
+    /// Its tokens this prompt can reuse.
+    reusable: u32,
+    /// Of them, found in HBM and in the store.
+    hbm: u32,
+    below: u32,
+    /// Tokens fetched from the store (a context or a swapped request).
+    fetched: u32,
+}
+
+/// The simulator's view of the tiers.
+struct Tiers {
+    t: Tiering,
+    lru: Lru,
+    /// Tokens of a context as the stream gives it.
+    context: u32,
+    seen: Seen,
+    /// Seconds of fetches and swaps the next iteration waits for.
+    owed: f64,
+    /// Running requests holding each context, and the contexts held.
+    held: Vec<u32>,
+    distinct: u32,
+}
+
+impl Tiers {
+    /// Request `q` lets go of its context (it finished or was preempted).
+    fn release(&mut self, q: &mut Req) {
+        if let (true, Some(c)) = (q.holds, q.ctx) {
+            q.holds = false;
+            let h = &mut self.held[c as usize];
+            *h -= 1;
+            if *h == 0 {
+                self.distinct -= 1;
+            }
+        }
+    }
+}
+
+/// Runs the stream on one replica with reuse and a store below HBM
+/// (`kv_tiers`): contexts drawn per request from their own generator (a
+/// stream without reuse draws as before), looked up in LRU's stack when a
+/// request is admitted.
+pub(crate) fn simulate_tiered(
     r: &Resolved,
     dev: Option<&Breakdown>,
     cap: &Capacity,
     limits: Limits,
     stream: &RequestStream,
     replicas: u32,
+    tiering: Option<&Tiering>,
 ) -> Run {
     let (mut reqs, clients) = requests(stream, replicas);
+    let tiers = tiering.map(|t| {
+        let contexts = if t.contexts > 0.0 {
+            t.contexts as u32
+        } else {
+            0
+        };
+        let mut rng = SplitMix::new(stream.seed ^ CONTEXT_SEED);
+        for q in &mut reqs {
+            q.ctx = (contexts > 0).then(|| ((rng.unit() * t.contexts) as u32).min(contexts - 1));
+        }
+        Tiers {
+            t: *t,
+            lru: Lru::new(contexts, reqs.len() as u32),
+            context: stream.reuse.map_or(0, |u| u.tokens),
+            seen: Seen::default(),
+            owed: 0.0,
+            held: vec![0; contexts as usize],
+            distinct: 0,
+        }
+    });
     let shared = if limits.prefix_cache {
         stream.shared_prefix
     } else {
@@ -174,7 +253,7 @@ pub(crate) fn simulate(
         q.computed = q.cached;
     }
     let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
-    run(r, dev, cap, limits, reqs, clients, shared_blocks)
+    run(r, dev, cap, limits, reqs, clients, shared_blocks, tiers)
 }
 
 /// Runs given requests of an open stream (arrivals in order, some perhaps
@@ -187,7 +266,7 @@ pub(crate) fn simulate_requests(
     limits: Limits,
     reqs: Vec<Req>,
 ) -> Run {
-    run(r, dev, cap, limits, reqs, None, 0)
+    run(r, dev, cap, limits, reqs, None, 0, None)
 }
 
 fn run(
@@ -198,6 +277,7 @@ fn run(
     reqs: Vec<Req>,
     clients: Option<u32>,
     shared_blocks: u64,
+    tiers: Option<Tiers>,
 ) -> Run {
     let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
     let mut s = State {
@@ -217,6 +297,7 @@ fn run(
         next: 0,
         released,
         closed: clients.is_some(),
+        tiers,
     };
     let mut plan: Vec<(usize, u32)> = Vec::new();
     while s.run.iterations < MAX_ITERATIONS {
@@ -245,8 +326,12 @@ fn run(
         }
         s.step(&plan);
     }
+    s.run.tiers = s.tiers.map(|t| t.seen);
     s.run
 }
+
+/// Mixed into the stream's seed for the contexts' own generator.
+const CONTEXT_SEED: u64 = 0x6b76_7469_6572_7321;
 
 impl State<'_> {
     /// Moves every request that has arrived by now to the waiting queue.
@@ -312,6 +397,10 @@ impl State<'_> {
         let q = &mut self.run.reqs[v];
         self.free += q.blocks;
         q.blocks = 0;
+        if let Some(t) = self.tiers.as_mut() {
+            swap_out(t, q);
+            t.release(q);
+        }
         q.computed = q.cached;
         self.waiting.push_front(v);
         self.run.preemptions += 1;
@@ -362,18 +451,91 @@ impl State<'_> {
             let Some(&i) = self.waiting.front() else {
                 break;
             };
+            let before = self.run.reqs[i];
+            let found = self.look(i);
             let q = &self.run.reqs[i];
             let n = u64::from(q.len() - q.computed).min(budget) as u32;
             let need = self.needs(i, n);
             if self.free < need {
+                self.run.reqs[i] = before;
                 break;
             }
+            self.found(i, found);
             self.waiting.pop_front();
             self.free -= need;
             self.run.reqs[i].blocks += need;
             self.running.push(i);
             plan.push((i, n));
             budget -= u64::from(n);
+        }
+    }
+
+    /// Where request `i` finds its tokens as it is admitted: a swapped
+    /// request its own KV in the store; a new one its context in HBM's
+    /// free blocks or in the store by its depth in LRU's stack, or
+    /// nowhere. Sets its computed tokens.
+    fn look(&mut self, i: usize) -> Found {
+        let free = self.free as f64 * f64::from(self.cap.block_tokens.max(1));
+        let block = self.cap.block_tokens;
+        let Some(t) = self.tiers.as_ref() else {
+            return Found::default();
+        };
+        let q = &mut self.run.reqs[i];
+        if q.swapped > 0 {
+            let fetched = q.swapped - q.cached;
+            q.computed = q.swapped;
+            q.swapped = 0;
+            return Found {
+                fetched,
+                ..Found::default()
+            };
+        }
+        let Some(ctx) = q.ctx.filter(|_| !q.looked && q.generated == 0) else {
+            return Found::default();
+        };
+        q.looked = true;
+        let n = reusable(q.prompt, q.cached, t.context, block);
+        // Contexts running requests hold are in HBM too (the most recent
+        // in the stack); the free blocks keep the next ones.
+        let depth = t.lru.depth(ctx) as f64 * t.t.context;
+        let in_hbm = free + f64::from(t.distinct) * t.t.context;
+        let below = t.t.store.map_or(0.0, |s| s.tokens);
+        let mut f = Found {
+            ctx: Some(ctx),
+            reusable: n,
+            ..Found::default()
+        };
+        if t.held[ctx as usize] > 0 || depth <= in_hbm {
+            f.hbm = n;
+        } else if depth <= below {
+            (f.below, f.fetched) = (n, n);
+        }
+        q.computed = q.cached + f.hbm + f.below;
+        f
+    }
+
+    /// Records what an admission found: the context is used now, and its
+    /// fetch is owed by the coming iteration.
+    fn found(&mut self, i: usize, f: Found) {
+        let Some(t) = self.tiers.as_mut() else {
+            return;
+        };
+        if let Some(ctx) = f.ctx {
+            self.run.reqs[i].holds = true;
+            let h = &mut t.held[ctx as usize];
+            if *h == 0 {
+                t.distinct += 1;
+            }
+            *h += 1;
+            t.seen.looked += f64::from(f.reusable);
+            t.seen.hbm += f64::from(f.hbm);
+            t.seen.below += f64::from(f.below);
+            t.lru.touch(ctx);
+        }
+        if let Some(s) = t.t.store {
+            let secs = s.moved(f64::from(f.fetched));
+            t.owed += secs;
+            t.seen.fetch += secs;
         }
     }
 
@@ -398,10 +560,23 @@ impl State<'_> {
         m
     }
 
+    /// Seconds the iteration waits for the store: what admissions and
+    /// swaps owe, and the prompt tokens it computes written down.
+    fn copies(&mut self, compute: f64, m: &Mix) -> f64 {
+        let Some(t) = self.tiers.as_mut() else {
+            return 0.0;
+        };
+        let owed = std::mem::take(&mut t.owed);
+        t.t.store.map_or(0.0, |s| {
+            s.exposed(owed + m.prefill_tokens * s.per_token, compute)
+        })
+    }
+
     /// Runs one iteration and advances every scheduled request.
     fn step(&mut self, plan: &[(usize, u32)]) {
         let m = self.mix(plan);
-        let dt = speculative::step(self.r, self.spec.as_ref(), self.dev, &m).total();
+        let compute = speculative::step(self.r, self.spec.as_ref(), self.dev, &m).total();
+        let dt = compute + self.copies(compute, &m);
         let yield_ = self.spec.as_ref().map_or(1.0, Speculator::expected);
         self.clock += dt.max(0.0);
         self.run.iterations += 1;
@@ -426,6 +601,9 @@ impl State<'_> {
                     q.finish = Some(self.clock);
                     self.free += q.blocks;
                     q.blocks = 0;
+                    if let Some(t) = self.tiers.as_mut() {
+                        t.release(q);
+                    }
                     done.push(i);
                 }
             }
@@ -437,4 +615,19 @@ impl State<'_> {
             }
         }
     }
+}
+
+/// A preempted request's KV goes down to the store when the plan swaps
+/// and the store holds it (vLLM V0 `swap_out`, before the next forward).
+fn swap_out(t: &mut Tiers, q: &mut Req) {
+    let Some(s) = t.t.store.filter(|s| s.swap) else {
+        return;
+    };
+    let n = q.computed.saturating_sub(q.cached);
+    if n == 0 || f64::from(n) > s.tokens {
+        return;
+    }
+    q.swapped = q.computed;
+    t.owed += s.moved(f64::from(n));
+    t.seen.swaps += 1;
 }

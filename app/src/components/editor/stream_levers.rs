@@ -33,6 +33,7 @@ fn new_stream(p: &Plan) -> Option<RequestStream> {
         },
         slo: Slo::default(),
         shared_prefix: 0,
+        reuse: None,
         requests: 1000,
         seed: 0,
     })
