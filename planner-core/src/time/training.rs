@@ -1202,10 +1202,10 @@ impl StageMemo {
     /// Slots in the direct-mapped table (a power of two).
     const SLOTS: usize = 4096;
 
+    /// An empty memo; its table is allocated on first use (a serving
+    /// walk never uses it).
     pub fn new() -> Self {
-        Self {
-            slots: vec![None; Self::SLOTS],
-        }
+        Self { slots: Vec::new() }
     }
 
     fn get_or(
@@ -1219,6 +1219,9 @@ impl StageMemo {
         }
         // The top bits of the product depend on every bit of the key.
         let i = (h >> (64 - Self::SLOTS.trailing_zeros())) as usize % Self::SLOTS;
+        if self.slots.is_empty() {
+            self.slots = vec![None; Self::SLOTS];
+        }
         let slot = self.slots.get_mut(i)?;
         if !matches!(slot, Some((k, _)) if *k == key) {
             *slot = Some((key, f()));
