@@ -180,6 +180,16 @@ fn memory_with(r: &Resolved, t: &mut Tables, g: Option<&Granules>) -> Memory {
 
 /// The time model over the memory tables of `r` (filled by [`memory`]).
 pub(crate) fn time_of(r: &Resolved, t: &Tables) -> QuickTime {
+    time_of_with(r, t, None)
+}
+
+/// [`time_of`], with a training step's paced stage kept in `memo` under
+/// `key` (`time::training::StageMemo`; the search's walk).
+pub(crate) fn time_of_with(
+    r: &Resolved,
+    t: &Tables,
+    memo: Option<(&mut time::training::StageMemo, [u64; 5])>,
+) -> QuickTime {
     let tables = t.tables();
     match r.work {
         Work::Train {
@@ -187,7 +197,7 @@ pub(crate) fn time_of(r: &Resolved, t: &Tables) -> QuickTime {
             seq,
             micro_batches,
         } => {
-            let s = time::training::step(r, tables, kind, seq, micro_batches);
+            let s = time::training::step_with(r, tables, kind, seq, micro_batches, memo);
             QuickTime::Training {
                 step: Seconds::from_secs(s.parts.total()),
                 tokens_per_step: s.tokens,

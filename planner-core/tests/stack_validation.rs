@@ -630,6 +630,52 @@ fn deepspeed_azure() -> Vec<Run> {
         .collect()
 }
 
+/// DeepSpeed ZeRO-3 without model parallelism, NVIDIA's baseline in
+/// Narayanan et al. 2021 ("Efficient Large-Scale Language Model Training
+/// on GPU Clusters Using Megatron-LM", arXiv:2104.04473, §5.2, Table 2):
+/// GPT-3 175B (96 layers, hidden 12,288) at global batch 1,536 on 384,
+/// 768 and 1,536 GPUs (micro-batch 4, 2, 1: 144, 88 and 44 TFLOP/s per
+/// GPU) and the 530B model (105 layers, hidden 20,480) at batch 2,560 on
+/// 640 GPUs (micro-batch 4, 138) and 2,240 on 1,120 and 2,240 GPUs
+/// (micro-batch 2 and 1, 98 and 48). The figures as tabulated by
+/// cli99/llm-analysis `examples/megatron-lm/run_train_zero.sh` (its
+/// efficiencies × 312 TFLOP/s give the same six values). Batch = GPUs ×
+/// micro-batch: no gradient accumulation. Sequence 2,048 and Selene's
+/// DGX A100 (8 × A100-80GB, 8 HDR InfiniBand NICs per node) as in the
+/// paper's §5; TFLOP/s in the paper's count (Eq. 3, with recompute), so
+/// full recompute. Assumed: FP16 mixed precision (the paper's runs),
+/// DeepSpeed's default ZeRO-3 knobs, no offload (a 175B model's states
+/// sharded 384 ways take 7 GB per GPU), Megatron-LM's fused kernels
+/// without Flash attention (2021).
+fn zero3_narayanan() -> Vec<Run> {
+    let rows = [
+        ("GPT-3 175B", ModelId::Gpt3_175b, 96, 12288, 384, 4, 144.0),
+        ("GPT-3 175B", ModelId::Gpt3_175b, 96, 12288, 768, 2, 88.0),
+        ("GPT-3 175B", ModelId::Gpt3_175b, 96, 12288, 1536, 1, 44.0),
+        ("530B", ModelId::Megatron530b, 105, 20480, 640, 4, 138.0),
+        ("530B", ModelId::Megatron530b, 105, 20480, 1120, 2, 98.0),
+        ("530B", ModelId::Megatron530b, 105, 20480, 2240, 1, 48.0),
+    ];
+    rows.into_iter()
+        .map(|(label, model, l, h, gpus, mb, tflops)| Run {
+            name: format!("DeepSpeed ZeRO-3 A100×{gpus} {label} (Selene)"),
+            stack: TrainingStack::MegatronDeepSpeed,
+            model,
+            gpu: GpuId::A100Sxm80,
+            scale_out: Some(LinkId::InfinibandHdr),
+            seq: 2048,
+            micro_batch: mb,
+            dp: gpus,
+            ckpt: Checkpointing::Full,
+            kernel: AttentionKernel::Eager,
+            sharding: Sharding::Zero3,
+            fp16: true,
+            tokens_per_gpu_s: tflops * 1e12 / megatron_flops_per_token(l, h, 2048),
+            ..Run::default()
+        })
+        .collect()
+}
+
 /// Megatron-DeepSpeed 3D parallelism with DeepSpeed's ZeRO-1 data
 /// parallelism (Megatron-LM's fused kernels, no Flash attention, DeepSpeed
 /// pipeline engine's 1F1B).
@@ -1118,9 +1164,12 @@ fn pytorch_native_table() {
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
-/// CPU offload at 256–1,024 A100 and Megatron-DeepSpeed's 3D parallelism
-/// with ZeRO-1 (BLOOM, MT-NLG), all on the one Megatron-DeepSpeed profile
-/// whose GEMM fraction was fitted on these seven rows (least squares).
+/// CPU offload at 256–1,024 A100, ZeRO-3 without model parallelism at
+/// 384–2,240 A100 (Narayanan et al. 2021's baseline) and
+/// Megatron-DeepSpeed's 3D parallelism with ZeRO-1 (BLOOM, MT-NLG), all on
+/// the one Megatron-DeepSpeed profile whose GEMM fraction was fitted on
+/// the seven offload and ZeRO-1 rows (least squares; the six later rows
+/// were not used to fit it).
 /// The bounds pin today's errors so a regression fails here.
 #[test]
 fn deepspeed_table() {
@@ -1137,6 +1186,26 @@ fn deepspeed_table() {
     let mut all = e;
 
     let (e, unfit) = table(
+        "DeepSpeed ZeRO-3 without model parallelism (Narayanan 2021), Selene A100",
+        &zero3_narayanan(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    // A named miss (docs/validation.md, "DeepSpeed"): every row is fast,
+    // and more so the more GPUs share the fixed batch. Measured, GPT-3
+    // 175B takes the same 66.7 s a step on 768 and on 1,536 GPUs (the
+    // 530B model 180 and 184 s on 1,120 and 2,240): a cost that does not
+    // shrink as the GPUs are added, which the model (collectives at
+    // NCCL's bus bandwidth over all of a node's NICs) does not have. The
+    // bounds pin today's errors so a change shows here.
+    for x in &e {
+        assert!(*x < -0.10 && *x > -0.80, "Narayanan ZeRO-3 row {x}");
+    }
+    for (fewer, more) in [(0, 1), (1, 2), (3, 4), (4, 5)] {
+        assert!(e[more] < e[fewer], "more GPUs, larger miss: {e:?}");
+    }
+    all.extend(e);
+
+    let (e, unfit) = table(
         "Megatron-DeepSpeed 3D parallelism, ZeRO-1, A100",
         &megatron_deepspeed(),
     );
@@ -1151,8 +1220,10 @@ fn deepspeed_table() {
         median * 100.0,
         worst * 100.0
     );
-    assert!(all.len() >= 7);
-    assert!(median <= 0.08 && worst <= 0.15, "{median} {worst}");
+    // 7 rows: median 7.2 %, worst 14.4 %; 13 rows with the six ZeRO-3
+    // baselines of Narayanan et al. 2021 (fast by 15-74 %, see above).
+    assert!(all.len() >= 13);
+    assert!(median <= 0.15 && worst <= 0.75, "{median} {worst}");
 }
 
 /// The MoE table (docs/validation.md, "MoE training"). The bounds pin

@@ -652,6 +652,23 @@ fn key_of(hi: usize, n: u32, d: &space::Degrees, i: [usize; 7]) -> Key {
     ]
 }
 
+/// The key of a candidate's paced stage within one walk
+/// (`time::training::StageMemo`): its degrees and the indices of its
+/// sequence parallelism, checkpointing, number formats, schedule and
+/// batch in `key` (see [`key_of`]), leaving out its sharding and offload.
+#[inline]
+fn stage_key(c: &Choice, key: Key) -> [u64; 5] {
+    let d = c.degrees;
+    let pair = |a: u32, b: u32| (u64::from(a) << 32) | u64::from(b);
+    [
+        pair(d.tp, d.pp),
+        pair(d.dp, d.cp),
+        pair(d.ep, key[6]),
+        pair(key[8], key[9]),
+        pair(key[11], key[12]),
+    ]
+}
+
 /// Whether interleaving lacks whole rounds of micro-batches.
 #[inline]
 fn partial_rounds(ctx: &Ctx, c: &Choice) -> bool {
@@ -678,6 +695,8 @@ struct Walker<'a, 'c, O> {
     /// The probe, its levers overwritten by each candidate in turn.
     r: Resolved,
     tables: crate::memory::Tables,
+    /// Paced stages of this walk's training candidates.
+    stages: crate::time::training::StageMemo,
     col: &'a mut Collector,
     t: &'a mut Counters,
     obs: &'a mut O,
@@ -737,7 +756,11 @@ impl<O: Observe> Walker<'_, '_, O> {
             return false;
         }
         self.t.fitting += 1;
-        let time = quick::time_of(r, &self.tables);
+        let time = quick::time_of_with(
+            r,
+            &self.tables,
+            Some((&mut self.stages, stage_key(&choice, key))),
+        );
         self.obs.seen(ctx, self.hi, self.n, &choice, Some(time));
         let Some(e) = judge(ctx, self.per_hour, &time) else {
             return true;
@@ -783,6 +806,7 @@ fn walk<O: Observe>(
         prune: lv.prune,
         r: probe,
         tables: crate::memory::Tables::with_memo(),
+        stages: crate::time::training::StageMemo::new(),
         col,
         t,
         obs,

@@ -183,10 +183,39 @@ impl Observe for Seen {
 #[derive(Default)]
 struct Fresh {
     checked: usize,
+    /// The time of the candidate last filled, from a fresh fill and no
+    /// memo.
+    expected: Option<QuickTime>,
+    /// Candidates whose walked time was compared with it.
+    timed: usize,
 }
 
 impl Observe for Fresh {
-    fn seen(&mut self, _: &Ctx, _: usize, _: u32, _: &Choice, _: Option<QuickTime>) {}
+    fn seen(&mut self, _: &Ctx, _: usize, _: u32, c: &Choice, time: Option<QuickTime>) {
+        // The paced-stage memo (`time::training::StageMemo`) changes no
+        // time: the walk's equals a fresh evaluation's to the bit.
+        if let (Some(walked), Some(fresh)) = (time, self.expected.take()) {
+            let bits = |t: QuickTime| match t {
+                QuickTime::Training {
+                    step,
+                    tokens_per_step,
+                } => [step.base().to_bits(), tokens_per_step.to_bits(), 0, 0],
+                QuickTime::Inference {
+                    ttft,
+                    tpot,
+                    request_latency,
+                    output_tokens_per_second,
+                } => [
+                    ttft.base().to_bits(),
+                    tpot.base().to_bits(),
+                    request_latency.base().to_bits(),
+                    output_tokens_per_second.to_bits(),
+                ],
+            };
+            assert_eq!(bits(walked), bits(fresh), "{c:?}");
+            self.timed += 1;
+        }
+    }
 
     fn filled(&mut self, r: &Resolved, walked: &crate::memory::Tables) {
         // The split the walk kept (it repartitions only when the degrees or
@@ -205,14 +234,16 @@ impl Observe for Fresh {
             let margin = |t: &crate::memory::Tables| t.hbm_margin(r, i).to_bits();
             assert_eq!(margin(walked), margin(&fresh));
         }
+        self.expected = Some(crate::quick::time_of(r, &fresh));
         self.checked += 1;
     }
 }
 
-/// The search's memos (activation walks, allocator mixes) and the splits
-/// it keeps from one candidate to the next change no number: every
-/// candidate, filled in walk order through the search's tables, has the
-/// tables of a fresh fill to the bit. Also on bases whose per-parameter
+/// The search's memos (activation walks, allocator mixes, paced stages)
+/// and the splits it keeps from one candidate to the next change no
+/// number: every candidate, filled in walk order through the search's
+/// tables, has the tables of a fresh fill to the bit, and every fitting
+/// one the step time or latencies of a fresh evaluation. Also on bases whose per-parameter
 /// states (torchtitan, HF eager) go through the allocator memo.
 #[test]
 fn memos_and_kept_splits_change_no_number() {
@@ -228,6 +259,7 @@ fn memos_and_kept_splits_change_no_number() {
         let r = run(&s, Mode::Pruned, &mut fresh);
         assert_eq!(fresh.checked as u64, r.counts.evaluated, "{}", s.name);
         assert!(fresh.checked >= 100, "{}: {}", s.name, fresh.checked);
+        assert_eq!(fresh.timed as u64, r.counts.fitting, "{}", s.name);
     }
 }
 

@@ -96,7 +96,42 @@ pub(crate) fn exposed(r: &Resolved, mode: Overlap, busy: f64, window: f64) -> f6
 /// (tier copies). Different channels run concurrently.
 const NET: usize = 0;
 const HOST: usize = 1;
-const KINDS: usize = TimeKind::ALL.len();
+
+/// The kinds a compute window can hold, in `TimeKind` order: the network
+/// channel's collectives, then the host link's tier copies. A window keeps
+/// only these five sums (it kept one per kind and channel, 36, and the
+/// search walked all of them for every candidate); the sums and the order
+/// they are added in are the same, so no figure changes.
+const SLOTS: [TimeKind; 5] = [
+    TimeKind::DataParallel,
+    TimeKind::ParameterGather,
+    TimeKind::TransferCxl,
+    TimeKind::TransferHost,
+    TimeKind::TransferNvme,
+];
+
+/// `SLOTS[..NET_SLOTS]` run on the network, the rest on the host link.
+const NET_SLOTS: usize = 2;
+
+/// The slot of a collective (`data_parallel` issues gradient reductions
+/// and parameter gathers only).
+#[inline]
+fn net_slot(kind: TimeKind) -> usize {
+    match kind {
+        TimeKind::ParameterGather => 1,
+        _ => 0,
+    }
+}
+
+/// The slot of a tier copy ([`transfer_kind`]'s three kinds).
+#[inline]
+fn host_slot(kind: TimeKind) -> usize {
+    match kind {
+        TimeKind::TransferCxl => 2,
+        TimeKind::TransferNvme => 4,
+        _ => 3,
+    }
+}
 
 /// Exposed part of `busy` seconds of collectives cut in `pieces` equal
 /// buckets that overlap a `window` of compute cut alike: a bucket's
@@ -119,10 +154,12 @@ pub(crate) fn pipelined(busy: f64, window: f64, pieces: f64) -> f64 {
 }
 
 /// Transfers that may hide behind one compute window, `times` times a step.
+#[derive(Debug, Clone, Copy)]
 struct Window {
     len: f64,
     times: f64,
-    busy: [[f64; KINDS]; 2],
+    /// Busy seconds per kind of [`SLOTS`].
+    busy: [f64; SLOTS.len()],
     /// The fewest pieces any collective in the window is cut into: the
     /// coarsest one sets the tail that cannot hide.
     pieces: f64,
@@ -135,7 +172,7 @@ impl Window {
         Self {
             len,
             times,
-            busy: [[0.0; KINDS]; 2],
+            busy: [0.0; SLOTS.len()],
             pieces: f64::INFINITY,
             host_pieces: f64::INFINITY,
         }
@@ -145,29 +182,23 @@ impl Window {
     /// window for the remaining `times − 1` occurrences.
     fn split_first(&self, once: &Window) -> (Window, Window) {
         let mut first = Window::new(self.len, 1.0);
-        for c in 0..2 {
-            for i in 0..KINDS {
-                first.busy[c][i] = self.busy[c][i] + once.busy[c][i];
-            }
+        for (f, (a, b)) in first.busy.iter_mut().zip(self.busy.iter().zip(&once.busy)) {
+            *f = a + b;
         }
         first.pieces = self.pieces.min(once.pieces);
         first.host_pieces = self.host_pieces.min(once.host_pieces);
-        let mut rest = Window::new(self.len, (self.times - 1.0).max(0.0));
-        rest.busy = self.busy;
-        rest.pieces = self.pieces;
-        rest.host_pieces = self.host_pieces;
+        let rest = Window {
+            times: (self.times - 1.0).max(0.0),
+            ..*self
+        };
         (first, rest)
-    }
-
-    fn add(&mut self, channel: usize, kind: TimeKind, busy: f64) {
-        self.busy[channel][kind as usize] += busy;
     }
 
     /// A tier copy on the host link, moved as `pieces` equal parts (one
     /// per layer: a layer's parameters or activations move as a unit).
     fn add_host(&mut self, kind: TimeKind, busy: f64, pieces: f64) {
         if busy > 0.0 {
-            self.add(HOST, kind, busy);
+            self.busy[host_slot(kind)] += busy;
             self.host_pieces = self.host_pieces.min(pieces.max(1.0));
         }
     }
@@ -175,7 +206,7 @@ impl Window {
     /// A collective on the network channel, run as `pieces` buckets.
     fn add_net(&mut self, kind: TimeKind, busy: f64, pieces: f64) {
         if busy > 0.0 {
-            self.add(NET, kind, busy);
+            self.busy[net_slot(kind)] += busy;
             self.pieces = self.pieces.min(pieces.max(1.0));
         }
     }
@@ -184,10 +215,8 @@ impl Window {
     /// run side by side, so the step waits for the one that overruns the
     /// window most, and that channel's kinds carry the exposed time.
     fn settle(&self, modes: [Overlap; 2], parts: &mut Parts) {
-        let total = [
-            self.busy[0].iter().sum::<f64>(),
-            self.busy[1].iter().sum::<f64>(),
-        ];
+        let (net_busy, host_busy) = self.busy.split_at(NET_SLOTS);
+        let total = [net_busy.iter().sum::<f64>(), host_busy.iter().sum::<f64>()];
         let net = match modes[NET] {
             Overlap::Off => total[NET],
             Overlap::On => pipelined(total[NET], self.len, self.pieces.min(1e9)),
@@ -203,18 +232,17 @@ impl Window {
         };
         let e = [net, host];
         let bind = usize::from(e[1] > e[0]);
-        for (c, row) in self.busy.iter().enumerate() {
-            for (i, &b) in row.iter().enumerate() {
-                if b <= 0.0 {
-                    continue;
-                }
-                let exp = if c == bind && total[c] > 0.0 {
-                    e[c] * b / total[c]
-                } else {
-                    0.0
-                };
-                parts.add(TimeKind::ALL[i], b * self.times, exp * self.times);
+        for (s, (&kind, &b)) in SLOTS.iter().zip(&self.busy).enumerate() {
+            if b <= 0.0 {
+                continue;
             }
+            let c = if s < NET_SLOTS { NET } else { HOST };
+            let exp = if c == bind && total[c] > 0.0 {
+                e[c] * b / total[c]
+            } else {
+                0.0
+            };
+            parts.add(kind, b * self.times, exp * self.times);
         }
     }
 }
@@ -1150,6 +1178,58 @@ fn flops(r: &Resolved, su: &StepSetup, mf: f64, st: &Stage, recompute_flops: f64
     }
 }
 
+/// Paced stages the search worked out recently, by a key of the candidate
+/// that names every input [`worst_stage`] reads which a walk varies (the
+/// parallel degrees, sequence parallelism, schedule, checkpointing, number
+/// formats and micro-batch: `search::Walker` builds it from the indices of
+/// those lever values). Sharding and offload are left out of the key:
+/// they change the data-parallel traffic and the tier copies, which
+/// [`step`] prices after the paced stage, not the stage itself. A hit
+/// returns the very times `worst_stage` returned for the same key, so the
+/// memo changes no result (`search::tests::memos_and_kept_splits_change_no_number`
+/// checks every candidate's step against a fresh one). One memo serves
+/// one walk (one hardware option and GPU count): what the key leaves out
+/// is the walk's own.
+#[derive(Debug, Clone)]
+pub(crate) struct StageMemo {
+    slots: Vec<Option<StageSlot>>,
+}
+
+/// One memo entry: the key, the paced stage and its times.
+type StageSlot = ([u64; 5], (usize, StageTimes));
+
+impl StageMemo {
+    /// Slots in the direct-mapped table (a power of two).
+    const SLOTS: usize = 4096;
+
+    /// An empty memo; its table is allocated on first use (a serving
+    /// walk never uses it).
+    pub fn new() -> Self {
+        Self { slots: Vec::new() }
+    }
+
+    fn get_or(
+        &mut self,
+        key: [u64; 5],
+        f: impl FnOnce() -> (usize, StageTimes),
+    ) -> Option<&(usize, StageTimes)> {
+        let mut h = 0u64;
+        for x in key {
+            h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        // The top bits of the product depend on every bit of the key.
+        let i = (h >> (64 - Self::SLOTS.trailing_zeros())) as usize % Self::SLOTS;
+        if self.slots.is_empty() {
+            self.slots = vec![None; Self::SLOTS];
+        }
+        let slot = self.slots.get_mut(i)?;
+        if !matches!(slot, Some((k, _)) if *k == key) {
+            *slot = Some((key, f()));
+        }
+        slot.as_ref().map(|(_, v)| v)
+    }
+}
+
 /// The step time of a training plan.
 pub(crate) fn step(
     r: &Resolved,
@@ -1158,9 +1238,31 @@ pub(crate) fn step(
     seq: u32,
     m: u32,
 ) -> StepTime {
+    step_with(r, devices, kind, seq, m, None)
+}
+
+/// [`step`], with the paced stage from `memo` under `key` when the search
+/// priced the same stage before.
+pub(crate) fn step_with(
+    r: &Resolved,
+    devices: &[Breakdown],
+    kind: TrainingKind,
+    seq: u32,
+    m: u32,
+    memo: Option<(&mut StageMemo, [u64; 5])>,
+) -> StepTime {
     let su = setup(r, kind, seq);
     let sts = r.split.stages;
-    let (worst_idx, worst) = worst_stage(r, &sts, &su);
+    // Read in place from the memo (a paced stage's times are 300 bytes).
+    let own;
+    let (worst_idx, worst) =
+        match memo.and_then(|(memo, key)| memo.get_or(key, || worst_stage(r, &sts, &su))) {
+            Some((i, t)) => (*i, t),
+            None => {
+                own = worst_stage(r, &sts, &su);
+                (own.0, &own.1)
+            }
+        };
     let st = sts[worst_idx];
     let dev = devices.get(worst_idx).or(devices.first());
     let mf = f64::from(m);
@@ -1170,7 +1272,7 @@ pub(crate) fn step(
 
     let bytes = stage_bytes(r, &st, su.frozen);
     let groups = dp_groups(r);
-    let mut win = Windows::new(&worst, mf);
+    let mut win = Windows::new(worst, mf);
     data_parallel(r, &st, &groups, &bytes, &mut win, &mut parts);
 
     let opt = optimizer_share(r, dev, &groups, &bytes);

@@ -63,7 +63,8 @@ pub(crate) struct LayerWork {
     /// FLOPs, compute time and weight bytes are inside the totals above.
     pub experts: RoutedExperts,
     /// The GEMMs torchtitan's op-level selective checkpointing runs again
-    /// in backward ([`op_sac_gemms`]): FLOPs and seconds.
+    /// in backward ([`op_sac_gemms`]): FLOPs and seconds; zero unless the
+    /// plan runs that policy (nothing else reads them).
     pub op_sac_flops: f64,
     pub op_sac_time: f64,
 }
@@ -129,13 +130,20 @@ fn elementwise_factor(r: &Resolved) -> f64 {
 
 /// Seconds for `flops` of GEMM split into `n` equal GEMMs.
 fn gemm_seconds(r: &Resolved, flops: f64, n: f64) -> f64 {
+    gemm_seconds_at(r, (peak(r), matmul_ceiling(r)), flops, n)
+}
+
+/// [`gemm_seconds`] with the part's [`peak`] and [`matmul_ceiling`] for
+/// the plan's compute format worked out (a layer prices several GEMMs).
+#[inline]
+fn gemm_seconds_at(r: &Resolved, (peak, ceiling): (f64, f64), flops: f64, n: f64) -> f64 {
     if flops <= 0.0 {
         return 0.0;
     }
-    let rate = peak(r) * matmul_ceiling(r);
+    let rate = peak * ceiling;
     let each = flops / n.max(1.0) / rate.max(1.0);
-    let eff = r.eff.gemm_at(Seconds::from_secs(each)) * matmul_ceiling(r);
-    flops / (peak(r) * eff).max(1.0)
+    let eff = r.eff.gemm_at(Seconds::from_secs(each)) * ceiling;
+    flops / (peak * eff).max(1.0)
 }
 
 /// Bytes per weight element as stored (quantized linear layers).
@@ -162,6 +170,8 @@ struct LayerCtx {
     /// FFN width a token passes through (routed top-k and shared experts
     /// in an MoE layer).
     ffn_width: f64,
+    /// The part's [`peak`] and [`matmul_ceiling`] for the compute format.
+    rate: (f64, f64),
 }
 
 /// The GEMMs of one layer.
@@ -181,7 +191,7 @@ fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
     let attn_params = (l.attention - l.kv_projections) / c.t + l.kv_projections * kv_share;
     Gemms {
         flops: 2.0 * c.tok * attn_params,
-        time: gemm_seconds(r, 2.0 * c.tok * attn_params, 2.0),
+        time: gemm_seconds_at(r, c.rate, 2.0 * c.tok * attn_params, 2.0),
         weight_bytes: attn_params * c.wb,
         experts: RoutedExperts::default(),
     }
@@ -337,7 +347,7 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     // Router and shared experts see every token.
     let shared = l.shared / c.t;
     g.flops += 2.0 * tok * shared;
-    g.time += gemm_seconds(r, 2.0 * tok * shared, c.mats);
+    g.time += gemm_seconds_at(r, c.rate, 2.0 * tok * shared, c.mats);
     g.weight_bytes += shared * c.wb;
     // Routed experts: one grouped GEMM per matrix, not one GEMM per expert
     // (vLLM's fused_moe Triton kernel, SGLang and TensorRT-LLM's MoE
@@ -357,7 +367,7 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
 fn dense_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     let mlp = l.dense_mlp / c.t;
     g.flops += 2.0 * c.tok * mlp;
-    g.time += gemm_seconds(r, 2.0 * c.tok * mlp, c.mats);
+    g.time += gemm_seconds_at(r, c.rate, 2.0 * c.tok * mlp, c.mats);
     g.weight_bytes += mlp * c.wb;
 }
 
@@ -493,7 +503,7 @@ fn op_sac_gemms(r: &Resolved, c: &LayerCtx, moe: bool) -> (f64, f64) {
     let params = k + o + ffn;
     let flops = 2.0 * c.tok * params;
     let n = if moe { 2.0 } else { 3.0 };
-    (flops, gemm_seconds(r, flops, n))
+    (flops, gemm_seconds_at(r, c.rate, flops, n))
 }
 
 /// Forward work of one layer (dense or MoE) on one device.
@@ -511,6 +521,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         },
         shape: r.spec.attention_shape(),
         ffn_width: ffn_width(r, moe),
+        rate: (peak(r), matmul_ceiling(r)),
     };
     let mut g = projections(r, l, &c);
     if moe {
@@ -519,7 +530,16 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         dense_mlp(r, l, &c, &mut g);
     }
     let attn = attention_core(r, &c, pass);
-    let (op_sac_flops, op_sac_time) = op_sac_gemms(r, &c, moe);
+    // Read only under torchtitan's op-level policy (`time::training::
+    // op_sac_recompute`); other plans skip its GEMM pricing.
+    let op_sac = r.levers.checkpointing == crate::plan::Checkpointing::Selective
+        && crate::memory::activations::selective_policy(r.levers.memory.stack())
+            == crate::memory::activations::SelectivePolicy::EveryOtherMatmul;
+    let (op_sac_flops, op_sac_time) = if op_sac {
+        op_sac_gemms(r, &c, moe)
+    } else {
+        (0.0, 0.0)
+    };
     let mut elementwise = 0.0;
     elementwise += attn.score_bytes;
     elementwise += elementwise_bytes(r, &c) * elementwise_factor(r);
