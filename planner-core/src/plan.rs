@@ -783,7 +783,7 @@ pub struct Levers {
 ///   splitting, `expandable_segments`) gives the reserve. A fraction here,
 ///   0..=1, replaces that model with a flat share of transient allocations
 ///   (the pre-issue-12 model, whose default was 0.10).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Overheads {
@@ -813,20 +813,6 @@ pub struct Overheads {
     /// `PYTORCH_CUDA_ALLOC_CONF` `expandable_segments` (default off).
     #[serde(default)]
     pub expandable_segments: ExpandableSegments,
-}
-
-impl Default for Overheads {
-    fn default() -> Self {
-        Self {
-            cuda_context: None,
-            workspace: None,
-            nccl_per_group: None,
-            fragmentation: None,
-            cuda: CudaVersion::default(),
-            module_loading: ModuleLoading::default(),
-            expandable_segments: ExpandableSegments::default(),
-        }
-    }
 }
 
 impl Overheads {

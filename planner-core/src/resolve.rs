@@ -989,6 +989,15 @@ fn resolve_training(
     } else {
         par.microbatch_group
     };
+    if chunks <= 1 && par.microbatch_group != 0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.parallel.microbatch_group".into(),
+            problem: format!(
+                "applies only to the interleaved schedule with PP > 1; set 0, got {}",
+                par.microbatch_group
+            ),
+        }));
+    }
     let last = m % group.max(1);
     if chunks > 1 && (group < pp || group > m || (last > 0 && last < pp)) {
         c.push(Diagnostic::error(K::InterleaveMicroBatches {

@@ -1717,6 +1717,19 @@ fn interleaved_micro_batch_groups_follow_megatron() {
     assert!(!refused(9, 5)); // last group of 4 = PP
     assert!(refused(7, 5)); // last group of 2 < PP
     assert!(!refused(8, 4));
+    // A group means nothing without interleaving: refused by name.
+    let plain = Row {
+        id: "1f1b",
+        pp: 4,
+        accumulation: 5,
+        microbatch_group: 5,
+        ..MEGATRON
+    };
+    assert!(evaluate(&plan(&plain)).diagnostics.iter().any(|d| matches!(
+        &d.detail,
+        planner_core::DiagnosticKind::InvalidValue { field, .. }
+            if field == "levers.parallel.microbatch_group"
+    )));
     let acts = |accumulation: u32, microbatch_group: u32| {
         let row = Row {
             id: "interleaved",

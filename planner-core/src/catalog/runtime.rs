@@ -90,33 +90,6 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
         .unwrap_or(&CUDA_CONTEXTS[3])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_pair_has_one_row_and_eager_costs_more() {
-        for cuda in CudaVersion::ALL {
-            for loading in ModuleLoading::ALL {
-                let n = CUDA_CONTEXTS
-                    .iter()
-                    .filter(|e| e.cuda == cuda && e.loading == loading)
-                    .count();
-                assert_eq!(n, 1, "{cuda:?} {loading:?}");
-                assert!(!cuda_context(cuda, loading).source.is_empty());
-            }
-            let lazy = cuda_context(cuda, ModuleLoading::Lazy).bytes;
-            let eager = cuda_context(cuda, ModuleLoading::Eager).bytes;
-            assert!(eager >= lazy);
-        }
-        // Issue 12: older CUDA takes over 1 GB, lazy loading under 0.5 GiB.
-        let old = cuda_context(CudaVersion::Cuda11Early, ModuleLoading::Lazy).bytes;
-        assert!(old.as_mib() >= 1000.0);
-        let lazy = cuda_context(CudaVersion::Cuda12, ModuleLoading::Lazy).bytes;
-        assert!(lazy.as_gib() < 0.5);
-    }
-}
-
 /// The cuBLAS and cuBLASLt workspaces PyTorch holds on one device for its
 /// compute stream, with where the figure comes from.
 ///
@@ -160,4 +133,31 @@ pub fn blas_workspace(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
         ),
     };
     (Bytes::new(blas + lt), how)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_has_one_row_and_eager_costs_more() {
+        for cuda in CudaVersion::ALL {
+            for loading in ModuleLoading::ALL {
+                let n = CUDA_CONTEXTS
+                    .iter()
+                    .filter(|e| e.cuda == cuda && e.loading == loading)
+                    .count();
+                assert_eq!(n, 1, "{cuda:?} {loading:?}");
+                assert!(!cuda_context(cuda, loading).source.is_empty());
+            }
+            let lazy = cuda_context(cuda, ModuleLoading::Lazy).bytes;
+            let eager = cuda_context(cuda, ModuleLoading::Eager).bytes;
+            assert!(eager >= lazy);
+        }
+        // Issue 12: older CUDA takes over 1 GB, lazy loading under 0.5 GiB.
+        let old = cuda_context(CudaVersion::Cuda11Early, ModuleLoading::Lazy).bytes;
+        assert!(old.as_mib() >= 1000.0);
+        let lazy = cuda_context(CudaVersion::Cuda12, ModuleLoading::Lazy).bytes;
+        assert!(lazy.as_gib() < 0.5);
+    }
 }

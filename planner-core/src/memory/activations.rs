@@ -156,9 +156,10 @@ pub(crate) struct LoraLayer {
 
 /// Whether a stack's Q, K and V are separate linears, each with its own
 /// LoRA adapter and dropout: Hugging Face models (`q_proj`, `k_proj`,
-/// `v_proj`, wrapped one by one by PEFT) are; LitGPT's `attn` (fused QKV,
-/// one `LoRAQKVLinear`), Megatron's `linear_qkv` and torchtitan's are one
-/// input to one adapter group.
+/// `v_proj`, wrapped one by one by PEFT) are. The other stacks count as
+/// one fused QKV input with one adapter group: Megatron's `linear_qkv`,
+/// and LitGPT's `attn` (one `LoRAQKVLinear`), whose runs use the
+/// torchtitan saved-tensor row.
 pub(crate) fn separate_qkv(stack: MemoryStack) -> bool {
     matches!(stack, MemoryStack::HfEager)
 }

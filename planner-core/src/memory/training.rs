@@ -49,8 +49,9 @@ fn optimizer_bytes(r: &Resolved) -> f64 {
 /// 1F1B: rank i runs p − i warm-up forwards before its first backward, so
 /// stage 0 holds p micro-batches (Narayanan et al. 2021 §2.2.1; Korthikanti
 /// et al. §4.2.3). Interleaved with v chunks: Megatron-LM's warm-up count
-/// (p − i − 1)·2 + (v − 1)·p chunk-forwards plus the current one, each of
-/// L/(pv) layers; on stage 0 this is Korthikanti's factor p·(1 + (p−1)/(pv)).
+/// (p − i − 1)·2 + (v − 1)·N chunk-forwards plus the current one, each of
+/// L/(pv) layers, N the micro-batch group (p by default); on stage 0 with
+/// N = p this is Korthikanti's factor p·(1 + (p−1)/(pv)).
 /// GPipe keeps all m micro-batches.
 pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
     let p = r.pp;
