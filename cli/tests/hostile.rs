@@ -362,6 +362,16 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("cuda_context"),
         ),
         eval(
+            "negative library workspace",
+            &[("/overheads/workspace", json!(-5.0))],
+            Refused("workspace"),
+        ),
+        eval(
+            "micro-batch group without interleaving",
+            &[("/levers/parallel/microbatch_group", json!(4_000_000_000u32))],
+            Refused("microbatch_group"),
+        ),
+        eval(
             "fragmentation above 1",
             &[("/overheads/fragmentation", json!(3.0))],
             Refused("fragmentation"),

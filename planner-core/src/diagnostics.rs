@@ -115,12 +115,16 @@ pub enum DiagnosticKind {
         /// Layers.
         layers: u32,
     },
-    /// Interleaving needs micro-batches divisible by pp (Megatron-LM).
+    /// Interleaving runs micro-batches in groups of N, PP ≤ N ≤ M, whose
+    /// last one is whole or at least PP (Megatron-Core); N = PP by default,
+    /// so M must divide by PP.
     InterleaveMicroBatches {
         /// PP degree.
         pp: u32,
         /// Micro-batches per step.
         micro_batches: u32,
+        /// Micro-batches per group (`levers.parallel.microbatch_group`).
+        group: u32,
     },
     /// Fewer micro-batches than stages: the pipeline never fills.
     PipelineUnderfilled {
@@ -417,8 +421,12 @@ fn message(d: &DiagnosticKind) -> String {
         K::InterleaveLayers { pp, chunks, layers } => format!(
             "{layers} layers do not split evenly into PP={pp} stages × {chunks} chunks: Megatron-LM refuses this, and every chunk needs at least one layer"
         ),
-        K::InterleaveMicroBatches { pp, micro_batches } => format!(
-            "the interleaved schedule needs micro-batches divisible by PP={pp}; got {micro_batches}"
+        K::InterleaveMicroBatches {
+            pp,
+            micro_batches,
+            group,
+        } => format!(
+            "the interleaved schedule runs micro-batches in groups of {group} (levers.parallel.microbatch_group, PP={pp} by default): Megatron-Core needs PP ≤ group ≤ {micro_batches} micro-batches and a last group that is whole or at least PP"
         ),
         K::PipelineUnderfilled { pp, micro_batches } => format!(
             "{micro_batches} micro-batches for PP={pp}: the pipeline never fills and the bubble dominates"
@@ -583,9 +591,13 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::InterleaveLayers { pp, chunks, layers } => format!(
             "{layers} 层无法均匀切分为 PP={pp} 级 × {chunks} 个块：Megatron-LM 不接受这种切分，且每个块至少需要一层"
         ),
-        K::InterleaveMicroBatches { pp, micro_batches } => {
-            format!("交错调度要求微批次数能被 PP={pp} 整除；当前为 {micro_batches}")
-        }
+        K::InterleaveMicroBatches {
+            pp,
+            micro_batches,
+            group,
+        } => format!(
+            "交错调度按每组 {group} 个微批次运行（levers.parallel.microbatch_group，默认等于 PP={pp}）：Megatron-Core 要求 PP ≤ 组大小 ≤ 微批次数 {micro_batches}，且最后一组完整或不少于 PP"
+        ),
         K::PipelineUnderfilled { pp, micro_batches } => format!(
             "PP={pp} 只有 {micro_batches} 个微批次：流水线无法填满，气泡占主导"
         ),

@@ -246,8 +246,10 @@ pub struct Hardware {
     /// Accelerators in one scale-up (NVLink) domain; 0 means one node.
     #[serde(default)]
     pub scale_up_domain: u32,
-    /// Host DRAM per node.
-    #[serde(default = "default_host_dram")]
+    /// Host DRAM per node; 0 (the default) gives each GPU in the node its
+    /// typical node's share (`catalog::NODES`: a DGX H100's 2 TB over 8
+    /// GPUs, a GH200's 480 GB, a desktop's 64 GB).
+    #[serde(default)]
     pub host_dram_per_node: Bytes,
     /// NVMe capacity per node usable for offload.
     #[serde(default)]
@@ -314,22 +316,24 @@ fn default_gpus_per_node() -> u32 {
     8
 }
 
-/// 2 TB per node, as in a DGX A100/H100 (both ship 2 TB of DRAM); also the
-/// reference beyond which the cost report charges added host DRAM.
+/// 2 TB per node, as in a DGX H100/H200/B200; the reference beyond which
+/// the cost report charges added host DRAM. (The default of a plan's
+/// `host_dram_per_node` is its GPU's typical node, `catalog::NODES`.)
 pub fn default_host_dram() -> Bytes {
     Bytes::from_tb(2.0)
 }
 
 impl Hardware {
     /// `gpus` accelerators of one kind in 8-GPU nodes, every other field at
-    /// its default (2 TB host DRAM per node, no NVMe, CXL or pool).
+    /// its default (the GPU's typical node's host DRAM, no NVMe, CXL or
+    /// pool).
     pub fn new(gpu: GpuChoice, gpus: u32) -> Self {
         Self {
             gpu,
             gpus,
             gpus_per_node: default_gpus_per_node(),
             scale_up_domain: 0,
-            host_dram_per_node: default_host_dram(),
+            host_dram_per_node: Bytes::ZERO,
             nvme_per_node: Bytes::ZERO,
             cxl: None,
             pool: None,

@@ -348,10 +348,21 @@ pub struct Parallelism {
     /// Sequences per micro-batch (training).
     #[serde(default = "one")]
     pub micro_batch: u32,
+    /// Under the interleaved schedule, micro-batches each model chunk runs
+    /// back to back (Megatron-Core `--microbatch-group-size-per-virtual-
+    /// pipeline-stage`); 0 (the default) is PP, Megatron's default. With
+    /// a group other than PP the micro-batch count need not divide by PP
+    /// (`resolve` checks Megatron's rule).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub microbatch_group: u32,
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for Parallelism {
@@ -365,6 +376,7 @@ impl Default for Parallelism {
             sequence_parallel: SequenceParallel::Off,
             schedule: PipelineSchedule::OneFOneB,
             micro_batch: 1,
+            microbatch_group: 0,
         }
     }
 }
@@ -765,8 +777,11 @@ pub struct Levers {
 ///   loading on CUDA 11.7–12, 426 MiB on CUDA 13, 636 MiB eager, >1000 MB
 ///   before 11.7); a number replaces the table (plans written before issue
 ///   12 carry 0.5 GiB here and keep it).
-/// - `workspace` 64 MiB: cuBLAS/cuBLASLt workspaces (PyTorch allocates up to
-///   32 MiB per handle on Hopper) plus cuDNN/attention scratch. A guess.
+/// - `workspace`: by default PyTorch's cuBLAS and cuBLASLt workspaces of
+///   the GPU's architecture (`catalog::blas_workspace`: 9.125 MiB, 33 MiB
+///   on Hopper), which PyTorch takes from its caching allocator, so they
+///   count as allocated memory; a number replaces them (plans written
+///   before carry the earlier 64 MiB guess and keep it).
 /// - `nccl_per_group`: by default the measured NCCL buffers of each process
 ///   group of size > 1 by what it runs (`catalog::nccl_memory`: 544 MB for
 ///   a 2-rank collective group, 688 MB beyond, all-to-all per peer); a
@@ -777,7 +792,7 @@ pub struct Levers {
 ///   splitting, `expandable_segments`) gives the reserve. A fraction here,
 ///   0..=1, replaces that model with a flat share of transient allocations
 ///   (the pre-issue-12 model, whose default was 0.10).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Overheads {
@@ -785,9 +800,10 @@ pub struct Overheads {
     /// `cuda` and `module_loading`.
     #[serde(default)]
     pub cuda_context: Option<Bytes>,
-    /// Library workspaces (cuBLAS, cuDNN).
-    #[serde(default = "default_workspace")]
-    pub workspace: Bytes,
+    /// Library workspaces (cuBLAS, cuBLASLt); `None` takes PyTorch's
+    /// default for the GPU's architecture.
+    #[serde(default)]
+    pub workspace: Option<Bytes>,
     /// NCCL buffers per process group of size > 1; `None` takes the
     /// measured figure of each group's pattern and size.
     #[serde(default)]
@@ -808,25 +824,14 @@ pub struct Overheads {
     pub expandable_segments: ExpandableSegments,
 }
 
-fn default_workspace() -> Bytes {
-    Bytes::from_mib(64.0)
-}
-
-impl Default for Overheads {
-    fn default() -> Self {
-        Self {
-            cuda_context: None,
-            workspace: default_workspace(),
-            nccl_per_group: None,
-            fragmentation: None,
-            cuda: CudaVersion::default(),
-            module_loading: ModuleLoading::default(),
-            expandable_segments: ExpandableSegments::default(),
-        }
-    }
-}
-
 impl Overheads {
+    /// The library workspaces in force on a GPU of `arch`: the override,
+    /// else PyTorch's default (`catalog::blas_workspace`).
+    pub fn workspace(&self, arch: crate::hardware::GpuArch) -> Bytes {
+        self.workspace
+            .unwrap_or_else(|| crate::catalog::blas_workspace(arch).0)
+    }
+
     /// The CUDA context in force: the override, else the table's row.
     pub fn context(&self) -> Bytes {
         self.cuda_context

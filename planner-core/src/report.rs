@@ -78,7 +78,7 @@ pub enum Accounting {
     Tensor,
     /// Reserved by the caching allocator but not allocated.
     Allocator,
-    /// Outside the allocator (context, workspaces, NCCL).
+    /// Outside the allocator (the CUDA context, NCCL's buffers).
     Runtime,
 }
 
@@ -118,9 +118,10 @@ impl ItemKind {
     pub fn accounting(self) -> Accounting {
         match self {
             ItemKind::Fragmentation | ItemKind::AllocatorRounding => Accounting::Allocator,
-            ItemKind::CudaContext | ItemKind::Workspace | ItemKind::NcclBuffers => {
-                Accounting::Runtime
-            }
+            // PyTorch takes its cuBLAS/cuBLASLt workspaces from the caching
+            // allocator (`CublasHandlePool.cpp` `getNewWorkspace`), so
+            // `max_memory_allocated` counts them.
+            ItemKind::CudaContext | ItemKind::NcclBuffers => Accounting::Runtime,
             _ => Accounting::Tensor,
         }
     }
@@ -279,7 +280,7 @@ impl DeviceMemory {
     }
 
     /// HBM bytes the driver sees as used (`nvidia-smi`): reserved plus the
-    /// CUDA context, library workspaces and NCCL buffers. The fit verdict
+    /// CUDA context and NCCL buffers. The fit verdict
     /// holds this against the driver-reported total: an allocation fails
     /// when reserved + runtime would pass it.
     pub fn hbm_used(&self) -> Bytes {

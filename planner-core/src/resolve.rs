@@ -607,6 +607,14 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
     }
     let node_share = f64::from(per_node.min(gpus));
     let host = c.bytes("hardware.host_dram_per_node", hw.host_dram_per_node, false);
+    // 0 (the default): each GPU the node holds brings its typical node's
+    // share (`catalog::NODES`: a DGX H100's 2 TB ÷ 8, a GH200's 480 GB, a
+    // desktop's 64 GB).
+    let host = if host == Bytes::ZERO {
+        catalog::host_dram_per_gpu(hw.gpu.preset()) * node_share
+    } else {
+        host
+    };
     let nvme = c.bytes("hardware.nvme_per_node", hw.nvme_per_node, false);
     let mut cxl = Bytes::ZERO;
     let mut cxl_bw = 0.0;
@@ -713,7 +721,9 @@ fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
     overheads.cuda_context = overheads
         .cuda_context
         .map(|b| c.bytes("overheads.cuda_context", b, false));
-    overheads.workspace = c.bytes("overheads.workspace", overheads.workspace, false);
+    overheads.workspace = overheads
+        .workspace
+        .map(|b| c.bytes("overheads.workspace", b, false));
     overheads.nccl_per_group = overheads
         .nccl_per_group
         .map(|b| c.bytes("overheads.nccl_per_group", b, false));
@@ -975,10 +985,30 @@ fn resolve_training(
         }));
     }
     let m = micro_batch_count(gb, par.micro_batch, dp);
-    if chunks > 1 && m % pp != 0 {
+    // Megatron-Core `forward_backward_pipelining_with_interleaving`: the
+    // group N (PP unless set) must lie in [PP, M], and the last group,
+    // M mod N, must be empty or at least PP (schedules.py, "dependency
+    // bubbles"). With N = PP this is M divisible by PP.
+    let group = if par.microbatch_group == 0 {
+        pp
+    } else {
+        par.microbatch_group
+    };
+    if chunks <= 1 && par.microbatch_group != 0 {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.parallel.microbatch_group".into(),
+            problem: format!(
+                "applies only to the interleaved schedule with PP > 1; set 0, got {}",
+                par.microbatch_group
+            ),
+        }));
+    }
+    let last = m % group.max(1);
+    if chunks > 1 && (group < pp || group > m || (last > 0 && last < pp)) {
         c.push(Diagnostic::error(K::InterleaveMicroBatches {
             pp,
             micro_batches: m,
+            group,
         }));
     }
     if pp > 1 && m < pp {

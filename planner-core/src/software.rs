@@ -208,6 +208,63 @@ crate::lang::named!(OptimizerImpl {
     OptimizerImpl::Paged => "paged", "paged (unified memory)", "分页（统一内存）";
 });
 
+/// Whether LoRA adapters run dropout on their input (`lora_dropout` > 0
+/// in PEFT's `LoraConfig`, LitGPT's `lora_dropout`). The probability does
+/// not change memory; whether there is a dropout does: PEFT's LoRA
+/// `Linear.forward` runs `lora_B(lora_A(dropout(x)))`, and `nn.Dropout`
+/// keeps a boolean mask while `lora_A` keeps the dropped-out copy of `x`
+/// for its weight gradient (peft `tuners/lora/layer.py`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum LoraDropout {
+    /// `lora_dropout = 0` (PEFT's default): `nn.Identity`, so `lora_A`
+    /// keeps the layer's own input.
+    #[default]
+    Off,
+    /// `lora_dropout > 0`: each adapted linear keeps a 16-bit copy and a
+    /// 1-byte mask of its input.
+    On,
+}
+
+impl LoraDropout {
+    /// Both settings.
+    pub const ALL: [LoraDropout; 2] = [LoraDropout::Off, LoraDropout::On];
+}
+
+crate::lang::named!(LoraDropout {
+    LoraDropout::Off => "off", "no adapter dropout", "适配器不做 dropout";
+    LoraDropout::On => "on", "adapter dropout", "适配器 dropout";
+});
+
+/// The bitsandbytes release under a QLoRA base, as far as memory cares:
+/// whether a 4-bit linear keeps its input for backward.
+/// `MatMul4Bit.forward` stored `ctx.tensors = (A, B)` whenever an input
+/// needed a gradient, although its backward only reads `B` (the weight
+/// gradient of a 4-bit weight is not computed); bitsandbytes PR #1270
+/// ("fix QLoRA mem bug: delete useless buffered activation", 9e75374,
+/// 2024-07-16, first released in 0.43.2) stores `(None, B)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Bitsandbytes {
+    /// Before 0.43.2: every 4-bit linear keeps its 16-bit input.
+    Before0_43_2,
+    /// 0.43.2 and later: a 4-bit linear keeps only its quantized weight.
+    #[default]
+    Since0_43_2,
+}
+
+impl Bitsandbytes {
+    /// Both releases, oldest first.
+    pub const ALL: [Bitsandbytes; 2] = [Bitsandbytes::Before0_43_2, Bitsandbytes::Since0_43_2];
+}
+
+crate::lang::named!(Bitsandbytes {
+    Bitsandbytes::Before0_43_2 => "before_0_43_2", "bitsandbytes before 0.43.2 (4-bit layers keep their inputs)", "bitsandbytes 0.43.2 之前（4 位层保留输入）";
+    Bitsandbytes::Since0_43_2 => "since_0_43_2", "bitsandbytes 0.43.2 or later", "bitsandbytes 0.43.2 及以后";
+});
+
 /// What sits on top of the last layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -251,6 +308,13 @@ pub struct MemorySoftware {
     /// The output head (default: the language-model head).
     #[serde(default)]
     pub head: Head,
+    /// LoRA adapters' dropout (default: off, as PEFT's `lora_dropout = 0`).
+    #[serde(default)]
+    pub lora_dropout: LoraDropout,
+    /// The bitsandbytes release under a QLoRA base (default: 0.43.2 or
+    /// later).
+    #[serde(default)]
+    pub bitsandbytes: Bitsandbytes,
 }
 
 impl MemorySoftware {
@@ -307,6 +371,8 @@ mod tests {
         distinct(&MemoryStack::ALL);
         distinct(&LossKernel::ALL);
         distinct(&OptimizerImpl::ALL);
+        distinct(&LoraDropout::ALL);
+        distinct(&Bitsandbytes::ALL);
         let hf = MemorySoftware {
             stack: Some(MemoryStack::HfEager),
             ..MemorySoftware::default()

@@ -369,6 +369,7 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                         cp,
                         ep,
                         micro_batch: mb,
+                        microbatch_group: 0,
                         sequence_parallel: if interleave {
                             SequenceParallel::On
                         } else {
@@ -525,6 +526,7 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                     cp,
                     ep,
                     micro_batch: mb,
+                    microbatch_group: 0,
                     sequence_parallel: if sp {
                         SequenceParallel::On
                     } else {

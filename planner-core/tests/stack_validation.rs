@@ -170,6 +170,7 @@ impl Run {
                     ep: self.ep,
                     cp: self.cp,
                     micro_batch: self.micro_batch,
+                    microbatch_group: 0,
                     sequence_parallel: if self.tp > 1 && !self.legacy_megatron {
                         SequenceParallel::On
                     } else {

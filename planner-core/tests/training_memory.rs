@@ -23,7 +23,8 @@ use planner_core::plan::{
 use planner_core::precision::Precision;
 use planner_core::report::{DeviceMemory, Report};
 use planner_core::software::{
-    CudaVersion, Head, LossKernel, MemorySoftware, MemoryStack, ModuleLoading, OptimizerImpl,
+    Bitsandbytes, CudaVersion, Head, LoraDropout, LossKernel, MemorySoftware, MemoryStack,
+    ModuleLoading, OptimizerImpl,
 };
 use planner_core::stack::TrainingStack;
 use planner_core::{evaluate, Verdict};
@@ -140,6 +141,8 @@ struct Row {
     cp: u32,
     /// Model chunks per pipeline rank (interleaved schedule when > 1).
     chunks: u32,
+    /// Micro-batches per chunk group (interleaved; 0 = PP).
+    microbatch_group: u32,
     sequence_parallel: bool,
     sharding: Sharding,
     seq: u32,
@@ -180,6 +183,7 @@ const HF_BERT: Row = Row {
     pp: 1,
     cp: 1,
     chunks: 1,
+    microbatch_group: 0,
     sequence_parallel: false,
     sharding: Sharding::None,
     seq: 512,
@@ -264,6 +268,7 @@ const MEGATRON: Row = Row {
     pp: 1,
     cp: 1,
     chunks: 1,
+    microbatch_group: 0,
     sequence_parallel: false,
     sharding: Sharding::None,
     seq: 1024,
@@ -303,6 +308,7 @@ const TITAN: Row = Row {
     pp: 1,
     cp: 1,
     chunks: 1,
+    microbatch_group: 0,
     sequence_parallel: false,
     sharding: Sharding::FsdpFullShard,
     seq: 8192,
@@ -345,6 +351,7 @@ const LIT: Row = Row {
     pp: 1,
     cp: 1,
     chunks: 1,
+    microbatch_group: 0,
     sequence_parallel: false,
     sharding: Sharding::None,
     seq: 1304,
@@ -400,6 +407,7 @@ const DEEPSPEED: Row = Row {
     pp: 1,
     cp: 1,
     chunks: 1,
+    microbatch_group: 0,
     sequence_parallel: false,
     sharding: Sharding::Zero3,
     seq: 512,
@@ -618,6 +626,18 @@ const ROWS: &[Row] = &[
         accumulation: 4,
         ..MEGATRON
     },
+    // 5 micro-batches under an interleaved schedule with groups of 5
+    // (`--microbatch-group-size-per-virtual-pipeline-stage 5`): Megatron
+    // accepts a count PP does not divide when the last group is whole.
+    Row {
+        id: "gpt3_mcore_te_tp1_pp4_vp1_tunable_overlap",
+        measured_mib: 4_622_615_552.0 / 1_048_576.0,
+        pp: 4,
+        chunks: 3,
+        accumulation: 5,
+        microbatch_group: 5,
+        ..MEGATRON
+    },
     Row {
         id: "gpt3_mcore_te_tp1_pp4_vp1_dist_optimizer_overlap_grad_reduce_param_gather_overlap_optimizer",
         measured_mib: 3_942_493_696.0 / 1_048_576.0,
@@ -707,6 +727,16 @@ const ROWS: &[Row] = &[
         pp: 4,
         chunks: 3,
         accumulation: 4,
+        ..MEGATRON
+    },
+    Row {
+        id: "gpt3_mcore_te_tp1_pp4_vp1_tunable_overlap (A100)",
+        measured_mib: 4_596_793_344.0 / 1_048_576.0,
+        gpu: GpuId::A100Sxm80,
+        pp: 4,
+        chunks: 3,
+        accumulation: 5,
+        microbatch_group: 5,
         ..MEGATRON
     },
     Row {
@@ -973,12 +1003,26 @@ fn plan(row: &Row) -> Plan {
                     PipelineSchedule::OneFOneB
                 },
                 micro_batch: row.micro_batch,
+                microbatch_group: row.microbatch_group,
             },
             memory: MemorySoftware {
                 stack: Some(row.stack),
                 optimizer_impl,
                 head: row.head,
                 loss: row.loss,
+                // LitGPT's finetune/lora.py sets lora_dropout = 0.05, and
+                // the table ran bitsandbytes 0.41.1 (`LITGPT`); no other
+                // row trains adapters.
+                lora_dropout: if row.family == Family::LitGpt {
+                    LoraDropout::On
+                } else {
+                    LoraDropout::Off
+                },
+                bitsandbytes: if row.family == Family::LitGpt {
+                    Bitsandbytes::Before0_43_2
+                } else {
+                    Bitsandbytes::default()
+                },
             },
             training_stack: Some(row.training_stack),
             ..Levers::default()
@@ -1104,14 +1148,13 @@ fn published_training_peaks() {
     // The figures docs/validation.md states. Issue 12's targets are 3 %
     // and 8 %; the rows past 8 % are named below and discussed in the doc
     // (the allocator's cache of earlier phases, context-parallel buffers;
-    // bitsandbytes' saved inputs; the 70B TP run and LitGPT's common gap
-    // are unexplained), so a new
+    // the 70B TP run and LitGPT's common gap are unexplained), so a new
     // miss fails here by name.
     let all = abs(None);
     let (med, worst) = (median(all.clone()), all.iter().copied().fold(0.0, f64::max));
-    assert!(rows.len() >= 40, "{} rows", rows.len());
-    assert!(med <= 0.040, "median {med}");
-    assert!(worst <= 0.29, "worst {worst}");
+    assert!(rows.len() >= 50, "{} rows", rows.len());
+    assert!(med <= 0.034, "median {med}");
+    assert!(worst <= 0.23, "worst {worst}");
     const DOCUMENTED: &[&str] = &[
         "hf-bert-bs4",
         "hf-bert-bs4-adafactor",
@@ -1120,6 +1163,7 @@ fn published_training_peaks() {
         "titan Table 4: 70B FSDP 32 TP 8",
         "litgpt lora llama2-7b mbs 1",
         "litgpt lora llama2-7b mbs 2",
+        "litgpt lora llama2-13b mbs 1",
         "litgpt qlora (bnb.nf4-dq) llama2-7b mbs 1",
         "litgpt qlora (bnb.nf4-dq) llama2-13b mbs 1",
     ];
@@ -1216,9 +1260,13 @@ fn qlora_plan(c: &FitClaim) -> Plan {
                 micro_batch: c.micro_batch,
                 ..Parallelism::default()
             },
+            // `--lora_dropout 0.05` in both scripts; requirements.txt pins
+            // bitsandbytes==0.39.0 (4-bit layers keep their inputs).
             memory: MemorySoftware {
                 stack: Some(MemoryStack::HfEager),
                 optimizer_impl: OptimizerImpl::Paged,
+                lora_dropout: LoraDropout::On,
+                bitsandbytes: Bitsandbytes::Before0_43_2,
                 ..MemorySoftware::default()
             },
             ..Levers::default()
@@ -1253,7 +1301,7 @@ fn published_fit_claims_fit() {
 
 use planner_core::example_plan;
 use planner_core::plan::Tier;
-use planner_core::report::ItemKind;
+use planner_core::report::{Accounting, ItemKind};
 use planner_core::software::ExpandableSegments;
 use planner_core::units::Bytes;
 
@@ -1392,8 +1440,10 @@ fn hf_eager_keeps_more_than_megatron() {
         mib(&evaluate(&mg), ItemKind::Activations),
     );
     // Two RMSNorms per layer keep an FP32 copy beside the 16-bit output:
-    // 4 B more per element each, 32 layers of 2048 × 4096.
-    let extra = 32.0 * 2.0 * 4.0 * 2048.0 * 4096.0 / 1_048_576.0;
+    // 4 B more per element each, 32 layers of 2048 × 4096; and the eager
+    // `silu(gate) * up` keeps silu's 16-bit output, which Megatron's fused
+    // SwiGLU recomputes: 2 B × 11,008 per token and layer.
+    let extra = 32.0 * (2.0 * 4.0 * 4096.0 + 2.0 * 11008.0) * 2048.0 / 1_048_576.0;
     assert!((a - b - extra).abs() < 1e-6, "{a} {b}");
 }
 
@@ -1514,4 +1564,186 @@ fn nccl_buffers_follow_each_communicator_and_can_be_set() {
     )
     .expect("parses");
     assert_eq!(old.overheads.nccl_per_group, Some(Bytes::from_mib(256.0)));
+}
+
+/// One LitGPT-like LoRA/QLoRA plan: Llama 2 7B, 1,304 tokens, batch 1,
+/// LoRA r 8 on query and value, no checkpointing, SDPA.
+fn lora_plan(kind: TrainingKind, dropout: LoraDropout, bnb: Bitsandbytes) -> Plan {
+    let mut p = hf_llama();
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::A100Sxm40), 1);
+    p.workload = Workload::Training(Training {
+        kind,
+        seq_len: 1304,
+        global_batch: 1,
+        tokens: 0.0,
+    });
+    p.levers.memory.stack = Some(MemoryStack::Torchtitan);
+    p.levers.memory.lora_dropout = dropout;
+    p.levers.memory.bitsandbytes = bnb;
+    p
+}
+
+fn activation_mib(p: &Plan) -> f64 {
+    mib(&evaluate(p), ItemKind::Activations)
+}
+
+/// A frozen base linear keeps no input; bitsandbytes 4-bit layers before
+/// 0.43.2 kept every input (`MatMul4Bit`, `ctx.tensors = (A, B)`), later
+/// ones keep none (PR #1270); LoRA's dropout keeps a 16-bit copy and a
+/// mask of the adapted input. Each difference is the exact byte count.
+#[test]
+fn lora_and_4_bit_layers_keep_what_their_autograd_functions_save() {
+    let lora = TrainingKind::Lora(lora_qv(8));
+    let qlora = TrainingKind::Qlora(lora_qv(8));
+    let (off, on) = (LoraDropout::Off, LoraDropout::On);
+    let (old, new) = (Bitsandbytes::Before0_43_2, Bitsandbytes::Since0_43_2);
+    let full = activation_mib(&lora_plan(TrainingKind::FullFineTune, off, new));
+    let base = activation_mib(&lora_plan(lora, off, new));
+    // Per token and hidden unit per layer, Llama 2 7B (h 4096, f 11008).
+    let mib_per_byte = 1304.0 * 4096.0 * 32.0 / 1_048_576.0;
+    let f = 11008.0 / 4096.0;
+    // Full training keeps the QKV and FFN inputs and the FFN product
+    // (the attention output is kept either way; LoRA's adapter keeps the
+    // QKV input itself).
+    let skipped = (2.0 + 2.0 * f) * mib_per_byte;
+    assert!(
+        ((full - base) / skipped - 1.0).abs() < 1e-9,
+        "{full} {base}"
+    );
+    // Dropout: one 16-bit copy and a 1-byte mask of the fused QKV input
+    // in place of the input itself (2 B), which nothing else keeps.
+    let dropped = activation_mib(&lora_plan(lora, on, new));
+    assert!(((dropped - base) / mib_per_byte - 1.0).abs() < 1e-9);
+    // The bitsandbytes release does not touch 16-bit LoRA, and a current
+    // one keeps nothing for its 4-bit layers either.
+    assert_eq!(activation_mib(&lora_plan(lora, on, old)), dropped);
+    assert_eq!(activation_mib(&lora_plan(qlora, on, new)), dropped);
+    // Before 0.43.2: the QKV input (2), the projection's reshaped input
+    // (2), the FFN input (2) and product (2 f).
+    let kept = activation_mib(&lora_plan(qlora, on, old)) - dropped;
+    let inputs = (6.0 + 2.0 * f) * mib_per_byte;
+    assert!((kept / inputs - 1.0).abs() < 1e-9, "{kept} vs {inputs}");
+}
+
+/// PyTorch's cuBLAS workspaces come from its caching allocator: they are
+/// allocated memory, 32 MiB + 1 MiB on Hopper and 8.125 + 1 MiB on
+/// Ampere by default, and a set figure replaces them.
+#[test]
+fn blas_workspaces_are_allocated_and_follow_the_architecture() {
+    let mut p = hf_llama();
+    let hopper = evaluate(&p);
+    assert_eq!(mib(&hopper, ItemKind::Workspace), 33.0);
+    let d = hopper.binding_device().expect("a device");
+    let tensors: f64 = d
+        .items
+        .iter()
+        .filter(|i| i.tier == Tier::Hbm && i.kind.accounting() == Accounting::Tensor)
+        .map(|i| i.bytes.as_mib())
+        .sum();
+    assert!((d.hbm_allocated().as_mib() - tensors).abs() < 1e-6);
+    assert!(d.hbm_allocated().as_mib() >= 33.0);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::A100Sxm80), 1);
+    assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 9.125);
+    p.overheads.workspace = Some(Bytes::from_mib(64.0));
+    assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 64.0);
+}
+
+fn host_capacity_gb(p: &Plan) -> f64 {
+    let r = evaluate(p);
+    let d = r.binding_device().expect("a device");
+    d.tiers
+        .iter()
+        .find(|t| t.tier == Tier::HostDram)
+        .map_or(0.0, |t| t.capacity.as_gb())
+}
+
+/// Host DRAM defaults to the GPU's typical node: a GH200 node's 480 GB,
+/// a desktop's 64 GB beside an RTX 4090, a DGX H100's 2 TB over 8 GPUs;
+/// a set figure wins. An offload that a DGX-sized default would have
+/// taken no longer fits a 4090 desktop.
+#[test]
+fn host_dram_follows_the_gpus_typical_node() {
+    let mut p = hf_llama();
+    assert!((host_capacity_gb(&p) - 250.0).abs() < 1e-9);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::Gh200_144), 1);
+    p.hardware.gpus_per_node = 1;
+    assert!((host_capacity_gb(&p) - 480.0).abs() < 1e-9);
+    // Llama 2 7B full fine-tuning on a 4090 with the optimizer states and
+    // master weights in host memory: 7 B × 12 B ≈ 81 GB does not fit 64 GB.
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::Rtx4090), 1);
+    p.levers.checkpointing = Checkpointing::Full;
+    p.levers.offload.optimizer = Some(planner_core::plan::OffloadTarget {
+        tier: Tier::HostDram,
+        fraction: 1.0,
+    });
+    assert!((host_capacity_gb(&p) - 64.0).abs() < 1e-9);
+    let r = evaluate(&p);
+    let over = |r: &Report| r.over_tiers().iter().any(|(t, _)| *t == Tier::HostDram);
+    assert!(over(&r), "{:?}", r.over_tiers());
+    p.hardware.host_dram_per_node = Bytes::from_gb(256.0);
+    assert!((host_capacity_gb(&p) - 256.0).abs() < 1e-9);
+    assert!(!over(&evaluate(&p)));
+}
+
+/// Megatron-Core's interleaved schedule runs micro-batches in groups of N
+/// (PP by default) with PP ≤ N ≤ M and a last group that is whole or at
+/// least PP (`schedules.py`); `resolve` refuses exactly the rest. A group
+/// of 5 over 5 micro-batches (the CI's `tunable_overlap` test) is
+/// accepted and holds two more chunk-forwards in flight on the last stage
+/// than groups of 4.
+#[test]
+fn interleaved_micro_batch_groups_follow_megatron() {
+    let refused = |accumulation: u32, microbatch_group: u32| {
+        let row = Row {
+            id: "interleaved",
+            pp: 4,
+            chunks: 3,
+            accumulation,
+            microbatch_group,
+            ..MEGATRON
+        };
+        evaluate(&plan(&row)).diagnostics.iter().any(|d| {
+            matches!(
+                d.detail,
+                planner_core::DiagnosticKind::InterleaveMicroBatches { .. }
+            )
+        })
+    };
+    assert!(!refused(4, 0));
+    assert!(refused(5, 0));
+    assert!(!refused(5, 5));
+    assert!(refused(5, 3)); // a group below PP
+    assert!(refused(5, 6)); // a group above M
+    assert!(!refused(9, 5)); // last group of 4 = PP
+    assert!(refused(7, 5)); // last group of 2 < PP
+    assert!(!refused(8, 4));
+    // A group means nothing without interleaving: refused by name.
+    let plain = Row {
+        id: "1f1b",
+        pp: 4,
+        accumulation: 5,
+        microbatch_group: 5,
+        ..MEGATRON
+    };
+    assert!(evaluate(&plan(&plain)).diagnostics.iter().any(|d| matches!(
+        &d.detail,
+        planner_core::DiagnosticKind::InvalidValue { field, .. }
+            if field == "levers.parallel.microbatch_group"
+    )));
+    let acts = |accumulation: u32, microbatch_group: u32| {
+        let row = Row {
+            id: "interleaved",
+            pp: 4,
+            chunks: 3,
+            accumulation,
+            microbatch_group,
+            ..MEGATRON
+        };
+        let r = evaluate(&plan(&row));
+        device(&row, &r).of_kind(ItemKind::Activations).as_mib()
+    };
+    // Last stage: 2·(v − 1)·N + 1 chunk-forwards of v = 3 per stage:
+    // N = 4 → 9/3, N = 5 → 11/3 stage micro-batches.
+    let (four, five) = (acts(8, 4), acts(5, 5));
+    assert!(((five / four) - 11.0 / 9.0).abs() < 1e-9, "{four} {five}");
 }

@@ -15,6 +15,7 @@ mod mig;
 mod models;
 mod nccl;
 mod nccl_memory;
+mod nodes;
 mod prices;
 mod runtime;
 
@@ -28,8 +29,9 @@ pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, ME
 pub use models::{ModelEntry, ModelId, MODELS};
 pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
 pub use nccl_memory::{nccl_memory, CommPattern, NcclMemoryEntry, NCCL_MEMORY};
+pub use nodes::{host_dram_per_gpu, typical_node, NodeEntry, NODES, REFERENCE_DRAM_PER_GPU};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
-pub use runtime::{cuda_context, ContextEntry, CUDA_CONTEXTS};
+pub use runtime::{blas_workspace, cuda_context, ContextEntry, CUDA_CONTEXTS};
 
 use serde::{Deserialize, Serialize};
 

@@ -90,6 +90,51 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
         .unwrap_or(&CUDA_CONTEXTS[3])
 }
 
+/// The cuBLAS and cuBLASLt workspaces PyTorch holds on one device for its
+/// compute stream, with where the figure comes from.
+///
+/// PyTorch sets a workspace on each (cuBLAS handle, stream) pair it uses
+/// and takes it from its caching allocator (`getNewWorkspace()` →
+/// `CUDACachingAllocator::get()->allocate(getChosenWorkspaceSize())` in
+/// `aten/src/ATen/cuda/CublasHandlePool.cpp`), kept for the life of the
+/// process, so `max_memory_allocated`, `max_memory_reserved` and
+/// `nvidia-smi` all count it. Its size is `CUBLAS_WORKSPACE_CONFIG`, by
+/// default `:4096:2:16:8` (4096 KiB × 2 + 16 KiB × 8 = 8.125 MiB) and
+/// `:4096:8` (32 MiB) on sm90 (`parseChosenWorkspaceSize`: "default, 32MiB
+/// for Hopper"); ROCm builds take 32 MiB, 128 MiB on gfx94x/gfx95x
+/// (MI300X/MI325X/MI355X). The cuBLASLt workspace is a separate
+/// allocation of `CUBLASLT_WORKSPACE_SIZE`, 1024 KiB by default (pytorch
+/// #73328), capped at the cuBLAS workspace on CUDA
+/// (`getCUDABlasLtWorkspaceSize`), and 76 MiB for hipBLASLt (no cap). Gaudi and Ascend run their own
+/// backends, for which no figure was found: they get the CUDA default.
+pub fn blas_workspace(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
+    use crate::hardware::GpuArch;
+    const KIB: f64 = 1024.0;
+    let (blas, lt, how) = match arch {
+        GpuArch::Hopper => (
+            4096.0 * 8.0 * KIB,
+            1024.0 * KIB,
+            "cuBLAS :4096:8 (32 MiB, sm90) + cuBLASLt 1 MiB",
+        ),
+        GpuArch::Cdna3 | GpuArch::Cdna4 => (
+            128.0 * 1024.0 * KIB,
+            76.0 * 1024.0 * KIB,
+            "hipBLAS 128 MiB (gfx94x/95x) + hipBLASLt 76 MiB",
+        ),
+        GpuArch::Cdna2 => (
+            32.0 * 1024.0 * KIB,
+            76.0 * 1024.0 * KIB,
+            "hipBLAS 32 MiB + hipBLASLt 76 MiB",
+        ),
+        _ => (
+            (4096.0 * 2.0 + 16.0 * 8.0) * KIB,
+            1024.0 * KIB,
+            "cuBLAS :4096:2:16:8 (8.125 MiB) + cuBLASLt 1 MiB",
+        ),
+    };
+    (Bytes::new(blas + lt), how)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

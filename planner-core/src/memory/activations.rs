@@ -10,7 +10,7 @@
 //! 16), attention scores 5as²b (softmax 2, its dropout mask 1 and output 2).
 
 use crate::model::{ModelSpec, Norm};
-use crate::plan::AttentionKernel;
+use crate::plan::{AttentionKernel, LoraTargets};
 use crate::software::MemoryStack;
 
 /// Shapes and formats of one micro-batch through one layer on one rank.
@@ -46,6 +46,139 @@ pub(crate) struct ActContext {
     /// tensor parallelism, [`gathers_saved`]) rather than the
     /// sequence-parallel shard.
     pub gathered_inputs: bool,
+    /// What the layer's linears (and their adapters) keep of their inputs
+    /// ([`LinearSaves::trained`] when every weight trains).
+    pub linears: LinearSaves,
+    /// Bytes per FFN unit a gated unit keeps beyond its gate and up
+    /// outputs ([`silu_output_bytes`]).
+    pub gate_output_bytes: f64,
+}
+
+/// Bytes per element of its input each group of a layer's linears keeps
+/// for its own backward, with what LoRA adapters on it keep.
+///
+/// A linear keeps its input only for its weight gradient: PyTorch's
+/// autograd saves `mm`'s `self` only when the weight needs a gradient
+/// (`tools/autograd/derivatives.yaml`, `mm: mat2: mm_mat2_backward(grad,
+/// self, ...)`, the generated code guarding each save with
+/// `should_compute_output`). A frozen base layer under LoRA keeps nothing
+/// (its input gradient needs only the weight); a bitsandbytes 4-bit layer
+/// before 0.43.2 kept its input regardless ([`Bitsandbytes`](crate::software::Bitsandbytes)).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LinearSaves {
+    /// The QKV projections' input (the first norm's output).
+    pub qkv: f64,
+    /// The attention output projection's input.
+    pub out: f64,
+    /// The FFN's first linears' input (the second norm's output).
+    pub ffn_in: f64,
+    /// The FFN output projection's input.
+    pub ffn_out: f64,
+    /// The attention kernel's own output when it is a tensor apart from
+    /// the projection's input (FlashAttention keeps its output for
+    /// backward; Hugging Face and LitGPT layouts transpose and reshape it
+    /// into a copy before the projection). 0 when the projection's input
+    /// term already is that tensor.
+    pub attn_out: f64,
+}
+
+impl LinearSaves {
+    /// Every weight trains: each linear keeps its input in the GEMM format
+    /// `gb` (Korthikanti et al. Table 2), and the projection's input is
+    /// the attention output.
+    pub fn trained(gb: f64) -> Self {
+        Self {
+            qkv: gb,
+            out: gb,
+            ffn_in: gb,
+            ffn_out: gb,
+            attn_out: 0.0,
+        }
+    }
+
+    /// A frozen base under LoRA adapters on `targets`. `base` is what a
+    /// base linear keeps per input element (0, or the 16-bit input of a
+    /// bitsandbytes 4-bit layer before 0.43.2). Each adapter's `lora_A`
+    /// keeps its input for its weight gradient: with dropout a 16-bit
+    /// copy and a 1-byte mask (one per adapted linear when Q, K and V are
+    /// separate linears with their own dropout, as in PEFT; one per group
+    /// when they are fused, as in LitGPT's `LoRAQKVLinear`); without
+    /// dropout the layer's input itself, already counted if the base
+    /// keeps it. FlashAttention's own output is kept whatever the
+    /// projection does.
+    pub fn lora(l: &LoraLayer) -> Self {
+        let per = |adapted: f64| -> f64 {
+            if adapted <= 0.0 {
+                l.base
+            } else if l.dropout {
+                l.base + adapted * (l.ab + 1.0)
+            } else {
+                l.base.max(l.ab)
+            }
+        };
+        let n = if l.separate_qkv { 1.0 } else { 0.0 };
+        let (qkv, out, ffn_in, ffn_out) = match l.targets {
+            LoraTargets::QueryValue => (1.0 + n, 0.0, 0.0, 0.0),
+            LoraTargets::Attention => (1.0 + 2.0 * n, 1.0, 0.0, 0.0),
+            LoraTargets::AllLinear => {
+                let up = if l.gated && l.separate_qkv { 2.0 } else { 1.0 };
+                (1.0 + 2.0 * n, 1.0, up, 1.0)
+            }
+        };
+        Self {
+            qkv: per(qkv),
+            out: per(out),
+            ffn_in: per(ffn_in),
+            ffn_out: per(ffn_out),
+            attn_out: if l.flash { l.ab } else { 0.0 },
+        }
+    }
+}
+
+/// The facts of a LoRA layer [`LinearSaves::lora`] reads.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LoraLayer {
+    /// Adapted linears.
+    pub targets: LoraTargets,
+    /// Bytes a frozen base linear keeps per input element.
+    pub base: f64,
+    /// Adapters run dropout on their input.
+    pub dropout: bool,
+    /// Bytes of a 16-bit activation.
+    pub ab: f64,
+    /// Q, K, V (and gate, up) are separate linears with an adapter each.
+    pub separate_qkv: bool,
+    /// The FFN is gated (gate and up linears).
+    pub gated: bool,
+    /// The attention kernel is FlashAttention (keeps its output).
+    pub flash: bool,
+}
+
+/// Whether a stack's Q, K and V are separate linears, each with its own
+/// LoRA adapter and dropout: Hugging Face models (`q_proj`, `k_proj`,
+/// `v_proj`, wrapped one by one by PEFT) are. The other stacks count as
+/// one fused QKV input with one adapter group: Megatron's `linear_qkv`,
+/// and LitGPT's `attn` (one `LoRAQKVLinear`), whose runs use the
+/// torchtitan saved-tensor row.
+pub(crate) fn separate_qkv(stack: MemoryStack) -> bool {
+    matches!(stack, MemoryStack::HfEager)
+}
+
+/// Bytes per FFN unit a gated unit keeps beyond its gate and up outputs.
+/// Eager PyTorch (`down(silu(gate(x)) * up(x))` in Hugging Face's
+/// `LlamaMLP`, torchtitan's `FeedForward` and LitGPT's `LLaMAMLP`) keeps
+/// `silu`'s input for its own backward and `silu`'s output for the
+/// product's (`mul` saves each factor for the other's gradient), so three
+/// `ab` tensors per unit; Megatron's fused `bias_swiglu` keeps only its
+/// input (gate and up, `fused_bias_swiglu.py`) and recomputes the rest,
+/// and so does a `torch.compile`d block (AOTAutograd's min-cut
+/// partitioner recomputes cheap pointwise ops such as `silu` in backward
+/// rather than saving them).
+pub(crate) fn silu_output_bytes(stack: MemoryStack, compiled: bool, ab: f64) -> f64 {
+    match (stack, compiled) {
+        (MemoryStack::Megatron, _) | (_, true) => 0.0,
+        (MemoryStack::Torchtitan | MemoryStack::HfEager, false) => ab,
+    }
 }
 
 /// Whether a stack's sequence-parallel column-parallel linears save the
@@ -165,16 +298,23 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
     // gathered copy ([`gathers_saved`]): they are counted at full size and
     // multiplied back up before the replicated terms are divided below.
     let gathered = if c.sp && c.gathered_inputs { t } else { 1.0 };
-    let mut replicated = 2.0 * c.norm_bytes * sbh + 2.0 * gb * sbh * gathered + 2.0 * masks * sbh;
+    let lin = c.linears;
+    let mut replicated =
+        2.0 * c.norm_bytes * sbh + (lin.qkv + lin.ffn_in) * sbh * gathered + 2.0 * masks * sbh;
 
     let attention = ab * sb * shape.q_width / t
         + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
-        + gb * sb * shape.o_width / t;
+        + (lin.out + lin.attn_out) * sb * shape.o_width / t;
 
     let gated = spec.activation.is_gated();
-    // Non-gated: activation input (ab) and output = fc2 input (gb) per f.
-    // Gated: gate and up outputs (2·ab) and their product (gb) per f.
-    let per_f = if gated { 2.0 * ab + gb } else { ab + gb };
+    // Non-gated: activation input (ab) and output = fc2 input per f.
+    // Gated: gate and up outputs (2·ab), in eager stacks the gate's
+    // activation output, and their product (fc2's input) per f.
+    let per_f = if gated {
+        2.0 * ab + c.gate_output_bytes + lin.ffn_out
+    } else {
+        ab + lin.ffn_out
+    };
     let mlp = match (ffn, spec.moe) {
         (Ffn::Moe, Some(m)) => {
             let k = f64::from(m.top_k);
@@ -274,6 +414,8 @@ mod tests {
             softmax_bytes: 2.0,
             selective: SelectivePolicy::AttentionCore,
             gathered_inputs: false,
+            linears: LinearSaves::trained(2.0),
+            gate_output_bytes: 0.0,
         }
     }
 
@@ -352,6 +494,71 @@ mod tests {
         assert_eq!(a.sharded, b.sharded);
         assert!(gathers_saved(MemoryStack::Torchtitan));
         assert!(!gathers_saved(MemoryStack::Megatron));
+    }
+
+    /// What LoRA layers keep, by layout, dropout and 4-bit release.
+    #[test]
+    fn lora_linears_keep_only_what_their_adapters_and_4_bit_layers_save() {
+        let l = LoraLayer {
+            targets: LoraTargets::QueryValue,
+            base: 0.0,
+            dropout: true,
+            ab: 2.0,
+            separate_qkv: false,
+            gated: true,
+            flash: true,
+        };
+        // Fused QKV (LitGPT): one dropout copy (2) and mask (1); nothing
+        // for the frozen projection and FFN but FlashAttention's output.
+        let fused = LinearSaves::lora(&l);
+        assert_eq!(
+            (
+                fused.qkv,
+                fused.out,
+                fused.ffn_in,
+                fused.ffn_out,
+                fused.attn_out
+            ),
+            (3.0, 0.0, 0.0, 0.0, 2.0)
+        );
+        // PEFT wraps q_proj and v_proj separately: two dropouts.
+        let peft = LinearSaves::lora(&LoraLayer {
+            separate_qkv: true,
+            ..l
+        });
+        assert_eq!(peft.qkv, 6.0);
+        // Every linear adapted (QLoRA's choice) under PEFT: q, k, v; o;
+        // gate and up; down. A 4-bit base before 0.43.2 adds its input.
+        let all = LinearSaves::lora(&LoraLayer {
+            targets: LoraTargets::AllLinear,
+            separate_qkv: true,
+            base: 2.0,
+            ..l
+        });
+        assert_eq!(
+            (all.qkv, all.out, all.ffn_in, all.ffn_out),
+            (2.0 + 9.0, 5.0, 2.0 + 6.0, 5.0)
+        );
+        // Without dropout an adapter keeps the input itself, once.
+        let plain = LinearSaves::lora(&LoraLayer {
+            dropout: false,
+            targets: LoraTargets::AllLinear,
+            flash: false,
+            ..l
+        });
+        assert_eq!(
+            (
+                plain.qkv,
+                plain.out,
+                plain.ffn_in,
+                plain.ffn_out,
+                plain.attn_out
+            ),
+            (2.0, 2.0, 2.0, 2.0, 0.0)
+        );
+        // Full training keeps every input once and the projection's input
+        // is the attention output.
+        assert_eq!(LinearSaves::trained(1.0).attn_out, 0.0);
     }
 
     #[test]

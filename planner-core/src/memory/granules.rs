@@ -174,10 +174,11 @@ impl Granules {
             ItemKind::Logits => Pools::split(bytes, self.logits),
             ItemKind::KvCache | ItemKind::KvCacheWaste => Pools::split(bytes, bytes / self.layers),
             // One flat buffer (a gathered layer), or one working set.
-            ItemKind::GatherBuffers | ItemKind::PrefillActivations => Pools::one(bytes),
+            ItemKind::GatherBuffers | ItemKind::PrefillActivations | ItemKind::Workspace => {
+                Pools::one(bytes)
+            }
             // Not tensors of the allocator.
             ItemKind::CudaContext
-            | ItemKind::Workspace
             | ItemKind::NcclBuffers
             | ItemKind::Fragmentation
             | ItemKind::AllocatorRounding => Pools::default(),

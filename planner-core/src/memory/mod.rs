@@ -333,9 +333,17 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
             }
         }
     });
-    s.hbm(ItemKind::Workspace, o.workspace.base(), || {
-        "cuBLAS/cuDNN workspaces (overheads.workspace)".into()
-    });
+    s.hbm(
+        ItemKind::Workspace,
+        o.workspace(r.gpu.arch).base(),
+        || match o.workspace {
+            Some(_) => "library workspaces as set (overheads.workspace)".into(),
+            None => format!(
+                "PyTorch's {}, from its caching allocator (CublasHandlePool.cpp)",
+                crate::catalog::blas_workspace(r.gpu.arch).1
+            ),
+        },
+    );
     nccl_buffers(s, r, groups);
     match o.fragmentation {
         Some(f) => {

@@ -49,8 +49,9 @@ fn optimizer_bytes(r: &Resolved) -> f64 {
 /// 1F1B: rank i runs p − i warm-up forwards before its first backward, so
 /// stage 0 holds p micro-batches (Narayanan et al. 2021 §2.2.1; Korthikanti
 /// et al. §4.2.3). Interleaved with v chunks: Megatron-LM's warm-up count
-/// (p − i − 1)·2 + (v − 1)·p chunk-forwards plus the current one, each of
-/// L/(pv) layers; on stage 0 this is Korthikanti's factor p·(1 + (p−1)/(pv)).
+/// (p − i − 1)·2 + (v − 1)·N chunk-forwards plus the current one, each of
+/// L/(pv) layers, N the micro-batch group (p by default); on stage 0 with
+/// N = p this is Korthikanti's factor p·(1 + (p−1)/(pv)).
 /// GPipe keeps all m micro-batches.
 pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
     let p = r.pp;
@@ -62,7 +63,14 @@ pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
         PipelineSchedule::OneFOneB => f64::from(p - rank).min(m),
         PipelineSchedule::Interleaved { .. } if r.chunks > 1 => {
             let v = f64::from(r.chunks);
-            let warmup = f64::from(p - rank - 1) * 2.0 + (v - 1.0) * f64::from(p);
+            // Megatron-Core `get_pp_rank_microbatches`: (p − rank − 1)·2 +
+            // (v − 1)·N warm-up forwards, N the micro-batch group (PP by
+            // default, `microbatch_group_size_per_vp_stage`).
+            let group = match r.levers.parallel.microbatch_group {
+                0 => p,
+                g => g,
+            };
+            let warmup = f64::from(p - rank - 1) * 2.0 + (v - 1.0) * f64::from(group);
             (warmup + 1.0).min(m * v) / v
         }
         PipelineSchedule::Interleaved { .. } => f64::from(p - rank).min(m),
@@ -81,11 +89,16 @@ fn head_in_flight(r: &Resolved, micro_batches: u32) -> f64 {
     }
 }
 
-fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
+fn act_context(r: &Resolved, kind: TrainingKind, seq: u32, micro_batch: u32) -> ActContext {
     let prec = &r.levers.precision;
     let act_bytes = prec.activations.bytes_per_element();
-    let (norm_bytes, softmax_bytes) =
-        activations::saved_bytes(r.levers.memory.stack(), r.spec.norm, act_bytes);
+    let stack = r.levers.memory.stack();
+    let (norm_bytes, softmax_bytes) = activations::saved_bytes(stack, r.spec.norm, act_bytes);
+    let gemm_bytes = if prec.compute == Precision::Fp8 {
+        1.0
+    } else {
+        act_bytes
+    };
     ActContext {
         seq: f64::from(seq) / f64::from(r.cp),
         keys: f64::from(seq),
@@ -93,18 +106,45 @@ fn act_context(r: &Resolved, seq: u32, micro_batch: u32) -> ActContext {
         tp: f64::from(r.tp),
         sp: r.sp(),
         act_bytes,
-        gemm_bytes: if prec.compute == Precision::Fp8 {
-            1.0
-        } else {
-            act_bytes
-        },
+        gemm_bytes,
         dropout: r.spec.dropout == crate::model::Dropout::On,
         kernel: r.levers.attention,
         norm_bytes,
         softmax_bytes,
         selective: activations::selective_policy(r.levers.memory.stack()),
         gathered_inputs: activations::gathers_saved(r.levers.memory.stack()),
+        linears: linear_saves(r, kind, act_bytes, gemm_bytes),
+        gate_output_bytes: activations::silu_output_bytes(
+            stack,
+            r.levers.training_stack == Some(crate::stack::TrainingStack::TorchtitanCompiled),
+            act_bytes,
+        ),
     }
+}
+
+/// What a layer's linears keep of their inputs: every input when every
+/// weight trains; under LoRA only what the adapters keep, and under QLoRA
+/// with bitsandbytes before 0.43.2 also each 4-bit layer's input
+/// (`MatMul4Bit.forward`, `ctx.tensors = (A, B)`; PR #1270).
+fn linear_saves(r: &Resolved, kind: TrainingKind, ab: f64, gb: f64) -> activations::LinearSaves {
+    let (l, quantized) = match kind {
+        TrainingKind::PreTraining | TrainingKind::FullFineTune => {
+            return activations::LinearSaves::trained(gb)
+        }
+        TrainingKind::Lora(l) => (l, false),
+        TrainingKind::Qlora(l) => (l, true),
+    };
+    let sw = r.levers.memory;
+    let keeps_input = quantized && sw.bitsandbytes == crate::software::Bitsandbytes::Before0_43_2;
+    activations::LinearSaves::lora(&activations::LoraLayer {
+        targets: l.targets,
+        base: if keeps_input { ab } else { 0.0 },
+        dropout: sw.lora_dropout == crate::software::LoraDropout::On,
+        ab,
+        separate_qkv: activations::separate_qkv(sw.stack()),
+        gated: r.spec.activation.is_gated(),
+        flash: r.levers.attention == AttentionKernel::Flash,
+    })
 }
 
 /// What each layer of a stage keeps for backward, as the basis says it.
@@ -328,7 +368,7 @@ pub(crate) fn fill<S: Sink>(
     autocast_cache(items, r, &sp, &g);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     gather_buffers(items, r, st, &sp, w_lin, full_training, &g, weights);
-    activation_items(items, r, st, seq, m);
+    activation_items(items, r, st, kind, seq, m);
     optimizer_temporaries(items, r, &sp, &g, full_training);
     super::overheads(items, r, &super::process_groups(r));
 }
@@ -651,11 +691,18 @@ fn gather_buffers<S: Sink>(
 
 /// Activations of the in-flight micro-batches, the embedding's inputs,
 /// the recompute working set and the logits.
-fn activation_items<S: Sink>(items: &mut S, r: &Resolved, st: &Stage, seq: u32, m: u32) {
+fn activation_items<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    st: &Stage,
+    kind: TrainingKind,
+    seq: u32,
+    m: u32,
+) {
     let off = &r.levers.offload;
     // Activations.
     let mb = r.levers.parallel.micro_batch;
-    let ctx = act_context(r, seq, mb);
+    let ctx = act_context(r, kind, seq, mb);
     let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
     // A stage without MoE layers never reads the MoE figures.
     let moe = if st.moe_layers > 0 {
@@ -903,7 +950,7 @@ mod tests {
     fn the_memo_returns_what_stored_returns() {
         let (mut r, _, _) = resolve(&example_plan());
         let st = r.split.stages[0];
-        let ctx = act_context(&r, 4096, 2);
+        let ctx = act_context(&r, TrainingKind::PreTraining, 4096, 2);
         let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
         let mut memo = StoredMemo::new();
         let direct = stored(&r, &st, &dense, &dense);
@@ -956,7 +1003,7 @@ mod tests {
     #[test]
     fn the_closed_form_agrees_with_the_layer_walk() {
         let (mut r, _, _) = resolve(&example_plan());
-        let ctx = act_context(&r, 4096, 2);
+        let ctx = act_context(&r, TrainingKind::PreTraining, 4096, 2);
         let dense = activations::layer(&r.spec, Ffn::Dense, &ctx);
         // An MoE layer with different figures, so a mix-up shows.
         let moe = LayerActs {
