@@ -13,8 +13,8 @@
 
 use leptos::prelude::*;
 use planner_core::plan::Plan;
-use planner_core::search::{merge, slices, Found, Partial, Scenario, SearchResult, Slice};
-use search_worker::{listed, FromWorker, Listed, ToWorker};
+use planner_core::search::{merge, slices, Found, Partial, Scenario, Slice};
+use search_worker::{listed_plans, FromWorker, Listed, ListedPlan, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -82,21 +82,21 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(base: Plan, result: &SearchResult, ties: &[Option<usize>]) -> Outcome {
-        let rows = listed(result)
+    fn new(base: Plan, plans: Vec<ListedPlan>, evaluated: u64, unpriced: Vec<String>) -> Outcome {
+        let rows = plans
             .into_iter()
             .enumerate()
-            .map(|(i, (listed, found))| Row {
-                listed,
-                found: found.clone(),
-                tie: ties.get(i).copied().flatten().filter(|&j| j < i),
+            .map(|(i, p)| Row {
+                listed: p.listed,
+                found: p.found,
+                tie: p.tie.filter(|&j| j < i),
             })
             .collect();
         Outcome {
             base,
             rows,
-            evaluated: result.counts.evaluated,
-            unpriced: result.unpriced.clone(),
+            evaluated,
+            unpriced,
         }
     }
 }
@@ -177,7 +177,10 @@ impl SearchRun {
         if queue.is_empty() {
             // The scenario stops before any walk: its diagnostics only.
             let result = merge(&s, &[]);
-            self.outcome.set(Some(Outcome::new(s.base, &result, &[])));
+            let plans = listed_plans(&result);
+            let (evaluated, unpriced) = (result.counts.evaluated, result.unpriced);
+            self.outcome
+                .set(Some(Outcome::new(s.base, plans, evaluated, unpriced)));
             self.phase.set(Phase::Idle);
             return;
         }
@@ -280,9 +283,13 @@ impl SearchRun {
                     let _ = p.workers[i].post_message(&JsValue::from_str(&msg));
                 }
             }
-            FromWorker::Merged { result, ties } => {
+            FromWorker::Merged {
+                plans,
+                evaluated,
+                unpriced,
+            } => {
                 self.outcome
-                    .set(Some(Outcome::new(base.clone(), &result, &ties)));
+                    .set(Some(Outcome::new(base.clone(), plans, evaluated, unpriced)));
                 self.drop_pool();
                 self.phase.set(Phase::Idle);
             }

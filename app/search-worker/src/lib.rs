@@ -48,14 +48,17 @@ pub enum FromWorker {
         /// What its walk kept and counted.
         partial: Box<Partial>,
     },
-    /// The merged result, and for each plan [`listed`] lists the first
-    /// earlier listed plan it ties with within the model's uncertainty
-    /// (`planner_core::search::ties`).
+    /// The merged result, as much of it as the page shows: the plans
+    /// [`listed`] lists, each with its tie. (The whole `SearchResult`
+    /// would make the page's module carry the `Deserialize` of every
+    /// diagnostic, about 150 KB gzip.)
     Merged {
-        /// The search's result, as `planner_core::search::search` gives it.
-        result: Box<SearchResult>,
-        /// Ties of the listed plans.
-        ties: Vec<Option<usize>>,
+        /// The listed plans, in order.
+        plans: Vec<ListedPlan>,
+        /// Plans evaluated.
+        evaluated: u64,
+        /// GPU kinds tried that have no price.
+        unpriced: Vec<String>,
     },
     /// A message could not be acted on.
     Failed {
@@ -84,12 +87,41 @@ impl FromWorker {
 }
 
 /// Why a plan is listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Listed {
     /// On the cost–latency frontier.
     Frontier,
     /// The cheapest plan of its family.
     Best(PlanFamily),
+}
+
+/// One plan the page lists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedPlan {
+    /// Why it is listed.
+    pub listed: Listed,
+    /// The plan and its figures, as the core found them.
+    pub found: Found,
+    /// The first earlier listed plan it ties with within the model's
+    /// uncertainty (`planner_core::search::ties`).
+    pub tie: Option<usize>,
+}
+
+/// The listed plans of a result, each with its tie.
+pub fn listed_plans(result: &SearchResult) -> Vec<ListedPlan> {
+    let rows = listed(result);
+    let found: Vec<&Found> = rows.iter().map(|(_, f)| *f).collect();
+    let ties = ties(&found);
+    rows.into_iter()
+        .zip(ties)
+        .map(|((listed, found), tie)| ListedPlan {
+            listed,
+            found: found.clone(),
+            tie,
+        })
+        .collect()
 }
 
 /// Frontier plans listed, at most.
@@ -138,11 +170,10 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
         Ok(ToWorker::Merge { parts }) => match held {
             Some(s) => {
                 let result = merge(s, &parts);
-                let rows: Vec<&Found> = listed(&result).into_iter().map(|(_, f)| f).collect();
-                let ties = ties(&rows);
                 Some(FromWorker::Merged {
-                    result: Box::new(result),
-                    ties,
+                    plans: listed_plans(&result),
+                    evaluated: result.counts.evaluated,
+                    unpriced: result.unpriced,
                 })
             }
             None => failed("a merge before its scenario".into()),

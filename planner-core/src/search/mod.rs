@@ -459,7 +459,7 @@ fn answers(ctx: &Ctx, col: &Collector, out: &mut SearchResult) {
 pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
     let (ctx, diagnostics) = match prepare(s) {
         Ok(p) => p,
-        Err(out) => return out,
+        Err(out) => return *out,
     };
     let mut col = Collector::new();
     let mut t = Counters::default();
@@ -473,7 +473,7 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
 
 /// The checks before a walk: the scenario's context and the diagnostics
 /// that limit the search, or the result when they stop it.
-fn prepare(s: &Scenario) -> Result<(Ctx<'_>, Vec<Diagnostic>), SearchResult> {
+fn prepare(s: &Scenario) -> Result<(Ctx<'_>, Vec<Diagnostic>), Box<SearchResult>> {
     let (base_r, _, base_diags) = resolve(&s.base);
     let mut diagnostics: Vec<Diagnostic> = errors(&base_diags).cloned().collect();
     // The economics are checked as `evaluate` checks them: a base plan
@@ -524,7 +524,7 @@ fn prepare(s: &Scenario) -> Result<(Ctx<'_>, Vec<Diagnostic>), SearchResult> {
     {
         let mut out = empty(s);
         out.diagnostics = diagnostics;
-        return Err(out);
+        return Err(Box::new(out));
     }
     let base_valid = errors(&base_diags).next().is_none();
     Ok((context(s, &base_r, base_valid), diagnostics))

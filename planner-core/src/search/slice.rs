@@ -106,7 +106,7 @@ pub fn search_slice(s: &Scenario, slice: Slice) -> Partial {
     entries.extend(col.fewest);
     entries.extend(col.largest);
     entries.extend(col.by_kind.iter().map(|(_, e)| *e));
-    entries.sort_by(|a, b| a.key.cmp(&b.key));
+    entries.sort_by_key(|a| a.key);
     entries.dedup_by(|a, b| a.key == b.key);
     Partial {
         slice,
@@ -122,7 +122,7 @@ pub fn search_slice(s: &Scenario, slice: Slice) -> Partial {
 pub fn merge(s: &Scenario, parts: &[Partial]) -> SearchResult {
     let (ctx, diagnostics) = match prepare(s) {
         Ok(p) => p,
-        Err(out) => return out,
+        Err(out) => return *out,
     };
     let mut order: Vec<&Partial> = parts
         .iter()

@@ -8,7 +8,7 @@
 
 use crate::i18n::search::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, usd};
+use crate::numfmt::{duration, si, usd};
 use crate::search_run::{use_search, Outcome, Phase, Row, SEARCH_SECTION_ID};
 use crate::state::use_state;
 use crate::url::History;
@@ -32,7 +32,7 @@ fn Progress(
         Phase::Merging { total } => (total, total),
         Phase::Idle | Phase::Failed => (0, 0),
     };
-    let pct = if total > 0 { done * 100 / total } else { 0 };
+    let pct = (done * 100).checked_div(total).unwrap_or(0);
     let label = move || match phase {
         Phase::Merging { .. } => t(lang(), K::Merging).to_string(),
         _ => format!("{done} / {total} {}", t(lang(), K::SlicesSearched)),
@@ -125,7 +125,7 @@ fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
                     .map(|m| view! { <span class="impact" data-testid="found-impact">{format!("⚠ {}", m.name(lang))}</span> })
                     .collect_view()}
             </td>
-            <td data-label=t(lang, K::Family)>{row.found.family.name(lang)}</td>
+            <td class="found-family" data-label=t(lang, K::Family)>{row.found.family.name(lang)}</td>
             <td class={if fits { "fits" } else { "over" }} data-label=t(lang, K::Verdict)>{g.verdict.name(lang)}</td>
             <td data-col="latency" data-label=t(lang, K::Latency)>{duration(g.speed.latency())}</td>
             <td data-col="cost" data-label=t(lang, K::Cost)>{cost}</td>
@@ -144,7 +144,8 @@ fn found_table(o: &Outcome, lang: Lang) -> AnyView {
         return view! { <p class="hint" data-testid="found-none">{t(lang, K::NothingFound)}</p> }
             .into_any();
     }
-    let note = format!("{} {}", o.evaluated, t(lang, K::Evaluated));
+    // A count, not a quantity: `si` writes 1,311,657 as "1.31 M".
+    let note = format!("{} {}", si(o.evaluated as f64), t(lang, K::Evaluated));
     let unpriced = (!o.unpriced.is_empty())
         .then(|| format!(" {} {}", t(lang, K::Unpriced), o.unpriced.join(", ")));
     let ties = o.rows.iter().any(|r| r.tie.is_some()).then(|| {
