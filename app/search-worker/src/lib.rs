@@ -215,14 +215,19 @@ mod tests {
         let reply = answer(&mut held, &ToWorker::Merge { parts }.to_json());
         let json = reply.map(|r| r.to_json()).unwrap_or_default();
         match FromWorker::from_json(&json) {
-            Ok(FromWorker::Merged { result, ties }) => {
-                assert_eq!(*result, whole);
-                let rows = listed(&result);
-                assert_eq!(ties.len(), rows.len());
-                assert!(ties
+            Ok(FromWorker::Merged {
+                plans,
+                evaluated,
+                unpriced,
+            }) => {
+                assert_eq!(plans, listed_plans(&whole));
+                assert_eq!(plans.len(), listed(&whole).len());
+                assert_eq!(evaluated, whole.counts.evaluated);
+                assert_eq!(unpriced, whole.unpriced);
+                assert!(plans
                     .iter()
                     .enumerate()
-                    .all(|(i, t)| t.is_none_or(|j| j < i)));
+                    .all(|(i, p)| p.tie.is_none_or(|j| j < i)));
             }
             other => panic!("expected the merged result, got {other:?}"),
         }
