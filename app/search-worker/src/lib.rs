@@ -206,30 +206,35 @@ mod tests {
         for slice in slices(&s) {
             let reply = answer(&mut held, &ToWorker::Slice { slice }.to_json());
             let json = reply.map(|r| r.to_json()).unwrap_or_default();
-            match FromWorker::from_json(&json) {
-                Ok(FromWorker::Done { partial }) => parts.push(*partial),
-                other => panic!("expected a partial, got {other:?}"),
-            }
+            let partial = match FromWorker::from_json(&json) {
+                Ok(FromWorker::Done { partial }) => Some(*partial),
+                _ => None,
+            };
+            assert!(partial.is_some(), "expected a partial, got {json}");
+            parts.extend(partial);
         }
         let whole = search(&s);
         let reply = answer(&mut held, &ToWorker::Merge { parts }.to_json());
         let json = reply.map(|r| r.to_json()).unwrap_or_default();
-        match FromWorker::from_json(&json) {
-            Ok(FromWorker::Merged {
-                plans,
-                evaluated,
-                unpriced,
-            }) => {
-                assert_eq!(plans, listed_plans(&whole));
-                assert_eq!(plans.len(), listed(&whole).len());
-                assert_eq!(evaluated, whole.counts.evaluated);
-                assert_eq!(unpriced, whole.unpriced);
-                assert!(plans
-                    .iter()
-                    .enumerate()
-                    .all(|(i, p)| p.tie.is_none_or(|j| j < i)));
-            }
-            other => panic!("expected the merged result, got {other:?}"),
+        let merged = FromWorker::from_json(&json);
+        assert!(
+            matches!(merged, Ok(FromWorker::Merged { .. })),
+            "expected the merged result, got {json}"
+        );
+        if let Ok(FromWorker::Merged {
+            plans,
+            evaluated,
+            unpriced,
+        }) = merged
+        {
+            assert_eq!(plans, listed_plans(&whole));
+            assert_eq!(plans.len(), listed(&whole).len());
+            assert_eq!(evaluated, whole.counts.evaluated);
+            assert_eq!(unpriced, whole.unpriced);
+            assert!(plans
+                .iter()
+                .enumerate()
+                .all(|(i, p)| p.tie.is_none_or(|j| j < i)));
         }
     }
 
