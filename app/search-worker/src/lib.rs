@@ -8,7 +8,10 @@
 //! [`Partial`] ([`FromWorker::Done`]). The page hands the next slice to
 //! whichever worker answered, so the slices spread over the workers as
 //! they finish, and merges the partials with the core's
-//! [`planner_core::search::merge`]. Every message is JSON text.
+//! [`planner_core::search::merge`]. Every message is JSON text, its
+//! enums externally tagged (`{"slice": {…}}`): an internally tagged enum
+//! buffers its content and so instantiates a second copy of the plan's
+//! whole `Deserialize` in the page's module.
 
 use planner_core::effort::PlanFamily;
 use planner_core::search::{
@@ -18,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 /// A message from the page to a worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ToWorker {
     /// The scenario the following slices belong to.
     Scenario {
@@ -39,7 +42,7 @@ pub enum ToWorker {
 
 /// A message from a worker to the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum FromWorker {
     /// The worker's module has started and listens.
     Ready,
