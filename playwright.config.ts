@@ -3,6 +3,10 @@
 // dependency-free static server on localhost.
 import { defineConfig } from '@playwright/test';
 
+// PW_PORT (default 8081) and PW_PORT + 2 serve dist/, so several checkouts
+// on one machine can run the tests at once.
+const port = Number(process.env.PW_PORT ?? 8081);
+
 export const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
@@ -20,7 +24,7 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:8081',
+    baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1400, height: 1000 },
     deviceScaleFactor: 2,
     launchOptions: {
@@ -30,15 +34,15 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'node tests/e2e/serve.mjs dist 8081',
-      url: 'http://127.0.0.1:8081/index.html',
+      command: `node tests/e2e/serve.mjs dist ${port}`,
+      url: `http://127.0.0.1:${port}/index.html`,
       reuseExistingServer: false,
       timeout: 30_000,
     },
     {
       // The same build under a subpath, as a project docs site hosts it.
-      command: 'node tests/e2e/serve.mjs dist 8083 /memwall/',
-      url: 'http://127.0.0.1:8083/memwall/index.html',
+      command: `node tests/e2e/serve.mjs dist ${port + 2} /memwall/`,
+      url: `http://127.0.0.1:${port + 2}/memwall/index.html`,
       reuseExistingServer: false,
       timeout: 30_000,
     },

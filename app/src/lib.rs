@@ -13,6 +13,7 @@ pub mod guidance;
 pub mod i18n;
 pub mod numfmt;
 pub mod presets;
+pub mod search_run;
 pub mod state;
 pub mod storage;
 pub mod url;

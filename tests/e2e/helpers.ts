@@ -4,7 +4,8 @@
 import { expect, Page, ConsoleMessage, Request } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 
-export const ORIGIN = 'http://127.0.0.1:8081';
+// PW_PORT moves the test server (several checkouts on one machine).
+export const ORIGIN = `http://127.0.0.1:${process.env.PW_PORT ?? '8081'}`;
 export const shots = 'docs/screenshots';
 mkdirSync(shots, { recursive: true });
 

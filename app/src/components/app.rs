@@ -17,6 +17,7 @@ pub fn App() -> impl IntoView {
         .unwrap_or_default();
     let state = AppState::start(lang);
     provide_context(state);
+    provide_context(crate::search_run::SearchRun::new());
     // Back and forward, and a link pasted into the address bar, restore the
     // workspace from the address. The listeners live as long as the page,
     // so their handles are dropped without removing them.

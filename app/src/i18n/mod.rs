@@ -43,6 +43,7 @@ pub mod common;
 pub mod editor;
 pub mod ops;
 pub mod results;
+pub mod search;
 
 pub use planner_core::workspace::Lang;
 

@@ -53,9 +53,11 @@ mod price;
 mod result;
 mod scenario;
 mod serving;
+mod slice;
 mod space;
 #[cfg(test)]
 mod tests;
+mod tie;
 
 pub use crate::effort::PlanFamily;
 pub use result::{figures, Counts, FamilyBests, Figures, Found, SearchResult, Speed};
@@ -66,6 +68,8 @@ pub use serving::{
     example_serving_scenario, search_serving, ServingFound, ServingScenario, ServingSearch,
     ServingSpace,
 };
+pub use slice::{merge, search_slice, slices, Partial, Slice};
+pub use tie::ties;
 
 use crate::catalog::GpuId;
 use crate::diagnostics::Severity;
@@ -111,15 +115,19 @@ pub(crate) enum Mode {
 /// every tie.
 type Key = [u32; 13];
 
-/// One feasible candidate, as the collector keeps it.
-#[derive(Debug, Clone, Copy)]
+/// One feasible candidate, as the collector keeps it (and as a slice of
+/// the search hands it to the merge).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Entry {
     key: Key,
     hw: usize,
     n: u32,
     choice: Choice,
     family: PlanFamily,
-    /// $ per million tokens; +∞ when the GPU has no price.
+    /// $ per million tokens; +∞ when the GPU has no price (`null` in
+    /// JSON, which has no infinity).
+    #[serde(with = "slice::unpriced_as_null")]
     cost: f64,
     /// Step time or time per output token, seconds.
     latency: f64,
@@ -312,7 +320,8 @@ fn choice_of(r: &Resolved) -> Choice {
 }
 
 /// Counters of the walk.
-#[derive(Default)]
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Counters {
     combinations: u64,
     after_non_fit: u64,
@@ -449,6 +458,23 @@ fn answers(ctx: &Ctx, col: &Collector, out: &mut SearchResult) {
 }
 
 pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchResult {
+    let (ctx, diagnostics) = match prepare(s) {
+        Ok(p) => p,
+        Err(out) => return *out,
+    };
+    let mut col = Collector::new();
+    let mut t = Counters::default();
+    for hi in 0..ctx.hw.len() {
+        for &n in &ctx.counts {
+            walk(&ctx, hi, n, mode, &mut col, &mut t, obs);
+        }
+    }
+    finish(&ctx, &col, &t, diagnostics)
+}
+
+/// The checks before a walk: the scenario's context and the diagnostics
+/// that limit the search, or the result when they stop it.
+fn prepare(s: &Scenario) -> Result<(Ctx<'_>, Vec<Diagnostic>), Box<SearchResult>> {
     let (base_r, _, base_diags) = resolve(&s.base);
     let mut diagnostics: Vec<Diagnostic> = errors(&base_diags).cloned().collect();
     // The economics are checked as `evaluate` checks them: a base plan
@@ -457,7 +483,6 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
     let econ_fatal = errors(&econ_diags).next().is_some();
     diagnostics.extend(errors(&econ_diags).cloned());
     let fatal = econ_fatal || errors(&base_diags).any(|d| !about_levers(&d.detail));
-    let mut out = empty(s);
     if s.max_gpus == 0 {
         diagnostics.push(Diagnostic::error(K::InvalidValue {
             field: "max_gpus".into(),
@@ -498,26 +523,24 @@ pub(crate) fn run<O: Observe>(s: &Scenario, mode: Mode, obs: &mut O) -> SearchRe
         || too_many_cxl
         || n_counts > space::MAX_GPU_COUNTS
     {
+        let mut out = empty(s);
         out.diagnostics = diagnostics;
-        return out;
+        return Err(Box::new(out));
     }
-
     let base_valid = errors(&base_diags).next().is_none();
-    let ctx = context(s, &base_r, base_valid);
-    let mut col = Collector::new();
-    let mut t = Counters::default();
-    for hi in 0..ctx.hw.len() {
-        for &n in &ctx.counts {
-            walk(&ctx, hi, n, mode, &mut col, &mut t, obs);
-        }
-    }
+    Ok((context(s, &base_r, base_valid), diagnostics))
+}
 
-    out.unpriced = unpriced_names(&ctx, &t);
-    out.counts = counts(&ctx, &t);
-    if base_valid {
+/// The answers of a walk whose candidates `col` kept and `t` counted.
+fn finish(ctx: &Ctx, col: &Collector, t: &Counters, diagnostics: Vec<Diagnostic>) -> SearchResult {
+    let s = ctx.s;
+    let mut out = empty(s);
+    out.unpriced = unpriced_names(ctx, t);
+    out.counts = counts(ctx, t);
+    if ctx.base_choice.is_some() {
         out.baseline = Some(Found::new(PlanFamily::Baseline, s.base.clone(), &s.base));
     }
-    answers(&ctx, &col, &mut out);
+    answers(ctx, col, &mut out);
     out.diagnostics = diagnostics;
     out
 }

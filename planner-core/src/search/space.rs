@@ -238,7 +238,8 @@ pub(crate) fn tp_ok(spec: &ModelSpec, tp: u32) -> bool {
 }
 
 /// Parallel degrees of one candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Degrees {
     pub tp: u32,
     pub pp: u32,
@@ -563,7 +564,8 @@ pub(crate) fn batches(max: u32, base: u32) -> Vec<u32> {
 }
 
 /// The levers a candidate varies, besides what the base plan fixes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Choice {
     pub degrees: Degrees,
     pub sp: SequenceParallel,

@@ -520,3 +520,69 @@ fn example_scenario_round_trips() {
     let s = example_scenario();
     assert_eq!(Scenario::from_json(&s.to_json()), Ok(s));
 }
+
+/// The scenario searched in slices, each partial through JSON as a Web
+/// Worker hands it back, merged in the order given.
+fn sliced(s: &Scenario, reverse: bool) -> SearchResult {
+    let mut parts: Vec<Partial> = slices(s)
+        .into_iter()
+        .map(|sl| Partial::from_json(&search_slice(s, sl).to_json()).expect("a partial"))
+        .collect();
+    if reverse {
+        parts.reverse();
+    }
+    merge(s, &parts)
+}
+
+#[test]
+fn slices_merged_are_the_whole_search_bit_for_bit() {
+    let mut wide = small_serving();
+    wide.name = "small serving on every priced GPU kind".into();
+    wide.constraints.gpu_kinds = None;
+    wide.max_gpus = 4;
+    let mut cases = scenarios().to_vec();
+    cases.push(small_by_heat());
+    cases.push(wide);
+    for s in &cases {
+        let whole = search(s);
+        assert!(slices(s).len() > 1, "{}", s.name);
+        assert!(!whole.frontier.is_empty(), "{}", s.name);
+        for reverse in [false, true] {
+            let merged = sliced(s, reverse);
+            assert_eq!(merged, whole, "{}", s.name);
+            assert_eq!(merged.to_json(), whole.to_json(), "{}", s.name);
+        }
+    }
+}
+
+#[test]
+fn a_repeated_or_foreign_slice_changes_nothing() {
+    let s = small_training();
+    let whole = search(&s);
+    let mut parts: Vec<Partial> = slices(&s)
+        .into_iter()
+        .map(|sl| search_slice(&s, sl))
+        .collect();
+    parts.extend(parts.clone());
+    parts.push(search_slice(
+        &s,
+        Slice {
+            hardware: 99,
+            first: 0,
+            end: 1,
+        },
+    ));
+    assert_eq!(merge(&s, &parts), whole);
+    // Without one slice the counts drop: the merge does not invent it.
+    let fewer = merge(&s, &parts[1..slices(&s).len()]);
+    assert!(fewer.counts.combinations < whole.counts.combinations);
+}
+
+#[test]
+fn a_stopped_search_has_no_slices_and_merges_to_its_diagnostics() {
+    let mut s = small_training();
+    s.max_gpus = 0;
+    assert!(slices(&s).is_empty());
+    assert_eq!(merge(&s, &[]), search(&s));
+    assert!(!merge(&s, &[]).diagnostics.is_empty());
+}

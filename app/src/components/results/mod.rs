@@ -14,6 +14,7 @@ pub mod family_summary;
 pub mod frontier_view;
 pub mod memory_view;
 pub mod scope;
+pub mod search_results;
 pub mod serving_panel;
 pub mod sweep_view;
 pub mod time_view;
@@ -30,6 +31,7 @@ use exports::ExportBar;
 use family_summary::FamilySummary;
 use leptos::prelude::*;
 use scope::Scope;
+use search_results::SearchResults;
 use serving_panel::ServingPanel;
 use view_tabs::ViewTabs;
 
@@ -43,6 +45,7 @@ pub fn ResultsPanel() -> impl IntoView {
             <div class="result-body" data-testid="result-body">
                 <ResultBody scope=Scope::All />
             </div>
+            <SearchResults />
             <FamilySummary />
             <ServingPanel />
             <DiagnosticsList />

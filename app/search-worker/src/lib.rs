@@ -1,0 +1,288 @@
+//! The messages between the page and its search workers, and what a worker
+//! does with each: pure, so it is tested natively (the worker's `main`
+//! only moves strings between this and the browser).
+//!
+//! The page starts a worker, waits for [`FromWorker::Ready`], sends the
+//! scenario once ([`ToWorker::Scenario`]), then one slice at a time
+//! ([`ToWorker::Slice`]); the worker answers each slice with its
+//! [`Partial`] ([`FromWorker::Done`]). The page hands the next slice to
+//! whichever worker answered, so the slices spread over the workers as
+//! they finish, and merges the partials with the core's
+//! [`planner_core::search::merge`]. Every message is JSON text, its
+//! enums externally tagged (`{"slice": {…}}`): an internally tagged enum
+//! buffers its content and so instantiates a second copy of the plan's
+//! whole `Deserialize` in the page's module.
+
+use planner_core::effort::PlanFamily;
+use planner_core::search::{
+    merge, search_slice, ties, Found, Partial, Scenario, SearchResult, Slice,
+};
+use serde::{Deserialize, Serialize};
+
+/// A message from the page to a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ToWorker {
+    /// The scenario the following slices belong to.
+    Scenario {
+        /// The whole scenario.
+        scenario: Box<Scenario>,
+    },
+    /// Walk this slice of the scenario's space.
+    Slice {
+        /// The slice.
+        slice: Slice,
+    },
+    /// Merge these partials of the scenario into its result.
+    Merge {
+        /// Every slice's partial.
+        parts: Vec<Partial>,
+    },
+}
+
+/// A message from a worker to the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum FromWorker {
+    /// The worker's module has started and listens.
+    Ready,
+    /// A slice is walked.
+    Done {
+        /// What its walk kept and counted.
+        partial: Box<Partial>,
+    },
+    /// The merged result, as much of it as the page shows: the plans
+    /// [`listed`] lists, each with its tie. (The whole `SearchResult`
+    /// would make the page's module carry the `Deserialize` of every
+    /// diagnostic, about 150 KB gzip.)
+    Merged {
+        /// The listed plans, in order.
+        plans: Vec<ListedPlan>,
+        /// Plans evaluated.
+        evaluated: u64,
+        /// GPU kinds tried that have no price.
+        unpriced: Vec<String>,
+    },
+    /// A message could not be acted on.
+    Failed {
+        /// Why, in English (a programming error, not a user's).
+        message: String,
+    },
+}
+
+impl ToWorker {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl FromWorker {
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A message from the JSON text a worker posted.
+    pub fn from_json(json: &str) -> Result<FromWorker, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+}
+
+/// Why a plan is listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Listed {
+    /// On the cost–latency frontier.
+    Frontier,
+    /// The cheapest plan of its family.
+    Best(PlanFamily),
+}
+
+/// One plan the page lists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedPlan {
+    /// Why it is listed.
+    pub listed: Listed,
+    /// The plan and its figures, as the core found them.
+    pub found: Found,
+    /// The first earlier listed plan it ties with within the model's
+    /// uncertainty (`planner_core::search::ties`).
+    pub tie: Option<usize>,
+}
+
+/// The listed plans of a result, each with its tie.
+pub fn listed_plans(result: &SearchResult) -> Vec<ListedPlan> {
+    let rows = listed(result);
+    let found: Vec<&Found> = rows.iter().map(|(_, f)| *f).collect();
+    let ties = ties(&found);
+    rows.into_iter()
+        .zip(ties)
+        .map(|((listed, found), tie)| ListedPlan {
+            listed,
+            found: found.clone(),
+            tie,
+        })
+        .collect()
+}
+
+/// Frontier plans listed, at most.
+pub const FRONTIER_SHOWN: usize = 5;
+
+/// The plans the page lists, in order: the first frontier plans (cheapest
+/// first), then the cheapest plan of each family that is not already
+/// listed.
+pub fn listed(r: &SearchResult) -> Vec<(Listed, &Found)> {
+    let mut v: Vec<(Listed, &Found)> = r
+        .frontier
+        .iter()
+        .take(FRONTIER_SHOWN)
+        .map(|f| (Listed::Frontier, f))
+        .collect();
+    for (fam, f) in [
+        (PlanFamily::Algorithmic, &r.best.algorithmic),
+        (PlanFamily::Hardware, &r.best.hardware),
+        (PlanFamily::Hybrid, &r.best.hybrid),
+    ] {
+        if let Some(f) = f {
+            if !v.iter().any(|(_, g)| g.plan == f.plan) {
+                v.push((Listed::Best(fam), f));
+            }
+        }
+    }
+    v
+}
+
+/// What a worker answers to one message; `held` is the scenario it was
+/// last sent. A scenario is kept without an answer.
+pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> {
+    let failed = |message: String| Some(FromWorker::Failed { message });
+    match serde_json::from_str::<ToWorker>(message) {
+        Err(e) => failed(format!("unreadable message: {e}")),
+        Ok(ToWorker::Scenario { scenario }) => {
+            *held = Some(*scenario);
+            None
+        }
+        Ok(ToWorker::Slice { slice }) => match held {
+            Some(s) => Some(FromWorker::Done {
+                partial: Box::new(search_slice(s, slice)),
+            }),
+            None => failed("a slice before its scenario".into()),
+        },
+        Ok(ToWorker::Merge { parts }) => match held {
+            Some(s) => {
+                let result = merge(s, &parts);
+                Some(FromWorker::Merged {
+                    plans: listed_plans(&result),
+                    evaluated: result.counts.evaluated,
+                    unpriced: result.unpriced,
+                })
+            }
+            None => failed("a merge before its scenario".into()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::search::{search, slices};
+
+    fn small() -> Scenario {
+        let mut s = planner_core::search::example_scenario();
+        s.base = planner_core::example_plan();
+        s.max_gpus = 8;
+        s.constraints.gpu_kinds = None;
+        s
+    }
+
+    #[test]
+    fn a_worker_walks_the_slices_it_is_sent() {
+        let s = small();
+        let mut held = None;
+        let sent = ToWorker::Scenario {
+            scenario: Box::new(s.clone()),
+        };
+        assert_eq!(answer(&mut held, &sent.to_json()), None);
+        let mut parts = Vec::new();
+        for slice in slices(&s) {
+            let reply = answer(&mut held, &ToWorker::Slice { slice }.to_json());
+            let json = reply.map(|r| r.to_json()).unwrap_or_default();
+            let partial = match FromWorker::from_json(&json) {
+                Ok(FromWorker::Done { partial }) => Some(*partial),
+                _ => None,
+            };
+            assert!(partial.is_some(), "expected a partial, got {json}");
+            parts.extend(partial);
+        }
+        let whole = search(&s);
+        let reply = answer(&mut held, &ToWorker::Merge { parts }.to_json());
+        let json = reply.map(|r| r.to_json()).unwrap_or_default();
+        let merged = FromWorker::from_json(&json);
+        assert!(
+            matches!(merged, Ok(FromWorker::Merged { .. })),
+            "expected the merged result, got {json}"
+        );
+        if let Ok(FromWorker::Merged {
+            plans,
+            evaluated,
+            unpriced,
+        }) = merged
+        {
+            assert_eq!(plans, listed_plans(&whole));
+            assert_eq!(plans.len(), listed(&whole).len());
+            assert_eq!(evaluated, whole.counts.evaluated);
+            assert_eq!(unpriced, whole.unpriced);
+            assert!(plans
+                .iter()
+                .enumerate()
+                .all(|(i, p)| p.tie.is_none_or(|j| j < i)));
+        }
+    }
+
+    #[test]
+    fn listed_plans_are_the_frontier_then_unlisted_family_bests() {
+        let s = small();
+        let r = search(&s);
+        let rows = listed(&r);
+        assert!(!rows.is_empty());
+        let frontier = rows.iter().filter(|(k, _)| *k == Listed::Frontier).count();
+        assert_eq!(frontier, r.frontier.len().min(FRONTIER_SHOWN));
+        for (i, (_, f)) in rows.iter().enumerate() {
+            assert!(f.plan.hardware.gpus <= s.max_gpus);
+            assert!(rows[..i].iter().all(|(_, g)| g.plan != f.plan));
+        }
+    }
+
+    #[test]
+    fn a_slice_before_the_scenario_or_noise_fails_by_name() {
+        let mut held = None;
+        let slice = slices(&small())[0];
+        let r = answer(&mut held, &ToWorker::Slice { slice }.to_json());
+        assert!(matches!(r, Some(FromWorker::Failed { message }) if message.contains("scenario")));
+        let r = answer(&mut held, "{\"kind\":\"reboot\"}");
+        assert!(
+            matches!(r, Some(FromWorker::Failed { message }) if message.contains("unreadable"))
+        );
+    }
+
+    /// tests/e2e/bench.mjs times the GPT-3 example search in the browser
+    /// from this plan: it must stay the example scenario's base plan.
+    #[test]
+    fn the_browser_benchs_gpt3_plan_is_the_example_scenarios() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/e2e/gpt3-plan.json"
+        );
+        let base = planner_core::search::example_scenario().base;
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let plan = planner_core::Plan::from_json(&text).ok();
+        assert_eq!(
+            plan.as_ref(),
+            Some(&base),
+            "{path} should hold:\n{}",
+            base.to_json()
+        );
+    }
+}

@@ -1,0 +1,51 @@
+//! Strings of the search in the results column (progress, cancel, the
+//! plans found), in English and Simplified Chinese.
+
+use super::{tr, Lang};
+
+strings! {
+    SearchTitle => "Plans the search found", "搜索找到的方案";
+    SlicesSearched => "slices searched (hardware option × GPU count)", "个切片已搜索（硬件选项 × GPU 数）";
+    Merging => "Merging the slices…", "正在合并各切片…";
+    Cancel => "Cancel", "取消";
+    Failed => "The search could not run in a Web Worker.", "搜索无法在 Web Worker 中运行。";
+    Evaluated => "plans evaluated", "个方案已评估";
+    Unpriced => "GPU kinds without a price (not costed):", "无价格的 GPU 型号（未计成本）：";
+    NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";
+    WhatChanged => "What changed from the base", "相对基线的改动";
+    Unchanged => "the base plan as it stands", "基线方案本身";
+    Family => "Family", "类别";
+    Verdict => "Verdict", "结论";
+    Latency => "Step time or TPOT", "单步时间或 TPOT";
+    Cost => "$ per million tokens", "每百万 token 美元";
+    Add => "Add to plans", "加入方案";
+    OnFrontier => "cost–latency frontier", "成本—延迟前沿";
+    BestOfFamily => "cheapest of its family", "同类中最便宜";
+    TieWith => "Tie within the model's uncertainty with row", "在模型不确定度内与之持平的行：";
+    TieNote => "≈ rows: latency and cost ranges overlap, so the model cannot rank them.", "≈ 行：延迟与成本的预期范围重叠，模型无法区分优劣。";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_cjk(s: &str) -> bool {
+        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    #[test]
+    fn every_key_is_translated() {
+        for k in K::ALL {
+            let (en, zh) = (t(Lang::En, *k), t(Lang::Zh, *k));
+            assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{k:?}");
+            assert_ne!(en, zh, "{k:?} is not translated");
+            assert!(has_cjk(zh), "{k:?}: {zh}");
+        }
+    }
+
+    #[test]
+    fn keys_are_listed_once() {
+        let set: std::collections::HashSet<K> = K::ALL.iter().copied().collect();
+        assert_eq!(set.len(), K::ALL.len());
+    }
+}
