@@ -257,12 +257,16 @@ impl Workspace {
         let invalid = |e: serde_json::Error| LinkError::Invalid {
             message: crate::plan::with_suggestion(&e.to_string()),
         };
-        let mut ws: Workspace = if version == link::COMPACT {
+        let json = if version == link::COMPACT {
             let patch: serde_json::Value = serde_json::from_str(&json).map_err(invalid)?;
-            serde_json::from_value(link::compact::expand(patch)?).map_err(invalid)?
+            // Back to text, so the workspace is read by the one `from_str`
+            // instantiation of its Deserialize impls (`from_value` would add
+            // a second, about 100 KB of the web build).
+            serde_json::to_string(&link::compact::expand(patch)?).map_err(invalid)?
         } else {
-            serde_json::from_str(&json).map_err(invalid)?
+            json
         };
+        let mut ws: Workspace = serde_json::from_str(&json).map_err(invalid)?;
         if ws.plans.is_empty() {
             return Err(LinkError::NoPlan);
         }

@@ -159,7 +159,12 @@ fn links_are_written_as_version_2_and_version_1_links_still_open() {
     let ws = Workspace::from_link(&v1).expect("a version-1 link opens");
     let v2 = ws.to_link();
     assert!(v2.starts_with("2."), "{v2}");
-    assert!(v2.len() * 2 < v1.len(), "v1 {} characters, v2 {}", v1.len(), v2.len());
+    assert!(
+        v2.len() * 2 < v1.len(),
+        "v1 {} characters, v2 {}",
+        v1.len(),
+        v2.len()
+    );
     assert_eq!(Workspace::from_link(&v2), Ok(ws));
 }
 
@@ -171,7 +176,11 @@ fn the_reference_workspace_is_a_link_of_a_few_characters() {
     let ws = Workspace::from_link(&v1).expect("the reference is a workspace");
     assert_eq!(ws.plans.len(), 7);
     let v2 = ws.to_link();
-    println!("first screen: version 1 {} characters, version 2 {}", v1.len(), v2.len());
+    println!(
+        "first screen: version 1 {} characters, version 2 {}",
+        v1.len(),
+        v2.len()
+    );
     assert!(v2.len() < 80, "{v2}");
     assert_eq!(Workspace::from_link(&v2), Ok(ws));
 }

@@ -97,7 +97,10 @@ fn json_len(v: &Value) -> usize {
 
 /// A plan as the shortest patch of one of its possible bases.
 fn compact_plan(plan: &Value, earlier: &[Value]) -> Value {
-    let refs = reference_plans().iter().enumerate().map(|(k, b)| (REF_KEY, k, b));
+    let refs = reference_plans()
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (REF_KEY, k, b));
     let own = earlier.iter().enumerate().map(|(j, b)| (PLAN_KEY, j, b));
     let mut best: Option<(usize, Value)> = None;
     for (key, index, base) in refs.chain(own) {
@@ -223,13 +226,33 @@ mod tests {
         // RFC 7396 Appendix A, a selection.
         let cases = [
             (json!({"a": "b"}), json!({"a": "c"}), json!({"a": "c"})),
-            (json!({"a": "b"}), json!({"b": "c"}), json!({"a": "b", "b": "c"})),
+            (
+                json!({"a": "b"}),
+                json!({"b": "c"}),
+                json!({"a": "b", "b": "c"}),
+            ),
             (json!({"a": "b"}), json!({"a": null}), json!({})),
             (json!({"a": ["b"]}), json!({"a": "c"}), json!({"a": "c"})),
-            (json!({"a": {"b": "c"}}), json!({"a": {"b": "d", "c": null}}), json!({"a": {"b": "d"}})),
-            (json!({"e": null}), json!({"a": 1}), json!({"e": null, "a": 1})),
-            (json!([1, 2]), json!({"a": "b", "c": null}), json!({"a": "b"})),
-            (json!({}), json!({"a": {"bb": {"ccc": null}}}), json!({"a": {"bb": {}}})),
+            (
+                json!({"a": {"b": "c"}}),
+                json!({"a": {"b": "d", "c": null}}),
+                json!({"a": {"b": "d"}}),
+            ),
+            (
+                json!({"e": null}),
+                json!({"a": 1}),
+                json!({"e": null, "a": 1}),
+            ),
+            (
+                json!([1, 2]),
+                json!({"a": "b", "c": null}),
+                json!({"a": "b"}),
+            ),
+            (
+                json!({}),
+                json!({"a": {"bb": {"ccc": null}}}),
+                json!({"a": {"bb": {}}}),
+            ),
         ];
         for (doc, patch, want) in cases {
             let mut got = doc.clone();
