@@ -558,7 +558,8 @@ mod tests {
         assert_eq!(significant(0.1), "0.100");
         assert_eq!(significant(9.996), "10.0");
         assert_eq!(significant(-0.0), "0");
-        assert_eq!(Bytes::from_mib(300.0).to_string(), "300.0 MiB");
+        assert_eq!(Bytes::from_mib(300.0).to_string(), "300 MiB");
+        assert_eq!(Bytes::from_mib(2.5).to_string(), "2.50 MiB");
         assert_eq!(Bytes::new(12.0).to_string(), "12 B");
     }
 }

@@ -129,8 +129,8 @@ pub fn parse_opt_usd(s: &str) -> Option<Option<Usd>> {
 }
 
 /// A number as a box shows it: never in exponent form below 10^15 (issue
-/// 15: "2e12" in a box), whole numbers grouped by thousands with commas
-/// (which [`parse_number`] reads back), small ones with their significant
+/// 15: "2e12" in a box), whole numbers from 10,000 up grouped by
+/// thousands with commas (which [`parse_number`] reads back), small ones with their significant
 /// digits, the rest with up to four decimals.
 pub fn show_number(v: f64) -> String {
     if !v.is_finite() {
@@ -140,8 +140,11 @@ pub fn show_number(v: f64) -> String {
     if a >= 1e15 {
         return format!("{v:e}");
     }
-    if v.fract() == 0.0 || a >= 1e6 {
+    if a >= 1e4 && (v.fract() == 0.0 || a >= 1e6) {
         return group(&format!("{v:.0}"));
+    }
+    if v.fract() == 0.0 {
+        return format!("{v:.0}");
     }
     let decimals = if a < 1e-3 { 12 } else { 4 };
     let s = format!("{v:.decimals$}");
