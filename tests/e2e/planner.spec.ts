@@ -12,7 +12,7 @@ test('the default page loads, draws its charts, and stays on its origin', async 
   // The default workspace opens on its baseline, which hits the wall.
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'DoesNotFit');
   // The address holds the workspace from the start.
-  expect(await hashOf(page)).toMatch(/^#w=1\./);
+  expect(await hashOf(page)).toMatch(/^#w=2\./);
   const charts = page.locator('canvas[data-testid^="chart-"]');
   await expect(charts.first()).toBeVisible();
   for (const id of await charts.evaluateAll((cs) => cs.map((c) => c.getAttribute('data-testid')!))) {
