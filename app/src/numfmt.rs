@@ -4,28 +4,12 @@
 
 use planner_core::units::{ByteRate, Bytes, Seconds, Usd};
 
-/// Digits after the point for a value of this size: three significant
-/// digits or so, never fewer than none.
-fn decimals(v: f64) -> usize {
-    let a = v.abs();
-    if a >= 100.0 || a == 0.0 {
-        0
-    } else if a >= 10.0 {
-        1
-    } else if a >= 1.0 {
-        2
-    } else {
-        // 0.0123 → 4 decimals: three significant digits below one.
-        ((-a.log10()).floor() as usize + 3).min(9)
-    }
-}
-
-/// A number with about three significant digits.
+/// A number with three significant digits (whole numbers from a hundred
+/// up): `66.2`, `0.100`, `1234`. The core's formatter
+/// ([`planner_core::units::significant`]), so the page and the core's
+/// texts write numbers alike (docs/decisions.md, "One number format").
 pub fn num(v: f64) -> String {
-    if !v.is_finite() {
-        return "—".into();
-    }
-    format!("{v:.*}", decimals(v))
+    planner_core::units::significant(v)
 }
 
 /// A size in GiB (2^30 bytes): `66.2 GiB`.
@@ -185,6 +169,35 @@ mod tests {
         assert_eq!(span(Seconds::from_secs(12.0)), "12.0 s");
         assert_eq!(gb(Bytes::from_gb(80.0)), "80.0 GB");
         assert_eq!(gbps(ByteRate::from_gb_per_s(12.5)), "12.5 GB/s");
+    }
+
+    /// One rule for every quantity: three significant digits, whole
+    /// numbers from a hundred up, the unit by magnitude (issue 15: no
+    /// "80.000 GiB", no "0.1000 person-weeks", no "6334.6 h").
+    #[test]
+    fn three_significant_digits_for_a_list_of_values() {
+        let cases: [(f64, &str); 14] = [
+            (0.1, "0.100"),
+            (0.5, "0.500"),
+            (1.0, "1.00"),
+            (14.08, "14.1"),
+            (80.0, "80.0"),
+            (9.996, "10.0"),
+            (99.96, "100"),
+            (0.0123456, "0.0123"),
+            (0.000999, "0.000999"),
+            (1234.4, "1234"),
+            (-4.1, "-4.10"),
+            (-0.0, "0"),
+            (0.0, "0"),
+            (f64::INFINITY, "—"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(num(v), want, "{v}");
+        }
+        assert_eq!(gib(Bytes::from_gib(80.0)), "80.0 GiB");
+        assert_eq!(span(Seconds::from_hours(6334.6)), "264 d");
+        assert_eq!(span(Seconds::from_secs(96.6)), "1.61 min");
     }
 
     #[test]

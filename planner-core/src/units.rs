@@ -216,22 +216,52 @@ impl Bytes {
     }
 }
 
+/// Significant digits of every quantity the core and the page write
+/// (docs/decisions.md, "One number format").
+pub const SIGNIFICANT: i32 = 3;
+
+/// A number with [`SIGNIFICANT`] significant digits, whole from a hundred
+/// up: `66.2`, `9.12`, `0.100`, `0.0123`, `1234`; `—` when not finite. The
+/// one number format of the core's texts and the page (issue 15).
+pub fn significant(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let digits = |a: f64| {
+        if a == 0.0 {
+            0
+        } else {
+            (SIGNIFICANT - 1 - a.log10().floor() as i32).clamp(0, 9) as usize
+        }
+    };
+    let d = digits(v.abs());
+    // 9.996 rounds to 10.00: count the digits of the rounded value.
+    let rounded: f64 = format!("{:.d$}", v.abs()).parse().unwrap_or(v.abs());
+    let s = format!("{v:.*}", digits(rounded).min(d));
+    // No "-0" or "-0.00" for a value that rounds to zero.
+    if s.starts_with('-') && s.trim_start_matches(['-', '0', '.']).is_empty() {
+        return s[1..].to_string();
+    }
+    s
+}
+
 impl fmt::Display for Bytes {
-    /// Binary units, three significant decimals: `12.400 GiB`.
+    /// Binary units, [`significant`] digits: `12.4 GiB`, `80.0 GiB`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.0;
         let a = v.abs();
-        if a >= TIB {
-            write!(f, "{:.3} TiB", v / TIB)
+        let (unit, size) = if a >= TIB {
+            ("TiB", TIB)
         } else if a >= GIB {
-            write!(f, "{:.3} GiB", v / GIB)
+            ("GiB", GIB)
         } else if a >= MIB {
-            write!(f, "{:.1} MiB", v / MIB)
+            ("MiB", MIB)
         } else if a >= KIB {
-            write!(f, "{:.1} KiB", v / KIB)
+            ("KiB", KIB)
         } else {
-            write!(f, "{v:.0} B")
-        }
+            return write!(f, "{v:.0} B");
+        };
+        write!(f, "{} {unit}", significant(v / size))
     }
 }
 
@@ -522,8 +552,14 @@ mod tests {
 
     #[test]
     fn display_uses_binary_units() {
-        assert_eq!(Bytes::from_gib(12.4).to_string(), "12.400 GiB");
-        assert_eq!(Bytes::from_mib(300.0).to_string(), "300.0 MiB");
+        assert_eq!(Bytes::from_gib(12.4).to_string(), "12.4 GiB");
+        assert_eq!(Bytes::from_gib(80.0).to_string(), "80.0 GiB");
+        assert_eq!(Bytes::from_gib(164.832).to_string(), "165 GiB");
+        assert_eq!(significant(0.1), "0.100");
+        assert_eq!(significant(9.996), "10.0");
+        assert_eq!(significant(-0.0), "0");
+        assert_eq!(Bytes::from_mib(300.0).to_string(), "300 MiB");
+        assert_eq!(Bytes::from_mib(2.5).to_string(), "2.50 MiB");
         assert_eq!(Bytes::new(12.0).to_string(), "12 B");
     }
 }

@@ -234,21 +234,39 @@ impl Workspace {
         Some(self.plans.remove(index))
     }
 
-    /// The workspace as a link payload.
+    /// The workspace as a link payload: version 2 (what differs from the
+    /// frozen reference) when it rebuilds the workspace exactly, otherwise
+    /// version 1 (the whole JSON).
     pub fn to_link(&self) -> String {
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        link::encode(&json)
+        let Ok(full) = serde_json::to_value(self) else {
+            return String::new();
+        };
+        match link::compact::compact(&full).and_then(|c| serde_json::to_vec(&c).ok()) {
+            Some(json) => link::encode_as(link::COMPACT, &json),
+            None => link::encode(&serde_json::to_vec(&full).unwrap_or_default()),
+        }
     }
 
-    /// Reads a link payload; the error says what is wrong in plain words.
+    /// Reads a link payload of any version; the error says what is wrong
+    /// in plain words.
     pub fn from_link(text: &str) -> Result<Workspace, LinkError> {
-        let json = link::decode(text)?;
+        let (version, json) = link::decode_versioned(text)?;
         // Plain serde_json, not serde_path_to_error: the error still names
         // the value and its position, and the web build stays 200 KB smaller
         // (one instantiation of every Deserialize impl instead of two).
-        let mut ws: Workspace = serde_json::from_str(&json).map_err(|e| LinkError::Invalid {
+        let invalid = |e: serde_json::Error| LinkError::Invalid {
             message: crate::plan::with_suggestion(&e.to_string()),
-        })?;
+        };
+        let json = if version == link::COMPACT {
+            let patch: serde_json::Value = serde_json::from_str(&json).map_err(invalid)?;
+            // Back to text, so the workspace is read by the one `from_str`
+            // instantiation of its Deserialize impls (`from_value` would add
+            // a second, about 100 KB of the web build).
+            serde_json::to_string(&link::compact::expand(patch)?).map_err(invalid)?
+        } else {
+            json
+        };
+        let mut ws: Workspace = serde_json::from_str(&json).map_err(invalid)?;
         if ws.plans.is_empty() {
             return Err(LinkError::NoPlan);
         }
@@ -293,8 +311,8 @@ mod tests {
         ws.lang = Lang::Zh;
         ws.view = View::Frontier;
         let link = ws.to_link();
-        assert!(link.starts_with("1."));
-        assert!(link.len() < 4000, "{} characters", link.len());
+        assert!(link.starts_with("2."));
+        assert!(link.len() < 1500, "{} characters", link.len());
         assert_eq!(Workspace::from_link(&link), Ok(ws));
     }
 

@@ -112,3 +112,75 @@ fn a_misspelt_key_in_a_link_is_named_with_a_suggestion() {
         "{text}"
     );
 }
+
+/// The same invariant for version-2 payloads (patches of the frozen
+/// reference): hostile values written into a compact payload either
+/// refuse to open or open to a workspace whose link reopens the same.
+fn compact_base() -> Value {
+    let full = base();
+    link::compact::compact(&full).expect("the example workspace compacts")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_version_2_link_that_opens_reopens_the_same(
+        edits in prop::collection::vec((any::<usize>(), hostile()), 1..4),
+        base_pick in 0usize..12,
+    ) {
+        let mut doc = compact_base();
+        // A plan based on a reference plan or an earlier plan, even one
+        // that does not exist.
+        if let Some(p) = doc["plans"].get_mut(1).and_then(Value::as_object_mut) {
+            p.insert(if base_pick % 2 == 0 { "$ref" } else { "$plan" }.into(), json!(base_pick / 2));
+        }
+        for (pick, value) in &edits {
+            let mut all = Vec::new();
+            pointers(&doc, String::new(), &mut all);
+            let at = &all[pick % all.len()];
+            if let Some(slot) = doc.pointer_mut(at) {
+                *slot = value.clone();
+            }
+        }
+        let payload = link::encode_as(link::COMPACT, &serde_json::to_vec(&doc).expect("JSON"));
+        if let Ok(ws) = Workspace::from_link(&payload) {
+            let again = ws.to_link();
+            prop_assert!(again.len() <= MAX_LINK_CHARS, "{} characters", again.len());
+            prop_assert_eq!(Workspace::from_link(&again), Ok(ws));
+        }
+    }
+}
+
+#[test]
+fn links_are_written_as_version_2_and_version_1_links_still_open() {
+    let full = base();
+    let v1 = link::encode(&serde_json::to_vec(&full).expect("JSON"));
+    let ws = Workspace::from_link(&v1).expect("a version-1 link opens");
+    let v2 = ws.to_link();
+    assert!(v2.starts_with("2."), "{v2}");
+    assert!(
+        v2.len() * 2 < v1.len(),
+        "v1 {} characters, v2 {}",
+        v1.len(),
+        v2.len()
+    );
+    assert_eq!(Workspace::from_link(&v2), Ok(ws));
+}
+
+#[test]
+fn the_reference_workspace_is_a_link_of_a_few_characters() {
+    // The page's first screen as it opened when the reference was frozen.
+    let text = link::compact::REFERENCE;
+    let v1 = link::encode(text.as_bytes());
+    let ws = Workspace::from_link(&v1).expect("the reference is a workspace");
+    assert_eq!(ws.plans.len(), 7);
+    let v2 = ws.to_link();
+    println!(
+        "first screen: version 1 {} characters, version 2 {}",
+        v1.len(),
+        v2.len()
+    );
+    assert!(v2.len() < 80, "{v2}");
+    assert_eq!(Workspace::from_link(&v2), Ok(ws));
+}

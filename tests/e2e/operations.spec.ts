@@ -73,7 +73,7 @@ test('the reliability view draws and follows the failure rate', async ({ page })
   await rate.press('Enter');
   await expect(interval).not.toHaveText(before ?? '');
   await expect(page.getByTestId('rel-goodput')).not.toHaveText(goodput ?? '');
-  expect(await hashOf(page)).toContain('#w=1.');
+  expect(await hashOf(page)).toContain('#w=2.');
 
   // Slower storage means longer saves and a longer interval.
   const storage = page.getByTestId('reliability-storage');

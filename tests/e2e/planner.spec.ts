@@ -12,7 +12,7 @@ test('the default page loads, draws its charts, and stays on its origin', async 
   // The default workspace opens on its baseline, which hits the wall.
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'DoesNotFit');
   // The address holds the workspace from the start.
-  expect(await hashOf(page)).toMatch(/^#w=1\./);
+  expect(await hashOf(page)).toMatch(/^#w=2\./);
   const charts = page.locator('canvas[data-testid^="chart-"]');
   await expect(charts.first()).toBeVisible();
   for (const id of await charts.evaluateAll((cs) => cs.map((c) => c.getAttribute('data-testid')!))) {
@@ -73,12 +73,15 @@ test('a copied link opened in a fresh page restores an identical state', async (
   await fresh.close();
 });
 
-test('the embed view renders one result without the editor', async ({ page }) => {
+test('the embed view renders the comparison without the editor', async ({ page }) => {
   const w = watch(page);
   await open(page);
   const hash = (await hashOf(page)).replace('#w=', '#embed=1&w=');
-  await open(page, hash);
-  await expect(page.getByTestId('embed-view')).toBeVisible();
+  // A comparison's embed shows the family summary, not the baseline's
+  // verdict (issue 15), so wait for the embed itself.
+  await page.goto('/index.html' + hash);
+  await expect(page.getByTestId('embed-view')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('family-summary')).toBeVisible();
   await expect(page.getByTestId('editor')).toHaveCount(0);
   await page.screenshot({ path: `${shots}/embed.png` });
   expect(w.errors).toEqual([]);

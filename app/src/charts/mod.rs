@@ -11,3 +11,4 @@ pub mod draw;
 pub mod hover;
 pub mod palette;
 pub mod series;
+pub mod svg;

@@ -1,18 +1,48 @@
-//! Title, language switch, and the share actions.
+//! Title, language switch, and the share actions: the link, the embed
+//! snippet, and for platforms that block iframes the chart as SVG with a
+//! Markdown snippet that links it to the planner.
 
 use super::share::copy;
+use super::snippets::{embed_snippet, markdown_snippet};
+use crate::charts::{series, svg};
 use crate::i18n::common::{t, K};
-use crate::state::use_state;
+use crate::state::{use_state, AppState};
 use crate::url::{self, History};
 use leptos::prelude::*;
 use planner_core::workspace::Lang;
 
-/// The embed snippet for the current workspace.
-pub fn embed_snippet(base: &str, hash: &str) -> String {
-    let src = format!("{base}{hash}").replace('"', "%22");
-    format!(
-        "<iframe src=\"{src}\" width=\"720\" height=\"480\" style=\"border:0\" loading=\"lazy\" title=\"memwall\"></iframe>"
-    )
+/// The file the SVG export is saved as, and the Markdown snippet's image.
+pub const SVG_FILE: &str = "memwall-frontier.svg";
+
+/// Size of the exported chart in CSS pixels.
+const SVG_SIZE: (u32, u32) = (900, 420);
+
+/// Height the embed's iframe starts at, before the page reports its own.
+const EMBED_START_HEIGHT: u32 = 640;
+
+/// The cost-against-latency chart of the whole workspace as SVG.
+fn chart_svg(state: AppState) -> String {
+    state.ws.with_untracked(|w| {
+        state.reports.with_untracked(|r| {
+            svg::frontier_svg(&series::frontier_series(&w.plans, r), w.lang, SVG_SIZE)
+        })
+    })
+}
+
+/// Switches the language; plan names the app gave follow it.
+fn switch_language(state: AppState) {
+    state.update(History::Replace, |w| {
+        let to = match w.lang {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        };
+        for p in &mut w.plans {
+            if let Some(name) = super::editor::naming::in_language(p, to) {
+                p.name = name;
+            }
+        }
+        w.lang = to;
+    })
 }
 
 /// The page header.
@@ -20,21 +50,31 @@ pub fn embed_snippet(base: &str, hash: &str) -> String {
 pub fn Header() -> impl IntoView {
     let state = use_state();
     let lang = move || state.lang();
-    let switch = move |_| {
-        state.update(History::Replace, |w| {
-            w.lang = match w.lang {
-                Lang::En => Lang::Zh,
-                Lang::Zh => Lang::En,
-            }
-        })
+    let full_link = move || {
+        let hash = state.ws.with_untracked(|w| url::hash(w, false));
+        format!("{}{hash}", url::base())
     };
-    let copy_link = move |_| {
-        let hash = state.ws.with(|w| url::hash(w, false));
-        copy(state, format!("{}{hash}", url::base()), K::LinkCopied);
-    };
+    let copy_link = move |_| copy(state, full_link(), K::LinkCopied);
     let copy_embed = move |_| {
-        let hash = state.ws.with(|w| url::hash(w, true));
-        copy(state, embed_snippet(&url::base(), &hash), K::EmbedCopied);
+        let hash = state.ws.with_untracked(|w| url::hash(w, true));
+        copy(
+            state,
+            embed_snippet(&url::base(), &hash, EMBED_START_HEIGHT),
+            K::EmbedCopied,
+        );
+    };
+    let download_svg = move |_| {
+        crate::export::download_text(SVG_FILE, "image/svg+xml", &chart_svg(state));
+    };
+    let copy_markdown = move |_| {
+        let names: Vec<String> = state
+            .ws
+            .with_untracked(|w| w.plans.iter().map(|p| p.name.clone()).collect());
+        copy(
+            state,
+            markdown_snippet(&names, SVG_FILE, &full_link()),
+            K::MarkdownCopied,
+        );
     };
     view! {
         <header class="header">
@@ -43,19 +83,10 @@ pub fn Header() -> impl IntoView {
             <nav class="actions">
                 <button data-testid="copy-link" on:click={copy_link}>{move || t(lang(), K::CopyLink)}</button>
                 <button data-testid="copy-embed" on:click={copy_embed}>{move || t(lang(), K::CopyEmbed)}</button>
-                <button data-testid="lang-switch" on:click={switch}>{move || t(lang(), K::Language)}</button>
+                <button data-testid="download-svg" on:click={download_svg}>{move || t(lang(), K::DownloadSvg)}</button>
+                <button data-testid="copy-markdown" on:click={copy_markdown}>{move || t(lang(), K::CopyMarkdown)}</button>
+                <button data-testid="lang-switch" on:click=move |_| switch_language(state)>{move || t(lang(), K::Language)}</button>
             </nav>
         </header>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snippet_escapes_quotes() {
-        let s = embed_snippet("http://x/?a=\"b", "#embed=1&w=1.AA");
-        assert!(s.starts_with("<iframe src=\"http://x/?a=%22b#embed=1&w=1.AA\""));
     }
 }

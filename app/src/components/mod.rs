@@ -10,4 +10,5 @@ pub mod header;
 pub mod ops;
 pub mod results;
 pub mod share;
+pub mod snippets;
 pub mod verdict;

@@ -26,7 +26,7 @@ pub fn VerdictLine() -> impl IntoView {
                     <div class={class} data-testid="verdict" data-verdict={format!("{:?}", r.verdict)}>
                         <strong>{r.verdict.name(lang())}</strong>
                         " "
-                        <span data-testid="hbm-margin">{format!("{:+.2} GiB", r.hbm_margin.as_gib())}</span>
+                        <span data-testid="hbm-margin">{crate::numfmt::gib_signed(r.hbm_margin)}</span>
                     </div>
                 }
             })

@@ -24,6 +24,10 @@ pub enum K {
     CopyByHandTitle,
     CopyByHand,
     Close,
+    CopyMarkdown,
+    MarkdownCopied,
+    DownloadSvg,
+    EmbedCaption,
 }
 
 /// A frame string.
@@ -58,6 +62,14 @@ pub fn t(lang: Lang, k: K) -> &'static str {
             "浏览器不允许此页面直接复制（页面不是通过 HTTPS 打开的）。下面的文字已选中：按 Ctrl+C（Mac 上按 ⌘C）复制。",
         ),
         K::Close => tr(lang, "Close", "关闭"),
+        K::CopyMarkdown => tr(lang, "Copy Markdown (image + link)", "复制 Markdown（图片 + 链接）"),
+        K::MarkdownCopied => tr(
+            lang,
+            "Markdown copied: save the SVG next to the page",
+            "Markdown 已复制：请把 SVG 文件放在文档旁边",
+        ),
+        K::DownloadSvg => tr(lang, "Download chart (SVG)", "下载图表（SVG）"),
+        K::EmbedCaption => tr(lang, "plans compared", "个方案对比"),
     }
 }
 

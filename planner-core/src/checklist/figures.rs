@@ -5,7 +5,17 @@ use super::{draft, t, Category as C, Draft};
 use crate::checkpoint::{self, CheckpointSettings};
 use crate::plan::{KvCacheLayout, Plan, Tier, TrainingKind, Workload};
 use crate::report::{Report, Verdict};
-use crate::units::Bytes;
+use crate::units::{significant, Bytes};
+
+/// A time in hours as hours, or days from 48 hours up, with the one number
+/// format: `12.5 h`, `264 d` (issue 15: "6334.6 小时").
+fn hours(h: f64, hour: &str, day: &str) -> String {
+    if h.abs() >= 48.0 {
+        format!("{} {}", significant(h / 24.0), day.trim_start())
+    } else {
+        format!("{} {}", significant(h), hour.trim_start())
+    }
+}
 
 /// Items every plan gets from its own figures.
 pub(super) fn plan_items(plan: &Plan, report: &Report, ckpt: &CheckpointSettings) -> Vec<Draft> {
@@ -210,8 +220,8 @@ fn checkpoint_items(plan: &Plan, ckpt: &CheckpointSettings) -> Vec<Draft> {
                 format!("每 {minutes:.0} 分钟（即每 {steps:.0} 步）保存一次{what_zh}（{}），并在单次保存明显超过 {:.0} 秒时告警。", c.size.total, c.stall.as_secs()),
             ),
             t(
-                format!("The optimum of Daly's model for a mean time between interruptions of {:.1} h on {} GPUs; expected goodput {:.1} %.", c.mtbi.as_hours(), c.gpus, c.goodput * 100.0),
-                format!("这是 Daly 模型在 {} 块 GPU、平均中断间隔 {:.1} 小时下的最优间隔；预期有效时间占比 {:.1}%。", c.gpus, c.mtbi.as_hours(), c.goodput * 100.0),
+                format!("The optimum of Daly's model for a mean time between interruptions of {} on {} GPUs; expected goodput {} %.", hours(c.mtbi.as_hours(), "h", "d"), c.gpus, significant(c.goodput * 100.0)),
+                format!("这是 Daly 模型在 {} 块 GPU、平均中断间隔 {}下的最优间隔；预期有效时间占比 {}%。", c.gpus, hours(c.mtbi.as_hours(), " 小时", " 天"), significant(c.goodput * 100.0)),
             ),
         ),
         draft(

@@ -23,6 +23,7 @@ use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The cost axis's name.
 pub fn metric_name_of(lang: Lang, m: CostMetric) -> &'static str {
@@ -145,6 +146,12 @@ fn plot<DB: DrawingBackend, X: Ranged<ValueType = f64> + ValueFormatter<f64>>(
     ))?;
     let mut hits = Vec::new();
     let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
+    // Every marker first, so no name is drawn over another point (issue
+    // 15: at 390 px labels covered markers).
+    for p in &s.points {
+        let (x, y) = chart.backend_coord(&at(p, scale));
+        labels.block((x - 8, y - 8, x + 8, y + 8));
+    }
     for (i, p) in s.points.iter().enumerate() {
         point(&mut chart, p, scale)?;
         if p.assumed_price.is_some() {
@@ -235,18 +242,26 @@ fn name_label<DB: DrawingBackend, X: Ranged<ValueType = f64>>(
     let (x0, x1) = labels.x_range();
     // Right of the point, else left, each shortened to the room on its
     // side (at most 150 px), and only while at least three characters stay.
+    // The width estimate runs short for Latin capitals and digits, so the
+    // box placed is a fifth wider than the estimate, and a name on the
+    // left is anchored at its right end, next to its own marker.
     for right in [true, false] {
         let room = if right { x1 - c.0 - 10 } else { c.0 - 10 - x0 };
-        let name = fit(&p.name, 11.0, room.min(150));
+        let name = fit(&p.name, 11.0, room.min(150) * 5 / 6);
         if name.chars().filter(|ch| *ch != '…').count() < 3 {
             continue;
         }
-        let (w, h) = (text_width(&name, 11.0), 13);
+        let (w, h) = (text_width(&name, 11.0) * 6 / 5, 13);
         let x = if right { c.0 + 9 } else { c.0 - 9 - w };
-        if let Some((x, y)) = labels.take(&[(x, c.1 - 15), (x, c.1 + 3)], w, h) {
-            let offset = (x - c.0, y - c.1);
+        if let Some((_, y)) = labels.take(&[(x, c.1 - 15), (x, c.1 + 3)], w, h) {
+            let (dx, anchor) = if right {
+                (9, HPos::Left)
+            } else {
+                (-9, HPos::Right)
+            };
+            let style = muted(11.0).pos(Pos::new(anchor, VPos::Top));
             chart.draw_series(std::iter::once(
-                EmptyElement::at(at(p, scale)) + Text::new(name, offset, muted(11.0)),
+                EmptyElement::at(at(p, scale)) + Text::new(name, (dx, y - c.1), style),
             ))?;
             break;
         }

@@ -174,6 +174,12 @@ impl Placed {
         self.bounds.map_or(i32::MAX, |(x0, _, x1, _)| x1 - x0 - 2)
     }
 
+    /// Marks a box (`x0, y0, x1, y1`) as taken without drawing in it: a
+    /// point's marker, so no label is drawn over it.
+    pub fn block(&mut self, b: (i32, i32, i32, i32)) {
+        self.taken.push(b);
+    }
+
     /// The first of the candidate top-left corners where a `w`×`h` label
     /// overlaps no earlier one (and stays inside the bounds); it is then
     /// taken.

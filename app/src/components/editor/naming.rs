@@ -50,6 +50,33 @@ pub fn app_given(plan: &Plan) -> bool {
         })
 }
 
+/// The plan's name in `to`, when the app gave it (a scenario's plan
+/// name, "Plan N", a content name) and it reads differently there; `None`
+/// for a name the user typed. Used by the language switch, so a scenario
+/// opened in English reads in Chinese after switching.
+pub fn in_language(plan: &Plan, to: Lang) -> Option<String> {
+    let name = plan.name.trim();
+    let numbered = ["Plan ", "方案 "]
+        .into_iter()
+        .find_map(|prefix| name.strip_prefix(prefix)?.parse::<u32>().ok());
+    let renamed = if let Some(n) = numbered {
+        Some(crate::presets::new_plan(to, n as usize).name)
+    } else if [Lang::En, Lang::Zh]
+        .into_iter()
+        .any(|l| content_name(plan, l) == name)
+    {
+        Some(content_name(plan, to))
+    } else {
+        Preset::ALL.into_iter().find_map(|p| {
+            [Lang::En, Lang::Zh].into_iter().find_map(|l| {
+                let i = p.workspace(l).plans.iter().position(|q| q.name == name)?;
+                p.workspace(to).plans.get(i).map(|q| q.name.clone())
+            })
+        })
+    };
+    renamed.filter(|r| r != &plan.name)
+}
+
 /// After an edit of the active plan from `before` to `after`: renames it
 /// to its content name, in `lang`, when the app gave its name and the
 /// edit changed what the name says. An edit of the name itself is kept.
@@ -119,6 +146,27 @@ mod tests {
         renamed.name = "x".into();
         follow(&typed, &mut renamed, Lang::En);
         assert_eq!(renamed.name, "x");
+    }
+
+    #[test]
+    fn app_given_names_follow_the_language_and_typed_ones_stay() {
+        for p in Preset::ALL {
+            let en = p.workspace(Lang::En);
+            let zh = p.workspace(Lang::Zh);
+            for (a, b) in en.plans.iter().zip(&zh.plans) {
+                if a.name != b.name {
+                    assert_eq!(in_language(a, Lang::Zh).as_deref(), Some(b.name.as_str()));
+                    assert_eq!(in_language(b, Lang::En).as_deref(), Some(a.name.as_str()));
+                }
+            }
+        }
+        let mut p = example_plan();
+        p.name = "Plan 4".into();
+        assert_eq!(in_language(&p, Lang::Zh).as_deref(), Some("方案 4"));
+        p.name = content_name(&p, Lang::En);
+        assert_eq!(in_language(&p, Lang::Zh), Some(content_name(&p, Lang::Zh)));
+        p.name = "my own plan".into();
+        assert_eq!(in_language(&p, Lang::Zh), None);
     }
 
     #[test]

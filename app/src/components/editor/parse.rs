@@ -128,21 +128,40 @@ pub fn parse_opt_usd(s: &str) -> Option<Option<Usd>> {
     parse_number(t.strip_prefix('$').unwrap_or(t)).map(|v| Some(Usd::new(v)))
 }
 
-/// A number as a box shows it: whole numbers without decimals, very large
-/// or very small ones in exponent form, the rest with up to four decimals.
+/// A number as a box shows it: never in exponent form below 10^15 (issue
+/// 15: "2e12" in a box), whole numbers from 10,000 up grouped by
+/// thousands with commas (which [`parse_number`] reads back), small ones with their significant
+/// digits, the rest with up to four decimals.
 pub fn show_number(v: f64) -> String {
     if !v.is_finite() {
         return String::new();
     }
     let a = v.abs();
-    if a >= 1e9 || (a > 0.0 && a < 1e-3) {
+    if a >= 1e15 {
         return format!("{v:e}");
+    }
+    if a >= 1e4 && (v.fract() == 0.0 || a >= 1e6) {
+        return group(&format!("{v:.0}"));
     }
     if v.fract() == 0.0 {
         return format!("{v:.0}");
     }
-    let s = format!("{v:.4}");
+    let decimals = if a < 1e-3 { 12 } else { 4 };
+    let s = format!("{v:.decimals$}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A whole number's digits in groups of three: `2,000,000`.
+fn group(digits: &str) -> String {
+    let (sign, digits) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
 }
 
 /// A slider value as a count: rounded, clamped to `u32`, NaN as 0.
@@ -265,7 +284,11 @@ mod tests {
             assert!((back - v).abs() <= v.abs() * 1e-4, "{v} → {shown} → {back}");
         }
         assert_eq!(show_number(0.4), "0.4");
-        assert_eq!(show_number(2e12), "2e12");
+        // No exponent form in a box (issue 15): grouped digits instead.
+        assert_eq!(show_number(2e12), "2,000,000,000,000");
+        assert_eq!(show_number(-1234567.0), "-1,234,567");
+        assert_eq!(show_number(1.5e-4), "0.00015");
+        assert_eq!(show_number(26e9), "26,000,000,000");
         assert_eq!(show_number(f64::NAN), "");
     }
 

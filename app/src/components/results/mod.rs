@@ -2,13 +2,14 @@
 //!
 //! Both show the workspace's view (memory, time, cost against latency,
 //! sweep, comparison); the planner adds the view tabs, diagnostics and
-//! exports, the embed view only the active plan's result and a link to the
-//! full page.
+//! exports; the embed view ([`embed`]) the whole comparison and a link to
+//! the full page.
 
 pub mod body;
 pub mod chart_frame;
 pub mod compare_table;
 pub mod diagnostics;
+pub mod embed;
 pub mod exports;
 pub mod family_summary;
 pub mod frontier_view;
@@ -20,11 +21,10 @@ pub mod sweep_view;
 pub mod time_view;
 pub mod view_tabs;
 
+pub use embed::EmbedView;
+
 use super::ops::checklist::ChecklistPanel;
 use super::verdict::VerdictLine;
-use crate::i18n::common::{t, K};
-use crate::state::use_state;
-use crate::url;
 use body::ResultBody;
 use diagnostics::DiagnosticsList;
 use exports::ExportBar;
@@ -51,35 +51,6 @@ pub fn ResultsPanel() -> impl IntoView {
             <DiagnosticsList />
             <ChecklistPanel />
             <ExportBar />
-        </div>
-    }
-}
-
-/// One chosen result, without the editor, sized for an iframe: the
-/// workspace's view for its active plan, and a link to the full page.
-#[component]
-pub fn EmbedView() -> impl IntoView {
-    let state = use_state();
-    let lang = move || state.lang();
-    let name = move || {
-        state.ws.with(|w| {
-            w.plans
-                .get(w.active)
-                .map(|p| p.name.clone())
-                .unwrap_or_default()
-        })
-    };
-    let full = move || format!("{}{}", url::base(), state.ws.with(|w| url::hash(w, false)));
-    view! {
-        <div class="embed-result">
-            <div class="embed-head">
-                <span class="embed-plan" data-testid="embed-plan">{name}</span>
-                <VerdictLine />
-                <a class="open-full" data-testid="open-full" href=full target="_blank" rel="noopener">
-                    {move || t(lang(), K::OpenFull)}
-                </a>
-            </div>
-            <ResultBody scope=Scope::Active />
         </div>
     }
 }

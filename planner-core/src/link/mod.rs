@@ -2,7 +2,9 @@
 //!
 //! Format: `<version>.<payload>`, where the payload is JSON compressed with
 //! raw DEFLATE (RFC 1951) and written in unpadded base64url (RFC 4648 §5),
-//! so it survives any URL unescaped. Decoding is defensive: the length is
+//! so it survives any URL unescaped. Version 1's JSON is the whole
+//! workspace; version 2's holds only what differs from a frozen reference
+//! ([`compact`]), about a third as long for the first screen. Decoding is defensive: the length is
 //! bounded before and after decompression, and every failure is a
 //! [`LinkError`] with a plain message in either language. What the JSON
 //! holds is [`crate::workspace::Workspace`]'s business, which also checks
@@ -12,9 +14,17 @@
 
 use crate::lang::Lang;
 
+pub mod compact;
+
 /// Version of the link format and of the workspace; bump when a field
 /// changes meaning, and keep decoding the old ones.
-pub const LINK_VERSION: u32 = 1;
+pub const LINK_VERSION: u32 = 2;
+
+/// The format whose JSON is the whole workspace.
+pub const FULL: u32 = 1;
+
+/// The format whose JSON is a patch of [`compact::REFERENCE`].
+pub const COMPACT: u32 = 2;
 
 /// Longest link payload accepted, in characters.
 pub const MAX_LINK_CHARS: usize = 32 * 1024;
@@ -25,15 +35,25 @@ pub const MAX_STATE_BYTES: usize = 512 * 1024;
 /// Most plans a workspace holds.
 pub const MAX_PLANS: usize = 12;
 
-/// JSON bytes as a link payload.
+/// A whole workspace's JSON bytes as a version-1 link payload.
 pub fn encode(json: &[u8]) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec(json, 9);
-    format!("{LINK_VERSION}.{}", base64url_encode(&packed))
+    encode_as(FULL, json)
 }
 
-/// A link payload back to its JSON text: version, base64url and DEFLATE
-/// checked, sizes bounded.
+/// JSON bytes as a link payload of the given format version.
+pub fn encode_as(version: u32, json: &[u8]) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(json, 9);
+    format!("{version}.{}", base64url_encode(&packed))
+}
+
+/// A link payload back to its JSON text, whatever its version.
 pub fn decode(link: &str) -> Result<String, LinkError> {
+    decode_versioned(link).map(|(_, json)| json)
+}
+
+/// A link payload back to its format version and JSON text: version,
+/// base64url and DEFLATE checked, sizes bounded.
+pub fn decode_versioned(link: &str) -> Result<(u32, String), LinkError> {
     let link = link.trim();
     if link.is_empty() {
         return Err(LinkError::Empty);
@@ -63,7 +83,8 @@ pub fn decode(link: &str) -> Result<String, LinkError> {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooLarge,
             _ => LinkError::Damaged,
         })?;
-    String::from_utf8(json).map_err(|_| LinkError::Damaged)
+    let json = String::from_utf8(json).map_err(|_| LinkError::Damaged)?;
+    Ok((version, json))
 }
 
 /// Why a link could not be opened.
