@@ -2,8 +2,8 @@
 //! transfer between them, the stream through both and their cost. Views
 //! only: every number comes from `planner-core`.
 
-use planner_core::disagg::{DisaggReport, PoolReport};
 use planner_core::report::Percentiles;
+use planner_core::report::{DisaggReport, PoolReport};
 use planner_core::units::Usd;
 use planner_core::Named;
 use std::fmt::Write;

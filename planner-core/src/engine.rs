@@ -187,7 +187,7 @@ pub const MAX_SEQS_LIMIT: u32 = 65_536;
 pub struct KvTier {
     /// Where the store lives: `host_dram`, `cxl` (the plan's CXL
     /// expanders and pool together) or `nvme`; never `hbm`.
-    pub tier: crate::plan::Tier,
+    pub tier: crate::hardware::Tier,
     /// Bytes per GPU the store may hold (LMCache's `max_local_cpu_size`
     /// is per worker, one worker per GPU); `None` takes all of the tier's
     /// memory per GPU that the plan leaves free. At most that.

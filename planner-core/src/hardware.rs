@@ -354,3 +354,33 @@ impl Hardware {
         }
     }
 }
+
+/// A memory tier.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Device memory (HBM or GDDR).
+    #[default]
+    Hbm,
+    /// CXL-attached memory (expanders and pools).
+    Cxl,
+    /// Host DRAM (also Grace memory over NVLink-C2C).
+    HostDram,
+    /// NVMe.
+    Nvme,
+}
+
+impl Tier {
+    /// All tiers, hottest first.
+    pub const ALL: [Tier; 4] = [Tier::Hbm, Tier::Cxl, Tier::HostDram, Tier::Nvme];
+}
+
+crate::lang::named!(Tier {
+    Tier::Hbm => "hbm", "HBM", "HBM";
+    Tier::Cxl => "cxl", "CXL memory", "CXL 内存";
+    Tier::HostDram => "host_dram", "host DRAM", "主机内存";
+    Tier::Nvme => "nvme", "NVMe", "NVMe";
+});

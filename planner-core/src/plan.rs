@@ -6,6 +6,7 @@ use crate::catalog::ModelId;
 use crate::economics::Economics;
 use crate::efficiency::{Efficiency, EfficiencyOverrides};
 use crate::hardware::Hardware;
+pub use crate::hardware::Tier;
 pub use crate::lever::Lever;
 use crate::model::ModelSpec;
 use crate::precision::Precision;
@@ -469,36 +470,6 @@ pub enum Momentum {
     /// None.
     Off,
 }
-
-/// A memory tier.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Tier {
-    /// Device memory (HBM or GDDR).
-    #[default]
-    Hbm,
-    /// CXL-attached memory (expanders and pools).
-    Cxl,
-    /// Host DRAM (also Grace memory over NVLink-C2C).
-    HostDram,
-    /// NVMe.
-    Nvme,
-}
-
-impl Tier {
-    /// All tiers, hottest first.
-    pub const ALL: [Tier; 4] = [Tier::Hbm, Tier::Cxl, Tier::HostDram, Tier::Nvme];
-}
-
-crate::lang::named!(Tier {
-    Tier::Hbm => "hbm", "HBM", "HBM";
-    Tier::Cxl => "cxl", "CXL memory", "CXL 内存";
-    Tier::HostDram => "host_dram", "host DRAM", "主机内存";
-    Tier::Nvme => "nvme", "NVMe", "NVMe";
-});
 
 /// Where one kind of state lives, and how much of it moves there.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ pub use crate::diagnostics::DeviceRole;
 use crate::diagnostics::Diagnostic;
 use crate::effort::{LeverEffort, MigrationClass};
 use crate::plan::Tier;
-use crate::units::{Bytes, Flops, GpuHours, Seconds, Usd, Watts};
+use crate::units::{ByteRate, Bytes, Flops, GpuHours, Seconds, Usd, Watts};
 use serde::{Deserialize, Serialize};
 
 /// What a memory item is.
@@ -745,7 +745,7 @@ pub struct Report {
     /// `levers.disaggregation`: each pool, the KV transfer between them,
     /// the stream's latency and throughput through both, and their cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub disaggregated: Option<crate::disagg::DisaggReport>,
+    pub disaggregated: Option<DisaggReport>,
 }
 
 impl Report {
@@ -1092,4 +1092,85 @@ crate::lang::named!(Verdict {
 
 fn one() -> f64 {
     1.0
+}
+
+// ---- Disaggregated prefill and decode (levers.disaggregation) ----
+
+/// One pool as the report shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PoolReport {
+    /// Which pool.
+    pub role: crate::disagg::PoolRole,
+    /// Tensor parallelism of a replica.
+    pub tp: u32,
+    /// Replicas.
+    pub replicas: u32,
+    /// Tokens the KV pool of one replica holds.
+    pub kv_capacity_tokens: f64,
+    /// KV bytes per token on one device of this pool.
+    pub kv_bytes_per_token_device: Bytes,
+    /// Whether every device holds its weights and the engine's KV pool.
+    pub fits: bool,
+    /// The largest request rate the whole pool sustains (steady state).
+    pub max_rate: f64,
+    /// Iteration time: the decode pool's at the stream's rate (steady
+    /// state), the prefill pool's one mean prompt alone.
+    pub iteration: Seconds,
+    /// Running requests per replica at the stream's rate (steady state).
+    pub running: f64,
+}
+
+/// The steady-state figures of the disaggregated stream.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AnalyticDisagg {
+    /// Whether both pools hold the stream's rate.
+    pub stable: bool,
+    /// Time to first token: prefill queue and prefill, the KV transfer,
+    /// and the decode pool's first step.
+    pub ttft: Percentiles,
+    /// Time per output token in the decode pool.
+    pub tpot: Seconds,
+    /// Output tokens per second over both pools.
+    pub output_tokens_per_second: f64,
+    /// The largest sustainable rate: the lesser of the pools'.
+    pub max_rate: f64,
+    /// The largest rate that also meets the stream's SLOs, when it has any.
+    pub max_rate_under_slo: Option<f64>,
+    /// The pool that bounds the rate.
+    pub bottleneck: crate::disagg::PoolRole,
+}
+
+/// The disaggregated serving section of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DisaggReport {
+    /// The prefill pool.
+    pub prefill: PoolReport,
+    /// The decode pool.
+    pub decode: PoolReport,
+    /// The link that carries the KV cache.
+    pub link: crate::catalog::LinkId,
+    /// Its bandwidth per GPU and direction as reached (peak × efficiency).
+    pub link_bandwidth: ByteRate,
+    /// Its fixed cost per transfer.
+    pub link_latency: Seconds,
+    /// KV bytes one GPU sends or receives for a mean prompt (the larger of
+    /// a prefill device's and a decode device's share).
+    pub kv_bytes_per_request: Bytes,
+    /// The transfer of a mean prompt's KV cache.
+    pub transfer: Seconds,
+    /// The steady-state approximation.
+    pub analytic: AnalyticDisagg,
+    /// The simulated stream through both pools.
+    pub simulated: SimulatedServing,
+    /// Price of both pools per hour, when known.
+    pub usd_per_hour: Option<Usd>,
+    /// Dollars per million prompt tokens (the prefill pool's time).
+    pub usd_per_million_input: Option<Usd>,
+    /// Dollars per million output tokens (the decode pool's time).
+    pub usd_per_million_output: Option<Usd>,
+    /// Dollars per request (both pools).
+    pub usd_per_request: Option<Usd>,
 }

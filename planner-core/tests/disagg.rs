@@ -3,8 +3,9 @@
 //! bad inputs refused by name.
 
 use planner_core::catalog::LinkId;
-use planner_core::disagg::{DisaggReport, Disaggregation, Pool, PoolRole};
+use planner_core::disagg::{Disaggregation, Pool, PoolRole};
 use planner_core::plan::{Plan, Workload};
+use planner_core::report::DisaggReport;
 use planner_core::request::{Arrival, Lengths};
 use planner_core::units::Frequency;
 use planner_core::{evaluate, example_disagg_plan};

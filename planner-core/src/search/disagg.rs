@@ -11,10 +11,11 @@
 //! a pair that misses it gets one more prefill replica, up to
 //! [`MAX_PREFILL_BUMPS`] times.
 
-use super::serving::{ServingFound, ServingScenario};
+use super::serving_space::{ServingFound, ServingScenario};
 use crate::diff::{changes, Impact};
-use crate::disagg::{AnalyticDisagg, Disaggregation, Pool, PoolRole};
+use crate::disagg::{Disaggregation, Pool, PoolRole};
 use crate::plan::Plan;
+use crate::report::AnalyticDisagg;
 use crate::report::AnalyticServing;
 
 /// Extra prefill replicas a pair may take to meet its TTFT objective.
@@ -149,7 +150,7 @@ fn check(s: &ServingScenario, pre: Pool, dec: Pool) -> Option<ServingFound> {
             let ch = changes(&s.base, &plan);
             let affects_sla = ch.iter().any(|c| c.impact == Impact::Sla);
             return Some(ServingFound {
-                usd_per_hour: super::serving::usd_per_hour(&plan),
+                usd_per_hour: super::serving_space::usd_per_hour(&plan),
                 analytic: as_serving(&a),
                 changes: ch,
                 affects_sla,

@@ -53,6 +53,7 @@ mod price;
 mod result;
 mod scenario;
 mod serving;
+mod serving_space;
 mod slice;
 mod space;
 #[cfg(test)]

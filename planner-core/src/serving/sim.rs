@@ -253,7 +253,13 @@ pub(crate) fn simulate_tiered(
         q.computed = q.cached;
     }
     let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
-    run(r, dev, cap, limits, reqs, clients, shared_blocks, tiers)
+    let start = Start {
+        reqs,
+        clients,
+        shared_blocks,
+        tiers,
+    };
+    run(r, dev, cap, limits, start)
 }
 
 /// Runs given requests of an open stream (arrivals in order, some perhaps
@@ -266,19 +272,31 @@ pub(crate) fn simulate_requests(
     limits: Limits,
     reqs: Vec<Req>,
 ) -> Run {
-    run(r, dev, cap, limits, reqs, None, 0, None)
+    let start = Start {
+        reqs,
+        clients: None,
+        shared_blocks: 0,
+        tiers: None,
+    };
+    run(r, dev, cap, limits, start)
 }
 
-fn run(
-    r: &Resolved,
-    dev: Option<&Breakdown>,
-    cap: &Capacity,
-    limits: Limits,
+/// What a run starts from: its requests, the clients of a closed loop,
+/// the blocks a shared prefix holds, and reuse with its store.
+struct Start {
     reqs: Vec<Req>,
     clients: Option<u32>,
     shared_blocks: u64,
     tiers: Option<Tiers>,
-) -> Run {
+}
+
+fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, start: Start) -> Run {
+    let Start {
+        reqs,
+        clients,
+        shared_blocks,
+        tiers,
+    } = start;
     let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
     let mut s = State {
         r,
