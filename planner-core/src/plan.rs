@@ -772,8 +772,10 @@ pub struct Overheads {
     #[serde(default)]
     pub cuda_context: Option<Bytes>,
     /// Library workspaces (cuBLAS, cuBLASLt); `None` takes PyTorch's
-    /// default for the GPU's architecture.
-    #[serde(default)]
+    /// default for the GPU's architecture. Left out of the JSON when
+    /// `None`: a version-2 link cannot write a `null` over the 64 MiB its
+    /// frozen reference holds, and a missing key reads as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<Bytes>,
     /// NCCL buffers per process group of size > 1; `None` takes the
     /// measured figure of each group's pattern and size.

@@ -181,6 +181,11 @@ fn the_reference_workspace_is_a_link_of_a_few_characters() {
         v1.len(),
         v2.len()
     );
-    assert!(v2.len() < 80, "{v2}");
+    // Fields added after the reference was frozen (issue 12's memory
+    // levers: `lora_dropout`, `bitsandbytes`, `microbatch_group`, the cuBLAS
+    // workspace default) are not in it, so every plan's patch writes them:
+    // 68 characters when frozen, about 200 since. Still a tenth of version 1.
+    assert!(v2.len() < 260, "{v2}");
+    assert!(v2.len() * 5 < v1.len(), "{v2}");
     assert_eq!(Workspace::from_link(&v2), Ok(ws));
 }
