@@ -249,9 +249,11 @@ crate::lang::named!(LoraDropout {
 #[serde(rename_all = "snake_case")]
 pub enum Bitsandbytes {
     /// Before 0.43.2: every 4-bit linear keeps its 16-bit input.
+    #[serde(rename = "before_0_43_2")]
     Before0_43_2,
     /// 0.43.2 and later: a 4-bit linear keeps only its quantized weight.
     #[default]
+    #[serde(rename = "since_0_43_2")]
     Since0_43_2,
 }
 

@@ -1747,3 +1747,18 @@ fn interleaved_micro_batch_groups_follow_megatron() {
     let (four, five) = (acts(8, 4), acts(5, 5));
     assert!(((five / four) - 11.0 / 9.0).abs() < 1e-9, "{four} {five}");
 }
+
+/// The plan's JSON spells the bitsandbytes release as the name table and
+/// README do (`since_0_43_2`), not as serde would derive it from the
+/// variant (`since0_43_2`), so a plan written from the README reads.
+#[test]
+fn bitsandbytes_json_keys_are_the_documented_ones() {
+    use planner_core::lang::Named;
+    for b in planner_core::software::Bitsandbytes::ALL {
+        let json = serde_json::to_string(&b).expect("serialises");
+        assert_eq!(json, format!("\"{}\"", b.key()));
+        let back: planner_core::software::Bitsandbytes =
+            serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, b);
+    }
+}
