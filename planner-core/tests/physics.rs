@@ -490,3 +490,52 @@ fn broken_economics_stop_the_search() {
         .iter()
         .any(|d| d.message.contains("economics.energy.pue")));
 }
+
+/// Seconds of transfer work of one kind in a serving plan's decode step.
+fn decode_transfer(r: &Report, kind: planner_core::report::TimeKind) -> f64 {
+    match &r.time {
+        TimeReport::Inference(t) => t
+            .decode
+            .iter()
+            .filter(|x| x.kind == kind)
+            .map(|x| x.busy.as_secs())
+            .sum(),
+        TimeReport::Training(_) => 0.0,
+    }
+}
+
+/// Every copy below HBM pays the driver's cost of starting it (6 µs per
+/// `cudaMemcpyAsync`, DualPath §5.2), and an NVMe copy a flash read
+/// (100 µs): a KV cache of a few tokens offloaded layer by layer moves
+/// almost no bytes, yet costs at least one copy per layer.
+#[test]
+fn host_and_nvme_copies_pay_a_per_copy_cost() {
+    use planner_core::report::TimeKind;
+    let tiny_kv_in = |tier: Tier| {
+        let mut p = llama70b_on_one_h100(Offload {
+            kv_cache: Some(OffloadTarget {
+                tier,
+                fraction: 1.0,
+            }),
+            ..Offload::default()
+        });
+        p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+        if let Workload::Inference(i) = &mut p.workload {
+            i.prompt_tokens = 8;
+            i.output_tokens = 2;
+        }
+        p.hardware.nvme_per_node = Bytes::from_gb(1000.0);
+        evaluate(&p)
+    };
+    let layers = 32.0; // Llama 3.1 8B
+    let host = decode_transfer(&tiny_kv_in(Tier::HostDram), TimeKind::TransferHost);
+    let nvme = decode_transfer(&tiny_kv_in(Tier::Nvme), TimeKind::TransferNvme);
+    let dma = catalog::DMA_COPY_OVERHEAD_S;
+    let flash = catalog::NVME_READ_LATENCY_S;
+    assert!(host >= layers * dma * 0.999, "host: {host}");
+    // 10 tokens of KV per layer is a few hundred kB at most: the per-copy
+    // costs dominate.
+    assert!(host < layers * dma * 3.0, "host: {host}");
+    assert!(nvme >= layers * (dma + flash) * 0.999, "nvme: {nvme}");
+    assert!(nvme > host * 10.0, "host {host}, nvme {nvme}");
+}

@@ -10,6 +10,21 @@ use super::Provenance;
 use crate::units::ByteRate;
 use serde::{Deserialize, Serialize};
 
+/// Seconds the driver and the copy engine take to start one asynchronous
+/// copy between host-visible memory and HBM, before its first byte moves
+/// (`cudaMemcpyAsync` issue, descriptor set-up, completion event). The
+/// DualPath paper (arXiv 2602.21548, §5.2) measures 5–7 µs per
+/// `cudaMemcpyAsync` on Hopper nodes; we take the middle, 6 µs. Every tier
+/// copy below HBM pays it once (host DRAM, CXL, NVMe); a copy moves one
+/// layer's bytes (`time::training::tier_latency`).
+pub const DMA_COPY_OVERHEAD_S: f64 = 6e-6;
+
+/// Seconds an NVMe read waits for its first data: a flash read is of the
+/// order of 100 µs on datacentre NVMe SSDs (Pure Storage, "What Is NVMe?",
+/// NVMe primer: ~100 µs reads versus milliseconds for disks). Bulk reads
+/// keep many commands queued, so one copy pays it once, not per page.
+pub const NVME_READ_LATENCY_S: f64 = 100e-6;
+
 /// Catalog ids of links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -21,7 +21,7 @@ mod runtime;
 
 pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
-pub use links::{LinkEntry, LinkId, LinkRole, LINKS};
+pub use links::{LinkEntry, LinkId, LinkRole, DMA_COPY_OVERHEAD_S, LINKS, NVME_READ_LATENCY_S};
 pub use mamf::{
     attention_ceiling, kernel_attention_ceiling, matmul_ceiling, AttentionImpl, DEFAULT_CEILING,
 };

@@ -18,6 +18,7 @@
 use super::comm::{collective, p2p, Collective};
 use super::work::{Pass, StageWork};
 use super::Parts;
+use crate::catalog::{DMA_COPY_OVERHEAD_S, NVME_READ_LATENCY_S};
 use crate::memory::activations::{selective_policy, SelectivePolicy};
 use crate::memory::breakdown::Breakdown;
 use crate::partition::Stage;
@@ -65,13 +66,16 @@ pub(crate) fn tier_seconds_per_byte(r: &Resolved, tier: Tier) -> f64 {
 /// latency is the plan's (`hardware.cxl.device.latency`,
 /// `hardware.pool.latency`: 170–250 ns for direct-attached expanders,
 /// 300–600 ns behind a switch, microseconds for PCIe-DMA pools; see
-/// docs/sources.md). Host DRAM and NVMe carry none yet: no cited
-/// per-copy figure for the PCIe DMA path is in the catalog.
+/// docs/sources.md). Every copy below HBM also pays the driver's cost of
+/// starting an asynchronous copy (`DMA_COPY_OVERHEAD_S`, 6 µs), and an
+/// NVMe copy waits a flash read (`NVME_READ_LATENCY_S`, 100 µs).
 #[inline]
 pub(crate) fn tier_latency(r: &Resolved, tier: Tier) -> f64 {
     match tier {
-        Tier::Cxl => r.net.cxl_latency.base(),
-        Tier::Hbm | Tier::HostDram | Tier::Nvme => 0.0,
+        Tier::Hbm => 0.0,
+        Tier::HostDram => DMA_COPY_OVERHEAD_S,
+        Tier::Cxl => DMA_COPY_OVERHEAD_S + r.net.cxl_latency.base(),
+        Tier::Nvme => DMA_COPY_OVERHEAD_S + NVME_READ_LATENCY_S,
     }
 }
 
