@@ -110,11 +110,20 @@ fn heading(o: &mut String, r: &Report) {
 fn device(o: &mut String, d: &DeviceMemory, most_loaded: bool) {
     let mark = if most_loaded { "  ← most loaded" } else { "" };
     let _ = writeln!(o, "{} ({} layers){mark}", d.role.en(), d.layers);
-    let _ = writeln!(o, "  {:<24} {:<10} {:>10}  basis", "item", "tier", "GiB");
+    // The item column is as wide as its longest label, so a long one
+    // ("LoRA saved inputs of 4-bit layers") does not push its row askew.
+    let w = d
+        .items
+        .iter()
+        .map(|it| it.kind.label().chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(24);
+    let _ = writeln!(o, "  {:<w$} {:<10} {:>10}  basis", "item", "tier", "GiB");
     for it in &d.items {
         let _ = writeln!(
             o,
-            "  {:<24} {:<10} {}  {}",
+            "  {:<w$} {:<10} {}  {}",
             it.kind.label(),
             it.tier.en(),
             gib(it.bytes),
@@ -449,11 +458,17 @@ pub(crate) fn secs(s: Seconds) -> String {
 }
 
 fn parts(o: &mut String, title: &str, ps: &[TimePart]) {
-    let _ = writeln!(o, "  {title:<24} {:>12} {:>12}", "exposed", "busy");
+    let w = ps
+        .iter()
+        .map(|p| p.kind.label().chars().count())
+        .chain([title.chars().count(), 24])
+        .max()
+        .unwrap_or(24);
+    let _ = writeln!(o, "  {title:<w$} {:>12} {:>12}", "exposed", "busy");
     for p in ps {
         let _ = writeln!(
             o,
-            "  {:<24} {:>12} {:>12}",
+            "  {:<w$} {:>12} {:>12}",
             p.kind.label(),
             secs(p.exposed),
             secs(p.busy)

@@ -786,3 +786,33 @@ fn example_serving_pipes_into_eval() {
             > 0.0
     );
 }
+
+/// The memory table's columns line up whatever its longest item name
+/// ("allocator rounding and segment tails" is 36 characters): each row's
+/// tier starts under the header's "tier".
+#[test]
+fn table_columns_line_up_with_long_item_names() {
+    let out = memwall(&["eval", "-", "--format", "table"], Some(&example()));
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines: Vec<&str> = s.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("item ") && l.contains(" tier "))
+        .unwrap_or(usize::MAX);
+    assert!(header < lines.len(), "{s}");
+    let col = lines[header].find(" tier ").map_or(0, |i| i + 1);
+    let rows: Vec<&str> = lines[header + 1..]
+        .iter()
+        .take_while(|l| !l.trim_start().starts_with("HBM:"))
+        .copied()
+        .collect();
+    assert!(rows.iter().any(|r| r.contains("allocator rounding")), "{s}");
+    for r in rows {
+        let chars: Vec<char> = r.chars().collect();
+        assert!(
+            chars.get(col - 1) == Some(&' ') && chars.get(col).is_some_and(|c| *c != ' '),
+            "tier column at {col}: {r:?}"
+        );
+    }
+}
