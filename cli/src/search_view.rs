@@ -63,6 +63,7 @@ fn offload(o: &Offload) -> String {
     add("grads", o.gradients);
     add("acts", o.activations);
     add("KV", o.kv_cache);
+    add("experts", o.experts);
     if parts.is_empty() {
         "no offload".into()
     } else {

@@ -452,6 +452,7 @@ fn offload(l: &Levers) -> String {
         ("gradients", o.gradients),
         ("activations", o.activations),
         ("kv_cache", o.kv_cache),
+        ("experts", o.experts),
     ]
     .into_iter()
     .filter_map(|(state, t)| {

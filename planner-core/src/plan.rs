@@ -508,6 +508,13 @@ pub struct Offload {
     /// KV cache.
     #[serde(default)]
     pub kv_cache: Option<OffloadTarget>,
+    /// Routed expert weights of an MoE model while serving, apart from the
+    /// dense weights (`parameters`): the experts a decode step touches are
+    /// copied to HBM for it, the dense layers stay put (MoE-Lightning,
+    /// arXiv 2411.11217; llama.cpp's `--n-cpu-moe`; KTransformers).
+    /// `None` lets the experts follow `parameters`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experts: Option<OffloadTarget>,
 }
 
 /// How the KV cache is allocated.

@@ -873,6 +873,11 @@ fn check_moe(c: &mut Checker, spec: &ModelSpec, d: Degrees, levers: &mut Levers,
             1.0
         }
     };
+    if spec.moe.is_none() && levers.offload.experts.take().is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: "expert offload (the model has no routed experts)".into(),
+        }));
+    }
     let m = &mut levers.moe;
     m.balance = match m.balance {
         ExpertBalance::Balanced => ExpertBalance::Balanced,
@@ -1048,6 +1053,7 @@ fn resolve_training(
     }
     let serving_only = [
         (levers.offload.kv_cache.is_some(), "KV-cache offload"),
+        (levers.offload.experts.is_some(), "expert offload"),
         (levers.engine.continuous(), "serving engine"),
     ];
     for (set, lever) in serving_only {
@@ -1074,6 +1080,7 @@ fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
         ("gradients", &mut off.gradients),
         ("activations", &mut off.activations),
         ("kv_cache", &mut off.kv_cache),
+        ("experts", &mut off.experts),
     ] {
         if let Some(t) = slot.as_mut() {
             t.fraction = c.fraction(&format!("levers.offload.{name}.fraction"), t.fraction, 1.0);

@@ -95,6 +95,41 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     parts.add(TimeKind::LayerOverhead, o, o);
 }
 
+/// Bytes a pass copies from `tier` and the copies they take.
+///
+/// Without `levers.offload.experts` the weights are one pool: the tier's
+/// share of every byte the pass reads, one copy per layer. With it, the
+/// dense weights follow `parameters` (one copy per layer) and the routed
+/// experts their own target: only the experts the pass touches cross the
+/// link (`RoutedExperts::weight_bytes`), one copy per touched expert and
+/// MoE layer, as an engine fetching experts on demand issues them
+/// (MoE-Lightning, arXiv 2411.11217 §4: expert weights paged to the GPU
+/// per layer).
+fn weights_from(r: &Resolved, d: &Breakdown, w: &StageWork, tier: Tier) -> (f64, f64) {
+    let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
+    let share_of = |t: Option<crate::plan::OffloadTarget>| {
+        t.filter(|o| o.tier == tier).map_or(0.0, |o| o.fraction)
+    };
+    match r.levers.offload.experts {
+        Some(x) if w.moe_layers > 0.0 => {
+            let experts = w.moe_layers * w.moe.experts.weight_bytes;
+            let (dense, routed) = (share_of(r.levers.offload.parameters), share_of(Some(x)));
+            let copies = if dense > 0.0 { w.layers() } else { 0.0 }
+                + if routed > 0.0 {
+                    w.moe_layers * w.moe.experts.touched.ceil()
+                } else {
+                    0.0
+                };
+            ((read - experts) * dense + experts * routed, copies)
+        }
+        _ => {
+            let share = d.get(ItemKind::Weights, tier) / d.kind(ItemKind::Weights);
+            let copies = if share > 0.0 { w.layers() } else { 0.0 };
+            (read * share, copies)
+        }
+    }
+}
+
 /// Streams the offloaded share of the weights a pass reads from their
 /// tiers: each tier's bytes over its link, overlapped with the rest of the
 /// pass at best (`exposed`), never hidden below the copy itself.
@@ -104,15 +139,14 @@ fn stream_weights(r: &Resolved, dev: Option<&Breakdown>, w: &StageWork, parts: &
     if total <= 0.0 {
         return;
     }
-    let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
     let compute = parts.total();
     let mut streamed = 0.0;
     for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
-        let share = d.get(ItemKind::Weights, tier) / total;
-        if share > 0.0 {
-            // One copy per layer, each waiting the tier's latency.
-            let wait = w.layers() * tier_latency(r, tier);
-            let busy = read * share * tier_seconds_per_byte(r, tier) + wait;
+        let (bytes, copies) = weights_from(r, d, w, tier);
+        if bytes > 0.0 {
+            // Each copy waits the tier's latency.
+            let wait = copies * tier_latency(r, tier);
+            let busy = bytes * tier_seconds_per_byte(r, tier) + wait;
             // Copies from different tiers share the host link: they queue.
             let window = (compute - streamed).max(0.0);
             let shown = exposed(r, r.levers.overlap.offload, busy, window);

@@ -216,6 +216,8 @@ pub(crate) struct RoutedExperts {
     pub compute: f64,
     /// Weight bytes of the local experts the step touches, each read once.
     pub weight_bytes: f64,
+    /// Local experts the step touches (expected distinct ones).
+    pub touched: f64,
     /// Activation bytes the grouped GEMMs read and write.
     pub io_bytes: f64,
     /// Dispatch buffer one device sends (its tokens' copies, one way;
@@ -304,6 +306,7 @@ pub(crate) fn routed_experts(r: &Resolved, l: &LayerParams, tok: f64, mats: f64)
         flops,
         compute,
         weight_bytes: touched * expert * linear_weight_bytes(r),
+        touched,
         io_bytes,
         dispatch_buffer,
     }
