@@ -409,12 +409,10 @@ fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
             .then_some(Setting::Optimizer(l.optimizer)),
         Lever::Offload => {
             let o = &l.offload;
-            (o.optimizer.is_some()
-                || o.parameters.is_some()
-                || o.gradients.is_some()
-                || o.activations.is_some()
-                || o.kv_cache.is_some())
-            .then_some(Setting::Offload(*o))
+            o.targets()
+                .iter()
+                .any(Option::is_some)
+                .then_some(Setting::Offload(*o))
         }
         Lever::TieredPlacement => (l.placement == Placement::ByHeat).then_some(Setting::Flag),
         Lever::ChunkedPrefill => l.prefill_chunk.map(Setting::Chunk),

@@ -19,7 +19,8 @@
 //!   2022, "Efficiently Scaling Transformer Inference", §2), spread at best
 //!   over the GPUs of one pipeline stage, at peak HBM bandwidth;
 //! - **links:** offloaded weights cross the GPU's host link on every
-//!   serving pass, at its peak per-direction rate.
+//!   serving pass, at its peak per-direction rate; offloaded routed
+//!   experts at least the k experts a token picks in each MoE layer.
 //!
 //! Plans the floor cannot bound without the model's own arithmetic — a
 //! pruned or distilled model, whose shape `resolve` rewrites — get `None`.
@@ -102,9 +103,24 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
                 .parameters
                 .filter(|o| o.tier != crate::plan::Tier::Hbm)
                 .map_or(0.0, |o| o.fraction.clamp(0.0, 1.0));
+            // Offloaded routed experts: at least the k experts each token
+            // picks cross the link in every MoE layer.
+            let experts = plan
+                .levers
+                .offload
+                .experts
+                .filter(|o| o.tier != crate::plan::Tier::Hbm && spec.moe.is_some())
+                .map_or(0.0, |o| {
+                    let k = spec.moe.map_or(0.0, |m| f64::from(m.top_k));
+                    o.fraction.clamp(0.0, 1.0)
+                        * k
+                        * params.moe_layer.one_expert
+                        * f64::from(params.moe_layers)
+                        * plan.levers.precision.weights.bytes_per_element()
+                });
             let link = catalog::link(gpu.host_link).per_direction.base();
             let stream = if link > 0.0 {
-                offloaded * bytes / stage_gpus / link
+                (offloaded * bytes + experts) / stage_gpus / link
             } else {
                 0.0
             };

@@ -517,6 +517,20 @@ pub struct Offload {
     pub experts: Option<OffloadTarget>,
 }
 
+impl Offload {
+    /// Every state's target, in field order.
+    pub fn targets(&self) -> [Option<OffloadTarget>; 6] {
+        [
+            self.optimizer,
+            self.parameters,
+            self.gradients,
+            self.activations,
+            self.kv_cache,
+            self.experts,
+        ]
+    }
+}
+
 /// How the KV cache is allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

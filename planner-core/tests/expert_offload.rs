@@ -190,3 +190,41 @@ fn fraction_checked_by_name_and_absent_lever_not_written() {
         .unwrap_or_else(|_| serve(ModelId::Llama31_8b, Offload::default(), 1));
     assert_eq!(back, with);
 }
+
+/// The search offers expert offload for MoE serving: Mixtral 8x7B in BF16
+/// on at most one H100, narrower formats not allowed, has no plan in HBM
+/// alone; its answers keep the experts apart, fit, and never beat the
+/// physics floor (bytes of the experts a token picks over the host link).
+#[test]
+fn the_search_finds_expert_offload_and_respects_the_floor() {
+    use planner_core::search::{Constraints, GpuCounts, Permission, Scenario, Space};
+    let base = serve(ModelId::Mixtral8x7b, Offload::default(), 1);
+    let s = Scenario {
+        version: 1,
+        name: base.name.clone(),
+        base,
+        max_gpus: 1,
+        gpu_counts: GpuCounts::PowersOfTwo,
+        constraints: Constraints {
+            gpu_kinds: Some(vec![GpuId::H100Sxm]),
+            quantization: Permission::Forbidden,
+            ..Constraints::default()
+        },
+        space: Space::default(),
+        prices: Vec::new(),
+    };
+    let result = planner_core::search::search(&s);
+    let found: Vec<&Plan> = result.frontier.iter().map(|f| &f.plan).collect();
+    assert!(!found.is_empty(), "no answer");
+    assert!(
+        found.iter().any(|p| p.levers.offload.experts.is_some()),
+        "no expert offload among {:?}",
+        found.iter().map(|p| p.levers.offload).collect::<Vec<_>>()
+    );
+    for p in found {
+        let r = evaluate(p);
+        assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+        let f = planner_core::floor::floor(p).map_or(0.0, |f| f.time.as_secs());
+        assert!(tpot(&r) >= f * (1.0 - 1e-9), "TPOT {} < floor {f}", tpot(&r));
+    }
+}

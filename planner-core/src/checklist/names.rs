@@ -93,17 +93,7 @@ pub(super) fn tier_names(tier: Tier) -> (&'static str, &'static str) {
 /// Tiers the plan offloads to.
 pub(super) fn offload_tiers(plan: &Plan) -> Vec<Tier> {
     let o = &plan.levers.offload;
-    let mut tiers: Vec<Tier> = [
-        o.optimizer,
-        o.parameters,
-        o.gradients,
-        o.activations,
-        o.kv_cache,
-    ]
-    .iter()
-    .flatten()
-    .map(|t| t.tier)
-    .collect();
+    let mut tiers: Vec<Tier> = o.targets().iter().flatten().map(|t| t.tier).collect();
     tiers.sort();
     tiers.dedup();
     tiers

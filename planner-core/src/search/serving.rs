@@ -201,15 +201,10 @@ fn stores(s: &ServingScenario) -> Vec<Option<StoreChoice>> {
     }
     let hw = &s.base.hardware;
     let o = &s.base.levers.offload;
-    let on_cxl = [
-        o.optimizer,
-        o.parameters,
-        o.gradients,
-        o.activations,
-        o.kv_cache,
-    ]
-    .iter()
-    .any(|t| t.is_some_and(|t| t.tier == Tier::Cxl && t.fraction > 0.0));
+    let on_cxl = o
+        .targets()
+        .iter()
+        .any(|t| t.is_some_and(|t| t.tier == Tier::Cxl && t.fraction > 0.0));
     let mut tiers = Vec::new();
     if hw.host_dram_per_node.base() > 0.0 {
         tiers.push(Tier::HostDram);

@@ -425,7 +425,8 @@ pub(crate) struct OffloadOption {
 
 /// Offload settings: none; for training the optimizer states, or the
 /// optimizer states and the parameters, moved wholly to each slow tier the
-/// hardware has; for serving the KV cache, or the weights, moved to it.
+/// hardware has; for serving the KV cache, or the weights, or an MoE
+/// model's routed experts alone, moved to it.
 /// The base plan's setting is kept when its tiers exist.
 pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> Vec<OffloadOption> {
     let exists = |t: Tier| r.capacity(t).base() > 0.0;
@@ -435,15 +436,7 @@ pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> V
             fraction: 1.0,
         })
     };
-    let targets = |o: &Offload| {
-        [
-            o.optimizer,
-            o.parameters,
-            o.gradients,
-            o.activations,
-            o.kv_cache,
-        ]
-    };
+    let targets = |o: &Offload| o.targets();
     let tiers_exist = |o: &Offload| {
         targets(o)
             .iter()
@@ -483,6 +476,13 @@ pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> V
                         parameters: all(tier),
                         ..Offload::default()
                     });
+                    // MoE: the routed experts alone, the dense layers in HBM.
+                    if r.spec.moe.is_some() {
+                        list.push(Offload {
+                            experts: all(tier),
+                            ..Offload::default()
+                        });
+                    }
                 }
             }
         }
