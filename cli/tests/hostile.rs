@@ -738,6 +738,30 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             json!({"contexts": 10, "tokens": 0}),
             "stream.reuse.tokens",
         ),
+        case(
+            "expert offload fraction above 1",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[(
+                    "/levers/offload/experts",
+                    json!({"tier": "host_dram", "fraction": 1.5}),
+                )],
+            ),
+            Refused("levers.offload.experts.fraction"),
+        ),
+        case(
+            "expert offload with a typo",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[(
+                    "/levers/offload/experts",
+                    json!({"tier": "host_dram", "frac": 1}),
+                )],
+            ),
+            Refused("frac"),
+        ),
         store("KV store in HBM", json!({"tier": "hbm"}), "kv_tier.tier"),
         store(
             "KV store on CXL the hardware lacks",

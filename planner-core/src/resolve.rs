@@ -443,6 +443,13 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         cluster.nvme / cluster.node_share,
     ];
     check_offload(&mut c, &mut levers, &caps);
+    // Checked first (a bad fraction is refused whatever the model), then
+    // dropped where no routed experts exist.
+    if spec.moe.is_none() && levers.offload.experts.take().is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: "expert offload (the model has no routed experts)".into(),
+        }));
+    }
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
@@ -873,11 +880,6 @@ fn check_moe(c: &mut Checker, spec: &ModelSpec, d: Degrees, levers: &mut Levers,
             1.0
         }
     };
-    if spec.moe.is_none() && levers.offload.experts.take().is_some() {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: "expert offload (the model has no routed experts)".into(),
-        }));
-    }
     let m = &mut levers.moe;
     m.balance = match m.balance {
         ExpertBalance::Balanced => ExpertBalance::Balanced,

@@ -225,6 +225,10 @@ fn the_search_finds_expert_offload_and_respects_the_floor() {
         let r = evaluate(p);
         assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
         let f = planner_core::floor::floor(p).map_or(0.0, |f| f.time.as_secs());
-        assert!(tpot(&r) >= f * (1.0 - 1e-9), "TPOT {} < floor {f}", tpot(&r));
+        assert!(
+            tpot(&r) >= f * (1.0 - 1e-9),
+            "TPOT {} < floor {f}",
+            tpot(&r)
+        );
     }
 }
