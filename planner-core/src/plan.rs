@@ -510,8 +510,11 @@ pub struct Offload {
     pub kv_cache: Option<OffloadTarget>,
     /// Routed expert weights of an MoE model while serving, apart from the
     /// dense weights (`parameters`): the experts a decode step touches are
-    /// copied to HBM for it, the dense layers stay put (MoE-Lightning,
-    /// arXiv 2411.11217; llama.cpp's `--n-cpu-moe`; KTransformers).
+    /// copied to HBM for it, the dense layers stay put (on-demand expert
+    /// loading: Eliseev & Mazur, arXiv 2312.17238; Madan et al., arXiv
+    /// 2603.19289). Engines that run the experts on the CPU instead
+    /// (llama.cpp `--n-cpu-moe`, KTransformers) are not modelled, nor an
+    /// LRU cache of experts kept in HBM across steps.
     /// `None` lets the experts follow `parameters`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experts: Option<OffloadTarget>,

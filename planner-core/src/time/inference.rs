@@ -102,9 +102,10 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
 /// dense weights follow `parameters` (one copy per layer) and the routed
 /// experts their own target: only the experts the pass touches cross the
 /// link (`RoutedExperts::weight_bytes`), one copy per touched expert and
-/// MoE layer, as an engine fetching experts on demand issues them
-/// (MoE-Lightning, arXiv 2411.11217 §4: expert weights paged to the GPU
-/// per layer).
+/// MoE layer, as an engine loading experts on demand issues them
+/// (Eliseev & Mazur, arXiv 2312.17238, "naive" on-demand loading, before
+/// their LRU cache and speculative prefetch; Madan et al., arXiv
+/// 2603.19289, on-demand loading from CPU memory as their baseline).
 fn weights_from(r: &Resolved, d: &Breakdown, w: &StageWork, tier: Tier) -> (f64, f64) {
     let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
     let share_of = |t: Option<crate::plan::OffloadTarget>| {
