@@ -109,11 +109,11 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
                 .levers
                 .offload
                 .experts
-                .filter(|o| o.tier != crate::plan::Tier::Hbm && spec.moe.is_some())
-                .map_or(0.0, |o| {
-                    let k = spec.moe.map_or(0.0, |m| f64::from(m.top_k));
+                .filter(|o| o.tier != crate::plan::Tier::Hbm)
+                .zip(spec.moe)
+                .map_or(0.0, |(o, m)| {
                     o.fraction.clamp(0.0, 1.0)
-                        * k
+                        * f64::from(m.top_k)
                         * params.moe_layer.one_expert
                         * f64::from(params.moe_layers)
                         * plan.levers.precision.weights.bytes_per_element()

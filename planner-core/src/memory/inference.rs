@@ -118,47 +118,37 @@ pub(crate) fn fill<S: Sink>(
 ) {
     let sp = r.split.params(st);
     let (w_lin, w_other) = r.split.weight_bytes;
-    match r.levers.offload.experts {
-        // The routed experts go where `levers.offload.experts` says, the
-        // dense weights where `parameters` says.
-        Some(to) if sp.experts > 0.0 => {
-            items.place(
-                ItemKind::Weights,
-                sp.linear * w_lin + sp.other * w_other,
-                r.levers.offload.parameters,
-                || {
-                    format!(
-                        "dense: {:.3e} linear params × {:.4} B + {:.3e} others × {} B",
-                        sp.linear, w_lin, sp.other, w_other
-                    )
-                },
-            );
-            items.place(ItemKind::Weights, sp.experts * w_lin, Some(to), || {
-                format!("routed experts: {:.3e} params × {:.4} B", sp.experts, w_lin)
+    // With `levers.offload.experts` the routed experts go where it says
+    // and the rest where `parameters` says; without it they all follow
+    // `parameters`.
+    let apart = r.levers.offload.experts.filter(|_| sp.experts > 0.0);
+    let pooled = if apart.is_some() { 0.0 } else { sp.experts };
+    items.place(
+        ItemKind::Weights,
+        (sp.linear + pooled) * w_lin + sp.other * w_other,
+        r.levers.offload.parameters,
+        || {
+            format!(
+                "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
+                sp.linear + pooled,
+                w_lin,
+                sp.other,
+                w_other
+            )
+        },
+    );
+    if let Some(to) = apart {
+        items.place(ItemKind::Weights, sp.experts * w_lin, Some(to), || {
+            format!("routed experts: {:.3e} params × {:.4} B", sp.experts, w_lin)
+        });
+        if to.tier != crate::plan::Tier::Hbm && st.moe_layers > 0 {
+            // The copy of one layer's experts lands while the layer
+            // before runs: two layers' moved share in HBM at most.
+            let layer = sp.experts / f64::from(st.moe_layers) * w_lin * to.fraction;
+            items.hbm(ItemKind::GatherBuffers, 2.0 * layer, || {
+                "two MoE layers' offloaded experts staged in HBM".into()
             });
-            if to.tier != crate::plan::Tier::Hbm && st.moe_layers > 0 {
-                // The copy of one layer's experts lands while the layer
-                // before runs: two layers' moved share in HBM at most.
-                let layer = sp.experts / f64::from(st.moe_layers) * w_lin * to.fraction;
-                items.hbm(ItemKind::GatherBuffers, 2.0 * layer, || {
-                    "two MoE layers' offloaded experts staged in HBM".into()
-                });
-            }
         }
-        _ => items.place(
-            ItemKind::Weights,
-            (sp.linear + sp.experts) * w_lin + sp.other * w_other,
-            r.levers.offload.parameters,
-            || {
-                format!(
-                    "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
-                    sp.linear + sp.experts,
-                    w_lin,
-                    sp.other,
-                    w_other
-                )
-            },
-        ),
     }
 
     // The drafter sits beside the output layer (EAGLE reads the last

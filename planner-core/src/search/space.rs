@@ -436,15 +436,14 @@ pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> V
             fraction: 1.0,
         })
     };
-    let targets = |o: &Offload| o.targets();
     let tiers_exist = |o: &Offload| {
-        targets(o)
+        o.targets()
             .iter()
             .flatten()
             .all(|t| t.tier == Tier::Hbm || exists(t.tier))
     };
     let uses_cxl = |o: &Offload| {
-        targets(o)
+        o.targets()
             .iter()
             .flatten()
             .any(|t| t.tier == Tier::Cxl && t.fraction > 0.0)

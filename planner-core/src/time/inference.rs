@@ -97,38 +97,32 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
 
 /// Bytes a pass copies from `tier` and the copies they take.
 ///
-/// Without `levers.offload.experts` the weights are one pool: the tier's
-/// share of every byte the pass reads, one copy per layer. With it, the
-/// dense weights follow `parameters` (one copy per layer) and the routed
-/// experts their own target: only the experts the pass touches cross the
-/// link (`RoutedExperts::weight_bytes`), one copy per touched expert and
-/// MoE layer, as an engine loading experts on demand issues them
-/// (Eliseev & Mazur, arXiv 2312.17238, "naive" on-demand loading, before
-/// their LRU cache and speculative prefetch; Madan et al., arXiv
-/// 2603.19289, on-demand loading from CPU memory as their baseline).
-fn weights_from(r: &Resolved, d: &Breakdown, w: &StageWork, tier: Tier) -> (f64, f64) {
-    let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
+/// The weights follow `levers.offload.parameters`: the tier's share of
+/// every byte the pass reads, one copy per layer. Routed experts under
+/// `levers.offload.experts` follow their own target instead: only the
+/// experts the pass touches cross the link (`RoutedExperts::weight_bytes`),
+/// one copy per touched expert and MoE layer, as an engine loading experts
+/// on demand issues them (Eliseev & Mazur, arXiv 2312.17238, "naive"
+/// on-demand loading, before their LRU cache and speculative prefetch;
+/// Madan et al., arXiv 2603.19289, on-demand loading from CPU memory as
+/// their baseline).
+fn weights_from(r: &Resolved, w: &StageWork, tier: Tier) -> (f64, f64) {
     let share_of = |t: Option<crate::plan::OffloadTarget>| {
         t.filter(|o| o.tier == tier).map_or(0.0, |o| o.fraction)
     };
-    match r.levers.offload.experts {
-        Some(x) if w.moe_layers > 0.0 => {
-            let experts = w.moe_layers * w.moe.experts.weight_bytes;
-            let (dense, routed) = (share_of(r.levers.offload.parameters), share_of(Some(x)));
-            let copies = if dense > 0.0 { w.layers() } else { 0.0 }
-                + if routed > 0.0 {
-                    w.moe_layers * w.moe.experts.touched.ceil()
-                } else {
-                    0.0
-                };
-            ((read - experts) * dense + experts * routed, copies)
-        }
-        _ => {
-            let share = d.get(ItemKind::Weights, tier) / d.kind(ItemKind::Weights);
-            let copies = if share > 0.0 { w.layers() } else { 0.0 };
-            (read * share, copies)
-        }
-    }
+    let read = w.sum(|l| l.weight_bytes) + w.head_weight_bytes;
+    let dense = share_of(r.levers.offload.parameters);
+    let (experts, routed, expert_copies) = match r.levers.offload.experts {
+        Some(x) if w.moe_layers > 0.0 => (
+            w.moe_layers * w.moe.experts.weight_bytes,
+            share_of(Some(x)),
+            w.moe_layers * w.moe.experts.touched.ceil(),
+        ),
+        _ => (0.0, 0.0, 0.0),
+    };
+    let copies =
+        if dense > 0.0 { w.layers() } else { 0.0 } + if routed > 0.0 { expert_copies } else { 0.0 };
+    ((read - experts) * dense + experts * routed, copies)
 }
 
 /// Streams the offloaded share of the weights a pass reads from their
@@ -143,7 +137,7 @@ fn stream_weights(r: &Resolved, dev: Option<&Breakdown>, w: &StageWork, parts: &
     let compute = parts.total();
     let mut streamed = 0.0;
     for tier in [Tier::Cxl, Tier::HostDram, Tier::Nvme] {
-        let (bytes, copies) = weights_from(r, d, w, tier);
+        let (bytes, copies) = weights_from(r, w, tier);
         if bytes > 0.0 {
             // Each copy waits the tier's latency.
             let wait = copies * tier_latency(r, tier);
