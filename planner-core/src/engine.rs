@@ -19,6 +19,10 @@ pub enum Engine {
     Static,
     /// vLLM (V1 engine): continuous batching with chunked prefill.
     Vllm,
+    /// vLLM's V0 engine (releases 0.5–0.6): prefills whole prompts in
+    /// iterations of their own ahead of decoding, optionally several decode
+    /// steps per scheduling (`--num-scheduler-steps`).
+    VllmV0,
     /// SGLang: continuous batching with chunked prefill and a radix cache.
     Sglang,
     /// TensorRT-LLM (in-flight batching, paged KV).
@@ -27,7 +31,13 @@ pub enum Engine {
 
 impl Engine {
     /// Every engine, in display order.
-    pub const ALL: [Engine; 4] = [Engine::Static, Engine::Vllm, Engine::Sglang, Engine::TrtLlm];
+    pub const ALL: [Engine; 5] = [
+        Engine::Static,
+        Engine::Vllm,
+        Engine::VllmV0,
+        Engine::Sglang,
+        Engine::TrtLlm,
+    ];
 
     /// Whether the engine schedules iteration by iteration (Orca-style
     /// continuous batching, Yu et al. OSDI 2022) rather than batch by batch.
@@ -39,6 +49,7 @@ impl Engine {
 crate::lang::named!(Engine {
     Engine::Static => "static", "static batches", "静态批处理";
     Engine::Vllm => "vllm", "vLLM", "vLLM";
+    Engine::VllmV0 => "vllm_v0", "vLLM 0.6 (V0 engine)", "vLLM 0.6（V0 引擎）";
     Engine::Sglang => "sglang", "SGLang", "SGLang";
     Engine::TrtLlm => "trt_llm", "TensorRT-LLM", "TensorRT-LLM";
 });
@@ -123,6 +134,88 @@ pub struct EngineProfile {
     /// Whether shared prompt prefixes are served from the cache.
     #[serde(default)]
     pub prefix_caching: PrefixCaching,
+    /// How an iteration mixes prefill and decode.
+    #[serde(default)]
+    pub batching: Batching,
+    /// Decode steps run per scheduling (vLLM V0 `num_scheduler_steps`;
+    /// 1 everywhere else).
+    #[serde(default = "one")]
+    pub scheduler_steps: u32,
+    /// The host's work around each iteration.
+    #[serde(default)]
+    pub host: HostCost,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// How a continuous-batching engine fills an iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Batching {
+    /// Running requests first, then prompt chunks in the budget left, in
+    /// one forward pass (vLLM V1, SGLang, TensorRT-LLM; Sarathi-Serve,
+    /// Agrawal et al. OSDI 2024 §4).
+    #[default]
+    Mixed,
+    /// Whole prompts in an iteration of their own whenever one is waiting
+    /// and fits, decoding paused meanwhile (vLLM V0's default scheduler,
+    /// `Scheduler._schedule_default`, when chunked prefill is off).
+    PrefillFirst,
+}
+
+crate::lang::named!(Batching {
+    Batching::Mixed => "mixed", "prefill chunks mixed with decode", "预填充分块与解码混合";
+    Batching::PrefillFirst => "prefill_first", "whole prompts first, decode paused", "整段提示优先，解码暂停";
+});
+
+/// Whether the host's work for the next iteration runs while the GPU
+/// computes this one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum HostOverlap {
+    /// The GPU waits for it: an iteration lasts GPU + host.
+    #[default]
+    Serial,
+    /// Scheduled one iteration ahead: an iteration lasts the longer of
+    /// the two.
+    Overlapped,
+}
+
+crate::lang::named!(HostOverlap {
+    HostOverlap::Serial => "serial", "host work between GPU steps", "主机工作在 GPU 步之间串行";
+    HostOverlap::Overlapped => "overlapped", "host work one step ahead, overlapped", "主机工作提前一步、与 GPU 重叠";
+});
+
+/// The CPU work an engine does per iteration besides launching kernels:
+/// scheduling, preparing the batch's inputs, sampling bookkeeping and
+/// processing outputs (detokenisation, streaming). The GPU idles through
+/// it unless the engine overlaps it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HostCost {
+    /// Seconds per scheduling, whatever the batch.
+    pub per_step: crate::units::Seconds,
+    /// Seconds per sequence that samples a token in the iteration.
+    pub per_sequence: crate::units::Seconds,
+    /// Whether the GPU waits for it.
+    pub overlap: HostOverlap,
+}
+
+impl HostCost {
+    /// Seconds of one iteration whose GPU work takes `gpu` and in which
+    /// `sampled` sequences take a token; `window` decode steps share one
+    /// scheduling (multi-step), 1 otherwise.
+    pub fn iteration(&self, gpu: f64, sampled: f64, window: f64) -> f64 {
+        let host = (self.per_step.base() + self.per_sequence.base() * sampled) / window.max(1.0);
+        match self.overlap {
+            HostOverlap::Serial => gpu + host,
+            HostOverlap::Overlapped => gpu.max(host),
+        }
+    }
 }
 
 /// Whether a continuous-batching engine reuses the KV blocks of prompt
@@ -160,7 +253,20 @@ pub struct EngineKnobs {
     /// Prefix caching (a stream's `shared_prefix` is served from it).
     #[serde(default)]
     pub prefix_caching: PrefixCaching,
+    /// Decode steps per scheduling, 1..=[`MAX_SCHEDULER_STEPS`] (vLLM V0
+    /// `--num-scheduler-steps`, default 1); only `vllm_v0` has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduler_steps: Option<u32>,
+    /// Whether the host's work runs beside the GPU's (vLLM
+    /// `--async-scheduling`, SGLang `--disable-overlap-schedule`,
+    /// TensorRT-LLM `disable_overlap_scheduler`); `None` takes the
+    /// engine's default ([`Engine::host`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_overlap: Option<HostOverlap>,
 }
+
+/// The most decode steps per scheduling a plan may state.
+pub const MAX_SCHEDULER_STEPS: u32 = 64;
 
 impl EngineKnobs {
     /// Whether every knob is at the engine's default (then a plan does
@@ -374,6 +480,12 @@ impl Engine {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
         let (pool, token_budget, block_tokens, max_seqs) = match self {
             Engine::Static => (KvPoolRule::Leftover, None, 16, batch.max(1)),
+            // V0 with chunked prefill off (its default below 32K context):
+            // `max_num_seqs` 256, whole prompts (`max_num_batched_tokens`
+            // = max(max_model_len, 2048)), `gpu_memory_utilization` 0.9,
+            // block 16 (`vllm/engine/arg_utils.py`, `vllm/config.py`
+            // `SchedulerConfig`, 0.5–0.6 series).
+            Engine::VllmV0 => (KvPoolRule::OfTotal { fraction: 0.9 }, None, 16, 256),
             Engine::Vllm => (
                 KvPoolRule::OfTotal { fraction: 0.9 },
                 Some(if large { 8192 } else { 2048 }),
@@ -401,7 +513,56 @@ impl Engine {
             block_tokens,
             max_seqs,
             preemption: Preemption::Recompute,
-            prefix_caching: PrefixCaching::On,
+            prefix_caching: if self == Engine::VllmV0 {
+                // Off by default in V0 (`enable_prefix_caching` False).
+                PrefixCaching::Off
+            } else {
+                PrefixCaching::On
+            },
+            batching: if self == Engine::VllmV0 {
+                Batching::PrefillFirst
+            } else {
+                Batching::Mixed
+            },
+            scheduler_steps: 1,
+            host: self.host(),
+        }
+    }
+
+    /// The host's work per iteration, as the engine's own developers
+    /// measured it (docs/sources.md, "Engine host time"):
+    /// - vLLM V0: about 4 ms of GPU idle per decode step on H100 with
+    ///   Llama 3 8B, spent on scheduling, input preparation, sampled
+    ///   tokens' copy and output processing (vLLM RFC #6854, "Multi-Step
+    ///   Scheduling", 2024-07), growing with the sequences in the batch,
+    ///   not the tokens (WukLab, "Scheduling Overhead in LLM Inference
+    ///   Engines", 2024: vLLM 0.5.4 on an A6000 host, about 6 ms plus
+    ///   35 µs per request, read off their figure); serial.
+    /// - vLLM V1: 5–6 ms between two decode steps at batch 256 on
+    ///   Llama 2 7B with ShareGPT (vLLM issue #10634, 2024-11), about
+    ///   20 µs per sequence; serial unless `--async-scheduling` (vLLM
+    ///   PR #19970, 2025-06, experimental and opt-in).
+    /// - SGLang: its scheduler's overhead "never was more than 3 ms"
+    ///   (WukLab, same study), taken here as its cost; overlapped with the
+    ///   GPU since v0.4's zero-overhead batch scheduler (LMSYS blog,
+    ///   2024-12-04), unless `--disable-overlap-schedule`.
+    /// - TensorRT-LLM: about 580 µs of host time per iteration at
+    ///   concurrency 64 (TensorRT-LLM issue #13957, Llama 3.1 8B FP8 on
+    ///   B200); overlapped by default (its overlap scheduler,
+    ///   `disable_overlap_scheduler` False).
+    /// - Static batches: none (memwall's idealised engine).
+    pub fn host(self) -> HostCost {
+        let (per_step, per_sequence, overlap) = match self {
+            Engine::Static => (0.0, 0.0, HostOverlap::Serial),
+            Engine::VllmV0 => (4_000.0, 35.0, HostOverlap::Serial),
+            Engine::Vllm => (0.0, 20.0, HostOverlap::Serial),
+            Engine::Sglang => (3_000.0, 0.0, HostOverlap::Overlapped),
+            Engine::TrtLlm => (580.0, 0.0, HostOverlap::Overlapped),
+        };
+        HostCost {
+            per_step: crate::units::Seconds::from_micros(per_step),
+            per_sequence: crate::units::Seconds::from_micros(per_sequence),
+            overlap,
         }
     }
 }
@@ -442,6 +603,34 @@ mod tests {
         assert_eq!(Engine::TrtLlm.profile(big, 1, 1).block_tokens, 32);
         assert_eq!(Engine::Static.profile(big, 1, 7).max_seqs, 7);
         assert!(!Engine::Static.continuous());
+    }
+
+    #[test]
+    fn host_work_adds_when_serial_and_hides_when_overlapped() {
+        use crate::units::Seconds;
+        let h = HostCost {
+            per_step: Seconds::from_millis(4.0),
+            per_sequence: Seconds::from_micros(35.0),
+            overlap: HostOverlap::Serial,
+        };
+        // 4 ms + 20 × 35 µs = 4.7 ms after a 10 ms GPU step.
+        assert!((h.iteration(0.010, 20.0, 1.0) - 0.0147).abs() < 1e-12);
+        // Ten steps share one scheduling.
+        assert!((h.iteration(0.010, 20.0, 10.0) - 0.01047).abs() < 1e-12);
+        let o = HostCost {
+            overlap: HostOverlap::Overlapped,
+            ..h
+        };
+        assert_eq!(o.iteration(0.010, 20.0, 1.0), 0.010);
+        assert!((o.iteration(0.001, 20.0, 1.0) - 0.0047).abs() < 1e-12);
+        assert_eq!(Engine::Static.host().iteration(0.01, 100.0, 1.0), 0.01);
+        // Each engine's default as documented on `Engine::host`.
+        assert_eq!(Engine::VllmV0.host().overlap, HostOverlap::Serial);
+        assert_eq!(Engine::Sglang.host().overlap, HostOverlap::Overlapped);
+        assert_eq!(
+            Engine::VllmV0.profile(Bytes::from_gib(80.0), 1, 1).batching,
+            Batching::PrefillFirst
+        );
     }
 
     #[test]

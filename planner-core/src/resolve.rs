@@ -1127,6 +1127,22 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
         );
         levers.engine_knobs.max_seqs = Some(m);
     }
+    if let Some(n) = levers.engine_knobs.scheduler_steps {
+        let n = c.bounded(
+            "levers.engine_knobs.scheduler_steps",
+            n,
+            crate::engine::MAX_SCHEDULER_STEPS,
+        );
+        // Multi-step scheduling is vLLM V0's alone (V1 removed it).
+        if levers.engine == crate::engine::Engine::VllmV0 {
+            levers.engine_knobs.scheduler_steps = Some(n);
+        } else {
+            c.push(Diagnostic::info(K::LeverIgnored {
+                lever: "levers.engine_knobs.scheduler_steps".into(),
+            }));
+            levers.engine_knobs.scheduler_steps = None;
+        }
+    }
 }
 
 /// Disaggregated pools: GPUs in each, within the plan's; a link that

@@ -511,3 +511,90 @@ fn the_memory_table_shows_the_engines_kv_pool() {
     assert_eq!(over.len(), 1);
     assert_eq!(over[0].0, planner_core::plan::Tier::Hbm);
 }
+
+/// An engine's host work (engine.rs `Engine::host`): vLLM V0 schedules
+/// between GPU steps, so its decode steps are longer than the GPU's work
+/// by its per-step cost; overlapped, the same work hides behind a GPU
+/// step longer than it. Multi-step scheduling (`scheduler_steps`) shares
+/// one scheduling among its steps and makes new prompts wait out the
+/// window: TPOT falls, TTFT rises by about half a window.
+#[test]
+fn host_work_and_multi_step_windows_move_tpot_and_ttft_as_engines_do() {
+    use planner_core::engine::HostOverlap;
+    let stream = |mut p: Plan| {
+        p = with_stream(p, poisson(4.0), fixed(220), fixed(194));
+        p
+    };
+    let base = stream(plan(
+        ModelId::Llama31_8b,
+        GpuId::A100Sxm80,
+        1,
+        Engine::VllmV0,
+        220,
+        194,
+    ));
+    let sim = |p: &Plan| planner_core::serving::simulate(p).expect("a stream");
+    let serial = sim(&base);
+    let mut p = base.clone();
+    p.levers.engine_knobs.host_overlap = Some(HostOverlap::Overlapped);
+    let overlapped = sim(&p);
+    // The GPU step of 8B on A100 is ~11 ms, longer than V0's 4 ms plus
+    // 35 µs a sequence: overlapped, the host adds nothing.
+    let gap = serial.tpot.p50.as_millis() - overlapped.tpot.p50.as_millis();
+    assert!(
+        (3.5..6.0).contains(&gap),
+        "serial host work adds about 4 ms a step: {gap} ms"
+    );
+    let mut p = base.clone();
+    p.levers.engine_knobs.scheduler_steps = Some(10);
+    let multi = sim(&p);
+    assert!(
+        multi.tpot.p50 < serial.tpot.p50,
+        "one scheduling per ten steps"
+    );
+    let window = 10.0 * multi.tpot.p50.as_millis();
+    let rise = multi.ttft.p50.as_millis() - serial.ttft.p50.as_millis();
+    assert!(
+        rise > 0.3 * window && rise < 0.8 * window,
+        "a new prompt waits out about half a window: {rise} ms of {window}"
+    );
+    // The analytic approximation sees the same window.
+    let a1 = planner_core::serving::analytic(&base).expect("a stream");
+    let a10 = planner_core::serving::analytic(&p).expect("a stream");
+    let arise = a10.ttft.p50.as_millis() - a1.ttft.p50.as_millis();
+    assert!(
+        arise > 0.3 * window && arise < 0.8 * window,
+        "analytic: {arise} ms of {window}"
+    );
+}
+
+/// Multi-step scheduling is vLLM V0's: a count out of range is refused by
+/// name, and on another engine the knob is named as ignored.
+#[test]
+fn scheduler_steps_are_checked_and_belong_to_vllm_v0() {
+    use planner_core::diagnostics::Severity;
+    let mut p = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::VllmV0,
+        128,
+        128,
+    );
+    for bad in [0, 1_000] {
+        p.levers.engine_knobs.scheduler_steps = Some(bad);
+        let r = evaluate(&p);
+        assert!(
+            r.diagnostics.iter().any(|d| d.severity == Severity::Error
+                && d.message.contains("levers.engine_knobs.scheduler_steps")),
+            "{bad}: {:?}",
+            r.diagnostics
+        );
+    }
+    p.levers.engine = Engine::Vllm;
+    p.levers.engine_knobs.scheduler_steps = Some(8);
+    let r = evaluate(&p);
+    assert!(r.diagnostics.iter().any(|d| d.severity == Severity::Info
+        && d.message.contains("levers.engine_knobs.scheduler_steps")));
+    assert!(r.diagnostics.iter().all(|d| d.severity != Severity::Error));
+}

@@ -17,7 +17,6 @@ use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, Slo};
 use crate::resolve::Resolved;
 use crate::time::inference::{windowed, Mix};
-use crate::time::speculative;
 
 /// The stream's shape as the approximation needs it.
 #[derive(Debug, Clone, Copy)]
@@ -130,7 +129,7 @@ impl<'a> Shape<'a> {
     /// An iteration's time, with the store's fetches for the requests it
     /// starts and its writes of the tokens it prefills.
     fn time(&self, m: &Mix) -> f64 {
-        let compute = speculative::step(self.r, self.spec, self.dev, m).total();
+        let compute = self.limits.iteration(self.r, self.spec, self.dev, m);
         compute + self.kv.added(compute, m.prefill_done, m.prefill_tokens)
     }
 
@@ -392,11 +391,15 @@ impl<'a> Shape<'a> {
         // iteration with probability w (their share of time), so the
         // median waits half a decode iteration unless w ≥ ½, and the 99th
         // percentile a whole prefill iteration once w ≥ 1 %.
+        // Under multi-step scheduling an arrival waits out the whole
+        // window of n decode steps: one "iteration" of n·td in n.
+        let n = f64::from(self.limits.scheduler_steps.max(1));
         let mean_residual =
-            (st.f * st.tp * st.tp + (1.0 - st.f) * st.td * st.td) / (2.0 * st.t.max(1e-12));
+            (st.f * st.tp * st.tp + (1.0 - st.f) * n * st.td * st.td) / (2.0 * st.t.max(1e-12));
         let w = st.f * st.tp / st.t.max(1e-12);
-        let r50 = if w < 0.5 { st.td / 2.0 } else { st.tp / 2.0 };
-        let r99 = if w < 0.01 { st.td } else { st.tp };
+        let window = n * st.td;
+        let r50 = if w < 0.5 { window / 2.0 } else { st.tp / 2.0 };
+        let r99 = if w < 0.01 { window } else { st.tp.max(window) };
         let ttft = [
             class(0.5) + r50 + quantile(0.5),
             class(0.99) + r99 + quantile(0.99),

@@ -35,7 +35,6 @@ use crate::report::{AnalyticDisagg, DisaggReport, PoolReport};
 use crate::request::{Arrival, Lengths, RequestStream};
 use crate::resolve::{Resolved, Work};
 use crate::time::inference::{windowed, Mix};
-use crate::time::speculative;
 use crate::units::{ByteRate, Bytes, Seconds, Usd};
 
 /// One pool resolved as `evaluate` resolves a plan.
@@ -324,7 +323,7 @@ fn prefill_alone(m: &PoolModel) -> f64 {
         prefill_done: 1.0,
         ..Mix::default()
     };
-    speculative::step(&m.r, None, m.tables.first(), &mix).total()
+    m.limits.iteration(&m.r, None, m.tables.first(), &mix)
 }
 
 /// The prefill pool's steady-state shape (one output token per request),
@@ -371,7 +370,8 @@ pub(crate) fn decode_steady(m: &PoolModel, rate: f64) -> Steady {
             decode_keys: d * windowed(&m.r, prompt + output / 2.0),
             ..Mix::default()
         };
-        speculative::step(&m.r, spec.as_ref(), m.tables.first(), &mix).total()
+        m.limits
+            .iteration(&m.r, spec.as_ref(), m.tables.first(), &mix)
     };
     let mut t = time(1.0);
     let mut converged = false;

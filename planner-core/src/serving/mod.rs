@@ -31,6 +31,12 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
         p.max_seqs = m;
     }
     p.prefix_caching = r.levers.engine_knobs.prefix_caching;
+    if let Some(n) = r.levers.engine_knobs.scheduler_steps {
+        p.scheduler_steps = n;
+    }
+    if let Some(o) = r.levers.engine_knobs.host_overlap {
+        p.host.overlap = o;
+    }
     p
 }
 
@@ -40,6 +46,9 @@ fn limits(p: &EngineProfile) -> Limits {
         max_seqs: p.max_seqs.max(1),
         static_batches: !p.engine.continuous(),
         prefix_cache: p.engine.continuous() && p.prefix_caching == PrefixCaching::On,
+        batching: p.batching,
+        scheduler_steps: p.scheduler_steps.max(1),
+        host: p.host,
     }
 }
 

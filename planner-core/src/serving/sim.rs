@@ -15,6 +15,7 @@
 use super::capacity::Capacity;
 use super::kv_tiers::{reusable, Lru, Seen, Tiering};
 use super::rng::SplitMix;
+use crate::engine::{Batching, HostCost};
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, MAX_SIMULATED_REQUESTS};
@@ -37,6 +38,34 @@ pub(crate) struct Limits {
     pub static_batches: bool,
     /// Whether shared prompt prefixes are served from a prefix cache.
     pub prefix_cache: bool,
+    /// How an iteration mixes prefill and decode.
+    pub batching: Batching,
+    /// Decode steps per scheduling: no request is admitted in between.
+    pub scheduler_steps: u32,
+    /// The host's work around each iteration.
+    pub host: HostCost,
+}
+
+impl Limits {
+    /// Seconds of one iteration carrying `m`: the GPU's work (the time
+    /// model's, with speculation) and the host's as the engine charges it;
+    /// the decode steps of a multi-step window share one scheduling.
+    pub(crate) fn iteration(
+        &self,
+        r: &Resolved,
+        spec: Option<&Speculator>,
+        dev: Option<&Breakdown>,
+        m: &Mix,
+    ) -> f64 {
+        let gpu = speculative::step(r, spec, dev, m).total();
+        let window = if m.prefill_tokens > 0.0 {
+            1.0
+        } else {
+            f64::from(self.scheduler_steps.max(1))
+        };
+        self.host
+            .iteration(gpu, m.decode_seqs + m.prefill_done, window)
+    }
 }
 
 /// One request's life.
@@ -164,6 +193,8 @@ struct State<'a> {
     closed: bool,
     /// Reuse and the store, with the stack of recency and what is owed.
     tiers: Option<Tiers>,
+    /// Decode steps left in the current multi-step window.
+    hold: u32,
 }
 
 /// What one admission found (see `State::look`).
@@ -316,6 +347,7 @@ fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, st
         released,
         closed: clients.is_some(),
         tiers,
+        hold: 0,
     };
     let mut plan: Vec<(usize, u32)> = Vec::new();
     while s.run.iterations < MAX_ITERATIONS {
@@ -330,10 +362,7 @@ fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, st
             }
         }
         plan.clear();
-        let preempted = s.schedule_running(&mut plan);
-        if !preempted {
-            s.admit(&mut plan);
-        }
+        s.schedule(&mut plan);
         if plan.is_empty() {
             // Nothing could be scheduled: the head request can never fit.
             if let Some(i) = s.waiting.pop_front() {
@@ -423,6 +452,39 @@ impl State<'_> {
         self.waiting.push_front(v);
         self.run.preemptions += 1;
         Some(v)
+    }
+
+    /// The iteration's plan, as the engine's batching fills it: inside a
+    /// multi-step window the running requests only; with prefill first,
+    /// waiting prompts alone when any can start, else the running ones;
+    /// mixed, the running requests and then new prompts in the budget left.
+    /// A decode-only plan opens a window of `scheduler_steps`.
+    fn schedule(&mut self, plan: &mut Vec<(usize, u32)>) {
+        if self.running.is_empty() {
+            self.hold = 0;
+        }
+        if self.hold > 0 {
+            self.hold -= 1;
+            self.schedule_running(plan);
+            return;
+        }
+        match self.limits.batching {
+            Batching::PrefillFirst => {
+                self.admit(plan);
+                if plan.is_empty() {
+                    self.schedule_running(plan);
+                }
+            }
+            Batching::Mixed => {
+                if !self.schedule_running(plan) {
+                    self.admit(plan);
+                }
+            }
+        }
+        let decode_only = plan.iter().all(|&(i, _)| self.decoding(i));
+        if decode_only && !plan.is_empty() {
+            self.hold = self.limits.scheduler_steps.max(1) - 1;
+        }
     }
 
     /// Tokens for every running request, in order; returns whether any
@@ -593,7 +655,9 @@ impl State<'_> {
     /// Runs one iteration and advances every scheduled request.
     fn step(&mut self, plan: &[(usize, u32)]) {
         let m = self.mix(plan);
-        let compute = speculative::step(self.r, self.spec.as_ref(), self.dev, &m).total();
+        let compute = self
+            .limits
+            .iteration(self.r, self.spec.as_ref(), self.dev, &m);
         let dt = compute + self.copies(compute, &m);
         let yield_ = self.spec.as_ref().map_or(1.0, Speculator::expected);
         self.clock += dt.max(0.0);
