@@ -263,7 +263,7 @@ fn sglang_and_vllm_at_stated_rates() {
         // work and vLLM V0's prefill-first, multi-step scheduling, each
         // bound a little above: TTFT median 29.0 %, worst 39.6 %; TPOT
         // 17.6 %, 30.0 %; E2E 38.7 %, 72.5 %; offline output tokens/s
-        // 40.4 %, 46.2 % (docs/validation.md gives the mechanisms). A
+        // 41.2 %, 46.2 % (docs/validation.md gives the mechanisms). A
         // change that moves these is a change to the model: say why in
         // its commit.
         let (median_bound, worst_bound) = match metric {
