@@ -1,6 +1,7 @@
 //! Plain-language problems with a plan. A diagnostic is data: a structured
 //! kind (so the app can translate it) plus an English message.
 
+use crate::lang::Named;
 use crate::plan::Tier;
 use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,49 @@ crate::lang::named!(Severity {
     Severity::Info => "info", "note", "提示";
     Severity::Warning => "warning", "warning", "警告";
     Severity::Error => "error", "error", "错误";
+});
+
+/// A lever a plan sets where it does not apply, named in both languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum IgnoredLever {
+    /// `levers.offload.kv_cache` on training.
+    KvCacheOffload,
+    /// `levers.offload.experts` on training.
+    ExpertOffload,
+    /// `levers.offload.experts` on a model without routed experts.
+    ExpertOffloadDense,
+    /// `levers.engine` (a continuous-batching engine) on training.
+    ServingEngine,
+    /// `levers.engine_knobs.scheduler_steps` on an engine other than vLLM V0.
+    SchedulerSteps,
+    /// `levers.offload.optimizer` on serving.
+    OptimizerOffload,
+    /// `levers.offload.gradients` on serving.
+    GradientOffload,
+    /// `levers.offload.activations` on serving.
+    ActivationOffload,
+    /// `levers.sharding` on serving.
+    Sharding,
+    /// `levers.checkpointing` on serving.
+    Checkpointing,
+    /// `levers.training_stack` on serving.
+    TrainingStack,
+}
+
+crate::lang::named!(IgnoredLever {
+    IgnoredLever::KvCacheOffload => "kv_cache_offload", "KV-cache offload", "KV 缓存卸载";
+    IgnoredLever::ExpertOffload => "expert_offload", "expert offload", "专家卸载";
+    IgnoredLever::ExpertOffloadDense => "expert_offload_dense", "expert offload (the model has no routed experts)", "专家卸载（该模型没有路由专家）";
+    IgnoredLever::ServingEngine => "serving_engine", "serving engine", "推理服务引擎";
+    IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
+    IgnoredLever::OptimizerOffload => "optimizer_offload", "optimizer offload", "优化器卸载";
+    IgnoredLever::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
+    IgnoredLever::ActivationOffload => "activation_offload", "activation offload", "激活卸载";
+    IgnoredLever::Sharding => "sharding", "ZeRO/FSDP sharding", "ZeRO/FSDP 分片";
+    IgnoredLever::Checkpointing => "checkpointing", "activation checkpointing", "激活检查点";
+    IgnoredLever::TrainingStack => "training_stack", "training stack", "训练软件栈";
 });
 
 /// What the problem is, with the numbers that make it one.
@@ -239,10 +283,17 @@ pub enum DiagnosticKind {
         /// Margin left.
         margin: Bytes,
     },
-    /// Levers that only apply to training, set on inference (or vice versa).
+    /// Levers that only apply to training, set on inference (or vice
+    /// versa), or to another model or engine.
     LeverIgnored {
         /// Which lever.
-        lever: String,
+        lever: IgnoredLever,
+    },
+    /// Under MIG a job's own memory cap is ignored: its slice bounds its
+    /// memory.
+    MigCapIgnored {
+        /// The job.
+        job: String,
     },
     /// No price is known for the GPU, so costs are left out.
     NoGpuPrice {
@@ -492,7 +543,12 @@ fn message(d: &DiagnosticKind) -> String {
             "only {margin} of HBM left on {}: allocator spikes may still OOM",
             role_name(*role)
         ),
-        K::LeverIgnored { lever } => format!("{lever} does not apply to this workload; ignored"),
+        K::LeverIgnored { lever } => {
+            format!("{} does not apply to this workload; ignored", lever.en())
+        }
+        K::MigCapIgnored { job } => {
+            format!("levers.memory_cap of job {job:?} is ignored: its MIG slice bounds its memory")
+        }
         K::NoGpuPrice { gpu, field } => format!(
             "no price is known for {gpu}: costs are left out; set {field} to get them"
         ),
@@ -645,7 +701,12 @@ fn message_zh(d: &DiagnosticKind) -> String {
             "{}只剩 {margin} HBM：分配器的瞬时峰值仍可能导致 OOM",
             role_name_zh(*role)
         ),
-        K::LeverIgnored { lever } => format!("{lever} 不适用于该负载，已忽略"),
+        K::LeverIgnored { lever } => {
+            format!("{} 不适用于该负载，已忽略", lever.name(crate::lang::Lang::Zh))
+        }
+        K::MigCapIgnored { job } => {
+            format!("作业 {job:?} 的 levers.memory_cap 已忽略：其 MIG 切片决定其显存")
+        }
         K::NoGpuPrice { gpu, field } => {
             format!("没有 {gpu} 的价格：成本未计算；设置 {field} 即可得到成本")
         }

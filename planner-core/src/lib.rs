@@ -61,7 +61,7 @@ pub mod wall;
 pub mod workspace;
 pub mod zero;
 
-pub use diagnostics::{Diagnostic, DiagnosticKind, Severity};
+pub use diagnostics::{Diagnostic, DiagnosticKind, IgnoredLever, Severity};
 pub use evaluate::evaluate;
 pub use examples::{example_disagg_plan, example_plan, example_serving_plan};
 pub use lang::{Lang, Named};

@@ -3,7 +3,7 @@
 //! diagnostics and are replaced by safe ones, so evaluation never panics.
 
 use crate::catalog;
-use crate::diagnostics::{Diagnostic, DiagnosticKind as K};
+use crate::diagnostics::{Diagnostic, DiagnosticKind as K, IgnoredLever};
 use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
 use crate::hardware::{CxlChoice, GpuChoice, GpuSpec, Hardware};
@@ -447,7 +447,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     // dropped where no routed experts exist.
     if spec.moe.is_none() && levers.offload.experts.take().is_some() {
         c.push(Diagnostic::info(K::LeverIgnored {
-            lever: "expert offload (the model has no routed experts)".into(),
+            lever: IgnoredLever::ExpertOffloadDense,
         }));
     }
     check_kv_tier(&mut c, &mut levers, &caps);
@@ -1054,15 +1054,19 @@ fn resolve_training(
         }
     }
     let serving_only = [
-        (levers.offload.kv_cache.is_some(), "KV-cache offload"),
-        (levers.offload.experts.is_some(), "expert offload"),
-        (levers.engine.continuous(), "serving engine"),
+        (
+            levers.offload.kv_cache.is_some(),
+            IgnoredLever::KvCacheOffload,
+        ),
+        (
+            levers.offload.experts.is_some(),
+            IgnoredLever::ExpertOffload,
+        ),
+        (levers.engine.continuous(), IgnoredLever::ServingEngine),
     ];
     for (set, lever) in serving_only {
         if set {
-            c.push(Diagnostic::info(K::LeverIgnored {
-                lever: lever.into(),
-            }));
+            c.push(Diagnostic::info(K::LeverIgnored { lever }));
         }
     }
     Work::Train {
@@ -1138,7 +1142,7 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
             levers.engine_knobs.scheduler_steps = Some(n);
         } else {
             c.push(Diagnostic::info(K::LeverIgnored {
-                lever: "levers.engine_knobs.scheduler_steps".into(),
+                lever: IgnoredLever::SchedulerSteps,
             }));
             levers.engine_knobs.scheduler_steps = None;
         }
@@ -1458,21 +1462,28 @@ fn resolve_inference(c: &mut Checker, i: &Inference, spec: &ModelSpec, levers: &
         }));
     }
     let training_only = [
-        (levers.offload.optimizer.is_some(), "optimizer offload"),
-        (levers.offload.gradients.is_some(), "gradient offload"),
-        (levers.offload.activations.is_some(), "activation offload"),
-        (levers.sharding != Sharding::None, "ZeRO/FSDP sharding"),
+        (
+            levers.offload.optimizer.is_some(),
+            IgnoredLever::OptimizerOffload,
+        ),
+        (
+            levers.offload.gradients.is_some(),
+            IgnoredLever::GradientOffload,
+        ),
+        (
+            levers.offload.activations.is_some(),
+            IgnoredLever::ActivationOffload,
+        ),
+        (levers.sharding != Sharding::None, IgnoredLever::Sharding),
         (
             levers.checkpointing != Checkpointing::None,
-            "activation checkpointing",
+            IgnoredLever::Checkpointing,
         ),
-        (levers.training_stack.is_some(), "training stack"),
+        (levers.training_stack.is_some(), IgnoredLever::TrainingStack),
     ];
     for (set, lever) in training_only {
         if set {
-            c.push(Diagnostic::info(K::LeverIgnored {
-                lever: lever.into(),
-            }));
+            c.push(Diagnostic::info(K::LeverIgnored { lever }));
         }
     }
     Work::Infer {

@@ -151,10 +151,12 @@ fn ignored_for_dense_models_and_training() {
         1,
     ));
     let without = evaluate(&serve(ModelId::Llama31_8b, Offload::default(), 1));
-    assert!(with
-        .diagnostics
-        .iter()
-        .any(|d| matches!(&d.detail, DiagnosticKind::LeverIgnored { lever } if lever.contains("expert offload"))));
+    assert!(with.diagnostics.iter().any(|d| matches!(
+        &d.detail,
+        DiagnosticKind::LeverIgnored {
+            lever: planner_core::IgnoredLever::ExpertOffloadDense
+        }
+    )));
     assert_eq!(tpot(&with), tpot(&without));
     assert_eq!(weights_in(&with, Tier::HostDram), 0.0);
 
@@ -164,10 +166,12 @@ fn ignored_for_dense_models_and_training() {
         fraction: 1.0,
     });
     let r = evaluate(&train);
-    assert!(r
-        .diagnostics
-        .iter()
-        .any(|d| matches!(&d.detail, DiagnosticKind::LeverIgnored { lever } if lever.contains("expert offload"))));
+    assert!(r.diagnostics.iter().any(|d| matches!(
+        &d.detail,
+        DiagnosticKind::LeverIgnored {
+            lever: planner_core::IgnoredLever::ExpertOffload
+        }
+    )));
 }
 
 /// A bad fraction is refused by its field; an absent lever is left out of

@@ -431,21 +431,33 @@ fn the_serving_example_fits_and_simulates_its_stream() {
 /// plan, is named as ignored rather than dropped silently.
 #[test]
 fn levers_of_the_other_workload_are_named_as_ignored() {
-    use planner_core::DiagnosticKind;
-    let ignored = |r: &planner_core::Report, what: &str| {
+    use planner_core::{DiagnosticKind, IgnoredLever};
+    let ignored = |r: &planner_core::Report, what: IgnoredLever| {
         r.diagnostics
             .iter()
-            .any(|d| matches!(&d.detail, DiagnosticKind::LeverIgnored { lever } if lever == what))
+            .any(|d| matches!(&d.detail, DiagnosticKind::LeverIgnored { lever } if *lever == what))
     };
     let mut training = planner_core::example_plan();
     training.levers.engine = planner_core::engine::Engine::Vllm;
-    assert!(ignored(&evaluate(&training), "serving engine"));
+    assert!(ignored(&evaluate(&training), IgnoredLever::ServingEngine));
     let mut serving = planner_core::example_serving_plan();
     serving.levers.training_stack = Some(planner_core::stack::TrainingStack::HfTrainer);
-    assert!(ignored(&evaluate(&serving), "training stack"));
+    let r = evaluate(&serving);
+    assert!(ignored(&r, IgnoredLever::TrainingStack));
+    // In Chinese the lever is named in Chinese too.
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.detail, DiagnosticKind::LeverIgnored { .. }))
+        .expect("the note");
+    let zh = d.message_in(planner_core::lang::Lang::Zh);
+    assert!(
+        zh.contains("训练软件栈") && !zh.contains("training stack"),
+        "{zh}"
+    );
     assert!(!ignored(
         &evaluate(&planner_core::example_serving_plan()),
-        "training stack"
+        IgnoredLever::TrainingStack
     ));
 }
 

@@ -337,11 +337,8 @@ pub(super) fn size(pool: &Pool, mode: ShareMode, job: &Job, gpu_name: &str) -> S
 /// Under MIG a job's own memory cap is ignored: its slice bounds its memory.
 fn note_ignored_cap(mode: ShareMode, job: &Job, diagnostics: &mut Vec<Diagnostic>) {
     if mode == ShareMode::Mig && job.plan.levers.memory_cap.is_some() {
-        diagnostics.push(Diagnostic::info(DiagnosticKind::LeverIgnored {
-            lever: format!(
-                "levers.memory_cap of job {:?} (its MIG slice bounds its memory)",
-                job.name
-            ),
+        diagnostics.push(Diagnostic::info(DiagnosticKind::MigCapIgnored {
+            job: job.name.clone(),
         }));
     }
 }
