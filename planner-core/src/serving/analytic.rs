@@ -12,6 +12,7 @@
 use super::capacity::Capacity;
 use super::kv_tiers::{KvUse, Tiering};
 use super::sim::Limits;
+use crate::engine::Batching;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, Slo};
@@ -69,8 +70,13 @@ pub(crate) struct Steady {
 /// One step of the fixed point.
 #[derive(Debug, Clone, Copy)]
 struct Step {
-    /// Mean iteration time.
+    /// Time per decode token: the mean iteration when prompts ride along
+    /// in chunks, more when prefill iterations stall decoding.
     t: f64,
+    /// Mean iteration time.
+    iter: f64,
+    /// What a prefill iteration adds over a decode-only one.
+    extra: f64,
     /// Decode-only and prefill iteration times.
     td: f64,
     tp: f64,
@@ -150,6 +156,9 @@ impl<'a> Shape<'a> {
     /// second, so t̄ = td / (1 − (λP/c)(tp − td)). When every iteration
     /// must prefill, the prompt tokens spread over all of them.
     fn step(&self, rate: f64, t: f64, tp: f64) -> Option<Step> {
+        if self.limits.batching == Batching::PrefillFirst {
+            return Some(self.step_prefill_first(rate, t, tp));
+        }
         let (p, o) = (self.fresh(), self.output);
         let d = rate * (o - 1.0).max(0.0) / self.yield_() * t;
         let left = self.budget() - d * self.width();
@@ -177,12 +186,52 @@ impl<'a> Shape<'a> {
         };
         Some(Step {
             t: mean,
+            iter: mean,
+            extra: (tp - td).max(0.0),
             td,
             tp,
             f,
             d,
             left,
         })
+    }
+
+    /// The step under prefill-first batching (vLLM V0): prompts that
+    /// arrived during a cycle (a window of n decode steps and a prefill)
+    /// are prefilled together in an iteration of their own, a fraction x
+    /// of the time, while decoding waits; a decoding sequence's token then
+    /// takes td / (1 − x).
+    fn step_prefill_first(&self, rate: f64, t: f64, tp: f64) -> Step {
+        let (p, o) = (self.fresh(), self.output);
+        let d = rate * (o - 1.0).max(0.0) / self.yield_() * t;
+        let left = self.budget();
+        let td = self.time(&self.decode(d));
+        let n = f64::from(self.limits.scheduler_steps.max(1));
+        let together = (rate * (n * td + tp)).max(1.0);
+        let c = (together * p).min(left);
+        let tp = self.time(&self.with_prefill(0.0, c));
+        let per_s = rate * p / c;
+        let x = per_s * tp;
+        let (t, iter, f) = if x < 1.0 && td > 0.0 {
+            let decodes = (1.0 - x) / td;
+            (
+                td / (1.0 - x),
+                1.0 / (per_s + decodes),
+                per_s / (per_s + decodes),
+            )
+        } else {
+            (f64::INFINITY, f64::INFINITY, 1.0)
+        };
+        Step {
+            t,
+            iter,
+            extra: tp,
+            td,
+            tp,
+            f,
+            d,
+            left,
+        }
     }
 
     /// The least fixed point of the mean iteration time at `rate`
@@ -395,17 +444,27 @@ impl<'a> Shape<'a> {
         // window of n decode steps: one "iteration" of n·td in n.
         let n = f64::from(self.limits.scheduler_steps.max(1));
         let mean_residual =
-            (st.f * st.tp * st.tp + (1.0 - st.f) * n * st.td * st.td) / (2.0 * st.t.max(1e-12));
-        let w = st.f * st.tp / st.t.max(1e-12);
+            (st.f * st.tp * st.tp + (1.0 - st.f) * n * st.td * st.td) / (2.0 * st.iter.max(1e-12));
+        let w = st.f * st.tp / st.iter.max(1e-12);
         let window = n * st.td;
-        let r50 = if w < 0.5 { window / 2.0 } else { st.tp / 2.0 };
+        // The median wait: an arrival lands in a prefill iteration with
+        // probability w (uniform over it), else in a decode window; with
+        // one step per window the older rule (half a decode iteration
+        // below w = ½) is the same to within a decode step.
+        let r50 = if n > 1.0 && w < 0.5 && window > st.tp {
+            (0.5 - w) / (1.0 - w) * window
+        } else if w < 0.5 {
+            window / 2.0
+        } else {
+            st.tp / 2.0
+        };
         let r99 = if w < 0.01 { window } else { st.tp.max(window) };
         let ttft = [
             class(0.5) + r50 + quantile(0.5),
             class(0.99) + r99 + quantile(0.99),
             class_mean + mean_residual + wait,
         ];
-        let prefill_time = st.f * (st.tp - st.td).max(0.0);
+        let prefill_time = st.f * st.extra;
         Steady {
             stable,
             t: st.t,
@@ -413,8 +472,8 @@ impl<'a> Shape<'a> {
             running,
             ttft,
             rate,
-            prefill_share: if st.t > 0.0 {
-                (prefill_time / st.t).clamp(0.0, 1.0)
+            prefill_share: if st.iter > 0.0 {
+                (prefill_time / st.iter).clamp(0.0, 1.0)
             } else {
                 0.0
             },
