@@ -32,6 +32,21 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         p.block_tokens,
         p.max_seqs
     );
+    if p.engine.continuous() {
+        let h = &p.host;
+        let steps = if p.scheduler_steps > 1 {
+            format!("; {} decode steps per scheduling", p.scheduler_steps)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "host     {:.2} ms a scheduling + {:.0} µs a sequence, {}{steps}",
+            h.per_step.as_millis(),
+            h.per_sequence.base() * 1e6,
+            h.overlap.en()
+        );
+    }
     if let Some(sp) = &s.speculative {
         let _ = writeln!(
             o,

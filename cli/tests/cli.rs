@@ -787,6 +787,25 @@ fn example_serving_pipes_into_eval() {
     );
 }
 
+/// vLLM 0.6 as SGLang's benchmark ran it (`vllm_v0`, ten decode steps per
+/// scheduling): the table names the engine and its host work.
+#[test]
+fn vllm_v0_with_multi_step_shows_its_host_work() {
+    let plan = text(&memwall(&["example-serving"], None).stdout);
+    let mut v: serde_json::Value = serde_json::from_str(&plan).expect("json");
+    v["levers"]["engine"] = "vllm_v0".into();
+    v["levers"]["engine_knobs"] = serde_json::json!({"scheduler_steps": 10});
+    let out = memwall(&["eval", "-", "--format", "table"], Some(&v.to_string()));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for line in [
+        "engine   vLLM 0.6 (V0 engine): whole prompts",
+        "host     4.00 ms a scheduling + 35 µs a sequence, host work between GPU steps; 10 decode steps per scheduling",
+    ] {
+        assert!(s.contains(line), "{line} missing from\n{s}");
+    }
+}
+
 /// The memory table's columns line up whatever its longest item name
 /// ("allocator rounding and segment tails" is 36 characters): each row's
 /// tier starts under the header's "tier".

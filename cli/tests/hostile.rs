@@ -762,6 +762,30 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             ),
             Refused("frac"),
         ),
+        case(
+            "multi-step scheduling of a million steps",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[
+                    ("/levers/engine", json!("vllm_v0")),
+                    (
+                        "/levers/engine_knobs",
+                        json!({"scheduler_steps": 1_000_000}),
+                    ),
+                ],
+            ),
+            Refused("levers.engine_knobs.scheduler_steps"),
+        ),
+        case(
+            "host overlap that is not a mode",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[("/levers/engine_knobs", json!({"host_overlap": "sometimes"}))],
+            ),
+            Refused("host_overlap"),
+        ),
         store("KV store in HBM", json!({"tier": "hbm"}), "kv_tier.tier"),
         store(
             "KV store on CXL the hardware lacks",
