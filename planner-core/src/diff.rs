@@ -77,6 +77,11 @@ pub enum Setting {
     MaxSeqs,
     /// Prefix caching.
     PrefixCaching,
+    /// Decode steps per scheduling (vLLM V0 `num_scheduler_steps`).
+    SchedulerSteps,
+    /// Whether the engine's host work overlaps the GPU's (vLLM
+    /// `--async-scheduling`, SGLang's overlap scheduler).
+    HostOverlap,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
     /// Disaggregated prefill and decode pools (the P:D split, TP per
@@ -124,6 +129,8 @@ crate::lang::named!(Setting {
     Setting::Engine => "engine", "serving engine", "推理引擎";
     Setting::MaxSeqs => "max_seqs", "running-request limit", "最大运行请求数";
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
+    Setting::SchedulerSteps => "scheduler_steps", "decode steps per scheduling", "每次调度的解码步数";
+    Setting::HostOverlap => "host_overlap", "host work overlap", "主机工作重叠";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
     Setting::KvTier => "kv_tier", "KV store below HBM", "HBM 之下的 KV 存储";
@@ -404,6 +411,25 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     push(out, Setting::MaxSeqs, seqs(a), seqs(b), Impact::Sla);
     let pc = |l: &Levers| l.engine_knobs.prefix_caching.key().to_string();
     push(out, Setting::PrefixCaching, pc(a), pc(b), n);
+    let steps = |l: &Levers| {
+        l.engine_knobs
+            .scheduler_steps
+            .map_or("default".to_string(), |m| m.to_string())
+    };
+    // Multi-step windows delay new prompts' first tokens.
+    push(
+        out,
+        Setting::SchedulerSteps,
+        steps(a),
+        steps(b),
+        Impact::Sla,
+    );
+    let overlap = |l: &Levers| {
+        l.engine_knobs
+            .host_overlap
+            .map_or("default".to_string(), |o| o.key().to_string())
+    };
+    push(out, Setting::HostOverlap, overlap(a), overlap(b), n);
     let spec = |l: &Levers| {
         l.speculative
             .filter(|s| s.active())
