@@ -97,6 +97,9 @@ pub enum PlanFamily {
     Baseline,
     /// Software only: levers, number formats, model (pruned or distilled)
     /// or workload shape differ; the hardware is the same.
+    /// Written `software`, the name table's key and the page's word;
+    /// `algorithmic`, its earlier serde spelling, is still read.
+    #[serde(rename = "software", alias = "algorithmic")]
     Algorithmic,
     /// Hardware only: the same software on different machines.
     Hardware,

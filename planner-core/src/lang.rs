@@ -130,6 +130,77 @@ mod tests {
         ]);
     }
 
+    /// A plan or report names a unit variant in JSON by its serde key; the
+    /// name table's key must be the same word, so that a key read off a
+    /// page, a CSV header or a test id is one a plan accepts.
+    fn same_key_as_serde<T: Named + serde::Serialize + std::fmt::Debug>(all: &[T]) {
+        for v in all {
+            let json = serde_json::to_value(v).expect("serialisable");
+            assert_eq!(
+                json.as_str(),
+                Some(v.key()),
+                "{v:?}: serde writes {json}, the name table {}",
+                v.key()
+            );
+        }
+    }
+
+    #[test]
+    fn name_table_keys_are_the_serde_keys() {
+        use crate::diagnostics::IgnoredLever;
+        use crate::engine::{Batching, Engine, HostOverlap, KvLoad, PreemptedKv, PrefixCaching};
+        check(&Engine::ALL);
+        check(&[Batching::Mixed, Batching::PrefillFirst]);
+        check(&[HostOverlap::Serial, HostOverlap::Overlapped]);
+        let ignored = [
+            IgnoredLever::KvCacheOffload,
+            IgnoredLever::ExpertOffload,
+            IgnoredLever::ExpertOffloadDense,
+            IgnoredLever::ServingEngine,
+            IgnoredLever::SchedulerSteps,
+            IgnoredLever::OptimizerOffload,
+            IgnoredLever::GradientOffload,
+            IgnoredLever::ActivationOffload,
+            IgnoredLever::Sharding,
+            IgnoredLever::Checkpointing,
+            IgnoredLever::TrainingStack,
+        ];
+        check(&ignored);
+        same_key_as_serde(&Engine::ALL);
+        same_key_as_serde(&[Batching::Mixed, Batching::PrefillFirst]);
+        same_key_as_serde(&[HostOverlap::Serial, HostOverlap::Overlapped]);
+        same_key_as_serde(&ignored);
+        same_key_as_serde(&[PrefixCaching::On, PrefixCaching::Off]);
+        same_key_as_serde(&[KvLoad::Bulk, KvLoad::Layerwise]);
+        same_key_as_serde(&[PreemptedKv::Recompute, PreemptedKv::Swap]);
+        same_key_as_serde(&Tier::ALL);
+        same_key_as_serde(&crate::stack::TrainingStack::ALL);
+        same_key_as_serde(&ItemKind::ALL);
+        same_key_as_serde(&TimeKind::ALL);
+        same_key_as_serde(&Lever::ALL);
+        same_key_as_serde(&MigrationClass::ALL);
+        same_key_as_serde(&PlanFamily::ALL);
+        same_key_as_serde(&DeviceRole::ALL);
+        same_key_as_serde(&[Verdict::Fits, Verdict::DoesNotFit, Verdict::Invalid]);
+        same_key_as_serde(&[Severity::Info, Severity::Warning, Severity::Error]);
+        use crate::software::{
+            Bitsandbytes, CudaVersion, ExpandableSegments, LoraDropout, LossKernel, MemoryStack,
+            ModuleLoading, OptimizerImpl,
+        };
+        same_key_as_serde(&CudaVersion::ALL);
+        same_key_as_serde(&ModuleLoading::ALL);
+        same_key_as_serde(&ExpandableSegments::ALL);
+        same_key_as_serde(&MemoryStack::ALL);
+        same_key_as_serde(&LossKernel::ALL);
+        same_key_as_serde(&OptimizerImpl::ALL);
+        same_key_as_serde(&LoraDropout::ALL);
+        same_key_as_serde(&Bitsandbytes::ALL);
+        // Plans written before the keys agreed still read.
+        let old: crate::stack::TrainingStack =
+            serde_json::from_str("\"deep_speed\"").expect("the old spelling");
+        assert_eq!(old, crate::stack::TrainingStack::DeepSpeed);
+    }
+
     #[test]
     fn chinese_differs_where_it_should() {
         // Acronyms (HBM, NVMe, logits) read the same; these must not.

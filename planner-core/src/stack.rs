@@ -32,6 +32,9 @@ pub enum TrainingStack {
     TorchtitanCompiled,
     /// DeepSpeed (ZeRO) over Hugging Face models: the models' eager
     /// modules with FlashAttention-2, DeepSpeed's fused Adam on the GPU.
+    /// Written `deepspeed` (the name table's key); `deep_speed`, what
+    /// serde's snake case made of it before, is still read.
+    #[serde(rename = "deepspeed", alias = "deep_speed")]
     DeepSpeed,
     /// Hugging Face Trainer / Accelerate (PyTorch eager): SDPA or
     /// FlashAttention-2, `adamw_torch` (`foreach`).
@@ -41,6 +44,7 @@ pub enum TrainingStack {
     /// ZeRO-3 scaling runs): Megatron-LM's fused kernels (fused softmax,
     /// bias-GeLU, apex LayerNorm, fused Adam) driven by DeepSpeed's engine,
     /// pipeline engine and ZeRO.
+    #[serde(rename = "megatron_deepspeed", alias = "megatron_deep_speed")]
     MegatronDeepSpeed,
 }
 
