@@ -190,6 +190,11 @@ crate::lang::named!(HostOverlap {
     HostOverlap::Overlapped => "overlapped", "host work one step ahead, overlapped", "主机工作提前一步、与 GPU 重叠";
 });
 
+impl HostOverlap {
+    /// Both modes, in display order.
+    pub const ALL: [HostOverlap; 2] = [HostOverlap::Serial, HostOverlap::Overlapped];
+}
+
 /// The CPU work an engine does per iteration besides launching kernels:
 /// scheduling, preparing the batch's inputs, sampling bookkeeping and
 /// processing outputs (detokenisation, streaming). The GPU idles through

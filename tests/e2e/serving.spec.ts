@@ -46,7 +46,22 @@ for (const lang of ['en', 'zh'] as const) {
     // The engine is a lever, named as the core names it.
     await page.getByTestId('lever-engine').selectOption('sglang');
     await expect(panel.locator('h3')).toContainText('SGLang');
+    await expect(page.getByTestId('lever-host-overlap')).toBeVisible();
+    await expect(page.getByTestId('lever-scheduler-steps')).toHaveCount(0);
     await panel.screenshot({ path: `${shots}/serving-${lang}.png` });
+
+    // vLLM 0.6 as it ran: ten decode steps per scheduling make a new
+    // prompt wait out the window, so the first token comes later.
+    await page.getByTestId('lever-engine').selectOption('vllm_v0');
+    await expect(panel.locator('h3')).toContainText('vLLM 0.6');
+    const steps = page.getByTestId('lever-scheduler-steps');
+    await expect(steps).toBeVisible();
+    const ttft50 = page.getByTestId('serving-ttft_p50').locator('dd');
+    const single = await ttft50.textContent();
+    await steps.fill('10');
+    await steps.press('Enter');
+    await expect(ttft50).not.toHaveText(single ?? '');
+    await page.getByTestId('levers-stream').screenshot({ path: `${shots}/engine-levers-${lang}.png` });
     expect(w.errors).toEqual([]);
   });
 }

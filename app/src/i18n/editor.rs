@@ -13,6 +13,9 @@ strings! {
     RequestStream => "Engine and request stream", "推理引擎与请求流";
     Engine => "Serving engine", "推理引擎";
     StreamOn => "Serve a request stream (simulated)", "服务一个请求流（模拟）";
+    HostOverlap => "Engine host work", "引擎主机工作";
+    EngineDefault => "engine default", "引擎默认";
+    SchedulerSteps => "Decode steps per scheduling (vLLM 0.6)", "每次调度的解码步数（vLLM 0.6）";
     NoTarget => "no target", "无目标";
     EditedWorkspace => "Your plans (edited)", "你的方案（已修改）";
     PresetDefault => "Over the wall: fine-tune Llama 3.1 70B, software against hardware", "翻越显存墙：微调 Llama 3.1 70B，软件手段对比硬件方案";

@@ -8,12 +8,15 @@ use super::lens::{use_plan, PlanLens};
 use super::parse::{COUNT, OPT_MS, RATE};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
-use planner_core::engine::Engine;
+use planner_core::engine::{Engine, HostOverlap};
 use planner_core::plan::{Plan, Workload};
 use planner_core::report::ServingFigure as F;
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::Frequency;
 use planner_core::Named;
+
+/// The host-overlap option that leaves the engine's default.
+const DEFAULT: &str = "default";
 
 /// The stream a newly ticked box starts with: one request per second of
 /// the plan's own prompt and output lengths, no targets.
@@ -86,11 +89,33 @@ pub fn StreamLevers() -> impl IntoView {
             .map(|e| (e.key().to_string(), e.name(lang).to_string()))
             .collect()
     };
+    let continuous = Memo::new(move |_| lens.get(|p| p.levers.engine.continuous()));
+    // Multi-step scheduling is vLLM V0's alone.
+    let multi_step = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::VllmV0));
+    let overlaps = |lang| {
+        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
+            .chain(
+                HostOverlap::ALL
+                    .iter()
+                    .map(|o| (o.key().to_string(), o.name(lang).to_string())),
+            )
+            .collect()
+    };
     view! {
         <details class="lever-set" open data-testid="levers-stream">
             <summary>{move || t(lens.lang(), K::RequestStream)}</summary>
             {choice(lens, K::Engine, "lever-engine", engines, |p| p.levers.engine.key().to_string(),
                 |p, key| if let Some(e) = Engine::ALL.into_iter().find(|e| e.key() == key) { p.levers.engine = e })}
+            <Show when=move || continuous.get()>
+                {choice(lens, K::HostOverlap, "lever-host-overlap", overlaps,
+                    |p| p.levers.engine_knobs.host_overlap.map_or(DEFAULT.to_string(), |o| o.key().to_string()),
+                    |p, key| p.levers.engine_knobs.host_overlap = HostOverlap::ALL.into_iter().find(|o| o.key() == key))}
+            </Show>
+            <Show when=move || multi_step.get()>
+                {number(lens, K::SchedulerSteps, "lever-scheduler-steps", COUNT,
+                    |p| p.levers.engine_knobs.scheduler_steps.unwrap_or(1),
+                    |p, v| p.levers.engine_knobs.scheduler_steps = (v > 1).then_some(v))}
+            </Show>
             {toggle(lens, K::StreamOn, "lever-stream-on", |p| stream(p).is_some(),
                 |p, want| {
                     let fresh = if want { new_stream(p) } else { None };
