@@ -778,6 +778,15 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             Refused("levers.engine_knobs.scheduler_steps"),
         ),
         case(
+            "engine memory fraction above 1",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[("/levers/engine_knobs", json!({"memory_fraction": 1.5}))],
+            ),
+            Refused("levers.engine_knobs.memory_fraction"),
+        ),
+        case(
             "host overlap that is not a mode",
             &["eval", "-"],
             patched(

@@ -79,6 +79,9 @@ pub enum Setting {
     PrefixCaching,
     /// Decode steps per scheduling (vLLM V0 `num_scheduler_steps`).
     SchedulerSteps,
+    /// The engine's memory fraction (vLLM `gpu_memory_utilization`,
+    /// SGLang `mem_fraction_static`).
+    MemoryFraction,
     /// Whether the engine's host work overlaps the GPU's (vLLM
     /// `--async-scheduling`, SGLang's overlap scheduler).
     HostOverlap,
@@ -131,6 +134,7 @@ crate::lang::named!(Setting {
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::SchedulerSteps => "scheduler_steps", "decode steps per scheduling", "每次调度的解码步数";
     Setting::HostOverlap => "host_overlap", "host work overlap", "主机工作重叠";
+    Setting::MemoryFraction => "memory_fraction", "engine memory fraction", "引擎显存占比";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
     Setting::KvTier => "kv_tier", "KV store below HBM", "HBM 之下的 KV 存储";
@@ -430,6 +434,12 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             .map_or("default".to_string(), |o| o.key().to_string())
     };
     push(out, Setting::HostOverlap, overlap(a), overlap(b), n);
+    let fraction = |l: &Levers| {
+        l.engine_knobs
+            .memory_fraction
+            .map_or("default".to_string(), |f| format!("{f:.2}"))
+    };
+    push(out, Setting::MemoryFraction, fraction(a), fraction(b), n);
     let spec = |l: &Levers| {
         l.speculative
             .filter(|s| s.active())

@@ -87,6 +87,18 @@ pub enum KvPoolRule {
 }
 
 impl KvPoolRule {
+    /// The same rule at another fraction (the engine's memory knob:
+    /// vLLM `gpu_memory_utilization`, SGLang `mem_fraction_static`,
+    /// TensorRT-LLM `free_gpu_memory_fraction`).
+    pub fn with_fraction(self, f: f64) -> Self {
+        match self {
+            KvPoolRule::Leftover => KvPoolRule::Leftover,
+            KvPoolRule::OfTotal { .. } => KvPoolRule::OfTotal { fraction: f },
+            KvPoolRule::StaticOfTotal { .. } => KvPoolRule::StaticOfTotal { fraction: f },
+            KvPoolRule::OfFree { .. } => KvPoolRule::OfFree { fraction: f },
+        }
+    }
+
     /// KV pool bytes of one device: `total` device memory, `weights` the
     /// weights it holds in HBM, `others` everything else besides the KV
     /// cache (activations at the token budget, runtime overheads).
@@ -246,7 +258,7 @@ crate::lang::named!(PrefixCaching {
 
 /// Engine settings a plan may state over the engine's defaults (the token
 /// budget is `levers.prefill_chunk`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EngineKnobs {
@@ -268,6 +280,13 @@ pub struct EngineKnobs {
     /// engine's default ([`Engine::host`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_overlap: Option<HostOverlap>,
+    /// The engine's memory fraction over its default, in (0, 1]: vLLM
+    /// `gpu_memory_utilization` (everything inside it; becomes the memory
+    /// cap unless `levers.memory_cap` is set), SGLang `mem_fraction_static`
+    /// (weights and KV pool), TensorRT-LLM `free_gpu_memory_fraction` (of
+    /// what weights and buffers leave).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_fraction: Option<f64>,
 }
 
 /// The most decode steps per scheduling a plan may state.

@@ -411,7 +411,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let cluster = resolve_cluster(&mut c, hw, &gpu);
     let eff = check_efficiency(&mut c, plan.efficiency_in_force());
     if let Workload::Inference(_) = plan.workload {
-        apply_engine(&mut levers, &gpu);
+        apply_engine(&mut c, &mut levers, &gpu);
     }
     let hbm = capped_hbm(&mut c, &mut levers, &gpu);
     let overheads = check_overheads(&mut c, plan.overheads);
@@ -691,12 +691,26 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
 /// (vLLM sizes everything, weights included, inside that fraction;
 /// SGLang's and TensorRT-LLM's rules size only the KV pool and are
 /// applied by the serving model).
-fn apply_engine(levers: &mut Levers, gpu: &GpuSpec) {
+fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) {
     if !levers.engine.continuous() {
         return;
     }
+    if let Some(f) = levers.engine_knobs.memory_fraction {
+        let field = "levers.engine_knobs.memory_fraction";
+        let f = c.fraction(field, f, 0.9);
+        if f <= 0.0 {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: field.into(),
+                problem: "must be above 0 (the engine would hold no KV cache)".into(),
+            }));
+        }
+        levers.engine_knobs.memory_fraction = Some(f);
+    }
     let tp = levers.parallel.tp.max(1);
-    let profile = levers.engine.profile(gpu.device_memory(), tp, 1);
+    let mut profile = levers.engine.profile(gpu.device_memory(), tp, 1);
+    if let Some(f) = levers.engine_knobs.memory_fraction {
+        profile.pool = profile.pool.with_fraction(f);
+    }
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;
     }

@@ -84,6 +84,10 @@ impl Row {
             prefix_caching: PrefixCaching::Off,
             scheduler_steps: (self.engine == Engine::VllmV0).then_some(10),
             host_overlap: (self.engine == Engine::Sglang).then_some(HostOverlap::Serial),
+            // SGLang's offline 70B run set `--mem-frac 0.88` (its TP-4
+            // default is 0.85).
+            memory_fraction: (self.engine == Engine::Sglang && self.tp == 4 && self.rate.is_none())
+                .then_some(0.88),
             ..EngineKnobs::default()
         }
     }

@@ -667,3 +667,42 @@ fn analytic_agrees_with_the_simulator_for_vllm_v0() {
     println!("vLLM V0 worst |error| up to 0.6 load: {worst:.3?}");
     assert!(worst[0] <= 0.20 && worst[2] <= 0.05, "{worst:?}");
 }
+
+/// The engine's memory fraction (`levers.engine_knobs.memory_fraction`):
+/// a larger fraction gives every engine a larger KV pool (SGLang
+/// `--mem-frac 0.88` over its TP-4 default of 0.85; vLLM
+/// `gpu_memory_utilization` 0.95 over 0.9, which is also the memory cap);
+/// zero and more than one are refused by name.
+#[test]
+fn the_engine_memory_fraction_sizes_the_pool() {
+    use planner_core::diagnostics::Severity;
+    for (engine, f) in [
+        (Engine::Sglang, 0.88),
+        (Engine::Vllm, 0.95),
+        (Engine::TrtLlm, 0.95),
+    ] {
+        let base = plan(ModelId::Llama31_70b, GpuId::H100Sxm, 4, engine, 1000, 200);
+        let mut p = base.clone();
+        p.levers.engine_knobs.memory_fraction = Some(f);
+        let (a, b) = (serving(&base).kv_pool, serving(&p).kv_pool);
+        assert!(b > a, "{engine:?}: {b:?} should exceed {a:?}");
+    }
+    let mut p = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::Vllm,
+        128,
+        128,
+    );
+    for bad in [0.0, 1.5, f64::NAN] {
+        p.levers.engine_knobs.memory_fraction = Some(bad);
+        let r = evaluate(&p);
+        assert!(
+            r.diagnostics.iter().any(|d| d.severity == Severity::Error
+                && d.message.contains("levers.engine_knobs.memory_fraction")),
+            "{bad}: {:?}",
+            r.diagnostics
+        );
+    }
+}

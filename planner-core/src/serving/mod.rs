@@ -37,6 +37,9 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
     if let Some(o) = r.levers.engine_knobs.host_overlap {
         p.host.overlap = o;
     }
+    if let Some(f) = r.levers.engine_knobs.memory_fraction {
+        p.pool = p.pool.with_fraction(f);
+    }
     p
 }
 
