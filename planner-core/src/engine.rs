@@ -564,8 +564,11 @@ impl Engine {
     ///   35 µs per request, read off their figure); serial.
     /// - vLLM V1: 5–6 ms between two decode steps at batch 256 on
     ///   Llama 2 7B with ShareGPT (vLLM issue #10634, 2024-11), about
-    ///   20 µs per sequence; serial unless `--async-scheduling` (vLLM
-    ///   PR #19970, 2025-06, experimental and opt-in).
+    ///   20 µs per sequence; overlapped: async scheduling (vLLM PR
+    ///   #19970, 2025-06, opt-in at first) is on by default since the
+    ///   "Async Scheduling Plan" (vLLM issue #27679, PR #27614; the
+    ///   `async_scheduling` docstring after PR #32775, 2026-01: "If set
+    ///   to False, disable async scheduling").
     /// - SGLang: its scheduler's overhead "never was more than 3 ms"
     ///   (WukLab, same study), taken here as its cost; overlapped with the
     ///   GPU since v0.4's zero-overhead batch scheduler (LMSYS blog,
@@ -579,7 +582,7 @@ impl Engine {
         let (per_step, per_sequence, overlap) = match self {
             Engine::Static => (0.0, 0.0, HostOverlap::Serial),
             Engine::VllmV0 => (4_000.0, 35.0, HostOverlap::Serial),
-            Engine::Vllm => (0.0, 20.0, HostOverlap::Serial),
+            Engine::Vllm => (0.0, 20.0, HostOverlap::Overlapped),
             Engine::Sglang => (3_000.0, 0.0, HostOverlap::Overlapped),
             Engine::TrtLlm => (580.0, 0.0, HostOverlap::Overlapped),
         };

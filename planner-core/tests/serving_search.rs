@@ -13,9 +13,8 @@ fn the_example_search_finds_plans_that_meet_the_slos() {
     let s = example_serving_scenario();
     let out = search_serving(&s);
     assert!(out.problem.is_none(), "{:?}", out.problem);
-    // 4 TP × 4 budgets × 5 running limits × 6 draft-token counts, each
-    // with vLLM's scheduling as it is and with `--async-scheduling`.
-    assert_eq!(out.evaluated, 4 * 4 * 5 * 6 * 2);
+    // 4 TP × 4 budgets × 5 running limits × 6 draft-token counts.
+    assert_eq!(out.evaluated, 4 * 4 * 5 * 6);
     let best = out.best.as_ref().expect("an answer");
     assert!(best.gpus <= s.max_gpus);
     assert!(!out.frontier.is_empty());
@@ -57,12 +56,12 @@ fn speculation_is_tried_only_with_a_drafter_and_caching_only_with_a_prefix() {
     let mut s = example_serving_scenario();
     s.base.levers.speculative = None;
     let plain = search_serving(&s);
-    assert_eq!(plain.evaluated, 4 * 4 * 5 * 2);
+    assert_eq!(plain.evaluated, 4 * 4 * 5);
     if let Workload::Inference(i) = &mut s.base.workload {
         i.stream.as_mut().expect("stream").shared_prefix = 256;
     }
     let prefixed = search_serving(&s);
-    assert_eq!(prefixed.evaluated, 2 * 4 * 4 * 5 * 2);
+    assert_eq!(prefixed.evaluated, 2 * 4 * 4 * 5);
     // A warm shared prefix only removes prefill work: the best answer
     // keeps caching on and needs no more GPUs than without a prefix.
     let best = prefixed.best.expect("an answer");

@@ -132,17 +132,6 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         None => vec![None],
     };
     let stores = stores(s);
-    // vLLM V1 schedules between GPU steps unless `--async-scheduling`
-    // (opt-in): the search tries it where the plan leaves it unset.
-    let engine = s.base.levers.engine;
-    let overlaps: &[Option<crate::engine::HostOverlap>] = if engine == crate::engine::Engine::Vllm
-        && s.base.levers.engine_knobs.host_overlap.is_none()
-        && engine.host().overlap == crate::engine::HostOverlap::Serial
-    {
-        &[None, Some(crate::engine::HostOverlap::Overlapped)]
-    } else {
-        &[None]
-    };
     let mut out = Vec::new();
     for &tp in &s.space.tp {
         if tp > s.max_gpus {
@@ -165,16 +154,11 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
                             sp.tokens = k;
                         }
                         for store in &stores {
-                            for &overlap in overlaps {
-                                let mut q = p.clone();
-                                if let Some(store) = store {
-                                    store.apply(&mut q);
-                                }
-                                if overlap.is_some() {
-                                    q.levers.engine_knobs.host_overlap = overlap;
-                                }
-                                out.push(q);
+                            let mut q = p.clone();
+                            if let Some(store) = store {
+                                store.apply(&mut q);
                             }
+                            out.push(q);
                         }
                     }
                 }
