@@ -82,6 +82,23 @@ pub enum IgnoredLever {
     TrainingStack,
 }
 
+impl IgnoredLever {
+    /// Every ignored lever, in declaration order.
+    pub const ALL: [IgnoredLever; 11] = [
+        IgnoredLever::KvCacheOffload,
+        IgnoredLever::ExpertOffload,
+        IgnoredLever::ExpertOffloadDense,
+        IgnoredLever::ServingEngine,
+        IgnoredLever::SchedulerSteps,
+        IgnoredLever::OptimizerOffload,
+        IgnoredLever::GradientOffload,
+        IgnoredLever::ActivationOffload,
+        IgnoredLever::Sharding,
+        IgnoredLever::Checkpointing,
+        IgnoredLever::TrainingStack,
+    ];
+}
+
 crate::lang::named!(IgnoredLever {
     IgnoredLever::KvCacheOffload => "kv_cache_offload", "KV-cache offload", "KV 缓存卸载";
     IgnoredLever::ExpertOffload => "expert_offload", "expert offload", "专家卸载";

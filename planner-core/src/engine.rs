@@ -178,6 +178,11 @@ pub enum Batching {
     PrefillFirst,
 }
 
+impl Batching {
+    /// Both ways, in display order.
+    pub const ALL: [Batching; 2] = [Batching::Mixed, Batching::PrefillFirst];
+}
+
 crate::lang::named!(Batching {
     Batching::Mixed => "mixed", "prefill chunks mixed with decode", "预填充分块与解码混合";
     Batching::PrefillFirst => "prefill_first", "whole prompts first, decode paused", "整段提示优先，解码暂停";
@@ -469,6 +474,27 @@ impl Speculation {
 /// Device memory from which vLLM and SGLang pick their larger defaults.
 const LARGE_GPU_GIB: f64 = 70.0;
 
+impl EngineProfile {
+    /// The profile with the plan's engine knobs over the defaults (the
+    /// running limit only on a continuous-batching engine).
+    pub fn with_knobs(mut self, k: &EngineKnobs) -> Self {
+        if let (true, Some(m)) = (self.engine.continuous(), k.max_seqs) {
+            self.max_seqs = m;
+        }
+        self.prefix_caching = k.prefix_caching;
+        if let Some(n) = k.scheduler_steps {
+            self.scheduler_steps = n;
+        }
+        if let Some(o) = k.host_overlap {
+            self.host.overlap = o;
+        }
+        if let Some(f) = k.memory_fraction {
+            self.pool = self.pool.with_fraction(f);
+        }
+        self
+    }
+}
+
 impl Engine {
     /// The engine's defaults on a GPU with `device_memory` per device, at
     /// tensor-parallel degree `tp`, for an online server. `batch` is the
@@ -537,12 +563,10 @@ impl Engine {
             block_tokens,
             max_seqs,
             preemption: Preemption::Recompute,
-            prefix_caching: if self == Engine::VllmV0 {
-                // Off by default in V0 (`enable_prefix_caching` False).
-                PrefixCaching::Off
-            } else {
-                PrefixCaching::On
-            },
+            // The plan's `engine_knobs.prefix_caching` (on unless stated)
+            // replaces this for every engine, V0 included, whose own
+            // default was off (`enable_prefix_caching` False).
+            prefix_caching: PrefixCaching::On,
             batching: if self == Engine::VllmV0 {
                 Batching::PrefillFirst
             } else {

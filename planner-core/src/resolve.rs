@@ -707,10 +707,10 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) {
         levers.engine_knobs.memory_fraction = Some(f);
     }
     let tp = levers.parallel.tp.max(1);
-    let mut profile = levers.engine.profile(gpu.device_memory(), tp, 1);
-    if let Some(f) = levers.engine_knobs.memory_fraction {
-        profile.pool = profile.pool.with_fraction(f);
-    }
+    let profile = levers
+        .engine
+        .profile(gpu.device_memory(), tp, 1)
+        .with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;
     }

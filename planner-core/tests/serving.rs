@@ -147,6 +147,36 @@ fn rel(a: f64, b: f64) -> f64 {
     (a - b) / b
 }
 
+/// The simulator (1,500 Poisson requests) and the steady state on `base`
+/// at `rate`, with the analytic model's relative errors on mean TPOT,
+/// median TTFT and output tokens/s.
+fn at_rate(
+    base: &Plan,
+    rate: f64,
+    prompt: u32,
+    output: u32,
+) -> (
+    planner_core::report::SimulatedServing,
+    planner_core::report::AnalyticServing,
+    [f64; 3],
+) {
+    let mut p = with_stream(base.clone(), poisson(rate), fixed(prompt), fixed(output));
+    if let Workload::Inference(i) = &mut p.workload {
+        i.stream.as_mut().expect("stream").requests = 1500;
+    }
+    let s = serving(&p);
+    let (sim, an) = (
+        s.simulated.expect("simulated"),
+        s.analytic.expect("analytic"),
+    );
+    let e = [
+        rel(an.tpot.as_secs(), sim.tpot.mean.as_secs()),
+        rel(an.ttft.p50.as_secs(), sim.ttft.p50.as_secs()),
+        rel(an.output_tokens_per_second, sim.output_tokens_per_second),
+    ];
+    (sim, an, e)
+}
+
 /// The analytic approximation against the simulator over a grid of
 /// models, lengths and loads (fractions of the analytic largest rate).
 /// The domain where they agree is stated in docs/validation.md.
@@ -166,27 +196,9 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
         let max = serving(&probe).analytic.expect("analytic").max_rate;
         assert!(max > 0.0);
         for load in [0.2, 0.4, 0.6, 0.8, 0.95, 1.3] {
-            let mut p = with_stream(
-                base.clone(),
-                poisson(load * max),
-                fixed(prompt),
-                fixed(output),
-            );
-            if let Workload::Inference(i) = &mut p.workload {
-                i.stream.as_mut().expect("stream").requests = 1500;
-            }
-            let s = serving(&p);
-            let (sim, an) = (
-                s.simulated.expect("simulated"),
-                s.analytic.expect("analytic"),
-            );
+            let (sim, an, e) = at_rate(&base, load * max, prompt, output);
             // The largest rate is where the steady state ends.
             assert_eq!(an.stable, load < 1.0, "{model:?} at {load}");
-            let e = [
-                rel(an.tpot.as_secs(), sim.tpot.mean.as_secs()),
-                rel(an.ttft.p50.as_secs(), sim.ttft.p50.as_secs()),
-                rel(an.output_tokens_per_second, sim.output_tokens_per_second),
-            ];
             println!(
                 "{:<18} {prompt:>5} {output:>4} {load:>4} {:>6.2} {:>8.2}/{:<8.2} {:>8.1}/{:<8.1} {:>8.0}/{:<8.0}",
                 format!("{model:?}"),
@@ -632,27 +644,13 @@ fn analytic_agrees_with_the_simulator_for_vllm_v0() {
             let max = serving(&probe).analytic.expect("analytic").max_rate;
             assert!(max > 0.0);
             for load in [0.2, 0.4, 0.6] {
-                let mut p = with_stream(
-                    base.clone(),
-                    poisson(load * max),
-                    fixed(prompt),
-                    fixed(output),
-                );
-                if let Workload::Inference(i) = &mut p.workload {
-                    i.stream.as_mut().expect("stream").requests = 1500;
-                }
-                let s = serving(&p);
-                let (sim, an) = (
-                    s.simulated.expect("simulated"),
-                    s.analytic.expect("analytic"),
-                );
+                let (sim, an, e) = at_rate(&base, load * max, prompt, output);
                 assert!(an.stable, "{model:?} {steps:?} at {load}");
-                let e = [
-                    rel(an.tpot.as_secs(), sim.tpot.mean.as_secs()),
-                    rel(an.ttft.p50.as_secs(), sim.ttft.p50.as_secs()),
-                    rel(an.output_tokens_per_second, sim.output_tokens_per_second),
-                ];
-                println!("{model:?} steps {steps:?} load {load}: {e:.3?} ttft sim {:.1} an {:.1} mean sim {:.1} an {:.1} tpot {:.1}", sim.ttft.p50.as_millis(), an.ttft.p50.as_millis(), sim.ttft.mean.as_millis(), an.ttft.mean.as_millis(), sim.tpot.mean.as_millis());
+                println!(
+                    "{model:?} steps {steps:?} load {load}: {e:.3?} TTFT p50 sim {:.1} / an {:.1} ms",
+                    sim.ttft.p50.as_millis(),
+                    an.ttft.p50.as_millis()
+                );
                 for k in 0..3 {
                     worst[k] = worst[k].max(e[k].abs());
                 }

@@ -24,22 +24,13 @@ use sim::{Limits, Run};
 /// The engine's profile as this plan applies it: the resolved prefill
 /// chunk is the token budget (resolve puts the engine's default there).
 pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
-    let mut p = r.levers.engine.profile(r.gpu.device_memory(), r.tp, batch);
+    let mut p = r
+        .levers
+        .engine
+        .profile(r.gpu.device_memory(), r.tp, batch)
+        .with_knobs(&r.levers.engine_knobs);
     p.token_budget = r.levers.prefill_chunk;
     p.block_tokens = capacity::block_tokens(r, &p);
-    if let (true, Some(m)) = (p.engine.continuous(), r.levers.engine_knobs.max_seqs) {
-        p.max_seqs = m;
-    }
-    p.prefix_caching = r.levers.engine_knobs.prefix_caching;
-    if let Some(n) = r.levers.engine_knobs.scheduler_steps {
-        p.scheduler_steps = n;
-    }
-    if let Some(o) = r.levers.engine_knobs.host_overlap {
-        p.host.overlap = o;
-    }
-    if let Some(f) = r.levers.engine_knobs.memory_fraction {
-        p.pool = p.pool.with_fraction(f);
-    }
     p
 }
 
