@@ -397,6 +397,11 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("layer_overhead"),
         ),
         eval(
+            "negative MoE host time",
+            &[("/efficiency/moe_expert_host", json!(-1e-4))],
+            Refused("moe_expert_host"),
+        ),
+        eval(
             "collective latency 1e308 s",
             &[("/efficiency/scale_up_latency", json!(1e308))],
             Refused("scale_up_latency"),

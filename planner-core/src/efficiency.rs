@@ -74,6 +74,20 @@ pub struct Efficiency {
     /// hides (launches, small kernels, Python); decode steps feel it most.
     #[serde(default = "d_layer_overhead")]
     pub layer_overhead: Seconds,
+    /// Host time per expert a device holds, for one MoE layer's forward
+    /// pass, that the GPU waits for. Megatron-Core's grouped linears
+    /// (Transformer Engine `GroupedLinear`) split, quantize and launch one
+    /// cuBLAS GEMM per local expert (`multi_stream_cublas_gemm` loops over
+    /// the experts on 4 streams), and the dropless all-to-all dispatcher
+    /// synchronises the host with the device every MoE layer (the token
+    /// counts it needs for the all-to-all's splits, `cuda_sync_point`), so
+    /// the host cannot run ahead and those launches add to the layer's
+    /// time. It grows with the experts per rank, not the tokens. Backward
+    /// issues twice the forward's launches; a recomputed layer repeats its
+    /// forward. Fitted, the one MoE calibration of the Megatron-Core stack
+    /// (`MOE_EXPERT_HOST_US`).
+    #[serde(default = "d_moe_expert_host")]
+    pub moe_expert_host: Seconds,
     /// Fraction of the tensor-parallel collectives and offload copies an
     /// overlapping framework actually hides behind compute when the window
     /// is long enough. (Data-parallel reductions and parameter gathers hide
@@ -81,6 +95,21 @@ pub struct Efficiency {
     #[serde(default = "d_overlap")]
     pub overlap: f64,
 }
+
+/// Megatron-Core's MoE host time per local expert and MoE layer forward,
+/// in µs: fitted by least squares of the log step-time ratio over ten NeMo
+/// 25.11 MoE pre-training runs (DeepSeek-V3 and Qwen3-MoE on GB300, GB200,
+/// B200 and H100; NVIDIA-NeMo/Megatron-Bridge
+/// `docs/performance-summary-archive.md`), every other cost of the time
+/// model in place (`tests/stack_validation.rs` `moe_host_fit`; a fixed
+/// part per layer fitted to zero and was dropped). Per local expert,
+/// forward and backward, it is about 12 launches (two GEMMs forward and
+/// four backward, each with its quantization) at ~36 µs each: the 4.5 µs
+/// launch floor of an H100 (TaxBreak, arXiv 2603.12465) plus Transformer
+/// Engine's per-expert Python and cuBLASLt set-up. Checked on runs outside
+/// the fit: the 26.02 container's DeepSeek-V3 on 256 B200 and DeepSeek's
+/// own run (docs/validation.md, "MoE training").
+const MOE_EXPERT_HOST_US: f64 = 145.0;
 
 fn d_gemm() -> f64 {
     0.90
@@ -112,6 +141,9 @@ fn d_lat_out() -> Seconds {
 fn d_layer_overhead() -> Seconds {
     Seconds::from_micros(30.0)
 }
+fn d_moe_expert_host() -> Seconds {
+    Seconds::from_micros(MOE_EXPERT_HOST_US)
+}
 fn d_overlap() -> f64 {
     0.90
 }
@@ -129,6 +161,7 @@ impl Default for Efficiency {
             scale_up_latency: d_lat_up(),
             scale_out_latency: d_lat_out(),
             layer_overhead: d_layer_overhead(),
+            moe_expert_host: d_moe_expert_host(),
             overlap: d_overlap(),
         }
     }
@@ -176,6 +209,7 @@ impl Efficiency {
             scale_up_latency: self.scale_up_latency * fixed,
             scale_out_latency: self.scale_out_latency * fixed,
             layer_overhead: self.layer_overhead * fixed,
+            moe_expert_host: self.moe_expert_host * fixed,
             overlap: f(self.overlap),
         }
     }
@@ -220,6 +254,9 @@ pub struct EfficiencyOverrides {
     /// [`Efficiency::layer_overhead`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer_overhead: Option<Seconds>,
+    /// [`Efficiency::moe_expert_host`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moe_expert_host: Option<Seconds>,
     /// [`Efficiency::overlap`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overlap: Option<f64>,
@@ -239,6 +276,7 @@ impl EfficiencyOverrides {
             scale_up_latency: Some(e.scale_up_latency),
             scale_out_latency: Some(e.scale_out_latency),
             layer_overhead: Some(e.layer_overhead),
+            moe_expert_host: Some(e.moe_expert_host),
             overlap: Some(e.overlap),
         }
     }
@@ -256,6 +294,7 @@ impl EfficiencyOverrides {
             scale_up_latency: self.scale_up_latency.unwrap_or(base.scale_up_latency),
             scale_out_latency: self.scale_out_latency.unwrap_or(base.scale_out_latency),
             layer_overhead: self.layer_overhead.unwrap_or(base.layer_overhead),
+            moe_expert_host: self.moe_expert_host.unwrap_or(base.moe_expert_host),
             overlap: self.overlap.unwrap_or(base.overlap),
         }
     }

@@ -1455,6 +1455,11 @@ fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
         e.layer_overhead.base(),
         d.layer_overhead.base(),
     ));
+    out.moe_expert_host = crate::units::Seconds::from_secs(nonneg(
+        "moe_expert_host",
+        e.moe_expert_host.base(),
+        d.moe_expert_host.base(),
+    ));
     out
 }
 

@@ -163,6 +163,14 @@ const PYTORCH_GEMM: f64 = 0.80;
 /// for the difference.
 const MEGATRON_DEEPSPEED_GEMM: f64 = 0.69;
 
+/// Per-expert host time of torchtitan's MoE layer: none. Its experts run
+/// as one `torch._grouped_mm` per matrix over all local experts
+/// (`GroupedExperts`, `use_grouped_mm` on by default), so its launches do
+/// not grow with the experts per rank the way Transformer Engine's
+/// per-expert GEMMs do (`Efficiency::moe_expert_host`). No torchtitan MoE
+/// run has been measured against it.
+const GROUPED_MM_EXPERT_HOST: Seconds = Seconds::ZERO;
+
 /// Per-layer fixed cost of an eager stack: the fused layer's 30 µs
 /// (fitted on Megatron runs, `Efficiency::default`) times the same ratio of
 /// kernels launched, since each unfused op is its own launch.
@@ -206,7 +214,10 @@ impl TrainingStack {
             // 2025), `foreach` AdamW (`optimizer.fused = false` by default
             // in its 2024 configs).
             TrainingStack::Torchtitan => StackProfile {
-                efficiency: eager,
+                efficiency: Efficiency {
+                    moe_expert_host: GROUPED_MM_EXPERT_HOST,
+                    ..eager
+                },
                 elementwise: self.elementwise(),
                 optimizer: self.optimizer(),
                 hopper_attention: self.attention_kernel(GpuArch::Hopper),
@@ -214,7 +225,10 @@ impl TrainingStack {
             // Inductor fuses each element-wise chain into one kernel and
             // CUDA-graph-free launches stay per fused kernel.
             TrainingStack::TorchtitanCompiled => StackProfile {
-                efficiency: torch,
+                efficiency: Efficiency {
+                    moe_expert_host: GROUPED_MM_EXPERT_HOST,
+                    ..torch
+                },
                 elementwise: self.elementwise(),
                 optimizer: self.optimizer(),
                 hopper_attention: self.attention_kernel(GpuArch::Hopper),

@@ -335,3 +335,44 @@ fn moe_levers_are_checked() {
         errors(&r)
     );
 }
+
+/// Megatron-Core's MoE layer is host-bound (issue 11 finding 5): its
+/// grouped linears launch one GEMM per local expert after the dispatcher's
+/// host synchronisation, so the host time (`efficiency.moe_expert_host`,
+/// under the per-layer overhead) grows with the experts per rank and with
+/// the micro-batches, not with the tokens. torchtitan's one grouped GEMM
+/// per matrix has none, and a stated value wins.
+#[test]
+fn moe_host_time_follows_experts_per_rank_not_tokens() {
+    use planner_core::stack::TrainingStack;
+    use planner_core::units::Seconds;
+    let with = |mut p: Plan, micros: f64| {
+        p.efficiency.moe_expert_host = Some(Seconds::from_micros(micros));
+        p
+    };
+    let overhead = |p: &Plan| match &evaluate(p).time {
+        TimeReport::Training(t) => busy(&t.parts, TimeKind::LayerOverhead),
+        TimeReport::Inference(_) => f64::NAN,
+    };
+    let host = |p: &Plan| overhead(p) - overhead(&with(p.clone(), 0.0));
+
+    let ep8 = mixtral_training(8, 1, MoeLevers::default());
+    let ep2 = mixtral_training(2, 1, MoeLevers::default());
+    let one = host(&ep8);
+    // 32 MoE layers × 1 local expert × 145 µs × (1 forward + 2 backward)
+    // × 8 micro-batches.
+    assert!((one - 32.0 * 145e-6 * 3.0 * 8.0).abs() < 1e-9, "{one}");
+    assert!((host(&ep2) / one - 4.0).abs() < 1e-9, "4 experts per rank");
+    assert!((host(&mixtral_training(8, 2, MoeLevers::default())) / one - 0.5).abs() < 1e-9);
+    let mut long = ep8.clone();
+    if let Workload::Training(t) = &mut long.workload {
+        t.seq_len *= 2;
+    }
+    assert!((host(&long) / one - 1.0).abs() < 1e-9, "not the tokens");
+    assert!(step(&evaluate(&ep8)) > step(&evaluate(&with(ep8.clone(), 0.0))) + 0.9 * one);
+
+    assert!((host(&with(ep8.clone(), 290.0)) / one - 2.0).abs() < 1e-9);
+    let mut titan = ep8;
+    titan.levers.training_stack = Some(TrainingStack::Torchtitan);
+    assert_eq!(host(&titan), 0.0);
+}

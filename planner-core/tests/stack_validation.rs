@@ -1009,6 +1009,55 @@ fn moe_more() -> Vec<Run> {
     out
 }
 
+/// GPT-OSS 120B pre-training, NeMo 25.11 container, BF16, TP 1, PP 1,
+/// EP 64 on DGX-GB300 and DGX-GB200 (sequence 8,192) and EP 8 on DGX-B200
+/// (sequence 4,096), 64 GPUs each (NVIDIA-NeMo/Megatron-Bridge
+/// `docs/performance-summary.md` at 00b7660, "25.11 NeMo Container"). Added
+/// after `Efficiency::moe_expert_host` was fitted, as a check on a model
+/// the fit never saw: 2 experts per rank on the racks, 16 on the B200s. The
+/// config is `openai/gpt-oss-120b`'s `config.json` on the Hugging Face Hub;
+/// memwall reads no sliding window for `gpt_oss`, so the 18 layers with
+/// GPT-OSS's 128-token window are charged full causal attention and these
+/// rows lean slow (more at 8,192 tokens than at 4,096). Left out: the
+/// DGX-H100 row (PP 4 over 64 GPUs leaves 16 data-parallel ranks, so its
+/// GA of 2 does not match GBS 512 at micro-batch 4).
+fn gpt_oss() -> Vec<Run> {
+    let json = r#"{"architectures": ["GptOssForCausalLM"], "attention_bias": true,
+        "experts_per_token": 4, "head_dim": 64, "hidden_act": "silu", "hidden_size": 2880,
+        "intermediate_size": 2880, "max_position_embeddings": 131072, "model_type": "gpt_oss",
+        "num_attention_heads": 64, "num_experts_per_tok": 4, "num_hidden_layers": 36,
+        "num_key_value_heads": 8, "num_local_experts": 128, "sliding_window": 128,
+        "tie_word_embeddings": false, "vocab_size": 201088}"#;
+    let m = planner_core::hf::import_hf_config(json).expect("GPT-OSS's config imports");
+    let model = ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: "GPT-OSS 120B".into(),
+        spec: m.spec,
+    });
+    // (system, gpu, nvl72, gbs, mbs, seq, ep, tokens/s/GPU)
+    let rows = [
+        ("GB300", GpuId::B300, true, 1280, 2, 8192, 64, 18347.0),
+        ("GB200", GpuId::Gb200, true, 1280, 1, 8192, 64, 15876.0),
+        ("B200", GpuId::B200, false, 512, 4, 4096, 8, 8213.0),
+    ];
+    rows.into_iter()
+        .map(|(system, gpu, nvl72, gbs, mbs, seq, ep, tps)| Run {
+            name: format!("NeMo 25.11 {system}×64 GPT-OSS 120B BF16 (EP {ep})"),
+            custom: Some(model.clone()),
+            gpu,
+            seq,
+            micro_batch: mbs,
+            dp: 64,
+            ep,
+            accumulation: gbs / (mbs * 64),
+            nvl72,
+            tp_overlap: nvl72,
+            infer_recompute: true,
+            tokens_per_gpu_s: tps,
+            ..Run::default()
+        })
+        .collect()
+}
+
 /// One table: prints every row and returns the signed errors
 /// ((predicted − published) / published).
 fn table(title: &str, runs: &[Run]) -> (Vec<f64>, Vec<String>) {
@@ -1233,32 +1282,49 @@ fn deepspeed_table() {
 ///   dispatch and combine hidden behind the other micro-batch (DualPipe)
 ///   and node-limited routing (at most 4 nodes per token, one fabric copy
 ///   per node); it was 66 % slow with neither.
-/// - Every NeMo row is predicted faster than measured. The Megatron-Core
-///   MoE layer is host-bound at these sizes: the smaller the layer's work
-///   (Qwen3-30B-A3B, micro-batch 1 on B200: 74 % fast), the larger the
-///   miss, so a fixed cost per MoE layer (router, permutation and
-///   dispatcher kernels, the token-count synchronisation of the dropless
-///   `alltoall` dispatcher) is missing. It is not fitted: no published
-///   measurement of it was found.
+/// - Megatron-Core's MoE layer is host-bound at these sizes: its launches
+///   grow with the experts per rank (`Efficiency::moe_expert_host`, fitted
+///   on the NeMo 25.11 rows, `moe_host_fit`). Without it every NeMo row was
+///   12–74 % fast. The rows outside the fit (26.02 DeepSeek-V3 on B200,
+///   DeepSeek's own run, GPT-OSS 120B) are held to the same bounds.
+/// - GPT-OSS 120B (outside the fit) is 33–51 % fast on all three rows; see
+///   `gpt_oss`.
+/// - Two rows miss by more than 12 %, named here: Qwen3-30B-A3B on GB300
+///   (slow: measured 18 % faster than the same recipe on GB200, which the
+///   model, host-bound there, does not reproduce) and on 16 H100s (fast: 24
+///   virtual stages of one layer each).
 #[test]
 fn moe_table() {
     let (e, unfit) = table("MoE pre-training (Megatron-Core; DeepSeek-V3)", &moe());
     assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
-    assert!(median <= 0.16 && worst <= 0.25, "{median} {worst}");
+    assert!(median <= 0.05 && worst <= 0.08, "{median} {worst}");
     let v3 = e[e.len() - 1];
-    assert!(v3.abs() <= 0.10, "DeepSeek-V3 report row {v3}");
+    assert!(v3.abs() <= 0.05, "DeepSeek-V3 report row {v3}");
 
+    let runs = moe_more();
     let (more, unfit) = table(
         "MoE pre-training (NeMo: Qwen3-MoE; DeepSeek-V3 on DGX-B200)",
-        &moe_more(),
+        &runs,
     );
     assert!(unfit.is_empty(), "{unfit:?}");
-    for x in &more {
-        assert!(*x < -0.10 && *x > -0.80, "NeMo MoE row {x}");
+    for (run, x) in runs.iter().zip(&more) {
+        let named = run.name.contains("GB300×8 Qwen3-30B") || run.name.contains("H100×16");
+        assert!(named || x.abs() <= 0.12, "{}: {x}", run.name);
+    }
+    let (oss, unfit) = table(
+        "MoE pre-training (NeMo: GPT-OSS 120B, outside the fit)",
+        &gpt_oss(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    // GPT-OSS is fast on every row, for a reason outside the host term (it
+    // is 0.3–0.7 s of these steps): the measured runs reach 10–23 % MFU.
+    for x in &oss {
+        assert!(*x < -0.25 && *x > -0.55, "GPT-OSS row {x}");
     }
     let mut all = e;
     all.extend(more);
+    all.extend(oss);
     let (median, worst) = stats(&all);
     println!(
         "\nMoE, {} runs: median |error| {:.1}%, worst {:.1}%",
@@ -1266,6 +1332,49 @@ fn moe_table() {
         median * 100.0,
         worst * 100.0
     );
-    assert!(all.len() >= 12);
-    assert!(median <= 0.30 && worst <= 0.75, "{median} {worst}");
+    assert!(all.len() >= 15);
+    assert!(median <= 0.06 && worst <= 0.55, "{median} {worst}");
+}
+
+/// How `Efficiency::moe_expert_host` was fitted: a grid in 1 µs steps,
+/// least squares of log(predicted / published) over the NeMo 25.11 MoE
+/// rows (every MoE row but the 26.02 DeepSeek-V3 one and DeepSeek's own
+/// run, which stay out as checks, and the GPT-OSS rows, added after the
+/// fit). A fixed part per MoE layer, fitted beside it, came out at zero and
+/// was dropped. Run with `cargo test -p planner-core --release --test
+/// stack_validation moe_host_fit -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn moe_host_fit() {
+    use planner_core::units::Seconds;
+    let mut rows = moe();
+    rows.pop(); // DeepSeek's own run
+    rows.extend(moe_more().into_iter().filter(|r| r.name.contains("25.11")));
+    let plans: Vec<(Plan, f64)> = rows
+        .iter()
+        .map(|r| (r.fitted_plan(), r.published()))
+        .collect();
+    let sse = |micros: f64| -> f64 {
+        plans
+            .iter()
+            .map(|(p, published)| {
+                let mut p = p.clone();
+                p.efficiency.moe_expert_host = Some(Seconds::from_micros(micros));
+                let TimeReport::Training(t) = evaluate(&p).time else {
+                    return f64::INFINITY;
+                };
+                (t.step.as_secs() / published).ln().powi(2)
+            })
+            .sum()
+    };
+    let (best, err) = (0..=400)
+        .map(|us| (f64::from(us), sse(f64::from(us))))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or_default();
+    println!(
+        "fit over {} rows: moe_expert_host {best} µs (rms log error {:.3}; at zero {:.3})",
+        plans.len(),
+        (err / plans.len() as f64).sqrt(),
+        (sse(0.0) / plans.len() as f64).sqrt()
+    );
 }

@@ -236,6 +236,7 @@ proptest! {
             host_link: (e.host_link * k).min(1.0),
             overlap: (e.overlap * k).min(1.0),
             layer_overhead: e.layer_overhead / k,
+            moe_expert_host: e.moe_expert_host / k,
             ..e
         });
         prop_assert!(time(&evaluate(&better)) <= base * TOL);

@@ -348,6 +348,9 @@ struct Comms {
     ep_exposed_b: f64,
     /// Launch overhead of one pass over the stage's layers.
     overhead: f64,
+    /// Host time of the stage's MoE layers in one forward pass
+    /// ([`moe_host_forward`]); backward is twice it.
+    moe_host_f: f64,
 }
 
 /// One layer's collectives, priced once per step: every stage's layers
@@ -405,7 +408,24 @@ fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
         ep_exposed_f,
         ep_exposed_b,
         overhead,
+        moe_host_f: moe_host_forward(r, w),
     }
+}
+
+/// Host time of one forward pass over the stage's MoE layers that the
+/// GPU waits for (`Efficiency::moe_expert_host`): the dropless dispatcher
+/// reads the token counts back every MoE layer, so the host issues the
+/// per-expert grouped-GEMM launches after the GPU has drained, and they add
+/// to the layer's time rather than hide behind it. It scales with the
+/// experts this rank holds (`experts / ep`), not with the tokens. Backward
+/// issues about twice the forward's launches (input and weight gradients);
+/// a recomputed layer repeats its forward.
+fn moe_host_forward(r: &Resolved, w: &StageWork) -> f64 {
+    let Some(m) = r.spec.moe else {
+        return 0.0;
+    };
+    let local = (f64::from(m.experts) / f64::from(r.ep.max(1))).max(1.0);
+    w.moe_layers * r.eff.moe_expert_host.base() * local
 }
 
 /// The exposed EP all-to-all of one micro-batch's forward and backward,
@@ -457,7 +477,8 @@ fn recompute(r: &Resolved, w: &StageWork, c: &Compute, m: &Comms) -> Recompute {
     };
     let layer_fwd =
         w.sum(|l| l.gemm_time + l.attn_time) + hbm_seconds(r, w.sum(|l| l.elementwise_bytes));
-    let mut seconds = full_fraction * (layer_fwd + m.tp_f + m.cp_f + m.ep_f + m.overhead);
+    let mut seconds =
+        full_fraction * (layer_fwd + m.tp_f + m.cp_f + m.ep_f + m.overhead + m.moe_host_f);
     let mut flops = full_fraction * w.sum(|l| l.gemm_flops + l.attn_model_flops);
     if r.levers.checkpointing == Checkpointing::Selective {
         (seconds, flops) = match selective_policy(r.levers.memory.stack()) {
@@ -607,12 +628,9 @@ fn stage_parts(c: &Compute, m: &Comms, re: &Recompute, tp: &TensorParallel) -> P
         2.0 * m.ep_f,
         m.ep_exposed_f + m.ep_exposed_b,
     );
-    let passes = 2.0 + re.full_fraction;
-    p.add(
-        TimeKind::LayerOverhead,
-        passes * m.overhead,
-        passes * m.overhead,
-    );
+    // The recomputed forward's overhead is in `re.seconds`.
+    let host = 2.0 * m.overhead + 3.0 * m.moe_host_f;
+    p.add(TimeKind::LayerOverhead, host, host);
     p
 }
 
@@ -627,13 +645,14 @@ fn stage_times(
     let m = comms(r, w, lp);
     let re = recompute(r, w, &c, &m);
     let tp = tensor_parallel(r, &c, &m, re.full_fraction);
-    let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_exposed_f + m.overhead;
+    let fwd = c.fwd() + tp.exposed_f + m.cp_f + m.ep_exposed_f + m.overhead + m.moe_host_f;
     let bwd = c.bwd()
         + re.seconds
         + tp.exposed_b
         + m.cp_b
         + m.ep_exposed_b
-        + (1.0 + re.full_fraction) * m.overhead;
+        + m.overhead
+        + 2.0 * m.moe_host_f;
     StageTimes {
         fwd,
         bwd,
