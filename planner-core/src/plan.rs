@@ -924,6 +924,26 @@ impl Plan {
             .map_or_else(Efficiency::default, |s| s.profile().efficiency);
         self.efficiency.over(base)
     }
+
+    /// Sets the data-parallel degree so that TP × PP × DP × CP uses every
+    /// GPU of `hardware.gpus`, when the other degrees divide it; otherwise
+    /// leaves it, and `evaluate` names the product that does not match.
+    /// A disaggregated plan sizes its pools itself and is left as it is.
+    /// Returns whether DP changed. (The editor calls it after a change of
+    /// TP, PP, CP or the GPU count, so DP follows them.)
+    pub fn refit_data_parallel(&mut self) -> bool {
+        if self.levers.disaggregation.is_some() {
+            return false;
+        }
+        let p = &mut self.levers.parallel;
+        let model = p.tp.saturating_mul(p.pp).saturating_mul(p.cp);
+        let gpus = self.hardware.gpus;
+        if model == 0 || gpus == 0 || gpus % model != 0 || p.dp == gpus / model {
+            return false;
+        }
+        p.dp = gpus / model;
+        true
+    }
 }
 
 impl TrainingKind {
@@ -1035,5 +1055,42 @@ impl Default for Zero3Fetch {
             persistence_threshold: Self::default_persistence(),
             reduce_bucket: Self::default_reduce_bucket(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::examples::{example_disagg_plan, example_plan};
+
+    #[test]
+    fn data_parallel_follows_the_other_degrees_and_the_gpu_count() {
+        let mut p = example_plan();
+        p.hardware.gpus = 64;
+        p.levers.parallel.tp = 4;
+        p.levers.parallel.pp = 2;
+        p.levers.parallel.cp = 1;
+        p.levers.parallel.dp = 1;
+        assert!(p.refit_data_parallel());
+        assert_eq!(p.levers.parallel.dp, 8);
+        assert!(!p.refit_data_parallel(), "already right");
+        // TP 3 does not divide 64 GPUs: DP stays, evaluate names the product.
+        p.levers.parallel.tp = 3;
+        assert!(!p.refit_data_parallel());
+        assert_eq!(p.levers.parallel.dp, 8);
+        p.levers.parallel.tp = 4;
+        p.hardware.gpus = 128;
+        assert!(p.refit_data_parallel());
+        assert_eq!(p.levers.parallel.dp, 16);
+        p.levers.parallel.tp = 0;
+        assert!(
+            !p.refit_data_parallel(),
+            "a zero degree is left to evaluate"
+        );
+
+        let mut d = example_disagg_plan();
+        let before = d.levers.parallel;
+        d.hardware.gpus *= 2;
+        assert!(!d.refit_data_parallel());
+        assert_eq!(d.levers.parallel, before);
     }
 }

@@ -62,6 +62,24 @@ test('a name the user typed is kept when the content changes', async ({ page }) 
   await expect(name).toHaveValue('our production run');
 });
 
+test('DP follows TP, PP and the GPU count, and stays when they do not divide', async ({ page }) => {
+  const w = watch(page);
+  await openExample(page, 'en');
+  // The example: Llama 2 7B on 8 H100s, TP 1, PP 1, DP 8.
+  const dp = page.getByTestId('lever-dp');
+  await expect(dp).toHaveValue('8');
+  for (const [lever, value, want] of [['lever-tp', '2', '4'], ['lever-pp', '2', '2'], ['lever-tp', '3', '2'], ['lever-tp', '1', '4']]) {
+    await page.getByTestId(lever).fill(value);
+    await page.getByTestId(lever).press('Enter');
+    await expect(dp).toHaveValue(want);
+  }
+  const gpus = page.getByTestId('hw-gpus');
+  await gpus.fill('16');
+  await gpus.press('Enter');
+  await expect(dp).toHaveValue('8');
+  expect(w.errors).toEqual([]);
+});
+
 for (const lang of LANGS) {
   test(`TP that does not divide the heads marks the TP box and offers the divisors (${lang})`, async ({ page }) => {
     const w = watch(page);

@@ -78,7 +78,7 @@ pub fn HardwareLevers() -> impl IntoView {
                 }
             })}
             {count_slider(lens, K::GpuCount, "hw-gpus", Scale::Log2 { min: 0, max: 15 },
-                |p| p.hardware.gpus, |p, v| p.hardware.gpus = v)}
+                |p| p.hardware.gpus, |p, v| { p.hardware.gpus = v; p.refit_data_parallel(); })}
             <div class="grid2">
                 {number(lens, K::GpusPerNode, "hw-gpus-per-node", COUNT, |p| p.hardware.gpus_per_node, |p, v| p.hardware.gpus_per_node = v)}
                 {number_with_hint(lens, K::ScaleUpDomain, "hw-scale-up", super::parse::OPT_COUNT,

@@ -1,6 +1,7 @@
 //! Parallel degrees, sequence parallelism, the pipeline schedule and the
 //! micro-batch. Any combination may be typed; the core says which do not
-//! divide.
+//! divide. A change of TP, PP or CP moves DP with it when the GPU count
+//! allows (`Plan::refit_data_parallel`).
 
 use super::bind::{number, pick, toggle};
 use super::lens::use_plan;
@@ -22,6 +23,24 @@ macro_rules! degree {
     };
 }
 
+/// A model-parallel degree (TP, PP, CP): DP follows it so the degrees keep
+/// using every GPU (`Plan::refit_data_parallel`).
+macro_rules! model_degree {
+    ($label:ident, $id:literal, $field:ident) => {
+        number(
+            use_plan(),
+            K::$label,
+            $id,
+            COUNT,
+            |p| p.levers.parallel.$field,
+            |p, v| {
+                p.levers.parallel.$field = v;
+                p.refit_data_parallel();
+            },
+        )
+    };
+}
+
 /// Parallelism levers.
 #[component]
 pub fn ParallelLevers() -> impl IntoView {
@@ -38,10 +57,10 @@ pub fn ParallelLevers() -> impl IntoView {
         <details class="lever-set" open data-testid="levers-parallel">
             <summary>{move || t(lens.lang(), K::Parallelism)}</summary>
             <div class="grid3">
-                {degree!(Tp, "lever-tp", tp)}
-                {degree!(Pp, "lever-pp", pp)}
+                {model_degree!(Tp, "lever-tp", tp)}
+                {model_degree!(Pp, "lever-pp", pp)}
                 {degree!(Dp, "lever-dp", dp)}
-                {degree!(Cp, "lever-cp", cp)}
+                {model_degree!(Cp, "lever-cp", cp)}
                 {degree!(Ep, "lever-ep", ep)}
                 {degree!(MicroBatch, "lever-micro-batch", micro_batch)}
             </div>
