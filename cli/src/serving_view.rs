@@ -96,9 +96,10 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         );
         let _ = writeln!(
             o,
-            "         TTFT {}; TPOT {}; {:.0} output and {:.0} input tokens/s, {:.2} requests/s, goodput {:.2}/s; SLOs {}",
+            "         TTFT {}; TPOT {}; ITL {}; {:.0} output and {:.0} input tokens/s, {:.2} requests/s, goodput {:.2}/s; SLOs {}",
             ms(&m.ttft),
             ms(&m.tpot),
+            ms(&m.itl),
             m.output_tokens_per_second,
             m.input_tokens_per_second,
             m.requests_per_second,

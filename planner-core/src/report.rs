@@ -803,6 +803,13 @@ pub struct SimulatedServing {
     pub tpot: Percentiles,
     /// Arrival to last token.
     pub latency: Percentiles,
+    /// Inter-token latency as a streaming client sees it: the gap between
+    /// successive chunks of a response after the first token, every chunk
+    /// a sample (`bench_serving`'s ITL). One decode step per token, or a
+    /// whole multi-step window when the engine hands tokens over per
+    /// window (vLLM V0 `--num-scheduler-steps`).
+    #[serde(default)]
+    pub itl: Percentiles,
     /// Mean running sequences per iteration.
     pub mean_running: f64,
     /// Output tokens per second over all replicas.
@@ -937,6 +944,8 @@ pub enum ServingFigure {
     TpotP50,
     /// 99th-percentile time per output token at the stream's rate.
     TpotP99,
+    /// [`SimulatedServing::itl`] median.
+    ItlP50,
     /// [`SimulatedServing::goodput`].
     Goodput,
     /// [`AnalyticServing::max_rate`].
@@ -961,13 +970,14 @@ pub enum ServingFigure {
 
 impl ServingFigure {
     /// The report's figures, in the order the views list them.
-    pub const FIGURES: [ServingFigure; 11] = [
+    pub const FIGURES: [ServingFigure; 12] = [
         ServingFigure::KvPoolTokens,
         ServingFigure::MaxConcurrency,
         ServingFigure::TtftP50,
         ServingFigure::TtftP99,
         ServingFigure::TpotP50,
         ServingFigure::TpotP99,
+        ServingFigure::ItlP50,
         ServingFigure::Goodput,
         ServingFigure::MaxRate,
         ServingFigure::MaxRateUnderSlo,
@@ -983,6 +993,7 @@ crate::lang::named!(ServingFigure {
     ServingFigure::TtftP99 => "ttft_p99", "TTFT p99", "首 token 时间 p99";
     ServingFigure::TpotP50 => "tpot_p50", "TPOT p50", "每输出 token 时间 p50";
     ServingFigure::TpotP99 => "tpot_p99", "TPOT p99", "每输出 token 时间 p99";
+    ServingFigure::ItlP50 => "itl_p50", "ITL p50 (gap between streamed chunks)", "流式输出间隔（ITL）p50";
     ServingFigure::Goodput => "goodput", "goodput under the SLOs (requests/s)", "满足 SLO 的有效吞吐（请求/秒）";
     ServingFigure::MaxRate => "max_rate", "largest sustainable rate (requests/s)", "最大可持续请求速率（请求/秒）";
     ServingFigure::MaxRateUnderSlo => "max_rate_under_slo", "largest rate within the SLOs (requests/s)", "满足 SLO 的最大速率（请求/秒）";

@@ -543,7 +543,7 @@ fn the_memory_table_shows_the_engines_kv_pool() {
 /// one scheduling among its steps and makes new prompts wait out the
 /// window: TPOT falls, TTFT rises by about half a window.
 #[test]
-fn host_work_and_multi_step_windows_move_tpot_and_ttft_as_engines_do() {
+fn host_work_and_multi_step_windows_move_tpot_ttft_and_itl_as_engines_do() {
     use planner_core::engine::HostOverlap;
     let stream = |mut p: Plan| {
         p = with_stream(p, poisson(4.0), fixed(220), fixed(194));
@@ -577,6 +577,20 @@ fn host_work_and_multi_step_windows_move_tpot_and_ttft_as_engines_do() {
         "one scheduling per ten steps"
     );
     let window = 10.0 * multi.tpot.p50.as_millis();
+    // A streaming client gets a token a step, or a window's tokens at
+    // once: the ITL is one step, or about ten (bench_serving's median ITL
+    // of vLLM 0.6 with `--num-scheduler-steps 10` is ~10 TPOTs).
+    let step = serial.itl.p50.as_millis();
+    assert!(
+        step > 0.8 * serial.tpot.p50.as_millis() && step <= serial.tpot.p50.as_millis() * 1.01,
+        "one step a chunk: ITL {step} ms, TPOT {} ms",
+        serial.tpot.p50.as_millis()
+    );
+    let chunk = multi.itl.p50.as_millis();
+    assert!(
+        chunk > 0.8 * window && chunk < 1.2 * window,
+        "a window a chunk: ITL {chunk} ms of {window}"
+    );
     let rise = multi.ttft.p50.as_millis() - serial.ttft.p50.as_millis();
     assert!(
         rise > 0.3 * window && rise < 0.8 * window,

@@ -329,6 +329,11 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
         ttft,
         tpot,
         latency,
+        itl: Percentiles {
+            p50: Seconds::from_secs(run.itl.quantile(0.5)),
+            p99: Seconds::from_secs(run.itl.quantile(0.99)),
+            mean: Seconds::from_secs(run.itl.mean()),
+        },
         mean_running: if run.iterations > 0 {
             run.running_sum / f64::from(run.iterations)
         } else {

@@ -37,6 +37,7 @@ pub fn value(s: &ServingReport, f: F) -> Option<String> {
             .or(ana.map(|a| a.tpot))
             .and_then(secs),
         F::TpotP99 => sim.map(|m| m.tpot.p99).and_then(secs),
+        F::ItlP50 => sim.map(|m| m.itl.p50).and_then(secs),
         F::Goodput => sim.map(|m| num(m.goodput)),
         F::MaxRate => ana.map(|a| num(a.max_rate)),
         F::MaxRateUnderSlo => ana.and_then(|a| a.max_rate_under_slo).map(num),
