@@ -83,6 +83,62 @@ crate::lang::named!(PoolRole {
     PoolRole::Decode => "decode", "decode pool", "解码池";
 });
 
+/// The figures of one pool of a disaggregated report
+/// (`report::PoolReport`) that have no name elsewhere; a view names the
+/// pool's KV tokens, largest rate and fit with `report::ServingFigure` and
+/// `report::Verdict`, whose concepts they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PoolFigure {
+    /// Tensor parallelism × replicas.
+    Shape,
+    /// The pool's iteration time.
+    Iteration,
+    /// Running requests per replica.
+    Running,
+}
+
+impl PoolFigure {
+    /// Every figure.
+    pub const ALL: [PoolFigure; 3] = [
+        PoolFigure::Shape,
+        PoolFigure::Iteration,
+        PoolFigure::Running,
+    ];
+}
+
+crate::lang::named!(PoolFigure {
+    PoolFigure::Shape => "shape", "GPUs (TP × replicas)", "GPU（TP × 副本数）";
+    PoolFigure::Iteration => "iteration", "iteration", "单次迭代";
+    PoolFigure::Running => "running", "running requests per replica", "每副本运行中请求";
+});
+
+/// The figures of the split as a whole (`report::DisaggReport`) that have
+/// no name elsewhere (latency, rate and price are `report::ServingFigure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SplitFigure {
+    /// The link that carries the KV cache.
+    Link,
+    /// The KV transfer of a mean prompt.
+    Transfer,
+    /// The pool that bounds the rate.
+    Bottleneck,
+}
+
+impl SplitFigure {
+    /// Every figure.
+    pub const ALL: [SplitFigure; 3] = [
+        SplitFigure::Link,
+        SplitFigure::Transfer,
+        SplitFigure::Bottleneck,
+    ];
+}
+
+crate::lang::named!(SplitFigure {
+    SplitFigure::Link => "link", "KV link", "KV 传输链路";
+    SplitFigure::Transfer => "transfer", "KV transfer per request", "每请求 KV 传输";
+    SplitFigure::Bottleneck => "bottleneck", "bounded by", "瓶颈";
+});
+
 /// What the checks of a disaggregated plan need to know of the rest of it.
 #[derive(Debug, Clone, Copy)]
 pub struct Context {
@@ -101,6 +157,31 @@ pub struct Context {
 }
 
 impl Disaggregation {
+    /// A first split of `gpus` GPUs into pools of TP-`tp` replicas: half of
+    /// the replicas prefill, the rest decode (the decode pool takes the odd
+    /// one), the link left to the plan's hardware. `None` when the GPUs
+    /// hold fewer than two replicas. Where to go from there is the serving
+    /// search's question (`"disaggregation": "explore"`).
+    pub fn halves(tp: u32, gpus: u32) -> Option<Self> {
+        let tp = tp.max(1);
+        let replicas = gpus / tp;
+        if replicas < 2 {
+            return None;
+        }
+        let pool = |replicas| Pool {
+            tp,
+            replicas,
+            token_budget: None,
+            max_seqs: None,
+            ep: None,
+        };
+        Some(Self {
+            prefill: pool(replicas / 2),
+            decode: pool(replicas - replicas / 2),
+            link: None,
+        })
+    }
+
     /// GPUs both pools take.
     pub fn gpus(&self) -> u64 {
         self.prefill.gpus() + self.decode.gpus()
@@ -228,3 +309,25 @@ crate::lang::named!(PoolSearch {
     PoolSearch::Off => "off", "co-located only", "仅合并部署";
     PoolSearch::Explore => "explore", "try prefill/decode pools", "尝试预填充/解码分离";
 });
+
+#[cfg(test)]
+mod tests {
+    use super::Disaggregation;
+
+    #[test]
+    fn halves_split_the_replicas_and_need_two() {
+        let d = Disaggregation::halves(4, 8).expect("two TP-4 replicas");
+        assert_eq!((d.prefill.tp, d.prefill.replicas), (4, 1));
+        assert_eq!((d.decode.tp, d.decode.replicas), (4, 1));
+        let d = Disaggregation::halves(2, 14).expect("seven TP-2 replicas");
+        assert_eq!((d.prefill.replicas, d.decode.replicas), (3, 4));
+        assert_eq!(d.gpus(), 14);
+        assert!(Disaggregation::halves(8, 8).is_none(), "one replica");
+        assert!(Disaggregation::halves(0, 1).is_none());
+        assert_eq!(
+            Disaggregation::halves(0, 2).map(|d| d.gpus()),
+            Some(2),
+            "TP 0 read as 1"
+        );
+    }
+}

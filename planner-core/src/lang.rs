@@ -114,6 +114,8 @@ mod tests {
         check(&MigrationClass::ALL);
         check(&PlanFamily::ALL);
         check(&DeviceRole::ALL);
+        check(&crate::disagg::PoolFigure::ALL);
+        check(&crate::disagg::SplitFigure::ALL);
         check(&[Verdict::Fits, Verdict::DoesNotFit, Verdict::Invalid]);
         check(&[Severity::Info, Severity::Warning, Severity::Error]);
         check(&[

@@ -65,3 +65,67 @@ for (const lang of ['en', 'zh'] as const) {
     expect(w.errors).toEqual([]);
   });
 }
+
+// Disaggregated prefill and decode (issue 15: the core's pools were not
+// editable): the split starts from the core's halves, each pool is a
+// lever, and the results show both pools and the link.
+for (const lang of ['en', 'zh'] as const) {
+  test(`a serving plan splits into prefill and decode pools (${lang})`, async ({ page }) => {
+    const w = watch(page);
+    await open(page);
+    if (lang === 'zh') await page.getByTestId('lang-switch').click();
+    await page.getByTestId('preset-select').selectOption('serving');
+    await page.getByTestId('plan-tab-3').click(); // 4×H200
+    await page.getByTestId('lever-stream-on').check();
+    for (const [id, v] of [['stream-prompt', '2048'], ['stream-output', '256'], ['stream-rate', '2']] as const) {
+      await page.getByTestId(id).fill(v);
+      await page.getByTestId(id).press('Enter');
+    }
+    // Pools need an engine that batches continuously.
+    await page.getByTestId('lever-engine').selectOption('vllm');
+    await expect(page.getByTestId('disagg-panel')).toHaveCount(0);
+    await page.getByTestId('levers-disagg').locator('summary').click();
+    // TP 4 on 4 GPUs is one replica: nothing to split yet.
+    await page.getByTestId('lever-tp').fill('4');
+    await page.getByTestId('lever-tp').press('Enter');
+    await expect(page.getByTestId('disagg-needs')).toBeVisible();
+    await page.getByTestId('lever-tp').fill('2');
+    await page.getByTestId('lever-tp').press('Enter');
+    await expect(page.getByTestId('lever-dp')).toHaveValue('2');
+    await expect(page.getByTestId('disagg-needs')).toHaveCount(0);
+    await page.getByTestId('lever-disagg-on').check();
+    const panel = page.getByTestId('disagg-panel');
+    await expect(panel).toBeVisible();
+    await expect(page.getByTestId('lever-prefill-tp')).toHaveValue('2');
+    await expect(page.getByTestId('lever-decode-replicas')).toHaveValue('1');
+    await expect(page.getByTestId('disagg-prefill-shape').locator('dd')).toHaveText('2 × 1');
+    await expect(page.getByTestId('disagg-decode-shape').locator('dd')).toHaveText('2 × 1');
+    await expect(panel.locator('h4').first()).toHaveText(lang === 'zh' ? '预填充池' : 'prefill pool');
+    await expect(page.getByTestId('disagg-link').locator('dd')).toContainText('NVLink');
+    for (const f of ['transfer', 'ttft_p50', 'tpot_p50', 'max_rate', 'bottleneck']) {
+      await expect(page.getByTestId(`disagg-${f}`), f).toBeVisible();
+    }
+    await expect(page.getByTestId('disagg-prefill-fit').locator('dd')).toHaveText(lang === 'zh' ? '放得下' : 'Fits');
+    await panel.screenshot({ path: `${shots}/disagg-${lang}.png` });
+    await page.getByTestId('levers-disagg').screenshot({ path: `${shots}/disagg-levers-${lang}.png` });
+    // The whole page at desktop width; on a phone, the screen the panel
+    // scrolls into.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${shots}/disagg-page-1440-${lang}.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/disagg-page-390-${lang}.png` });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    // A 70B prefill pool of TP 1 does not fit one H200: the pool says so
+    // and no latency is shown for a stream nothing got through.
+    await page.getByTestId('lever-prefill-tp').fill('1');
+    await page.getByTestId('lever-prefill-tp').press('Enter');
+    await expect(page.getByTestId('disagg-prefill-shape').locator('dd')).toHaveText('1 × 1');
+    await expect(page.getByTestId('disagg-prefill-fit').locator('dd')).toHaveText(lang === 'zh' ? '放不下' : 'Does not fit');
+    await expect(page.getByTestId('disagg-ttft_p50').locator('dd')).toHaveText('—');
+    // Off again: the panel goes, the plan serves as one pool.
+    await page.getByTestId('lever-disagg-on').uncheck();
+    await expect(panel).toHaveCount(0);
+    expect(w.errors).toEqual([]);
+  });
+}

@@ -169,6 +169,16 @@ strings! {
     WholeBatch => "whole batch at once", "整批一次完成";
     MemoryCapOn => "Cap this process's share of GPU memory", "限制本进程可用的显存比例";
     MemoryCap => "Memory cap (share of HBM)", "显存上限（HBM 比例）";
+    // Disaggregated prefill and decode.
+    Disaggregation => "Prefill and decode pools", "预填充与解码分离";
+    DisaggOn => "Split prefill and decode into pools", "把预填充和解码拆成两个 GPU 池";
+    DisaggNeeds => "Needs at least two replicas' worth of GPUs: raise the GPU count or lower TP.", "至少需要两个副本的 GPU：增加 GPU 数量或降低 TP。";
+    PrefillTp => "Prefill TP", "预填充 TP";
+    PrefillReplicas => "Prefill replicas", "预填充副本数";
+    DecodeTp => "Decode TP", "解码 TP";
+    DecodeReplicas => "Decode replicas", "解码副本数";
+    KvLink => "KV link between the pools", "池间 KV 传输链路";
+    KvLinkAuto => "Auto (NVLink or fabric)", "自动（NVLink 或网络）";
     // Smaller models.
     Reduction => "Smaller model", "更小的模型";
     Pruning => "Pruning", "剪枝";

@@ -75,6 +75,10 @@ pub enum K {
     ServingStreamNote,
     ServingNoStream,
     ValidValues,
+    // Disaggregated prefill and decode.
+    DisaggTitle,
+    DisaggNote,
+    PoolFit,
 }
 
 /// A results string.
@@ -162,6 +166,13 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::OpenPlan => tr(lang, "Open this plan", "打开此方案"),
         K::MigrationFromBase => tr(lang, "Migration from the baseline", "相对基线的迁移"),
         K::ServingTitle => tr(lang, "Serving", "推理服务"),
+        K::DisaggTitle => tr(lang, "Prefill and decode pools", "预填充与解码分离"),
+        K::PoolFit => tr(lang, "Weights and KV pool", "权重与 KV 池"),
+        K::DisaggNote => tr(
+            lang,
+            "Latencies from the simulated stream through both pools; rates from the steady-state model. The KV cache crosses the link once per request, after its prefill.",
+            "延迟来自请求流经两个池的模拟；速率来自稳态模型。每个请求的 KV 缓存在预填充后经链路传输一次。",
+        ),
         K::ValidValues => tr(lang, "Valid values:", "可选值："),
         K::ServingStreamNote => tr(
             lang,

@@ -2,6 +2,7 @@
 //! algorithmic ones (change the software) and the hardware ones (change
 //! the machine, and how it is paid for).
 
+use super::disagg_levers::DisaggLevers;
 use super::economics::EconomicsLevers;
 use super::hardware::HardwareLevers;
 use super::memory_levers::MemoryLevers;
@@ -34,6 +35,7 @@ pub fn LeverEditor() -> impl IntoView {
                 <Show when=move || !lens.trains()>
                     <ServingLevers />
                     <StreamLevers />
+                    <DisaggLevers />
                 </Show>
                 <ReductionLevers />
             </section>

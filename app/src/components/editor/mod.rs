@@ -5,6 +5,7 @@
 pub mod bind;
 mod calibrate;
 mod custom_model;
+mod disagg_levers;
 mod economics;
 mod find_best;
 mod found;

@@ -9,6 +9,7 @@ pub mod body;
 pub mod chart_frame;
 pub mod compare_table;
 pub mod diagnostics;
+pub mod disagg_panel;
 pub mod embed;
 pub mod exports;
 pub mod family_summary;
@@ -27,6 +28,7 @@ use super::ops::checklist::ChecklistPanel;
 use super::verdict::VerdictLine;
 use body::ResultBody;
 use diagnostics::DiagnosticsList;
+use disagg_panel::DisaggPanel;
 use exports::ExportBar;
 use family_summary::FamilySummary;
 use leptos::prelude::*;
@@ -48,6 +50,7 @@ pub fn ResultsPanel() -> impl IntoView {
             <SearchResults />
             <FamilySummary />
             <ServingPanel />
+            <DisaggPanel />
             <DiagnosticsList />
             <ChecklistPanel />
             <ExportBar />
