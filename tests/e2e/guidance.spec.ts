@@ -3,7 +3,7 @@
 // (a serving plan shows no ZeRO or recomputation levers, and its checklist
 // never says "Turn on ZeRO-1").
 import { test, expect, Page } from '@playwright/test';
-import { open, watch } from './helpers';
+import { open, shots, watch } from './helpers';
 
 const LANGS = ['en', 'zh'] as const;
 
@@ -37,6 +37,8 @@ for (const lang of LANGS) {
     for (const id of ['levers-serving', 'lever-kv-precision', 'offload-kv-tier']) {
       await expect(page.getByTestId(id), id).toBeVisible();
     }
+    // A dense model has no routed experts to move.
+    await expect(page.getByTestId('offload-experts-tier')).toHaveCount(0);
     // The plan still holds ZeRO-1, but the checklist asks nothing of it.
     const list = page.getByTestId('checklist');
     await expect(list.getByTestId('checklist-item').first()).toBeVisible();
@@ -103,3 +105,25 @@ for (const lang of LANGS) {
     expect(w.errors).toEqual([]);
   });
 }
+
+// Issue 15: the core's expert offload (routed experts apart from the dense
+// weights while serving an MoE model) is a lever on the page.
+test('serving an MoE model offers its routed experts to offload', async ({ page }) => {
+  const w = watch(page);
+  await openExample(page, 'en');
+  await page.getByTestId('workload-kind').selectOption('inference');
+  await page.getByTestId('model-select').selectOption('mixtral-8x7b');
+  const tier = page.getByTestId('offload-experts-tier');
+  await expect(tier).toBeVisible();
+  const margin = page.getByTestId('hbm-margin');
+  const before = await margin.textContent();
+  await tier.selectOption('host_dram');
+  await expect(page.getByTestId('offload-experts-fraction')).toBeVisible();
+  // The experts leave HBM: the margin grows.
+  await expect(margin).not.toHaveText(before ?? '');
+  await page.getByTestId('levers-offload').screenshot({ path: `${shots}/offload-experts-en.png` });
+  // Training has no expert offload of its own (the weights' row moves them).
+  await page.getByTestId('workload-kind').selectOption('pre_training');
+  await expect(tier).toHaveCount(0);
+  expect(w.errors).toEqual([]);
+});

@@ -150,6 +150,7 @@ strings! {
     OffloadGradients => "Gradients", "梯度";
     OffloadActivations => "Activations", "激活值";
     OffloadKv => "KV cache", "KV 缓存";
+    OffloadExperts => "Routed experts (MoE serving)", "路由专家（MoE 推理）";
     MovedShare => "Share moved", "迁移比例";
     StayInHbm => "Stay in HBM", "留在 HBM";
     TierCxl => "CXL memory", "CXL 内存";

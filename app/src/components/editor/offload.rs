@@ -3,6 +3,7 @@
 
 use super::bind::{fraction_slider, pick};
 use super::lens::use_plan;
+use super::model_picker::spec_of;
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::plan::{Offload, OffloadTarget, Plan};
@@ -20,16 +21,19 @@ pub enum State {
     Activations,
     /// KV cache.
     KvCache,
+    /// Routed expert weights of an MoE model while serving.
+    Experts,
 }
 
 impl State {
     /// Every state, in the order shown.
-    pub const ALL: [State; 5] = [
+    pub const ALL: [State; 6] = [
         State::Optimizer,
         State::Parameters,
         State::Gradients,
         State::Activations,
         State::KvCache,
+        State::Experts,
     ];
 
     /// The state's slot in the offload levers.
@@ -40,6 +44,7 @@ impl State {
             State::Gradients => o.gradients,
             State::Activations => o.activations,
             State::KvCache => o.kv_cache,
+            State::Experts => o.experts,
         }
     }
 
@@ -51,16 +56,20 @@ impl State {
             State::Gradients => &mut o.gradients,
             State::Activations => &mut o.activations,
             State::KvCache => &mut o.kv_cache,
+            State::Experts => &mut o.experts,
         }
     }
 
     /// Whether the state exists in a workload that trains (`true`) or
-    /// serves: optimizer states, gradients and saved activations only in
-    /// training, the KV cache only in serving, weights in both.
-    pub fn applies(self, trains: bool) -> bool {
+    /// serves, of a model with routed experts (`moe`) or not: optimizer
+    /// states, gradients and saved activations only in training, the KV
+    /// cache only in serving, routed experts apart from the weights only
+    /// when serving an MoE model, weights always.
+    pub fn applies(self, trains: bool, moe: bool) -> bool {
         match self {
             State::Optimizer | State::Gradients | State::Activations => trains,
             State::KvCache => !trains,
+            State::Experts => !trains && moe,
             State::Parameters => true,
         }
     }
@@ -72,6 +81,7 @@ impl State {
             State::Gradients => "gradients",
             State::Activations => "activations",
             State::KvCache => "kv",
+            State::Experts => "experts",
         }
     }
 
@@ -82,6 +92,7 @@ impl State {
             State::Gradients => K::OffloadGradients,
             State::Activations => K::OffloadActivations,
             State::KvCache => K::OffloadKv,
+            State::Experts => K::OffloadExperts,
         }
     }
 }
@@ -106,11 +117,12 @@ fn state_row(s: State) -> impl IntoView {
 #[component]
 pub fn OffloadLevers() -> impl IntoView {
     let lens = use_plan();
+    let moe = Memo::new(move |_| lens.get(|p| spec_of(&p.model).moe.is_some()));
     view! {
         <details class="lever-set" open data-testid="levers-offload">
             <summary>{move || t(lens.lang(), K::Offload)}</summary>
             {State::ALL
-                .map(|s| view! { <Show when=move || s.applies(lens.trains())>{state_row(s)}</Show> })
+                .map(|s| view! { <Show when=move || s.applies(lens.trains(), moe.get())>{state_row(s)}</Show> })
                 .collect_view()}
             {pick(lens, K::Placement, "lever-placement", |p| p.levers.placement, |p, v| p.levers.placement = v)}
         </details>
