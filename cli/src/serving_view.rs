@@ -165,7 +165,7 @@ fn render_serving_search(r: &planner_core::search::ServingSearch) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} candidates, {} carry the rate within the SLOs",
+        "{} candidates, {} carry the rate within the SLOs (steady state); the answers below were checked in the simulator",
         r.evaluated, r.feasible
     );
     for (i, f) in r.frontier.iter().enumerate() {
@@ -185,6 +185,14 @@ fn render_serving_search(r: &planner_core::search::ServingSearch) -> String {
                 ""
             }
         );
+        if let Some(m) = &f.simulated {
+            let _ = writeln!(
+                o,
+                "       simulated: TTFT {}; TPOT {}; SLOs met",
+                ms(&m.ttft),
+                ms(&m.tpot)
+            );
+        }
         let changes: Vec<String> = f
             .changes
             .iter()

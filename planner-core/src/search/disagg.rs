@@ -152,6 +152,7 @@ fn check(s: &ServingScenario, pre: Pool, dec: Pool) -> Option<ServingFound> {
             return Some(ServingFound {
                 usd_per_hour: super::serving_space::usd_per_hour(&plan),
                 analytic: as_serving(&a),
+                simulated: None,
                 changes: ch,
                 affects_sla,
                 gpus: gpus as u32,

@@ -88,19 +88,7 @@ pub fn search_serving(s: &ServingScenario) -> ServingSearch {
         found.extend(pooled);
     }
     out.feasible = found.len() as u32;
-    let key = |f: &ServingFound| {
-        (
-            f.gpus,
-            f.analytic.tpot.as_secs(),
-            f.analytic.ttft.p99.as_secs(),
-        )
-    };
-    found.sort_by(|a, b| {
-        let (x, y) = (key(a), key(b));
-        x.0.cmp(&y.0)
-            .then(x.1.total_cmp(&y.1))
-            .then(x.2.total_cmp(&y.2))
-    });
+    let found = simulated_answers(s, found);
     out.best = found.first().cloned();
     // Sorted by GPUs then TPOT: the frontier keeps each strictly lower TPOT.
     let mut low = f64::INFINITY;
@@ -285,7 +273,109 @@ fn score(s: &ServingScenario, one: Plan, rate: f64) -> Option<ServingFound> {
         gpus: gpus as u32,
         replicas: replicas as u32,
         analytic,
+        simulated: None,
     })
+}
+
+/// Candidates the simulator checks for each GPU count the steady state
+/// asks for: the lowest-TPOT ones, which are those the best answer and
+/// the frontier are drawn from.
+const CHECKED_PER_GPU_COUNT: usize = 4;
+
+/// Replicas the check may add to one answer before giving it up.
+const MAX_ADDED_REPLICAS: u32 = 16;
+
+/// The answer as the iteration-level simulator sees it: while one
+/// replica's simulated share of the stream misses an SLO the stream sets
+/// (the steady state's M/D/1 wait is optimistic near saturation, where a
+/// Poisson burst queues prompts behind each other; docs/validation.md,
+/// "Serving: analytic vs simulator"), one more replica, within the GPU
+/// budget. `None` when the budget runs out first. A stream without SLOs
+/// and a disaggregated answer are returned as they are.
+fn checked(s: &ServingScenario, mut f: ServingFound) -> Option<ServingFound> {
+    if f.plan.levers.disaggregation.is_some() || !has_slo(&f.plan) {
+        return Some(f);
+    }
+    let tp = f.plan.levers.parallel.tp.max(1);
+    for _ in 0..=MAX_ADDED_REPLICAS {
+        let sim = crate::serving::simulate(&f.plan)?;
+        if sim.meets_slo {
+            f.simulated = Some(sim);
+            return Some(f);
+        }
+        let replicas = f.replicas + 1;
+        let gpus = u64::from(tp) * u64::from(replicas);
+        if gpus > u64::from(s.max_gpus) {
+            return None;
+        }
+        f.replicas = replicas;
+        f.gpus = gpus as u32;
+        f.plan.levers.parallel.dp = replicas;
+        f.plan.hardware.gpus = gpus as u32;
+        f.analytic = crate::serving::analytic(&f.plan)?;
+        f.changes = changes(&s.base, &f.plan);
+        f.affects_sla = f.changes.iter().any(|c| c.impact == Impact::Sla);
+        f.usd_per_hour = usd_per_hour(&f.plan);
+    }
+    None
+}
+
+/// Whether the plan's stream sets any latency objective.
+fn has_slo(p: &Plan) -> bool {
+    match &p.workload {
+        Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| {
+            let o = &st.slo;
+            o.ttft_p50.is_some()
+                || o.ttft_p99.is_some()
+                || o.tpot_p50.is_some()
+                || o.tpot_p99.is_some()
+        }),
+        Workload::Training(_) => false,
+    }
+}
+
+/// The answers sorted by GPUs, then TPOT, then TTFT p99, and of each
+/// GPU count the [`CHECKED_PER_GPU_COUNT`] best checked by the simulator
+/// ([`checked`]); the rest cannot be the best answer or on the frontier
+/// unless a checked one moves past them, and are left out.
+fn simulated_answers(s: &ServingScenario, mut found: Vec<ServingFound>) -> Vec<ServingFound> {
+    sort_answers(&mut found);
+    let mut per_count: Vec<(u32, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for f in found {
+        let seen = match per_count.iter_mut().find(|(g, _)| *g == f.gpus) {
+            Some((_, n)) => n,
+            None => {
+                per_count.push((f.gpus, 0));
+                &mut per_count.last_mut().expect("just pushed").1
+            }
+        };
+        if *seen >= CHECKED_PER_GPU_COUNT {
+            continue;
+        }
+        *seen += 1;
+        if let Some(c) = checked(s, f) {
+            out.push(c);
+        }
+    }
+    sort_answers(&mut out);
+    out
+}
+
+fn sort_answers(found: &mut [ServingFound]) {
+    let key = |f: &ServingFound| {
+        (
+            f.gpus,
+            f.analytic.tpot.as_secs(),
+            f.analytic.ttft.p99.as_secs(),
+        )
+    };
+    found.sort_by(|a, b| {
+        let (x, y) = (key(a), key(b));
+        x.0.cmp(&y.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
+    });
 }
 
 /// The serving scenario the benchmark and `memwall` examples use: the

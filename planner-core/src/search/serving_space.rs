@@ -105,6 +105,13 @@ pub struct ServingFound {
     pub replicas: u32,
     /// The steady state at the stream's rate.
     pub analytic: AnalyticServing,
+    /// The iteration-level simulation of one replica's share of the stream
+    /// that confirmed the answer meets the stream's SLOs (the search adds
+    /// replicas until it does); `None` where the stream sets no SLO, and
+    /// for disaggregated answers (checked through both pools by their own
+    /// steady state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<crate::report::SimulatedServing>,
     /// What the hardware costs per hour, added memory (CXL, a pool's
     /// share) included; `None` when a price is unknown.
     #[serde(default)]
