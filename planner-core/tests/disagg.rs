@@ -309,6 +309,12 @@ fn the_serving_search_weighs_pool_splits() {
             .any(|c| c.setting == planner_core::diff::Setting::Disaggregation)
     };
     assert!(all.iter().all(|f| named(f)));
+    // Pooled or not, each answer was run through the simulator and meets
+    // the stream's SLOs there.
+    for f in &all {
+        let sim = f.simulated.as_ref().expect("checked in the simulator");
+        assert!(sim.meets_slo, "{} GPUs", f.gpus);
+    }
     let _ = PoolRole::Prefill;
 }
 

@@ -163,3 +163,43 @@ fn check(s: &ServingScenario, pre: Pool, dec: Pool) -> Option<ServingFound> {
     }
     None
 }
+
+/// A disaggregated answer as the simulator sees it: the stream through
+/// both pools (`serving::disagg::simulate`, as `evaluate` reports it);
+/// while it misses an SLO, one more replica for the pool that bounds the
+/// rate, within the GPU budget. `None` when the budget runs out first or
+/// the plan stops fitting.
+pub(super) fn checked(s: &ServingScenario, mut f: ServingFound) -> Option<ServingFound> {
+    for _ in 0..=super::serving::MAX_ADDED_REPLICAS {
+        let (pre, dec, l) = crate::serving::disagg::model(&f.plan)?;
+        if !(pre.fits && dec.fits) {
+            return None;
+        }
+        let sim = crate::serving::disagg::simulate(&pre, &dec, &l);
+        if sim.meets_slo {
+            f.simulated = Some(sim);
+            return Some(f);
+        }
+        let (a, _) = crate::serving::disagg::screen(&f.plan)?;
+        let d = f.plan.levers.disaggregation?;
+        let (mut pp, mut dd) = (d.prefill, d.decode);
+        match a.bottleneck {
+            PoolRole::Prefill => pp.replicas += 1,
+            PoolRole::Decode => dd.replicas += 1,
+        }
+        let gpus = pp.gpus() + dd.gpus();
+        if gpus > u64::from(s.max_gpus) {
+            return None;
+        }
+        let plan = pair_plan(&s.base, pp, dd);
+        let (a, _) = crate::serving::disagg::screen(&plan)?;
+        f.changes = changes(&s.base, &plan);
+        f.affects_sla = f.changes.iter().any(|c| c.impact == Impact::Sla);
+        f.usd_per_hour = super::serving_space::usd_per_hour(&plan);
+        f.analytic = as_serving(&a);
+        f.gpus = gpus as u32;
+        f.replicas = pp.replicas + dd.replicas;
+        f.plan = plan;
+    }
+    None
+}

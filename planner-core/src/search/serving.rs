@@ -283,7 +283,7 @@ fn score(s: &ServingScenario, one: Plan, rate: f64) -> Option<ServingFound> {
 const CHECKED_PER_GPU_COUNT: usize = 4;
 
 /// Replicas the check may add to one answer before giving it up.
-const MAX_ADDED_REPLICAS: u32 = 16;
+pub(super) const MAX_ADDED_REPLICAS: u32 = 16;
 
 /// The answer as the iteration-level simulator sees it: while one
 /// replica's simulated share of the stream misses an SLO the stream sets
@@ -291,10 +291,14 @@ const MAX_ADDED_REPLICAS: u32 = 16;
 /// Poisson burst queues prompts behind each other; docs/validation.md,
 /// "Serving: analytic vs simulator"), one more replica, within the GPU
 /// budget. `None` when the budget runs out first. A stream without SLOs
-/// and a disaggregated answer are returned as they are.
+/// is returned as it is; a disaggregated answer is checked through both
+/// pools (`super::disagg::checked`).
 fn checked(s: &ServingScenario, mut f: ServingFound) -> Option<ServingFound> {
-    if f.plan.levers.disaggregation.is_some() || !has_slo(&f.plan) {
+    if !has_slo(&f.plan) {
         return Some(f);
+    }
+    if f.plan.levers.disaggregation.is_some() {
+        return super::disagg::checked(s, f);
     }
     let tp = f.plan.levers.parallel.tp.max(1);
     for _ in 0..=MAX_ADDED_REPLICAS {

@@ -107,9 +107,8 @@ pub struct ServingFound {
     pub analytic: AnalyticServing,
     /// The iteration-level simulation of one replica's share of the stream
     /// that confirmed the answer meets the stream's SLOs (the search adds
-    /// replicas until it does); `None` where the stream sets no SLO, and
-    /// for disaggregated answers (checked through both pools by their own
-    /// steady state).
+    /// replicas until it does; a disaggregated answer's stream through
+    /// both pools); `None` where the stream sets no SLO.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated: Option<crate::report::SimulatedServing>,
     /// What the hardware costs per hour, added memory (CXL, a pool's

@@ -45,7 +45,7 @@ pub(crate) struct PoolModel {
     tables: Vec<Breakdown>,
     cap: Capacity,
     limits: Limits,
-    fits: bool,
+    pub(crate) fits: bool,
     stream: RequestStream,
 }
 
