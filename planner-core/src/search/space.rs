@@ -40,10 +40,16 @@ pub(crate) enum AddedCxl {
     Yes,
 }
 
-/// GPUs whose scale-up link can span an NVL72 rack: NVLink 5 parts
-/// (GB200, B200, B300 in the catalog).
+/// GPUs sold in NVL72 racks: the Grace-Blackwell parts, GB200 and GB300
+/// (the catalog's "B300 / GB300" entry), whose NVLink 5 spans 72 GPUs
+/// (NVIDIA GB200 NVL72 and GB300 NVL72 product pages). A plain B200 comes
+/// on an 8-GPU HGX board (HGX B200: eight GPUs on NVLink 5), so a B200 in
+/// a 72-GPU domain is hardware nobody sells.
 fn nvl72_capable(gpu: Option<GpuId>) -> bool {
-    gpu.is_some_and(|id| catalog::gpu(id).spec.scale_up == Some(LinkId::NvLink5))
+    gpu.is_some_and(|id| {
+        matches!(id, GpuId::Gb200 | GpuId::B300)
+            && catalog::gpu(id).spec.scale_up == Some(LinkId::NvLink5)
+    })
 }
 
 /// The GPU kinds tried: the allowed list, or the base GPU and every
@@ -109,7 +115,12 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
             hw.gpu = GpuChoice::Preset(id);
         }
         let mut domains = vec![hw.scale_up_domain];
-        if s.space.nvl72 == Permission::Allowed && nvl72_capable(gpu) && hw.scale_up_gpus() != NVL72
+        // An NVL72 domain changes nothing for a budget that fits in the
+        // domain the GPUs already have.
+        if s.space.nvl72 == Permission::Allowed
+            && nvl72_capable(gpu)
+            && hw.scale_up_gpus() != NVL72
+            && s.max_gpus > hw.scale_up_gpus()
         {
             domains.push(NVL72);
         }

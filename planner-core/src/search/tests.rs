@@ -475,19 +475,29 @@ fn the_hardware_family_keeps_the_base_levers() {
     assert_ne!(h.plan.hardware, s.base.hardware);
 }
 
+/// NVL72 racks are GB200 and GB300: a plain B200 (an 8-GPU HGX board) or
+/// an H100 is never put in a 72-GPU domain, and a budget that fits in the
+/// node's own domain gets no NVL72 option (it would change nothing).
 #[test]
-fn nvl72_is_offered_to_nvlink5_parts_only() {
+fn nvl72_is_offered_to_the_rack_parts_only_and_only_where_it_matters() {
     let mut s = small_training();
-    s.constraints.gpu_kinds = Some(vec![GpuId::B200, GpuId::H100Sxm]);
-    let hw = space::hardware_options(&s, Permission::Allowed);
-    let domain = |id: GpuId| {
-        hw.iter()
+    s.constraints.gpu_kinds = Some(vec![GpuId::Gb200, GpuId::B300, GpuId::B200, GpuId::H100Sxm]);
+    s.max_gpus = s.max_gpus.max(16);
+    let domains = |s: &Scenario, id: GpuId| {
+        space::hardware_options(s, Permission::Allowed)
+            .iter()
             .filter(|h| h.gpu == Some(id))
             .map(|h| h.hardware.scale_up_gpus())
             .collect::<Vec<_>>()
     };
-    assert!(domain(GpuId::B200).contains(&space::NVL72));
-    assert!(!domain(GpuId::H100Sxm).contains(&space::NVL72));
+    assert!(domains(&s, GpuId::Gb200).contains(&space::NVL72));
+    assert!(domains(&s, GpuId::B300).contains(&space::NVL72));
+    assert!(!domains(&s, GpuId::B200).contains(&space::NVL72));
+    assert!(!domains(&s, GpuId::H100Sxm).contains(&space::NVL72));
+    let mut within = s.clone();
+    within.max_gpus = 8;
+    within.base.hardware.gpus_per_node = 8;
+    assert!(!domains(&within, GpuId::B300).contains(&space::NVL72));
 }
 
 #[test]
