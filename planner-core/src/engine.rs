@@ -122,8 +122,18 @@ impl KvPoolRule {
 #[serde(rename_all = "snake_case")]
 pub enum Preemption {
     /// Free the newest running request's blocks and prefill it again later
-    /// (vLLM V1's only mode; SGLang's retraction).
+    /// (vLLM V1's only mode; SGLang's retraction). Blocks are taken as
+    /// tokens are computed.
     Recompute,
+    /// Never preempt: a request is admitted only when the blocks for its
+    /// whole prompt and its largest output can be reserved, and it keeps
+    /// them until it finishes (TensorRT-LLM's default capacity scheduler,
+    /// `CapacitySchedulerPolicy.GUARANTEED_NO_EVICT`: "only accepts new
+    /// requests if they can complete without eviction"; the TensorRT-LLM
+    /// performance-tuning guide, "Capacity Scheduler Policy", and
+    /// `SchedulerConfig`'s default). Fewer requests run at once than the
+    /// pool would hold on demand when outputs are long.
+    ReserveToFinish,
 }
 
 /// An engine's scheduling and memory defaults, as the planner uses them.
@@ -562,7 +572,11 @@ impl Engine {
             token_budget,
             block_tokens,
             max_seqs,
-            preemption: Preemption::Recompute,
+            preemption: if self == Engine::TrtLlm {
+                Preemption::ReserveToFinish
+            } else {
+                Preemption::Recompute
+            },
             // The plan's `engine_knobs.prefix_caching` (on unless stated)
             // replaces this for every engine, V0 included, whose own
             // default was off (`enable_prefix_caching` False).

@@ -344,12 +344,14 @@ fn trt_llm_offline_throughput() {
         median * 100.0,
         worst * 100.0
     );
-    // As measured on 2026-12-01 (60 rows): median 7.8 %, worst 48.0 %
-    // (Llama 3.1 405B, H100 TP 8, 128 / 4096; docs/validation.md lists
-    // the misses). A change that moves these is a change to the model.
+    // As measured on 2026-12-04 (60 rows), with TensorRT-LLM's reserving
+    // scheduler (`Preemption::ReserveToFinish`): median 7.2 %, worst
+    // 28.8 % (Llama 3.1 405B, H100 TP 8, 128 / 4096; before it, 7.8 % and
+    // 48.0 %; docs/validation.md lists the misses). A change that moves
+    // these is a change to the model.
     assert_eq!(errors.len(), 60);
-    assert!(median <= 0.08, "median |error| {median}");
-    assert!(worst <= 0.50, "worst |error| {worst}");
+    assert!(median <= 0.075, "median |error| {median}");
+    assert!(worst <= 0.30, "worst |error| {worst}");
 }
 
 /// Qwen3-235B-A22B's `config.json` (Qwen/Qwen3-235B-A22B on the Hugging
@@ -431,11 +433,13 @@ fn trt_llm_offline_moe_throughput() {
             });
         }
         let r = evaluate(&p);
-
+        assert_eq!(r.verdict, Verdict::Fits, "{gpu:?} {i}/{o}");
         let a = planner_core::serving::analytic(&p).expect("a stream");
         let predicted = a.output_tokens_per_second;
         let e = (predicted - measured) / measured;
-        println!("Qwen3-235B {gpu:?} DP8 EP8 {i}/{o}: measured {measured:.0}, predicted {predicted:.0} ({:+.1}%), running {:.0} {:?}", e * 100.0, a.running, r.verdict);
+        println!("Qwen3-235B {gpu:?} DP8 EP8 {i}/{o}: measured {measured:.0}, predicted {predicted:.0} ({:+.1}%), running {:.0} per rank", e * 100.0, a.running);
+        // Every row high, as it stands.
+        assert!(e > 0.3 && e < 1.0, "{gpu:?} {i}/{o}: {e}");
         errors.push(e.abs());
     }
     errors.sort_by(f64::total_cmp);
@@ -445,4 +449,9 @@ fn trt_llm_offline_moe_throughput() {
         median * 100.0,
         worst * 100.0
     );
+    // As measured on 2026-12-04 (17 rows), with TensorRT-LLM's reserving
+    // scheduler: median 72.0 %, worst 92.9 %, every row high. A change
+    // that moves these is a change to the model.
+    assert_eq!(errors.len(), 17);
+    assert!(median <= 0.73 && worst <= 0.94, "{median} {worst}");
 }

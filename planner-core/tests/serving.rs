@@ -718,3 +718,37 @@ fn the_engine_memory_fraction_sizes_the_pool() {
         );
     }
 }
+
+/// TensorRT-LLM's default capacity scheduler (GUARANTEED_NO_EVICT)
+/// reserves a request's whole prompt and output at admission and never
+/// preempts; vLLM takes blocks as tokens come and preempts when they run
+/// out. With long outputs on a tight pool, TensorRT-LLM runs fewer
+/// requests at once and preempts none; the steady state holds the same.
+#[test]
+fn trt_llm_reserves_whole_requests_and_never_preempts() {
+    use planner_core::request::Arrival;
+    let stream = |engine: Engine| {
+        with_stream(
+            plan(ModelId::Llama31_70b, GpuId::H100Sxm, 2, engine, 128, 4096),
+            Arrival::Concurrency { clients: 2048 },
+            fixed(128),
+            fixed(4096),
+        )
+    };
+    let p = stream(Engine::TrtLlm);
+    let trt = planner_core::serving::simulate(&p).expect("a stream");
+    assert_eq!(trt.preemptions, 0, "GUARANTEED_NO_EVICT never evicts");
+    let vllm = planner_core::serving::simulate(&stream(Engine::Vllm)).expect("a stream");
+    assert!(vllm.preemptions > 0, "vLLM runs out of blocks and preempts");
+    // The steady state holds whole requests: what runs times 4,224 tokens
+    // fills the pool, where half the output held per request would leave
+    // room for about twice as many.
+    let cap = evaluate(&p)
+        .serving
+        .expect("a serving report")
+        .kv_capacity_tokens;
+    let a = planner_core::serving::analytic(&p).expect("a stream");
+    let whole = a.running * f64::from(128 + 4096);
+    assert!(whole <= cap * 1.001, "{whole} of {cap}");
+    assert!(whole > 0.8 * cap, "the pool binds: {whole} of {cap}");
+}

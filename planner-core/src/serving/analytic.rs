@@ -103,6 +103,18 @@ impl<'a> Shape<'a> {
         self.limits.token_budget.map_or(f64::INFINITY, f64::from)
     }
 
+    /// Output tokens a decoding sequence holds blocks for, on average: the
+    /// half it has generated when blocks are taken as tokens come, all of
+    /// them when the engine reserves the whole request at admission
+    /// (`Preemption::ReserveToFinish`).
+    fn held_output(&self) -> f64 {
+        if self.limits.reserve {
+            self.output
+        } else {
+            self.output / 2.0
+        }
+    }
+
     /// Decode work of `d` sequences at the mean context.
     fn decode(&self, d: f64) -> Mix {
         Mix {
@@ -417,7 +429,7 @@ impl<'a> Shape<'a> {
         // The shared prefix's blocks are held once; reused contexts by
         // each request.
         let own = p + self.kv.reused;
-        let kv = st.d * (own + self.output / 2.0) + prefilling * own + self.cached;
+        let kv = st.d * (own + self.held_output()) + prefilling * own + self.cached;
         let stable = converged
             && rho < 1.0
             && running <= f64::from(self.limits.max_seqs)
@@ -492,7 +504,7 @@ impl<'a> Shape<'a> {
     /// and the running limit hold wait their turn.
     pub fn closed(&self, clients: f64) -> Steady {
         let own = self.fresh() + self.kv.reused;
-        let seqs = ((self.cap.tokens - self.cached) / (own + self.output / 2.0))
+        let seqs = ((self.cap.tokens - self.cached) / (own + self.held_output()))
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);

@@ -43,6 +43,7 @@ fn limits(p: &EngineProfile) -> Limits {
         batching: p.batching,
         scheduler_steps: p.scheduler_steps.max(1),
         host: p.host,
+        reserve: p.preemption == crate::engine::Preemption::ReserveToFinish,
     }
 }
 

@@ -44,6 +44,9 @@ pub(crate) struct Limits {
     pub scheduler_steps: u32,
     /// The host's work around each iteration.
     pub host: HostCost,
+    /// Admission reserves the blocks of the whole request (prompt and
+    /// output), so nothing is preempted (`Preemption::ReserveToFinish`).
+    pub reserve: bool,
 }
 
 impl Limits {
@@ -599,7 +602,13 @@ impl State<'_> {
             let found = self.look(i);
             let q = &self.run.reqs[i];
             let n = u64::from(q.len() - q.computed).min(budget) as u32;
-            let need = self.needs(i, n);
+            // A reserving engine takes the blocks of the whole request now.
+            let need = if self.limits.reserve {
+                let whole = (q.prompt + q.output).saturating_sub(q.computed);
+                self.needs(i, whole.max(n))
+            } else {
+                self.needs(i, n)
+            };
             if self.free < need {
                 self.run.reqs[i] = before;
                 break;
