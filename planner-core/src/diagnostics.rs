@@ -635,6 +635,21 @@ fn role_name_zh(r: DeviceRole) -> &'static str {
     }
 }
 
+/// The space Chinese typesetting puts between a Latin word and a Chinese
+/// character: one after a name that ends in a Latin letter or digit
+/// ("HBM 在…"), none after a Chinese one ("主机内存在…").
+fn gap_after(name: &str) -> &'static str {
+    if name
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+    {
+        " "
+    } else {
+        ""
+    }
+}
+
 fn tier_name_zh(t: Tier) -> &'static str {
     match t {
         Tier::Hbm => "HBM",
@@ -702,7 +717,15 @@ fn message_zh(d: &DiagnosticKind) -> String {
             tokens,
             max_context,
         } => format!("每条序列 {tokens} 个 token，超过模型训练时的上下文长度 {max_context}"),
-        K::MissingTier { tier } => format!("卸载目标为{}，但硬件中没有", tier_name_zh(*tier)),
+        K::MissingTier { tier } => {
+            let name = tier_name_zh(*tier);
+            let before = if name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                " "
+            } else {
+                ""
+            };
+            format!("卸载目标为{before}{name}，但硬件中没有")
+        }
         K::OverCapacity {
             role,
             tier,
@@ -710,8 +733,9 @@ fn message_zh(d: &DiagnosticKind) -> String {
             capacity,
             largest,
         } => format!(
-            "{}在{}上超出 {over}（容量 {capacity}；最大的一项：{largest}）",
+            "{}{}在{}上超出 {over}（容量 {capacity}；最大的一项：{largest}）",
             tier_name_zh(*tier),
+            gap_after(tier_name_zh(*tier)),
             role_name_zh(*role)
         ),
         K::TightFit { role, margin } => format!(
@@ -852,5 +876,37 @@ mod fix_tests {
             seq_len: 4_294_967_291,
         };
         assert_eq!(big.fix().expect("a fix").1, vec![1, 4_294_967_291]);
+    }
+}
+
+#[cfg(test)]
+mod zh_tests {
+    use super::*;
+
+    /// Chinese text puts a space between a Latin word and a Chinese
+    /// character, and none between two Chinese words.
+    #[test]
+    fn latin_tier_names_are_spaced_from_chinese() {
+        let over = |tier| {
+            message_zh(&DiagnosticKind::OverCapacity {
+                role: DeviceRole::OnlyStage,
+                tier,
+                over: Bytes::from_gib(1.0),
+                capacity: Bytes::from_gib(80.0),
+                largest: "KV".into(),
+            })
+        };
+        assert!(
+            over(Tier::Hbm).starts_with("HBM 在该设备上超出"),
+            "{}",
+            over(Tier::Hbm)
+        );
+        assert!(over(Tier::HostDram).starts_with("主机内存在该设备上超出"));
+        let missing = message_zh(&DiagnosticKind::MissingTier { tier: Tier::Nvme });
+        assert_eq!(missing, "卸载目标为 NVMe，但硬件中没有");
+        let missing = message_zh(&DiagnosticKind::MissingTier {
+            tier: Tier::HostDram,
+        });
+        assert_eq!(missing, "卸载目标为主机内存，但硬件中没有");
     }
 }
