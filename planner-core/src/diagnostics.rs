@@ -636,14 +636,10 @@ fn role_name_zh(r: DeviceRole) -> &'static str {
 }
 
 /// The space Chinese typesetting puts between a Latin word and a Chinese
-/// character: one after a name that ends in a Latin letter or digit
-/// ("HBM 在…"), none after a Chinese one ("主机内存在…").
-fn gap_after(name: &str) -> &'static str {
-    if name
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_ascii_alphanumeric())
-    {
+/// character: one beside a Latin letter or digit ("HBM 在…", "为 NVMe"),
+/// none beside a Chinese one ("主机内存在…").
+fn latin_gap(beside: Option<char>) -> &'static str {
+    if beside.is_some_and(|c| c.is_ascii_alphanumeric()) {
         " "
     } else {
         ""
@@ -719,12 +715,8 @@ fn message_zh(d: &DiagnosticKind) -> String {
         } => format!("每条序列 {tokens} 个 token，超过模型训练时的上下文长度 {max_context}"),
         K::MissingTier { tier } => {
             let name = tier_name_zh(*tier);
-            let before = if name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-                " "
-            } else {
-                ""
-            };
-            format!("卸载目标为{before}{name}，但硬件中没有")
+            let gap = latin_gap(name.chars().next());
+            format!("卸载目标为{gap}{name}，但硬件中没有")
         }
         K::OverCapacity {
             role,
@@ -735,7 +727,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
         } => format!(
             "{}{}在{}上超出 {over}（容量 {capacity}；最大的一项：{largest}）",
             tier_name_zh(*tier),
-            gap_after(tier_name_zh(*tier)),
+            latin_gap(tier_name_zh(*tier).chars().last()),
             role_name_zh(*role)
         ),
         K::TightFit { role, margin } => format!(

@@ -101,7 +101,7 @@ pub struct Efficiency {
 /// 25.11 MoE pre-training runs (DeepSeek-V3 and Qwen3-MoE on GB300, GB200,
 /// B200 and H100; NVIDIA-NeMo/Megatron-Bridge
 /// `docs/performance-summary-archive.md`), every other cost of the time
-/// model in place (`tests/stack_validation.rs` `moe_host_fit`; a fixed
+/// model in place (`tests/stack_validation.rs` `moe_expert_host_is_the_fit_over_the_nemo_rows`; a fixed
 /// part per layer fitted to zero and was dropped). Per local expert,
 /// forward and backward, it is about 12 launches (two GEMMs forward and
 /// four backward, each with its quantization) at ~36 µs each: the 4.5 µs

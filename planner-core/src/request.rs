@@ -126,6 +126,16 @@ pub struct Slo {
     pub tpot_p99: Option<Seconds>,
 }
 
+impl Slo {
+    /// Whether any objective is set.
+    pub fn is_set(&self) -> bool {
+        self.ttft_p50.is_some()
+            || self.ttft_p99.is_some()
+            || self.tpot_p50.is_some()
+            || self.tpot_p99.is_some()
+    }
+}
+
 /// Contexts the requests of a stream come back to: each request's
 /// prompt, after the shared prefix, starts with one of `contexts` distinct
 /// contexts of `tokens` tokens, drawn uniformly and independently (the

@@ -170,7 +170,7 @@ fn check(s: &ServingScenario, pre: Pool, dec: Pool) -> Option<ServingFound> {
 /// rate, within the GPU budget. `None` when the budget runs out first or
 /// the plan stops fitting.
 pub(super) fn checked(s: &ServingScenario, mut f: ServingFound) -> Option<ServingFound> {
-    for _ in 0..=super::serving::MAX_ADDED_REPLICAS {
+    for _ in 0..=super::serving_space::MAX_ADDED_REPLICAS {
         let (pre, dec, l) = crate::serving::disagg::model(&f.plan)?;
         if !(pre.fits && dec.fits) {
             return None;

@@ -14,6 +14,7 @@
 //! level users see.
 
 use super::serving_space::usd_per_hour;
+use super::serving_space::MAX_ADDED_REPLICAS;
 pub use super::serving_space::{
     ServingFound, ServingScenario, ServingSearch, ServingSpace, MAX_VALUES,
 };
@@ -282,9 +283,6 @@ fn score(s: &ServingScenario, one: Plan, rate: f64) -> Option<ServingFound> {
 /// the frontier are drawn from.
 const CHECKED_PER_GPU_COUNT: usize = 4;
 
-/// Replicas the check may add to one answer before giving it up.
-pub(super) const MAX_ADDED_REPLICAS: u32 = 16;
-
 /// The answer as the iteration-level simulator sees it: while one
 /// replica's simulated share of the stream misses an SLO the stream sets
 /// (the steady state's M/D/1 wait is optimistic near saturation, where a
@@ -327,13 +325,7 @@ fn checked(s: &ServingScenario, mut f: ServingFound) -> Option<ServingFound> {
 /// Whether the plan's stream sets any latency objective.
 fn has_slo(p: &Plan) -> bool {
     match &p.workload {
-        Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| {
-            let o = &st.slo;
-            o.ttft_p50.is_some()
-                || o.ttft_p99.is_some()
-                || o.tpot_p50.is_some()
-                || o.tpot_p99.is_some()
-        }),
+        Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| st.slo.is_set()),
         Workload::Training(_) => false,
     }
 }
@@ -344,20 +336,18 @@ fn has_slo(p: &Plan) -> bool {
 /// unless a checked one moves past them, and are left out.
 fn simulated_answers(s: &ServingScenario, mut found: Vec<ServingFound>) -> Vec<ServingFound> {
     sort_answers(&mut found);
-    let mut per_count: Vec<(u32, usize)> = Vec::new();
+    // Sorted by GPUs first, so each GPU count is one run.
+    let mut run: Option<(u32, usize)> = None;
     let mut out = Vec::new();
     for f in found {
-        let seen = match per_count.iter_mut().find(|(g, _)| *g == f.gpus) {
-            Some((_, n)) => n,
-            None => {
-                per_count.push((f.gpus, 0));
-                &mut per_count.last_mut().expect("just pushed").1
-            }
+        let seen = match run {
+            Some((gpus, n)) if gpus == f.gpus => n,
+            _ => 0,
         };
-        if *seen >= CHECKED_PER_GPU_COUNT {
+        run = Some((f.gpus, seen + 1));
+        if seen >= CHECKED_PER_GPU_COUNT {
             continue;
         }
-        *seen += 1;
         if let Some(c) = checked(s, f) {
             out.push(c);
         }

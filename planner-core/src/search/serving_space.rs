@@ -88,6 +88,10 @@ impl Default for ServingSpace {
     }
 }
 
+/// Replicas the simulator check may add to one answer before giving it up
+/// (`serving::checked`, `disagg::checked`).
+pub(super) const MAX_ADDED_REPLICAS: u32 = 16;
+
 /// One answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

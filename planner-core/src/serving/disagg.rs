@@ -478,10 +478,7 @@ pub(crate) fn analytic(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) ->
     let decode_max = largest(|x| decode_steady(dec, x).stable) * n(dec);
     let max_rate = prefill_max.min(decode_max);
     let slo = pre.stream.slo;
-    let any_slo = slo.ttft_p50.is_some()
-        || slo.ttft_p99.is_some()
-        || slo.tpot_p50.is_some()
-        || slo.tpot_p99.is_some();
+    let any_slo = slo.is_set();
     let meets_at = |x: f64| {
         let (stable, ttft, tpot) = combined(pre, dec, l, x);
         let s = Steady {

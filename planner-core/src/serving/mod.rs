@@ -230,10 +230,7 @@ fn cached(stream: &RequestStream, lim: &Limits, cap: &capacity::Capacity) -> f64
 
 fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> AnalyticServing {
     let n = f64::from(replicas);
-    let any_slo = slo.ttft_p50.is_some()
-        || slo.ttft_p99.is_some()
-        || slo.tpot_p50.is_some()
-        || slo.tpot_p99.is_some();
+    let any_slo = slo.is_set();
     AnalyticServing {
         stable: s.stable,
         iteration: Seconds::from_secs(s.t),

@@ -10,23 +10,19 @@ use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::plan::{PipelineSchedule, SequenceParallel};
 
+/// A degree's number box. The model-parallel ones (TP, PP, CP) move DP
+/// with them so the degrees keep using every GPU
+/// (`Plan::refit_data_parallel`).
 macro_rules! degree {
     ($label:ident, $id:literal, $field:ident) => {
-        number(
-            use_plan(),
-            K::$label,
-            $id,
-            COUNT,
-            |p| p.levers.parallel.$field,
-            |p, v| p.levers.parallel.$field = v,
-        )
+        degree!($label, $id, $field, |_p: &mut planner_core::plan::Plan| {})
     };
-}
-
-/// A model-parallel degree (TP, PP, CP): DP follows it so the degrees keep
-/// using every GPU (`Plan::refit_data_parallel`).
-macro_rules! model_degree {
-    ($label:ident, $id:literal, $field:ident) => {
+    ($label:ident, $id:literal, $field:ident, refit) => {
+        degree!($label, $id, $field, |p: &mut planner_core::plan::Plan| {
+            p.refit_data_parallel();
+        })
+    };
+    ($label:ident, $id:literal, $field:ident, $then:expr) => {
         number(
             use_plan(),
             K::$label,
@@ -35,7 +31,7 @@ macro_rules! model_degree {
             |p| p.levers.parallel.$field,
             |p, v| {
                 p.levers.parallel.$field = v;
-                p.refit_data_parallel();
+                ($then)(p);
             },
         )
     };
@@ -57,10 +53,10 @@ pub fn ParallelLevers() -> impl IntoView {
         <details class="lever-set" open data-testid="levers-parallel">
             <summary>{move || t(lens.lang(), K::Parallelism)}</summary>
             <div class="grid3">
-                {model_degree!(Tp, "lever-tp", tp)}
-                {model_degree!(Pp, "lever-pp", pp)}
+                {degree!(Tp, "lever-tp", tp, refit)}
+                {degree!(Pp, "lever-pp", pp, refit)}
                 {degree!(Dp, "lever-dp", dp)}
-                {model_degree!(Cp, "lever-cp", cp)}
+                {degree!(Cp, "lever-cp", cp, refit)}
                 {degree!(Ep, "lever-ep", ep)}
                 {degree!(MicroBatch, "lever-micro-batch", micro_batch)}
             </div>
