@@ -17,7 +17,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(link plan_json scenario tenants hf calibrate)
+  targets=(link plan_json scenario serving_scenario tenants hf calibrate)
 fi
 
 rustup toolchain list | grep -q nightly || rustup toolchain install nightly --profile minimal

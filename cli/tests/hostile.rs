@@ -497,6 +497,41 @@ fn huge_model(layers: u64, width: u64) -> Value {
 }
 
 /// Scenarios given to `search`.
+/// Serving scenarios given to `search-serving`: a broken price or power
+/// figure in the base plan is refused before any candidate is scored (the
+/// serving fuzz target found answers `eval` rejected), and so are an empty
+/// space list and a budget of nothing.
+fn serving_search_cases(scenario: &Value) -> Vec<Case> {
+    let search = |name, edits: &[(&str, Value)], expect| {
+        case(
+            name,
+            &["search-serving", "-"],
+            patched(scenario, edits),
+            expect,
+        )
+    };
+    vec![
+        search(
+            "serving search, power fraction of 2^32",
+            &[(
+                "/base/economics/energy/average_power_fraction",
+                json!(4_294_967_295u64),
+            )],
+            Refused("economics.energy.average_power_fraction"),
+        ),
+        search(
+            "serving search, no TP degrees",
+            &[("/space/tp", json!([]))],
+            Refused("space list"),
+        ),
+        search(
+            "serving search, zero budget",
+            &[("/max_gpus", json!(0))],
+            Refused("max_gpus"),
+        ),
+    ]
+}
+
 fn scenario_cases(scenario: &Value) -> Vec<Case> {
     let search = |name, edits: &[(&str, Value)], expect| {
         case(name, &["search", "-"], patched(scenario, edits), expect)
@@ -859,6 +894,7 @@ fn every_hostile_input_is_bounded_and_named() {
     let plan_bytes = serde_json::to_vec(&plan).expect("JSON");
     let mut cases = plan_cases(&plan);
     cases.extend(scenario_cases(&scenario));
+    cases.extend(serving_search_cases(&output(&["example-serving-scenario"])));
     cases.extend(tenant_cases(&pool));
     cases.extend(stream_cases(&serving));
     cases.extend(disagg_cases(&output(&["example-disagg"])));

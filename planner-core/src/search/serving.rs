@@ -36,6 +36,15 @@ fn demand(s: &ServingScenario) -> Result<f64, String> {
     let Arrival::Poisson { rate } = stream.arrival else {
         return Err("the stream must arrive at a rate (Poisson)".into());
     };
+    // The economics are checked as `evaluate` checks them: a broken price
+    // or power figure would make every answer a plan `eval` rejects.
+    let (_, econ) = crate::resolve::resolve_economics(&s.base);
+    if let Some(d) = econ
+        .iter()
+        .find(|d| d.severity == crate::diagnostics::Severity::Error)
+    {
+        return Err(d.message.clone());
+    }
     if !(1..=4096).contains(&s.max_gpus) {
         return Err("max_gpus must be between 1 and 4,096".into());
     }

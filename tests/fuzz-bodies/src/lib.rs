@@ -13,7 +13,7 @@ use planner_core::calibrate::{fit, CalibrationInput, FitOptions};
 use planner_core::checklist::checklist_from_plain;
 use planner_core::checkpoint::{checkpoint, CheckpointSettings};
 use planner_core::report::Report;
-use planner_core::search::{search, Scenario};
+use planner_core::search::{search, search_serving, Scenario, ServingScenario};
 use planner_core::tenants::{share, Sharing};
 use planner_core::workspace::Workspace;
 use planner_core::{evaluate, Plan, Severity, Verdict};
@@ -129,6 +129,73 @@ pub fn scenario(data: &[u8]) {
     }
 }
 
+/// Requests a fuzzed serving search may simulate, so one input costs
+/// milliseconds.
+const FEW_REQUESTS: u32 = 200;
+
+/// A serving scenario, its budget cut to [`SMALL`] GPUs, each space list
+/// to its first two values and the stream to [`FEW_REQUESTS`]: every
+/// answer is one `evaluate` accepts, within the budget, with finite
+/// figures, and checked in the simulator against the stream's SLOs.
+pub fn serving_scenario(data: &[u8]) {
+    let Some(json) = text(data) else { return };
+    let Ok(mut s) = serde_json::from_str::<ServingScenario>(json) else {
+        return;
+    };
+    s.max_gpus = s.max_gpus.min(SMALL);
+    s.base.hardware.gpus = s.base.hardware.gpus.min(SMALL);
+    let sp = &mut s.space;
+    sp.tp.truncate(2);
+    sp.token_budgets.truncate(2);
+    sp.max_seqs.truncate(2);
+    sp.draft_tokens.truncate(2);
+    sp.kv_tier_gb.truncate(2);
+    let mut slo = None;
+    if let planner_core::plan::Workload::Inference(w) = &mut s.base.workload {
+        if let Some(st) = &mut w.stream {
+            st.requests = st.requests.min(FEW_REQUESTS);
+            slo = Some(st.slo);
+        }
+    }
+    let result = search_serving(&s);
+    if result.problem.is_some() {
+        assert!(result.best.is_none() && result.frontier.is_empty());
+        return;
+    }
+    assert!(result.feasible <= result.evaluated);
+    for f in result.best.iter().chain(result.frontier.iter()) {
+        assert!(
+            f.gpus >= 1 && f.gpus <= s.max_gpus,
+            "{} GPUs against a budget of {}",
+            f.gpus,
+            s.max_gpus
+        );
+        let a = &f.analytic;
+        assert!(
+            a.output_tokens_per_second.is_finite() && a.tpot.as_secs().is_finite(),
+            "steady state {a:?}"
+        );
+        if slo.is_some_and(|o| o.is_set()) {
+            let sim = f
+                .simulated
+                .as_ref()
+                .expect("an answer under SLOs is simulated");
+            assert!(sim.meets_slo, "an answer that misses its SLOs: {sim:?}");
+        }
+        let r = evaluate(&f.plan);
+        let errors: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "serving search returned a plan eval rejects: {errors:?}"
+        );
+        check_report(&r);
+    }
+}
+
 /// A tenants file, its pool cut to [`SMALL`] GPUs.
 pub fn tenants(data: &[u8]) {
     let Some(json) = text(data) else { return };
@@ -196,6 +263,12 @@ pub fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
                 .into_bytes(),
         ),
         ("scenario", "small.json", small.to_json().into_bytes()),
+        (
+            "serving_scenario",
+            "example.json",
+            serde_json::to_vec(&planner_core::search::example_serving_scenario())
+                .unwrap_or_default(),
+        ),
         (
             "tenants",
             "example.json",

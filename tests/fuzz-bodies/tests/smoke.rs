@@ -129,6 +129,15 @@ fn scenario() {
 }
 
 #[test]
+fn serving_scenario() {
+    run(
+        1_000,
+        seed("serving_scenario", "example.json"),
+        body::serving_scenario,
+    );
+}
+
+#[test]
 fn tenants() {
     run(10_000, seed("tenants", "example.json"), body::tenants);
 }
