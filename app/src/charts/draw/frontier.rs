@@ -5,8 +5,8 @@
 //! to training steps).
 
 use super::{
-    bold_grid, fit, font, legend, legend_width, light_grid, message, muted, text_width, ticks,
-    Done, Drawn, LegendEntry, Placed,
+    bold_grid, fit, font, legend, light_grid, message, muted, text_width, ticks, Done, Drawn,
+    LegendEntry, Placed,
 };
 use crate::charts::draw::time::metric_name;
 use crate::charts::hover::Hit;
@@ -65,8 +65,8 @@ pub fn draw<DB: DrawingBackend>(
         )?;
         return Ok(Vec::new());
     };
-    let (w, _) = root.dim_in_pixel();
-    let (area, side) = root.split_horizontally(w - legend_width(w));
+    let entries = legend_entries(s, lang);
+    let (area, side) = super::split_legend(&root, entries.len());
     let xs = s
         .points
         .iter()

@@ -3,8 +3,8 @@
 //! dashed wall across the plan's column.
 
 use super::{
-    bold_grid, category_label, category_names, fit, font, legend, legend_width, light_grid, muted,
-    text_width, ticks, Done, Drawn, LegendEntry, LinearChart, Placed,
+    bold_grid, category_label, category_names, fit, font, legend, light_grid, muted, text_width,
+    ticks, Done, Drawn, LegendEntry, LinearChart, Placed,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK, WALL};
@@ -30,14 +30,14 @@ pub fn draw<DB: DrawingBackend>(
     if s.plans.is_empty() {
         return Ok(hits);
     }
-    let (w, _) = root.dim_in_pixel();
-    let (area, side) = root.split_horizontally(w - legend_width(w));
+    let entries = legend_entries(s, lang);
+    let (area, side) = super::split_legend(&root, entries.len());
     let mut chart = axes(&area, s, lang)?;
     let mut labels = Placed::within(chart.plotting_area().get_pixel_range());
     for (i, plan) in s.plans.iter().enumerate() {
         column(&mut chart, &mut hits, &mut labels, s, i, plan, lang)?;
     }
-    legend(&side, &legend_entries(s, lang))?;
+    legend(&side, &entries)?;
     Ok(hits)
 }
 
@@ -203,7 +203,9 @@ fn tier_label<DB: DrawingBackend>(
     let (left, y) = chart.backend_coord(&(x0, top));
     let right = chart.backend_coord(&(x1, top)).0;
     let text = fit(bar.tier.name(lang), 11.0, (right - left).max(0));
-    let (w, h) = (text_width(&text, 11.0), 13);
+    // The width estimate runs short for Latin capitals (as in the
+    // frontier's point labels), so the box is kept a fifth wider.
+    let (w, h) = (text_width(&text, 11.0) * 6 / 5, 13);
     if text.is_empty() || labels.take(&[(left, y - 16)], w, h).is_none() {
         return Ok(());
     }

@@ -63,48 +63,71 @@ pub struct LegendEntry {
     pub line: bool,
 }
 
-/// Draws a legend down an area, one entry per line; lines get tighter
-/// (down to 11 px) so every entry fits, and any that still do not are left
-/// out.
+/// Draws a legend: down a column beside the plot, lines getting tighter
+/// (down to 11 px) so every entry fits, or in rows of
+/// [`LEGEND_COLUMNS`] under the plot of a narrow chart
+/// ([`split_legend`]); entries that still do not fit are left out.
 pub fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (_, h) = area.dim_in_pixel();
-    let top = 30;
-    let n = entries.len().max(1) as i32;
+    let (w, h) = area.dim_in_pixel();
+    let under = w >= NARROW_CHART / 2 && w > h;
+    let (top, columns) = if under { (4, LEGEND_COLUMNS) } else { (30, 1) };
+    let n = entries.len().max(1).div_ceil(columns) as i32;
     let row = ((h as i32 - top) / n).clamp(11, 17);
     let size = f64::from((row - 4).clamp(9, 12));
     let swatch = row - 5;
+    let column_w = w as i32 / columns as i32;
     for (i, e) in entries.iter().enumerate() {
-        let y = top + row * i as i32;
+        let (x, y) = (
+            column_w * (i % columns) as i32,
+            top + row * (i / columns) as i32,
+        );
         if y + row > h as i32 {
             break;
         }
         if e.line {
             area.draw(&PathElement::new(
-                vec![(6, y + swatch / 2), (20, y + swatch / 2)],
+                vec![(x + 6, y + swatch / 2), (x + 20, y + swatch / 2)],
                 e.color.stroke_width(2),
             ))?;
         } else {
             area.draw(&Rectangle::new(
-                [(6, y), (6 + swatch, y + swatch)],
+                [(x + 6, y), (x + 6 + swatch, y + swatch)],
                 e.color.filled(),
             ))?;
         }
-        let room = area.dim_in_pixel().0 as i32 - 26;
         area.draw(&Text::new(
-            fit(&e.label, size, room),
-            (24, y - 1),
+            fit(&e.label, size, column_w - 26),
+            (x + 24, y - 1),
             font(size),
         ))?;
     }
     Ok(())
 }
 
-/// Width of the legend column for an area this wide.
-pub fn legend_width(total: u32) -> u32 {
-    (total / 4).clamp(110, 190)
+/// Charts narrower than this many CSS pixels (a phone's) put their legend
+/// in rows under the plot, so the plot keeps the whole width.
+pub const NARROW_CHART: u32 = 520;
+
+/// Legend entries per row under a narrow chart.
+const LEGEND_COLUMNS: usize = 2;
+
+/// Splits a chart into its plot and its legend's area: a column on the
+/// right of a wide chart, a band of rows under a narrow one, tall enough
+/// for `entries` (at most half the chart).
+pub fn split_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: usize,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, h) = root.dim_in_pixel();
+    if w >= NARROW_CHART {
+        return root.split_horizontally(w - (w / 4).clamp(110, 190));
+    }
+    let rows = entries.max(1).div_ceil(LEGEND_COLUMNS) as u32;
+    let band = (rows * 16 + 10).min(h / 2);
+    root.split_vertically(h - band)
 }
 
 /// A message in the middle of an empty chart.
@@ -134,12 +157,19 @@ pub fn category_label(names: &[String], v: f64) -> String {
     names.get(i as usize).cloned().unwrap_or_default()
 }
 
-/// Roughly how wide a label is in CSS pixels: wide (CJK) characters count
-/// as a full em, others as about 0.6 em. Used only to keep labels apart.
+/// Roughly how wide a label is in CSS pixels: wide (CJK) characters and
+/// the ellipsis count as a full em, Latin capitals as about 0.72 em (DejaVu
+/// Sans, the page's fallback font), others as about 0.6 em. Used only to
+/// keep labels apart.
 pub fn text_width(text: &str, size: f64) -> i32 {
     let em: f64 = text
         .chars()
-        .map(|c| if u32::from(c) >= 0x2E80 { 1.0 } else { 0.6 })
+        .map(|c| match c {
+            '…' => 1.0,
+            c if u32::from(c) >= 0x2E80 => 1.0,
+            c if c.is_ascii_uppercase() => 0.72,
+            _ => 0.6,
+        })
         .sum();
     (em * size).ceil() as i32
 }
@@ -215,13 +245,18 @@ pub fn fit(text: &str, size: f64, px: i32) -> String {
 
 /// Category labels that fit `px` pixels each: the names, shortened, or the
 /// plans' numbers (as on the plan tabs) when a name would keep fewer than
-/// three characters.
+/// three characters or two shortened names read the same ("Ten…" for
+/// every "Tenant …").
 pub fn category_names(names: &[(usize, &str)], size: f64, px: i32) -> Vec<String> {
     let fitted: Vec<String> = names.iter().map(|(_, n)| fit(n, size, px)).collect();
     let too_short = fitted
         .iter()
         .any(|f| f.chars().filter(|c| *c != '…').count() < 3);
-    if too_short {
+    let alike = fitted
+        .iter()
+        .enumerate()
+        .any(|(i, f)| f.ends_with('…') && fitted[..i].contains(f));
+    if too_short || alike {
         names.iter().map(|(i, _)| (i + 1).to_string()).collect()
     } else {
         fitted
@@ -275,7 +310,8 @@ mod tests {
         assert_eq!(inside.take(&[(45, 0), (40, 0)], 10, 10), Some((40, 0)));
         assert_eq!(inside.max_width(), 48);
         assert_eq!(fit("abcdef", 10.0, 100), "abcdef");
-        assert_eq!(fit("abcdef", 10.0, 24), "abc…");
+        // The ellipsis takes a full em: 2 × 6 + 10 ≤ 24 < 3 × 6 + 10.
+        assert_eq!(fit("abcdef", 10.0, 24), "ab…");
         assert_eq!(fit("显存墙", 10.0, 5), "");
         let names = [(0, "4×H100, BF16"), (1, "FP8 weights")];
         assert_eq!(
@@ -283,6 +319,15 @@ mod tests {
             vec!["4×H100, BF16", "FP8 weights"]
         );
         assert_eq!(category_names(&names, 12.0, 20), vec!["1", "2"]);
+        let alike = [
+            (0, "Tenant A on a whole H100"),
+            (1, "Tenant B at a 25 % cap"),
+        ];
+        assert_eq!(category_names(&alike, 12.0, 40), vec!["1", "2"]);
+        assert_eq!(
+            category_names(&alike, 12.0, 400),
+            vec!["Tenant A on a whole H100", "Tenant B at a 25 % cap"]
+        );
         assert_eq!(ticks(700, 70), 10);
         assert_eq!(ticks(10, 70), 2);
         assert!(text_width("显存", 10.0) > text_width("ab", 10.0));

@@ -4,8 +4,8 @@
 //! axis logarithmic ([`value_axis`]).
 
 use super::{
-    bold_grid, category_label, category_names, fit, font, legend, legend_width, light_grid, ticks,
-    Done, Drawn, LegendEntry,
+    bold_grid, category_label, category_names, fit, font, legend, light_grid, ticks, Done, Drawn,
+    LegendEntry,
 };
 use crate::charts::hover::Hit;
 use crate::charts::palette::{self, INK};
@@ -40,8 +40,16 @@ pub fn draw<DB: DrawingBackend>(
     if s.panels.is_empty() {
         return Ok(hits);
     }
-    let (w, _) = root.dim_in_pixel();
-    let (area, side) = root.split_horizontally(w - legend_width(w));
+    let entries: Vec<LegendEntry> = s
+        .kinds()
+        .into_iter()
+        .map(|k| LegendEntry {
+            label: k.name(lang).to_string(),
+            color: palette::time(k).to_rgba(),
+            line: false,
+        })
+        .collect();
+    let (area, side) = super::split_legend(&root, entries.len());
     // Panel widths follow their bar counts (plus one for the axis).
     let total_w = f64::from(area.dim_in_pixel().0);
     let weights: Vec<f64> = s.panels.iter().map(|p| p.bars.len() as f64 + 1.0).collect();
@@ -56,15 +64,6 @@ pub fn draw<DB: DrawingBackend>(
     for (panel, p) in panels.iter().zip(&s.panels) {
         draw_panel(panel, &mut hits, s, p, lang)?;
     }
-    let entries: Vec<LegendEntry> = s
-        .kinds()
-        .into_iter()
-        .map(|k| LegendEntry {
-            label: k.name(lang).to_string(),
-            color: palette::time(k).to_rgba(),
-            line: false,
-        })
-        .collect();
     legend(&side, &entries)?;
     Ok(hits)
 }
