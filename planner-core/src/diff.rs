@@ -468,8 +468,13 @@ fn disaggregation(d: crate::disagg::Disaggregation) -> String {
         format!(" over {}", crate::catalog::link(l).name)
     });
     let ep = |p: crate::disagg::Pool| p.ep.map_or(String::new(), |e| format!(" EP{e}"));
+    let layered = if d.transfer.is_default() {
+        ""
+    } else {
+        ", KV layer by layer"
+    };
     format!(
-        "prefill {}×TP{}{} : decode {}×TP{}{}{link}",
+        "prefill {}×TP{}{} : decode {}×TP{}{}{link}{layered}",
         d.prefill.replicas,
         d.prefill.tp,
         ep(d.prefill),

@@ -65,7 +65,54 @@ pub struct Disaggregation {
     /// DGX/HGX nodes, `hardware.nics_per_node` scales it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<LinkId>,
+    /// When the KV cache crosses the link: after the prompt's prefill
+    /// (the default) or layer by layer during it.
+    #[serde(default, skip_serializing_if = "KvTransfer::is_default")]
+    pub transfer: KvTransfer,
 }
+
+/// When a prefill pool sends a request's KV cache to the decode pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum KvTransfer {
+    /// The whole cache once the prompt's prefill is done: vLLM's NIXL and
+    /// Mooncake connectors (the decode side reads the finished blocks;
+    /// `MooncakeConnector` "does not do layerwise saving"), DistServe.
+    #[default]
+    AfterPrefill,
+    /// Each layer's cache as soon as the layer is computed, while later
+    /// layers run: vLLM's `KVConnectorBase_V1.save_kv_layer` hook, called
+    /// from inside the attention layer for asynchronous copies (LMCache's
+    /// layer-wise mode uses it), and Mooncake's layer-wise prefill (Qin et
+    /// al., FAST 2025). The prefill hides the transfer up to its own
+    /// length; the last layer's share always follows it.
+    LayerByLayer,
+}
+
+impl KvTransfer {
+    /// Both, in display order.
+    pub const ALL: [KvTransfer; 2] = [KvTransfer::AfterPrefill, KvTransfer::LayerByLayer];
+
+    /// Whether this is the default (left out of plan files and links).
+    pub fn is_default(&self) -> bool {
+        *self == KvTransfer::AfterPrefill
+    }
+
+    /// Seconds of a `whole`-second transfer (its fixed latency apart) that
+    /// follow a prefill of `span` seconds over `layers` layers.
+    pub fn exposed(self, whole: f64, span: f64, layers: f64) -> f64 {
+        match self {
+            KvTransfer::AfterPrefill => whole,
+            KvTransfer::LayerByLayer => (whole - span.max(0.0)).max(whole / layers.max(1.0)),
+        }
+    }
+}
+
+crate::lang::named!(KvTransfer {
+    KvTransfer::AfterPrefill => "after_prefill", "after the prefill", "预填充完成后";
+    KvTransfer::LayerByLayer => "layer_by_layer", "layer by layer, during the prefill", "逐层传输（与预填充重叠）";
+});
 
 /// Which pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -135,7 +182,7 @@ impl SplitFigure {
 
 crate::lang::named!(SplitFigure {
     SplitFigure::Link => "link", "KV link", "KV 传输链路";
-    SplitFigure::Transfer => "transfer", "KV transfer per request", "每请求 KV 传输";
+    SplitFigure::Transfer => "transfer", "KV transfer after the prefill, per request", "预填充后每请求 KV 传输";
     SplitFigure::Bottleneck => "bottleneck", "bounded by", "瓶颈";
 });
 
@@ -179,6 +226,7 @@ impl Disaggregation {
             prefill: pool(replicas / 2),
             decode: pool(replicas - replicas / 2),
             link: None,
+            transfer: KvTransfer::default(),
         })
     }
 
@@ -312,7 +360,29 @@ crate::lang::named!(PoolSearch {
 
 #[cfg(test)]
 mod tests {
-    use super::Disaggregation;
+    #[test]
+    fn layer_by_layer_transfer_follows_only_what_the_prefill_cannot_hide() {
+        let after = KvTransfer::AfterPrefill;
+        let layered = KvTransfer::LayerByLayer;
+        // After the prefill, all of it follows.
+        assert_eq!(after.exposed(2.0, 1.0, 80.0), 2.0);
+        // A link slower than the prefill: the backlog follows.
+        assert!((layered.exposed(2.0, 1.5, 80.0) - 0.5).abs() < 1e-12);
+        // A link faster than the prefill: one layer's share follows.
+        assert!((layered.exposed(0.8, 1.0, 80.0) - 0.01).abs() < 1e-12);
+        // Never more than after the prefill, never less than one layer's.
+        for (whole, span) in [(0.0, 1.0), (1.0, 0.0), (3.0, 3.0), (0.5, 9.0)] {
+            let x = layered.exposed(whole, span, 40.0);
+            assert!(
+                x <= whole + 1e-12 && x >= whole / 40.0 - 1e-12,
+                "{whole} {span}: {x}"
+            );
+        }
+        assert_eq!(KvTransfer::LayerByLayer.key(), "layer_by_layer");
+    }
+
+    use super::{Disaggregation, KvTransfer};
+    use crate::lang::Named;
 
     #[test]
     fn halves_split_the_replicas_and_need_two() {

@@ -116,6 +116,7 @@ pub fn example_disagg_plan() -> Plan {
         prefill: pool,
         decode: pool,
         link: None,
+        transfer: Default::default(),
     });
     p
 }

@@ -116,6 +116,7 @@ mod tests {
         check(&DeviceRole::ALL);
         check(&crate::disagg::PoolFigure::ALL);
         check(&crate::disagg::SplitFigure::ALL);
+        check(&crate::disagg::KvTransfer::ALL);
         check(&[Verdict::Fits, Verdict::DoesNotFit, Verdict::Invalid]);
         check(&[Severity::Info, Severity::Warning, Severity::Error]);
         check(&[

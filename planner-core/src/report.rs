@@ -1170,7 +1170,9 @@ pub struct DisaggReport {
     /// KV bytes one GPU sends or receives for a mean prompt (the larger of
     /// a prefill device's and a decode device's share).
     pub kv_bytes_per_request: Bytes,
-    /// The transfer of a mean prompt's KV cache.
+    /// The part of a mean prompt's KV transfer that follows its prefill
+    /// (all of it unless the plan sends it layer by layer), latency
+    /// included.
     pub transfer: Seconds,
     /// The steady-state approximation.
     pub analytic: AnalyticDisagg,

@@ -3,7 +3,7 @@
 //! bad inputs refused by name.
 
 use planner_core::catalog::LinkId;
-use planner_core::disagg::{Disaggregation, Pool, PoolRole};
+use planner_core::disagg::{Disaggregation, KvTransfer, Pool, PoolRole};
 use planner_core::plan::{Plan, Workload};
 use planner_core::report::DisaggReport;
 use planner_core::request::{Arrival, Lengths};
@@ -30,6 +30,7 @@ fn plan(pre: Pool, dec: Pool, link: Option<LinkId>, rate: f64, prompt: u32, outp
         prefill: pre,
         decode: dec,
         link,
+        transfer: KvTransfer::AfterPrefill,
     });
     if let Workload::Inference(i) = &mut p.workload {
         let s = i.stream.as_mut().expect("stream");
@@ -117,6 +118,57 @@ fn a_slower_kv_link_never_lowers_ttft() {
         assert!(s >= sim * (1.0 - 1e-9), "{l:?}: simulated {s} < {sim}");
         assert!(a >= ana * (1.0 - 1e-9), "{l:?}: analytic {a} < {ana}");
         (sim, ana, transfer) = (s, a, d.transfer.as_secs());
+    }
+}
+
+/// Sending each layer's KV cache while later layers prefill hides the
+/// transfer up to the prefill's own length: on a slow link the TTFT falls
+/// by about the prefill time, on a fast one only the last layer's share
+/// follows, and it is never worse than sending after the prefill.
+#[test]
+fn layer_by_layer_transfer_hides_behind_the_prefill() {
+    let with = |link, mode| {
+        let mut p = plan(pool(4, 1), pool(4, 1), Some(link), 0.5, 8000, 100);
+        if let Some(d) = p.levers.disaggregation.as_mut() {
+            d.transfer = mode;
+        }
+        report(&p)
+    };
+    for link in [
+        LinkId::NvLink4,
+        LinkId::InfinibandNdr,
+        LinkId::InfinibandEdr,
+    ] {
+        let after = with(link, KvTransfer::AfterPrefill);
+        let layered = with(link, KvTransfer::LayerByLayer);
+        let (a, l) = (after.transfer.as_secs(), layered.transfer.as_secs());
+        assert!(l < a, "{link:?}: {l} ≥ {a}");
+        // Never less than the link's latency plus one layer's share
+        // (Llama 3.1 70B: 80 layers).
+        let latency = after.link_latency.as_secs();
+        assert!(
+            l >= latency + (a - latency) / 80.0 * (1.0 - 1e-9),
+            "{link:?}"
+        );
+        // The hidden part is at most the prefill pass itself.
+        let prefill = after.prefill.iteration.as_secs();
+        assert!(
+            a - l <= prefill * 1.5,
+            "{link:?}: hid {} of a {prefill} s prefill",
+            a - l
+        );
+        for (x, y) in [
+            (layered.simulated.ttft.p50, after.simulated.ttft.p50),
+            (layered.analytic.ttft.p50, after.analytic.ttft.p50),
+        ] {
+            assert!(
+                x.as_secs() <= y.as_secs() * (1.0 + 1e-9),
+                "{link:?}: {x:?} > {y:?}"
+            );
+        }
+        println!(
+            "{link:?}: transfer {a:.4} s after the prefill, {l:.4} s layer by layer; prefill {prefill:.4} s"
+        );
     }
 }
 
@@ -340,6 +392,7 @@ fn moe_pools_take_their_own_expert_parallelism() {
             ..pool(1, 4)
         },
         link: None,
+        transfer: KvTransfer::AfterPrefill,
     };
     p.levers.disaggregation = Some(split(4));
     assert!(fields(&p).is_empty(), "{:?}", fields(&p));

@@ -116,6 +116,15 @@ for (const lang of ['en', 'zh'] as const) {
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${shots}/disagg-page-390-${lang}.png` });
     await page.setViewportSize({ width: 1400, height: 1000 });
+    // Sending the KV cache layer by layer hides it behind the prefill: the
+    // transfer that follows the prefill shrinks.
+    const transfer = page.getByTestId('disagg-transfer').locator('dd');
+    const whole = (await transfer.textContent()) ?? '';
+    await expect(page.getByTestId('lever-kv-transfer')).toHaveValue('after_prefill');
+    await page.getByTestId('lever-kv-transfer').selectOption('layer_by_layer');
+    await expect(transfer).not.toHaveText(whole);
+    await page.getByTestId('lever-kv-transfer').selectOption('after_prefill');
+    await expect(transfer).toHaveText(whole);
     // A 70B prefill pool of TP 1 does not fit one H200: the pool says so
     // and no latency is shown for a stream nothing got through.
     await page.getByTestId('lever-prefill-tp').fill('1');

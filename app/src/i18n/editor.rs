@@ -180,6 +180,7 @@ strings! {
     DecodeReplicas => "Decode replicas", "解码副本数";
     KvLink => "KV link between the pools", "池间 KV 传输链路";
     KvLinkAuto => "Auto (NVLink or fabric)", "自动（NVLink 或网络）";
+    KvTransfer => "KV cache sent", "KV 缓存发送时机";
     // Smaller models.
     Reduction => "Smaller model", "更小的模型";
     Pruning => "Pruning", "剪枝";

@@ -72,6 +72,11 @@ fn pair_plan(base: &Plan, pre: Pool, dec: Pool) -> Plan {
         prefill: pre,
         decode: dec,
         link: base.levers.disaggregation.and_then(|d| d.link),
+        transfer: base
+            .levers
+            .disaggregation
+            .map(|d| d.transfer)
+            .unwrap_or_default(),
     });
     p.levers.parallel.tp = dec.tp;
     p.levers.parallel.pp = 1;

@@ -14,18 +14,19 @@
 //! first step; TPOT is the decode pool's alone, without prefill chunks in
 //! its iterations.
 //!
-//! The transfer is charged whole after the prefill, at the link's
-//! per-GPU bandwidth with each GPU moving its own share (a prefill
-//! device's or a decode device's KV bytes per token, whichever is larger)
-//! plus the link's fixed latency. Engines that overlap the transfer with
-//! the prefill layer by layer (Mooncake's, Dynamo's NIXL) hide part of
-//! it; this model does not, so it is an upper bound on their transfer.
+//! The transfer moves at the link's per-GPU bandwidth with each GPU moving
+//! its own share (a prefill device's or a decode device's KV bytes per
+//! token, whichever is larger), plus the link's fixed latency. It starts
+//! when the plan says (`Disaggregation::transfer`): after the prefill, all
+//! of it follows; layer by layer, the prefill hides it up to the time the
+//! request spends in prefill passes, and the last layer's share (or what
+//! the link has not caught up with) follows (`KvTransfer::exposed`).
 
 use super::analytic::{meets, Shape, Steady};
 use super::capacity::{self, Capacity};
 use super::sim::{self, Limits, Req, Run};
 use crate::catalog::{LinkId, LinkRole};
-use crate::disagg::{Disaggregation, Pool, PoolRole};
+use crate::disagg::{Disaggregation, KvTransfer, Pool, PoolRole};
 use crate::engine::PrefixCaching;
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
@@ -57,6 +58,10 @@ pub(crate) struct Link {
     latency: Seconds,
     /// KV bytes one GPU moves per prompt token.
     per_token: f64,
+    /// When the transfer starts.
+    mode: KvTransfer,
+    /// Layers one prefill device computes (and sends).
+    layers: f64,
 }
 
 impl Link {
@@ -65,6 +70,14 @@ impl Link {
         let bw = self.bandwidth.base();
         let bytes = prompt * self.per_token;
         self.latency.as_secs() + if bw > 0.0 { bytes / bw } else { f64::INFINITY }
+    }
+
+    /// Seconds of that transfer after the prompt's last prefill pass ends,
+    /// the request having spent `span` seconds in prefill passes.
+    fn after_prefill(&self, prompt: f64, span: f64) -> f64 {
+        let latency = self.latency.as_secs();
+        let whole = self.transfer(prompt) - latency;
+        latency + self.mode.exposed(whole, span, self.layers)
     }
 }
 
@@ -161,11 +174,15 @@ fn link(plan: &Plan, d: &Disaggregation, pre: &PoolModel, dec: &PoolModel) -> Li
             )
         }
     };
+    let pp = f64::from(pre.r.levers.parallel.pp.max(1));
     Link {
         id,
         bandwidth: ByteRate::from_base(bandwidth),
         latency,
         per_token: pre.cap.per_token.max(dec.cap.per_token),
+        mode: d.transfer,
+        // Each pipeline stage sends its own layers.
+        layers: (f64::from(pre.r.spec.layers) / pp).max(1.0),
     }
 }
 
@@ -203,6 +220,7 @@ pub(crate) fn report(plan: &Plan, usd_per_hour: Option<Usd>) -> Option<DisaggRep
     let a = analytic(&pre, &dec, &l, rate);
     let simulated = simulate(&pre, &dec, &l);
     let prompt = pre.stream.prompt.mean().max(1.0);
+    let span = prefill_span(&pre, rate);
     let pool_report =
         |m: &PoolModel, rate_per_replica: f64, max_rate: f64, s: Option<Steady>| PoolReport {
             role: m.role,
@@ -235,7 +253,7 @@ pub(crate) fn report(plan: &Plan, usd_per_hour: Option<Usd>) -> Option<DisaggRep
         link_bandwidth: l.bandwidth,
         link_latency: l.latency,
         kv_bytes_per_request: Bytes::new(prompt * l.per_token),
-        transfer: Seconds::from_secs(l.transfer(prompt)),
+        transfer: Seconds::from_secs(l.after_prefill(prompt, span)),
         usd_per_hour: total.map(Usd::new),
         usd_per_million_input: per_m(pool_usd(&pre), simulated.input_tokens_per_second),
         usd_per_million_output: per_m(pool_usd(&dec), simulated.output_tokens_per_second),
@@ -324,6 +342,13 @@ fn prefill_alone(m: &PoolModel) -> f64 {
         ..Mix::default()
     };
     m.limits.iteration(&m.r, None, m.tables.first(), &mix)
+}
+
+/// The mean time a request spends in prefill passes in the prefill pool
+/// at `rate` requests/s over all replicas (its TTFT there less its wait).
+fn prefill_span(m: &PoolModel, rate: f64) -> f64 {
+    let p = prefill_shape(m, |s| s.steady(rate / f64::from(m.pool.replicas.max(1))));
+    (p.ttft[2] - p.wait).max(0.0)
 }
 
 /// The prefill pool's steady-state shape (one output token per request),
@@ -461,8 +486,13 @@ fn combined(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) -> (bool, [f6
         s.steady(rate / f64::from(pre.pool.replicas.max(1)))
     });
     let d = decode_steady(dec, rate / f64::from(dec.pool.replicas.max(1)));
-    let mean = l.transfer(pre.stream.prompt.mean().max(1.0));
-    let longest = l.transfer(f64::from(pre.stream.prompt.max().max(1)));
+    // A request's time in prefill passes: its TTFT in the pool less its
+    // queueing wait, for the mean prompt; a longer prompt's in proportion.
+    let span = (p.ttft[2] - p.wait).max(0.0);
+    let prompt = pre.stream.prompt.mean().max(1.0);
+    let most = f64::from(pre.stream.prompt.max().max(1));
+    let mean = l.after_prefill(prompt, span);
+    let longest = l.after_prefill(most, span * most / prompt);
     let ttft = [
         p.ttft[0] + mean + d.ttft[0],
         p.ttft[1] + longest + d.ttft[1],
@@ -538,8 +568,10 @@ pub(crate) fn simulate(
     let mut handed: Vec<Req> = Vec::with_capacity(base.len());
     for (k, q) in base.iter().enumerate() {
         let p = pr.reqs.get(k);
-        let at = match p.and_then(|p| p.first_token.map(|f| f - p.arrival)) {
-            Some(prefill) => q.arrival + prefill + l.transfer(f64::from(q.prompt)),
+        let at = match p.and_then(|p| Some((p.first_token? - p.arrival, p.prefill_span()?))) {
+            Some((prefill, span)) => {
+                q.arrival + prefill + l.after_prefill(f64::from(q.prompt), span)
+            }
             None => f64::INFINITY,
         };
         order.push((at, k));

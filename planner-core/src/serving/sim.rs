@@ -90,6 +90,8 @@ pub(crate) struct Req {
     /// deterministic).
     credit: f64,
     pub first_token: Option<f64>,
+    /// When its first prefill pass began.
+    pub prefill_start: Option<f64>,
     pub finish: Option<f64>,
     /// Whether it can never fit the pool.
     pub dropped: bool,
@@ -195,6 +197,11 @@ pub(crate) fn reused(prompt: u32, shared: u32, block: u32) -> u32 {
 }
 
 impl Req {
+    /// Seconds from its first prefill pass to its first token.
+    pub(crate) fn prefill_span(&self) -> Option<f64> {
+        Some(self.first_token? - self.prefill_start?)
+    }
+
     /// A request handed over by a prefill pool at `arrival` with its
     /// prompt's KV cache: all but the last prompt token is computed, so
     /// its first step here is one decode-sized step that emits the first
@@ -733,6 +740,10 @@ impl State<'_> {
             .iteration(self.r, self.spec.as_ref(), self.dev, &m);
         let dt = compute + self.copies(compute, &m);
         let yield_ = self.spec.as_ref().map_or(1.0, Speculator::expected);
+        for &(i, _) in plan {
+            let q = &mut self.run.reqs[i];
+            q.prefill_start.get_or_insert(self.clock);
+        }
         self.clock += dt.max(0.0);
         self.run.iterations += 1;
         self.run.running_sum += self.running.len() as f64;

@@ -12,8 +12,9 @@ use crate::i18n::editor::{t, K};
 use crate::i18n::Lang;
 use leptos::prelude::*;
 use planner_core::catalog::LINKS;
-use planner_core::disagg::{Disaggregation, Pool};
+use planner_core::disagg::{Disaggregation, KvTransfer, Pool};
 use planner_core::plan::Plan;
+use planner_core::Named;
 
 /// GPU-to-GPU links: the scale-up and scale-out entries of the catalog,
 /// after the automatic choice.
@@ -26,6 +27,14 @@ fn link_options(lang: Lang) -> Vec<(String, String)> {
             .map(|l| (id_key(l.id), l.name.to_string())),
     );
     o
+}
+
+/// When the KV cache crosses: the core's names of both ways.
+fn transfer_options(lang: Lang) -> Vec<(String, String)> {
+    KvTransfer::ALL
+        .iter()
+        .map(|k| (k.key().to_string(), k.name(lang).to_string()))
+        .collect()
 }
 
 /// A pool's number field, read and written through `pool`.
@@ -84,6 +93,11 @@ pub fn DisaggLevers() -> impl IntoView {
                 {choice(lens, K::KvLink, "lever-kv-link", link_options,
                     |p| p.levers.disaggregation.and_then(|d| d.link).map(id_key).unwrap_or_default(),
                     |p, key| if let Some(d) = p.levers.disaggregation.as_mut() { d.link = id_of_key(key) })}
+                {choice(lens, K::KvTransfer, "lever-kv-transfer", transfer_options,
+                    |p| p.levers.disaggregation.map(|d| d.transfer.key().to_string()).unwrap_or_default(),
+                    |p, key| if let Some(d) = p.levers.disaggregation.as_mut() {
+                        d.transfer = KvTransfer::ALL.into_iter().find(|k| k.key() == key).unwrap_or_default();
+                    })}
             </Show>
         </details>
     }
