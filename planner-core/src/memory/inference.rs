@@ -201,5 +201,8 @@ pub(crate) fn fill<S: Sink>(
         prefill(r, st, prompt, batch, logits),
         || "widest transient tensors of one layer's prefill + logits".into(),
     );
+    if items.past_capacity() {
+        return;
+    }
     super::overheads(items, r, &super::process_groups(r));
 }

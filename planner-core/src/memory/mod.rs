@@ -53,6 +53,14 @@ pub(crate) trait Sink {
     /// HBM bytes of one kind recorded so far, summed in recording order.
     fn hbm_of(&self, kind: ItemKind) -> f64;
 
+    /// Whether this sink only needs the fit verdict and a tier is already
+    /// past its capacity: items are never negative, so nothing recorded
+    /// after this can make the device fit, and the formulas may stop (the
+    /// search's walk; every other sink records everything).
+    fn past_capacity(&self) -> bool {
+        false
+    }
+
     /// A memo of activation walks, if this sink keeps one (the search's).
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
         None
@@ -204,6 +212,8 @@ pub(crate) struct Tally<'a> {
     memo: Option<&'a mut training::StoredMemo>,
     granules: Option<&'a granules::Granules>,
     mix: Option<&'a mut allocator::MixMemo>,
+    /// Each tier's capacity, where only the verdict is wanted.
+    verdict_only: Option<[f64; 4]>,
 }
 
 impl Sink for Tally<'_> {
@@ -222,6 +232,11 @@ impl Sink for Tally<'_> {
 
     fn hbm_of(&self, kind: ItemKind) -> f64 {
         self.table.get(kind, Tier::Hbm)
+    }
+
+    fn past_capacity(&self) -> bool {
+        self.verdict_only
+            .is_some_and(|cap| self.used.iter().zip(cap).any(|(u, c)| *u > c))
     }
 
     fn memo(&mut self) -> Option<&mut training::StoredMemo> {
@@ -243,6 +258,9 @@ pub(crate) struct Tables {
     len: usize,
     memo: Option<training::StoredMemo>,
     mix: Option<allocator::MixMemo>,
+    /// Stop filling a device once a tier is past its capacity: its tables
+    /// are then partial, and only `fits` may be read of them.
+    verdict_only: bool,
 }
 
 impl Default for Tables {
@@ -253,6 +271,7 @@ impl Default for Tables {
             len: 0,
             memo: None,
             mix: None,
+            verdict_only: false,
         }
     }
 }
@@ -268,6 +287,16 @@ impl Tables {
         }
     }
 
+    /// These tables, stopping a device's fill once a tier is past its
+    /// capacity when `on` (the tables of a device that does not fit are
+    /// then partial: only its verdict may be read).
+    pub fn verdicts_only(self, on: bool) -> Self {
+        Self {
+            verdict_only: on,
+            ..self
+        }
+    }
+
     /// The memory of `r`, overwriting what was there.
     pub fn fill(&mut self, r: &Resolved) {
         // The tensor sizes depend on the plan, not the stage: once for all.
@@ -280,6 +309,8 @@ impl Tables {
     pub fn fill_with(&mut self, r: &Resolved, g: Option<&granules::Granules>) {
         let sts = r.split.stages;
         self.len = sts.len();
+        // In tier order, as `fits` compares them.
+        let verdict_only = self.verdict_only.then(|| r.capacity.map(|c| c.base()));
         for ((st, table), used) in sts.iter().zip(&mut self.tables).zip(&mut self.used) {
             *table = Breakdown::empty(st.role, st.rank, st.layers());
             *used = [0.0; 4];
@@ -290,6 +321,7 @@ impl Tables {
                 memo: self.memo.as_mut(),
                 granules: g,
                 mix: self.mix.as_mut(),
+                verdict_only,
             };
             fill(&mut t, r, st);
         }

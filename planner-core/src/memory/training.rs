@@ -368,8 +368,14 @@ pub(crate) fn fill<S: Sink>(
     autocast_cache(items, r, &sp, &g);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     gather_buffers(items, r, st, &sp, w_lin, full_training, &g, weights);
+    if items.past_capacity() {
+        return;
+    }
     activation_items(items, r, st, kind, seq, m);
     optimizer_temporaries(items, r, &sp, &g, full_training);
+    if items.past_capacity() {
+        return;
+    }
     super::overheads(items, r, &super::process_groups(r));
 }
 

@@ -95,6 +95,13 @@ pub(crate) trait Observe {
     /// A candidate's memory was filled: the resolved plan as the walk left
     /// it and its tables, as the search's memos made them.
     fn filled(&mut self, _: &Resolved, _: &crate::memory::Tables) {}
+
+    /// Whether [`Observe::filled`] reads whole tables. Otherwise the walk
+    /// stops filling a candidate's device once a tier is past its capacity
+    /// (`Tables::verdict_only`): the verdict is the same, and about a third
+    /// of the candidates, those that do not fit, skip the rest of the
+    /// memory model.
+    const WHOLE_TABLES: bool = false;
 }
 
 impl Observe for () {
@@ -829,7 +836,7 @@ fn walk<O: Observe>(
         by_heat: lv.by_heat,
         prune: lv.prune,
         r: probe,
-        tables: crate::memory::Tables::with_memo(),
+        tables: crate::memory::Tables::with_memo().verdicts_only(!O::WHOLE_TABLES),
         stages: crate::time::training::StageMemo::new(),
         col,
         t,

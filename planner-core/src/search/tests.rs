@@ -191,6 +191,8 @@ struct Fresh {
 }
 
 impl Observe for Fresh {
+    const WHOLE_TABLES: bool = true;
+
     fn seen(&mut self, _: &Ctx, _: usize, _: u32, c: &Choice, time: Option<QuickTime>) {
         // The paced-stage memo (`time::training::StageMemo`) changes no
         // time: the walk's equals a fresh evaluation's to the bit.
@@ -260,6 +262,34 @@ fn memos_and_kept_splits_change_no_number() {
         assert_eq!(fresh.checked as u64, r.counts.evaluated, "{}", s.name);
         assert!(fresh.checked >= 100, "{}: {}", s.name, fresh.checked);
         assert_eq!(fresh.timed as u64, r.counts.fitting, "{}", s.name);
+    }
+}
+
+/// An observer that asks for whole tables and looks at nothing.
+struct Whole;
+
+impl Observe for Whole {
+    const WHOLE_TABLES: bool = true;
+    fn seen(&mut self, _: &Ctx, _: usize, _: u32, _: &Choice, _: Option<QuickTime>) {}
+}
+
+/// Stopping a candidate's memory once a tier is past its capacity
+/// (`Tables::verdict_only`, what the search does unobserved) changes no
+/// answer and no count: the same frontier, inverse answers and counters as
+/// a walk that fills every table whole.
+#[test]
+fn stopping_at_capacity_changes_no_answer() {
+    let mut all = scenarios().to_vec();
+    all.push(small_by_heat());
+    for s in all {
+        let quick = run(&s, Mode::Pruned, &mut ());
+        let whole = run(&s, Mode::Pruned, &mut Whole);
+        assert_eq!(quick, whole, "{}", s.name);
+        assert!(
+            quick.counts.fitting < quick.counts.evaluated,
+            "{}: every candidate fit",
+            s.name
+        );
     }
 }
 
