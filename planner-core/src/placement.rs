@@ -31,7 +31,13 @@
 //!   buffer is reused by `m / in_flight` micro-batches;
 //! - serving: weights and KV cache are both read once per decode step;
 //!   the KV cache moves first because it grows with traffic while weights
-//!   do not (vLLM/LMCache-style KV offload).
+//!   do not (vLLM/LMCache-style KV offload);
+//! - an MoE model's routed experts, serving: a decode step of `b` tokens
+//!   reads only the experts they route to, an expected 1 − (1 − k/E)^b of
+//!   them (each token picks k of E), so a routed expert is that much
+//!   colder than a dense weight, and at small batches the experts move
+//!   first (as expert-offloading engines keep them in host memory and
+//!   fetch what each step routes to: Eliseev & Mazur, arXiv 2312.17238).
 
 use crate::memory;
 use crate::plan::{Checkpointing, OffloadTarget, Tier};
@@ -47,7 +53,20 @@ fn slot(r: &mut Resolved, s: MovableState) -> &mut Option<OffloadTarget> {
         MovableState::Parameters => &mut o.parameters,
         MovableState::Activations => &mut o.activations,
         MovableState::KvCache => &mut o.kv_cache,
+        MovableState::Experts => &mut o.experts,
     }
+}
+
+/// Accesses per decode step per byte of the routed experts: the expected
+/// share of them a step of `tokens` tokens routes to (each token picks k
+/// of E), as `time::work::routed_experts` counts the experts a step reads.
+/// With attention data-parallel, the `ep·etp/tp` replicas feeding one
+/// expert group all route to its experts.
+fn expert_heat(r: &Resolved, tokens: f64) -> Option<f64> {
+    let m = r.spec.moe?;
+    let (e, k) = (f64::from(m.experts).max(1.0), f64::from(m.top_k));
+    let groups = (f64::from(r.ep) * f64::from(r.etp()) / f64::from(r.tp.max(1))).max(1.0);
+    Some(1.0 - (1.0 - (k / e).min(1.0)).powf((tokens * groups).max(1.0)))
 }
 
 /// States in the order they move, with their heat.
@@ -67,13 +86,21 @@ fn candidates(r: &Resolved) -> Vec<(MovableState, f64)> {
                 (MovableState::Activations, 2.0 * m / flight),
             ]
         }
-        Work::Infer { .. } => vec![
-            (MovableState::KvCache, 1.0),
-            (MovableState::Parameters, 1.0),
-        ],
+        Work::Infer { batch, .. } => {
+            let mut c = vec![
+                (MovableState::KvCache, 1.0),
+                (MovableState::Parameters, 1.0),
+            ];
+            if let Some(heat) = expert_heat(r, f64::from(batch)) {
+                c.push((MovableState::Experts, heat));
+            }
+            c
+        }
     };
-    // Stable: equal heats keep the order above.
-    c.sort_by(|a, b| a.1.total_cmp(&b.1));
+    // Stable: heats equal to a thousandth keep the order above (routed
+    // experts every step reads, at large batches, stay behind the KV cache
+    // and beside the dense weights).
+    c.sort_by_key(|(_, heat)| (heat * 1000.0).round() as i64);
     c
 }
 

@@ -1033,6 +1033,9 @@ pub enum MovableState {
     Activations,
     /// KV cache.
     KvCache,
+    /// An MoE model's routed experts, apart from the dense weights
+    /// (`levers.offload.experts`; serving).
+    Experts,
 }
 
 /// One placement decision.

@@ -105,6 +105,53 @@ fn prefers_cxl_over_host_memory() {
     assert_eq!(r.placement[0].tier, Tier::Cxl);
 }
 
+/// An MoE model served at batch 1 reads only the experts its token routes
+/// to (Mixtral 8x7B: 2 of 8, a quarter per step), so under placement by
+/// heat its routed experts move before the KV cache and the dense weights,
+/// and each decode step fetches the ones it touches; at batch 64 every
+/// expert is read each step and the KV cache moves first again.
+#[test]
+fn serving_moves_cold_experts_first() {
+    let plan = |batch: u32| Plan {
+        version: 1,
+        name: String::new(),
+        model: ModelChoice::Preset(ModelId::Mixtral8x7b),
+        workload: Workload::Inference(Inference {
+            prompt_tokens: 4096,
+            output_tokens: 256,
+            batch,
+            logits: LogitsScope::LastToken,
+            stream: None,
+        }),
+        levers: Levers {
+            placement: Placement::ByHeat,
+            ..Levers::default()
+        },
+        hardware: Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1),
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    };
+    let r = evaluate(&plan(1));
+    assert_eq!(r.verdict, Verdict::Fits, "{:?}", r.diagnostics);
+    let first = r.placement[0];
+    assert_eq!(first.state, MovableState::Experts);
+    assert!((first.heat - 0.25).abs() < 1e-9, "{}", first.heat);
+    assert_eq!(first.tier, Tier::HostDram);
+    let TimeReport::Inference(t) = &r.time else {
+        unreachable!()
+    };
+    assert!(t.decode.iter().any(|p| p.kind == TimeKind::TransferHost));
+    let r = evaluate(&plan(64));
+    assert_eq!(
+        r.placement[0].state,
+        MovableState::KvCache,
+        "{:?}",
+        r.placement
+    );
+}
+
 #[test]
 fn serving_moves_the_kv_cache_first() {
     let plan = Plan {
