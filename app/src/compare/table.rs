@@ -3,7 +3,7 @@
 use super::{CompareRow, Latency};
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, duration_range, gib, gib_signed, pct, si, usd};
+use crate::numfmt::{duration, gib, gib_signed, pct, si, usd};
 use planner_core::Named;
 
 /// A column of the table.
@@ -25,6 +25,23 @@ pub enum Col {
 }
 
 impl Col {
+    /// The columns the page's table shows: the effort rides in the
+    /// migration cell ("framework change · 1.50 person-weeks", as the
+    /// family summary writes it), so the cost columns stay in view.
+    pub const SHOWN: [Col; 11] = [
+        Col::Plan,
+        Col::Family,
+        Col::Verdict,
+        Col::Margin,
+        Col::PeakHbm,
+        Col::Latency,
+        Col::Throughput,
+        Col::Mfu,
+        Col::UsdPerHour,
+        Col::UsdPerMTok,
+        Col::Migration,
+    ];
+
     /// The columns, in order.
     pub const ALL: [Col; 12] = [
         Col::Plan,
@@ -94,14 +111,21 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
         Col::Margin => gib_signed(row.margin),
         Col::PeakHbm => gib(row.peak_hbm),
         Col::Latency => match row.latency {
-            Latency::Step { step, range } => duration_range(step, range.low, range.high),
+            // The range on a line of its own (the cell keeps line breaks),
+            // so the column stays narrow and the cost columns in view.
+            Latency::Step { step, range } => format!(
+                "{}\n({}–{})",
+                duration(step),
+                duration(range.low),
+                duration(range.high)
+            ),
             Latency::Serve {
                 ttft,
                 ttft_range,
                 tpot,
                 tpot_range,
             } => format!(
-                "{} / {} ({}–{} / {}–{})",
+                "{} / {}\n({}–{} / {}–{})",
                 duration(ttft),
                 duration(tpot),
                 duration(ttft_range.low),
@@ -114,7 +138,15 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
         Col::Mfu => or_dash(row.mfu, pct),
         Col::UsdPerHour => or_dash(row.usd_per_hour, usd),
         Col::UsdPerMTok => or_dash(row.usd_per_million_tokens, usd),
-        Col::Migration => or_dash(row.migration, |m| m.name(lang).into()),
+        Col::Migration => match (row.migration, row.person_weeks) {
+            (Some(m), Some(w)) => format!(
+                "{} · {} {}",
+                m.name(lang),
+                crate::numfmt::num(w + 0.0),
+                t(lang, K::PersonWeeks)
+            ),
+            (m, _) => or_dash(m, |m| m.name(lang).into()),
+        },
         Col::Effort => or_dash(row.person_weeks, crate::numfmt::num),
     }
 }
