@@ -31,7 +31,7 @@ strings! {
     Job => "Job", "作业";
     Kind => "Kind", "类型";
     Given => "Given per GPU", "每 GPU 分配";
-    GpusCol => "GPUs", "GPU 编号";
+    GpusCol => "On GPU no.", "GPU 编号";
     Capacity => "Memory (GiB)", "可用显存 (GiB)";
     Peak => "Peak (GiB)", "峰值 (GiB)";
     Headroom => "Headroom (GiB)", "余量 (GiB)";
