@@ -413,7 +413,14 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             .map_or("default".to_string(), |m| m.to_string())
     };
     push(out, Setting::MaxSeqs, seqs(a), seqs(b), Impact::Sla);
-    let pc = |l: &Levers| l.engine_knobs.prefix_caching.key().to_string();
+    // The setting in effect: the knob, else the engine's default.
+    let pc = |l: &Levers| {
+        l.engine_knobs
+            .prefix_caching
+            .unwrap_or(l.engine.prefix_caching())
+            .key()
+            .to_string()
+    };
     push(out, Setting::PrefixCaching, pc(a), pc(b), n);
     let steps = |l: &Levers| {
         l.engine_knobs

@@ -39,6 +39,18 @@ impl Engine {
         Engine::TrtLlm,
     ];
 
+    /// Whether the engine reuses prompt prefixes unless told otherwise:
+    /// vLLM V1 (`enable_prefix_caching` on by default since V1), SGLang's
+    /// radix cache and TensorRT-LLM's `KvCacheConfig.enable_block_reuse`
+    /// do; vLLM V0 did not (`enable_prefix_caching` False in the 0.5–0.6
+    /// `EngineArgs`). A static batch has nothing to reuse.
+    pub fn prefix_caching(self) -> PrefixCaching {
+        match self {
+            Engine::VllmV0 | Engine::Static => PrefixCaching::Off,
+            Engine::Vllm | Engine::Sglang | Engine::TrtLlm => PrefixCaching::On,
+        }
+    }
+
     /// Whether the engine schedules iteration by iteration (Orca-style
     /// continuous batching, Yu et al. OSDI 2022) rather than batch by batch.
     pub fn continuous(self) -> bool {
@@ -282,9 +294,10 @@ pub struct EngineKnobs {
     /// `None` takes the engine's default.
     #[serde(default)]
     pub max_seqs: Option<u32>,
-    /// Prefix caching (a stream's `shared_prefix` is served from it).
-    #[serde(default)]
-    pub prefix_caching: PrefixCaching,
+    /// Prefix caching (a stream's `shared_prefix` is served from it);
+    /// `None` takes the engine's default ([`Engine::prefix_caching`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_caching: Option<PrefixCaching>,
     /// Decode steps per scheduling, 1..=[`MAX_SCHEDULER_STEPS`] (vLLM V0
     /// `--num-scheduler-steps`, default 1); only `vllm_v0` has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -491,7 +504,9 @@ impl EngineProfile {
         if let (true, Some(m)) = (self.engine.continuous(), k.max_seqs) {
             self.max_seqs = m;
         }
-        self.prefix_caching = k.prefix_caching;
+        if let Some(pc) = k.prefix_caching {
+            self.prefix_caching = pc;
+        }
         if let Some(n) = k.scheduler_steps {
             self.scheduler_steps = n;
         }
@@ -577,10 +592,9 @@ impl Engine {
             } else {
                 Preemption::Recompute
             },
-            // The plan's `engine_knobs.prefix_caching` (on unless stated)
-            // replaces this for every engine, V0 included, whose own
-            // default was off (`enable_prefix_caching` False).
-            prefix_caching: PrefixCaching::On,
+            // The plan's `engine_knobs.prefix_caching`, when stated,
+            // replaces this.
+            prefix_caching: self.prefix_caching(),
             batching: if self == Engine::VllmV0 {
                 Batching::PrefillFirst
             } else {

@@ -85,7 +85,7 @@ impl Row {
     /// caching was off by default. No prefix is shared.
     fn knobs(&self) -> EngineKnobs {
         EngineKnobs {
-            prefix_caching: PrefixCaching::Off,
+            prefix_caching: Some(PrefixCaching::Off),
             scheduler_steps: (self.engine == Engine::VllmV0).then_some(10),
             host_overlap: (self.engine == Engine::Sglang).then_some(HostOverlap::Serial),
             // SGLang's offline 70B run set `--mem-frac 0.88` (its TP-4

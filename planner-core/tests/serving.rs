@@ -421,6 +421,39 @@ fn a_longer_cached_prefix_never_raises_ttft() {
     assert_eq!(a, serving(&st).simulated.expect("simulated"));
 }
 
+/// vLLM V0 shipped with prefix caching off (`enable_prefix_caching` False)
+/// and V1 with it on: a shared prefix shortens V0's TTFT only when the plan
+/// turns caching on, and V1's unless the plan turns it off.
+#[test]
+fn each_engine_caches_prefixes_by_its_own_default() {
+    use planner_core::engine::PrefixCaching;
+    let ttft = |engine: Engine, knob: Option<PrefixCaching>, shared: u32| {
+        let mut p = with_stream(
+            plan(ModelId::Llama31_8b, GpuId::H100Sxm, 1, engine, 4096, 128),
+            poisson(4.0),
+            fixed(4096),
+            fixed(128),
+        );
+        p.levers.engine_knobs.prefix_caching = knob;
+        if let Workload::Inference(i) = &mut p.workload {
+            i.stream.as_mut().expect("stream").shared_prefix = shared;
+        }
+        serving(&p).analytic.expect("analytic").ttft.mean.as_secs()
+    };
+    for engine in [Engine::VllmV0, Engine::Vllm] {
+        let cold = ttft(engine, None, 0);
+        let default = ttft(engine, None, 3072);
+        let on = ttft(engine, Some(PrefixCaching::On), 3072);
+        let off = ttft(engine, Some(PrefixCaching::Off), 3072);
+        assert!(on < 0.8 * off, "{engine:?}: on {on} off {off}");
+        assert_eq!(off, cold, "{engine:?}");
+        match engine {
+            Engine::VllmV0 => assert_eq!(default, off, "V0 caches nothing unless told"),
+            _ => assert_eq!(default, on, "V1 caches unless told not to"),
+        }
+    }
+}
+
 /// `memwall example-serving` fits, simulates its whole stream and prices it.
 #[test]
 fn the_serving_example_fits_and_simulates_its_stream() {

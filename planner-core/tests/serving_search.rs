@@ -67,7 +67,7 @@ fn speculation_is_tried_only_with_a_drafter_and_caching_only_with_a_prefix() {
     let best = prefixed.best.expect("an answer");
     assert_eq!(
         best.plan.levers.engine_knobs.prefix_caching,
-        PrefixCaching::On
+        Some(PrefixCaching::On)
     );
     assert!(best.gpus <= plain.best.expect("an answer").gpus);
 }

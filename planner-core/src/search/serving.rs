@@ -117,13 +117,15 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         Workload::Inference(i) => i.stream.as_ref().is_some_and(|st| st.shared_prefix > 0),
         Workload::Training(_) => false,
     };
-    let caching: &[crate::engine::PrefixCaching] = if shared {
-        &[
-            crate::engine::PrefixCaching::On,
-            crate::engine::PrefixCaching::Off,
+    // Both ways where the stream shares a prefix; the base plan's own
+    // setting where nothing could be reused.
+    let caching: Vec<Option<crate::engine::PrefixCaching>> = if shared {
+        vec![
+            Some(crate::engine::PrefixCaching::On),
+            Some(crate::engine::PrefixCaching::Off),
         ]
     } else {
-        &[crate::engine::PrefixCaching::On]
+        vec![s.base.levers.engine_knobs.prefix_caching]
     };
     let drafts: Vec<Option<u32>> = match s.base.levers.speculative {
         Some(_) => s.space.draft_tokens.iter().map(|k| Some(*k)).collect(),
@@ -137,7 +139,7 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         }
         for &budget in &s.space.token_budgets {
             for &seqs in &s.space.max_seqs {
-                for &pc in caching {
+                for &pc in &caching {
                     for &k in &drafts {
                         let mut p = s.base.clone();
                         p.levers.disaggregation = None;

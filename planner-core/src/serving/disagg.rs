@@ -109,7 +109,7 @@ fn pool_plan(plan: &Plan, pool: Pool, role: PoolRole) -> Plan {
         }
     }
     if role == PoolRole::Decode {
-        p.levers.engine_knobs.prefix_caching = PrefixCaching::Off;
+        p.levers.engine_knobs.prefix_caching = Some(PrefixCaching::Off);
     }
     p
 }
