@@ -170,8 +170,8 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         K::PoolFit => tr(lang, "Weights and KV pool", "权重与 KV 池"),
         K::DisaggNote => tr(
             lang,
-            "Latencies from the simulated stream through both pools; rates from the steady-state model. The KV cache crosses the link once per request, after its prefill.",
-            "延迟来自请求流经两个池的模拟；速率来自稳态模型。每个请求的 KV 缓存在预填充后经链路传输一次。",
+            "Latencies from the simulated stream through both pools; rates from the steady-state model. The KV cache crosses the link once per request, after its prefill or layer by layer during it, as the pool levers say.",
+            "延迟来自请求流经两个池的模拟；速率来自稳态模型。每个请求的 KV 缓存经链路传输一次：按池设置，在预填充后，或在预填充中逐层传输。",
         ),
         K::ValidValues => tr(lang, "Valid values:", "可选值："),
         K::ServingStreamNote => tr(
