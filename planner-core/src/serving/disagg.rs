@@ -220,7 +220,12 @@ pub(crate) fn report(plan: &Plan, usd_per_hour: Option<Usd>) -> Option<DisaggRep
     let a = analytic(&pre, &dec, &l, rate);
     let simulated = simulate(&pre, &dec, &l);
     let prompt = pre.stream.prompt.mean().max(1.0);
-    let span = prefill_span(&pre, rate);
+    // Only a layer-by-layer transfer hides behind the prefill.
+    let span = if l.mode.is_default() {
+        0.0
+    } else {
+        prefill_span(&pre, rate)
+    };
     let pool_report =
         |m: &PoolModel, rate_per_replica: f64, max_rate: f64, s: Option<Steady>| PoolReport {
             role: m.role,

@@ -245,6 +245,36 @@ pub fn calibrate(data: &[u8]) {
 
 /// Starting inputs for each target, as (target, file name, bytes): the
 /// shipped examples of every input kind.
+/// A workspace of the serving levers the page added last: a request
+/// stream, disaggregated pools sending the KV cache layer by layer, and an
+/// MoE model placed by heat (its routed experts move apart).
+pub fn serving_workspace() -> Workspace {
+    use planner_core::disagg::KvTransfer;
+    use planner_core::plan::{ModelChoice, Placement};
+    let mut ws = Workspace::new(planner_core::example_serving_plan());
+    let mut disagg = planner_core::example_disagg_plan();
+    if let Some(d) = disagg.levers.disaggregation.as_mut() {
+        d.transfer = KvTransfer::LayerByLayer;
+    }
+    ws.plans.push(disagg);
+    let mut moe = planner_core::example_serving_plan();
+    moe.model = ModelChoice::Preset(planner_core::catalog::ModelId::Mixtral8x7b);
+    moe.hardware.gpus = 1;
+    moe.levers.parallel.tp = 1;
+    moe.levers.parallel.dp = 1;
+    moe.levers.placement = Placement::ByHeat;
+    ws.plans.push(moe);
+    // Short streams, so one case costs milliseconds.
+    for p in &mut ws.plans {
+        if let planner_core::plan::Workload::Inference(i) = &mut p.workload {
+            if let Some(st) = i.stream.as_mut() {
+                st.requests = st.requests.min(200);
+            }
+        }
+    }
+    ws
+}
+
 pub fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     let plan = planner_core::example_plan();
     let mut ws = Workspace::new(plan.clone());
@@ -255,6 +285,11 @@ pub fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     vec![
         ("plan_json", "example.json", plan.to_json().into_bytes()),
         ("link", "example.txt", ws.to_link().into_bytes()),
+        (
+            "link",
+            "serving.txt",
+            serving_workspace().to_link().into_bytes(),
+        ),
         (
             "scenario",
             "gpt3.json",

@@ -123,6 +123,18 @@ fn link() {
         .expect("every case keeps the invariants");
 }
 
+/// Links holding the serving levers the page added last (a stream,
+/// layer-by-layer disaggregation, an MoE model placed by heat).
+#[test]
+fn link_with_serving_levers() {
+    runner(500)
+        .run(&mutations(example(&body::serving_workspace())), |bytes| {
+            body::link(planner_core::link::encode(&bytes).as_bytes());
+            Ok(())
+        })
+        .expect("every case keeps the invariants");
+}
+
 #[test]
 fn scenario() {
     run(2_000, seed("scenario", "small.json"), body::scenario);
