@@ -243,8 +243,6 @@ pub fn calibrate(data: &[u8]) {
     }
 }
 
-/// Starting inputs for each target, as (target, file name, bytes): the
-/// shipped examples of every input kind.
 /// A workspace of the serving levers the page added last: a request
 /// stream, disaggregated pools sending the KV cache layer by layer, and an
 /// MoE model placed by heat (its routed experts move apart).
@@ -275,6 +273,8 @@ pub fn serving_workspace() -> Workspace {
     ws
 }
 
+/// Starting inputs for each target, as (target, file name, bytes): the
+/// shipped examples of every input kind.
 pub fn seeds() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     let plan = planner_core::example_plan();
     let mut ws = Workspace::new(plan.clone());

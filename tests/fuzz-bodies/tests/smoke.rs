@@ -128,7 +128,7 @@ fn link() {
 #[test]
 fn link_with_serving_levers() {
     runner(500)
-        .run(&mutations(example(&body::serving_workspace())), |bytes| {
+        .run(&mutations(example(body::serving_workspace())), |bytes| {
             body::link(planner_core::link::encode(&bytes).as_bytes());
             Ok(())
         })
