@@ -21,14 +21,14 @@ pub enum Col {
     UsdPerHour,
     UsdPerMTok,
     Migration,
-    Effort,
 }
 
 impl Col {
-    /// The columns the page's table shows: the effort rides in the
-    /// migration cell ("framework change · 1.50 person-weeks", as the
-    /// family summary writes it), so the cost columns stay in view.
-    pub const SHOWN: [Col; 11] = [
+    /// The columns, in order. The effort rides in the migration cell
+    /// ("framework change · 1.50 person-weeks", as the family summary
+    /// writes it), so the cost columns stay in view; the CSV keeps it as
+    /// a column of its own.
+    pub const ALL: [Col; 11] = [
         Col::Plan,
         Col::Family,
         Col::Verdict,
@@ -40,22 +40,6 @@ impl Col {
         Col::UsdPerHour,
         Col::UsdPerMTok,
         Col::Migration,
-    ];
-
-    /// The columns, in order.
-    pub const ALL: [Col; 12] = [
-        Col::Plan,
-        Col::Family,
-        Col::Verdict,
-        Col::Margin,
-        Col::PeakHbm,
-        Col::Latency,
-        Col::Throughput,
-        Col::Mfu,
-        Col::UsdPerHour,
-        Col::UsdPerMTok,
-        Col::Migration,
-        Col::Effort,
     ];
 
     /// A stable id (the cell's `data-col`).
@@ -72,7 +56,6 @@ impl Col {
             Col::UsdPerHour => "usd-per-hour",
             Col::UsdPerMTok => "usd-per-mtok",
             Col::Migration => "migration",
-            Col::Effort => "effort",
         }
     }
 
@@ -92,7 +75,6 @@ impl Col {
                 Col::UsdPerHour => K::UsdPerHour,
                 Col::UsdPerMTok => K::UsdPerMTok,
                 Col::Migration => K::Migration,
-                Col::Effort => K::Effort,
             },
         )
     }
@@ -147,7 +129,6 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
             ),
             (m, _) => or_dash(m, |m| m.name(lang).into()),
         },
-        Col::Effort => or_dash(row.person_weeks, crate::numfmt::num),
     }
 }
 

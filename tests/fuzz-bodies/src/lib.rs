@@ -63,6 +63,22 @@ pub fn check_report(r: &Report) {
     }
 }
 
+/// A plan `what` returned: `evaluate` accepts it (no error diagnostic),
+/// and its report keeps the invariants.
+fn accepted(plan: &Plan, what: &str) {
+    let r = evaluate(plan);
+    let errors: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} returned a plan eval rejects: {errors:?}"
+    );
+    check_report(&r);
+}
+
 /// A share link: decode, evaluate every plan as the page would, and
 /// re-encode.
 pub fn link(data: &[u8]) {
@@ -115,17 +131,7 @@ pub fn scenario(data: &[u8]) {
         .chain(result.fewest_gpus.iter())
         .chain(result.by_gpu_kind.iter());
     for f in found {
-        let r = evaluate(&f.plan);
-        let errors: Vec<_> = r
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "search returned a plan eval rejects: {errors:?}"
-        );
-        check_report(&r);
+        accepted(&f.plan, "search");
     }
 }
 
@@ -182,17 +188,7 @@ pub fn serving_scenario(data: &[u8]) {
                 .expect("an answer under SLOs is simulated");
             assert!(sim.meets_slo, "an answer that misses its SLOs: {sim:?}");
         }
-        let r = evaluate(&f.plan);
-        let errors: Vec<_> = r
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "serving search returned a plan eval rejects: {errors:?}"
-        );
-        check_report(&r);
+        accepted(&f.plan, "serving search");
     }
 }
 

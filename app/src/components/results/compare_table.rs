@@ -17,7 +17,7 @@ pub fn CompareTable() -> impl IntoView {
             <table class="compare" data-testid="compare-table">
                 <thead>
                     <tr>
-                        {Col::SHOWN
+                        {Col::ALL
                             .into_iter()
                             .map(|c| view! { <th scope="col" data-col=c.id()>{move || c.header(lang())}</th> })
                             .collect_view()}
@@ -36,7 +36,7 @@ pub fn CompareTable() -> impl IntoView {
                                         data-verdict=format!("{:?}", row.verdict)
                                         class:active=move || active() == i
                                     >
-                                        {Col::SHOWN
+                                        {Col::ALL
                                             .into_iter()
                                             .map(|c| {
                                                 let marked = matches!(c, Col::UsdPerHour | Col::UsdPerMTok);
