@@ -27,16 +27,22 @@ pub enum Engine {
     Sglang,
     /// TensorRT-LLM (in-flight batching, paged KV).
     TrtLlm,
+    /// Hugging Face transformers' `generate` in eager PyTorch: static
+    /// batches, a contiguous cache, every operator issued from Python (no
+    /// CUDA graphs), so small models and decode steps wait on the host
+    /// (`time::host`).
+    HfTransformers,
 }
 
 impl Engine {
     /// Every engine, in display order.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 6] = [
         Engine::Static,
         Engine::Vllm,
         Engine::VllmV0,
         Engine::Sglang,
         Engine::TrtLlm,
+        Engine::HfTransformers,
     ];
 
     /// Whether the engine reuses prompt prefixes unless told otherwise:
@@ -46,7 +52,7 @@ impl Engine {
     /// `EngineArgs`). A static batch has nothing to reuse.
     pub fn prefix_caching(self) -> PrefixCaching {
         match self {
-            Engine::VllmV0 | Engine::Static => PrefixCaching::Off,
+            Engine::VllmV0 | Engine::Static | Engine::HfTransformers => PrefixCaching::Off,
             Engine::Vllm | Engine::Sglang | Engine::TrtLlm => PrefixCaching::On,
         }
     }
@@ -54,7 +60,36 @@ impl Engine {
     /// Whether the engine schedules iteration by iteration (Orca-style
     /// continuous batching, Yu et al. OSDI 2022) rather than batch by batch.
     pub fn continuous(self) -> bool {
-        self != Engine::Static
+        !matches!(self, Engine::Static | Engine::HfTransformers)
+    }
+
+    /// The training stack whose kernels the engine's model code runs:
+    /// transformers' `generate` runs the same eager modules as its Trainer
+    /// (SDPA's FlashAttention-2 backend on Hopper, one kernel per
+    /// element-wise op, cuBLAS GEMMs as PyTorch calls them). The serving
+    /// engines run their own fused kernels: `None`.
+    pub fn kernel_stack(self) -> Option<crate::stack::TrainingStack> {
+        match self {
+            Engine::HfTransformers => Some(crate::stack::TrainingStack::HfTrainer),
+            _ => None,
+        }
+    }
+
+    /// How the engine issues a forward pass's kernels: the serving engines
+    /// capture CUDA graphs for decode (vLLM's `cudagraph_capture_sizes`,
+    /// SGLang's `cuda_graph_max_bs`, TensorRT-LLM's
+    /// `cuda_graph_config`), so the host issues nothing per layer;
+    /// transformers' `generate` runs the model's modules eagerly and writes
+    /// its cache op by op. Static batches are memwall's idealised engine:
+    /// no host floor.
+    pub fn dispatch(self) -> crate::stack::Dispatch {
+        match self {
+            Engine::HfTransformers => crate::stack::Dispatch::Eager {
+                cache: true,
+                autocast: false,
+            },
+            _ => crate::stack::Dispatch::Graphs,
+        }
     }
 }
 
@@ -64,6 +99,7 @@ crate::lang::named!(Engine {
     Engine::VllmV0 => "vllm_v0", "vLLM 0.6 (V0 engine)", "vLLM 0.6（V0 引擎）";
     Engine::Sglang => "sglang", "SGLang", "SGLang";
     Engine::TrtLlm => "trt_llm", "TensorRT-LLM", "TensorRT-LLM";
+    Engine::HfTransformers => "hf_transformers", "transformers generate (eager)", "transformers generate（eager 模式）";
 });
 
 /// How an engine sizes the KV pool of one device.
@@ -554,7 +590,9 @@ impl Engine {
     pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
         let (pool, token_budget, block_tokens, max_seqs) = match self {
-            Engine::Static => (KvPoolRule::Leftover, None, 16, batch.max(1)),
+            Engine::Static | Engine::HfTransformers => {
+                (KvPoolRule::Leftover, None, 16, batch.max(1))
+            }
             // V0 with chunked prefill off (its default below 32K context):
             // `max_num_seqs` 256, whole prompts (`max_num_batched_tokens`
             // = max(max_model_len, 2048)), `gpu_memory_utilization` 0.9,
@@ -632,7 +670,9 @@ impl Engine {
     /// - Static batches: none (memwall's idealised engine).
     pub fn host(self) -> HostCost {
         let (per_step, per_sequence, overlap) = match self {
-            Engine::Static => (0.0, 0.0, HostOverlap::Serial),
+            // transformers' host time is its operators, charged per layer
+            // (`time::host`).
+            Engine::Static | Engine::HfTransformers => (0.0, 0.0, HostOverlap::Serial),
             Engine::VllmV0 => (4_000.0, 35.0, HostOverlap::Serial),
             Engine::Vllm => (0.0, 20.0, HostOverlap::Overlapped),
             Engine::Sglang => (3_000.0, 0.0, HostOverlap::Overlapped),

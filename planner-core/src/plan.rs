@@ -915,12 +915,24 @@ impl Plan {
         }
     }
 
-    /// The efficiency knobs in force: the stack's, with the plan's stated
-    /// knobs over them (serving uses [`Efficiency::default`]). Values are
-    /// not range-checked here; `evaluate` checks them.
+    /// The stack whose kernels run: the training stack, or for serving
+    /// the one an engine's model code shares
+    /// ([`crate::engine::Engine::kernel_stack`]); `None` for the serving
+    /// engines' own kernels.
+    pub fn kernel_stack(&self) -> Option<TrainingStack> {
+        match &self.workload {
+            Workload::Training(_) => self.training_stack(),
+            Workload::Inference(_) => self.levers.engine.kernel_stack(),
+        }
+    }
+
+    /// The efficiency knobs in force: the kernel stack's
+    /// ([`Plan::kernel_stack`]), with the plan's stated knobs over them
+    /// (the serving engines use [`Efficiency::default`]). Values are not
+    /// range-checked here; `evaluate` checks them.
     pub fn efficiency_in_force(&self) -> Efficiency {
         let base = self
-            .training_stack()
+            .kernel_stack()
             .map_or_else(Efficiency::default, |s| s.profile().efficiency);
         self.efficiency.over(base)
     }

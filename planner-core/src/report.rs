@@ -433,11 +433,14 @@ pub enum TimeKind {
     TransferNvme,
     /// Fixed per-layer costs (launches, small kernels).
     LayerOverhead,
+    /// The GPU waiting for the host to issue the next kernels (eager
+    /// PyTorch on small passes, `time::host`).
+    HostBound,
 }
 
 impl TimeKind {
     /// Every kind, in display order.
-    pub const ALL: [TimeKind; 18] = [
+    pub const ALL: [TimeKind; 19] = [
         TimeKind::Gemm,
         TimeKind::Attention,
         TimeKind::Elementwise,
@@ -456,6 +459,7 @@ impl TimeKind {
         TimeKind::TransferHost,
         TimeKind::TransferNvme,
         TimeKind::LayerOverhead,
+        TimeKind::HostBound,
     ];
 
     /// The English name ([`crate::lang::Named`]).
@@ -1096,6 +1100,7 @@ crate::lang::named!(TimeKind {
     TimeKind::TransferHost => "transfer_host", "host transfers", "主机传输";
     TimeKind::TransferNvme => "transfer_nvme", "NVMe transfers", "NVMe 传输";
     TimeKind::LayerOverhead => "layer_overhead", "per-layer overhead", "逐层固定开销";
+    TimeKind::HostBound => "host_bound", "waiting on the host (eager launches)", "等待主机下发（eager 逐算子启动）";
 });
 
 crate::lang::named!(Verdict {

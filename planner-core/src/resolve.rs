@@ -399,10 +399,14 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let mut spec = models.spec;
     let mut levers = plan.levers;
     if levers.memory.stack.is_none() {
-        levers.memory.stack = Some(
-            plan.training_stack()
-                .map_or_else(Default::default, crate::stack::TrainingStack::memory_stack),
-        );
+        levers.memory.stack = Some(match plan.training_stack() {
+            Some(s) => s.memory_stack(),
+            // transformers' `generate` runs the Hugging Face layers.
+            None if levers.engine == crate::engine::Engine::HfTransformers => {
+                crate::software::MemoryStack::HfEager
+            }
+            None => Default::default(),
+        });
     }
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
@@ -453,7 +457,16 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
-    let factors = crate::stack::StackFactors::of(plan.training_stack(), gpu.arch);
+    let autocast =
+        levers.precision.master.is_some() && levers.precision.compute.bytes_per_element() < 4.0;
+    let factors = crate::stack::StackFactors::of(
+        plan.kernel_stack(),
+        gpu.arch,
+        levers.memory.optimizer_impl,
+        plan.training_stack()
+            .map_or_else(|| levers.engine.dispatch(), |s| s.dispatch(autocast)),
+        (&spec, levers.memory.stack().layer_code()),
+    );
 
     let mut resolved = Resolved {
         split: Split::EMPTY,
@@ -1460,6 +1473,8 @@ fn check_efficiency(c: &mut Checker, e: Efficiency) -> Efficiency {
         e.moe_expert_host.base(),
         d.moe_expert_host.base(),
     ));
+    out.host_op =
+        crate::units::Seconds::from_secs(nonneg("host_op", e.host_op.base(), d.host_op.base()));
     out
 }
 

@@ -106,14 +106,23 @@ pub enum MemoryStack {
     /// RMSNorm/LayerNorm upcast to FP32 and keep it, eager softmax in FP32,
     /// the loss upcasts the logits; `adamw_torch` (foreach) by default.
     HfEager,
+    /// Model code written with PyTorch's own modules, nanoGPT-style (also
+    /// gpt-fast without compilation and memwall's GPU harness,
+    /// `tests/gpu/model.py`): `nn.LayerNorm`/`nn.RMSNorm`, one fused QKV
+    /// linear and one fused gate-up linear, SDPA with its native grouped
+    /// heads, autocast. Saves what the Hugging Face layers save apart from
+    /// the separate Q, K and V inputs; the loss upcasts the logits;
+    /// `torch.optim` defaults (foreach).
+    PytorchNative,
 }
 
 impl MemoryStack {
     /// Every stack.
-    pub const ALL: [MemoryStack; 3] = [
+    pub const ALL: [MemoryStack; 4] = [
         MemoryStack::Megatron,
         MemoryStack::Torchtitan,
         MemoryStack::HfEager,
+        MemoryStack::PytorchNative,
     ];
 }
 
@@ -121,7 +130,101 @@ crate::lang::named!(MemoryStack {
     MemoryStack::Megatron => "megatron", "Megatron-LM / Transformer Engine", "Megatron-LM / Transformer Engine 框架";
     MemoryStack::Torchtitan => "torchtitan", "torchtitan (FSDP2)", "torchtitan（FSDP2）框架";
     MemoryStack::HfEager => "hf_eager", "Hugging Face (eager PyTorch)", "Hugging Face（PyTorch 即时模式）";
+    MemoryStack::PytorchNative => "pytorch_native", "PyTorch modules (nanoGPT-style)", "原生 PyTorch 模块（nanoGPT 风格）";
 });
+
+/// The operators an eager layer's code issues from Python, where the
+/// frameworks' layer code differs. Each is a Python-level call (an ATen
+/// operator, a view included); an operator that decomposes inside C++
+/// counts once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayerCode {
+    /// Python calls of one RMSNorm: transformers' `LlamaRMSNorm` runs `to(float32)`,
+    /// `pow`, `mean`, `+ eps`, `rsqrt`, `*`, `to(dtype)`, `weight *` (8);
+    /// `nn.RMSNorm` is one call. `nn.LayerNorm` is one call everywhere.
+    pub rms_norm: f64,
+    /// The Q, K, V projections: three linears (`q_proj`, `k_proj`,
+    /// `v_proj`; torchtitan's `wq`, `wk`, `wv`) or one fused linear and
+    /// its `split` (2).
+    pub qkv: f64,
+    /// Grouped K/V heads expanded before SDPA: `repeat_kv`'s `expand` and
+    /// `reshape` of K and V (4), or none where SDPA takes
+    /// `enable_gqa=True`.
+    pub gqa_expand: f64,
+    /// Rotary embeddings of Q and K: transformers' `q * cos +
+    /// rotate_half(q) * sin` (`rotate_half`: two slices, `neg`, `cat`;
+    /// 7 per tensor) and the two `unsqueeze`s (16); torchtitan's complex
+    /// product (`view_as_complex`, `*`, `view_as_real`, `flatten`,
+    /// `type_as` per tensor, and the table's reshape: 12); the harness's
+    /// `tests/gpu/model.py` (two table slices, two casts, two half slices,
+    /// four products, a difference, a sum and a `cat` per tensor: 26).
+    pub rotary: f64,
+    /// Linears of a gated MLP, with the split of a fused gate-up linear
+    /// (3: gate, up, down; or up, `chunk`, down).
+    pub gated_calls: f64,
+    /// Of those, the linears (whose inputs autocast casts): 3, or 2 with a
+    /// fused gate-up linear.
+    pub gated_linears: f64,
+    /// QKV linears (whose inputs autocast casts): 3, or 1 fused.
+    pub qkv_linears: f64,
+    /// The activation is a module of its own (transformers' `ACT2FN`),
+    /// not a function call.
+    pub act_module: f64,
+    /// HBM passes of one RMSNorm, in h-wide 16-bit elements: transformers'
+    /// and torchtitan's Python norms 16 (cast to FP32, square, mean,
+    /// scale, cast back, weight); `nn.RMSNorm`'s C++ decomposition 11
+    /// (the same steps without the Python casts' extra round trip); a
+    /// fused kernel 2.
+    pub rms_norm_passes: f64,
+    /// HBM passes of rotary embeddings over Q and K (10: the products,
+    /// the half-rotation's slices and `cat`, the sum), against 2 fused.
+    pub rotary_passes: f64,
+}
+
+impl MemoryStack {
+    /// The layer code the framework runs, as eager dispatch and eager
+    /// element-wise traffic count it.
+    pub fn layer_code(self) -> LayerCode {
+        match self {
+            MemoryStack::HfEager | MemoryStack::Megatron => LayerCode {
+                rms_norm: 8.0,
+                qkv: 3.0,
+                gqa_expand: 4.0,
+                rotary: 16.0,
+                gated_calls: 3.0,
+                gated_linears: 3.0,
+                qkv_linears: 3.0,
+                act_module: 1.0,
+                rms_norm_passes: 16.0,
+                rotary_passes: 10.0,
+            },
+            MemoryStack::Torchtitan => LayerCode {
+                rms_norm: 1.0,
+                qkv: 3.0,
+                gqa_expand: 4.0,
+                rotary: 12.0,
+                gated_calls: 3.0,
+                gated_linears: 3.0,
+                qkv_linears: 3.0,
+                act_module: 0.0,
+                rms_norm_passes: 16.0,
+                rotary_passes: 10.0,
+            },
+            MemoryStack::PytorchNative => LayerCode {
+                rms_norm: 1.0,
+                qkv: 2.0,
+                gqa_expand: 0.0,
+                rotary: 26.0,
+                gated_calls: 3.0,
+                gated_linears: 2.0,
+                qkv_linears: 1.0,
+                act_module: 0.0,
+                rms_norm_passes: 11.0,
+                rotary_passes: 10.0,
+            },
+        }
+    }
+}
 
 /// How the loss over the vocabulary is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -345,7 +448,9 @@ impl MemorySoftware {
     /// leaves `torch.optim.AdamW` to pick `foreach` on CUDA.
     pub fn optimizer(self) -> OptimizerImpl {
         match (self.optimizer_impl, self.stack()) {
-            (OptimizerImpl::StackDefault, MemoryStack::HfEager) => OptimizerImpl::Foreach,
+            (OptimizerImpl::StackDefault, MemoryStack::HfEager | MemoryStack::PytorchNative) => {
+                OptimizerImpl::Foreach
+            }
             (OptimizerImpl::StackDefault, _) => OptimizerImpl::Fused,
             (o, _) => o,
         }

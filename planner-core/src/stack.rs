@@ -163,6 +163,42 @@ const PYTORCH_GEMM: f64 = 0.80;
 /// for the difference.
 const MEGATRON_DEEPSPEED_GEMM: f64 = 0.69;
 
+/// Element-wise HBM traffic of one eager layer relative to a fused one,
+/// for a model and the layer code that runs it. Per token, in 16-bit
+/// elements, a fused layer moves two norms (2h each), two residual adds
+/// (3h each), its activation (3 FFN-wide passes gated, 2 not) and rotary
+/// embeddings (2 passes over Q and K) — the count of
+/// `time::work::elementwise_bytes`. The eager layer moves its norms'
+/// passes ([`crate::software::LayerCode::rms_norm_passes`]; `nn.LayerNorm`
+/// is one kernel, 2h), the same residual adds, 5 FFN-wide passes for a
+/// gated activation (`act(gate) * up`: read gate, write the activation,
+/// read it and up, write the product) and the code's rotary passes. For
+/// Llama 3 8B in transformers' code this is [`EAGER_ELEMENTWISE`], 2.96;
+/// a GPT-2-style layer (LayerNorm, GELU, learned positions) runs one
+/// kernel per fused step anyway: 1.
+pub fn eager_elementwise(spec: &crate::model::ModelSpec, code: &crate::software::LayerCode) -> f64 {
+    let h = f64::from(spec.hidden);
+    let f = f64::from(spec.ffn);
+    let s = spec.attention_shape();
+    let qk = s.q_width + s.k_width;
+    let gated = spec.activation.is_gated();
+    let rotary = matches!(spec.positions, crate::model::Positions::Rotary);
+    let fused = 10.0 * h + if gated { 3.0 } else { 2.0 } * f + 2.0 * qk;
+    let norm = match spec.norm {
+        crate::model::Norm::RmsNorm => code.rms_norm_passes * h,
+        crate::model::Norm::LayerNorm => 2.0 * h,
+    };
+    let eager = 2.0 * norm
+        + 6.0 * h
+        + if gated { 5.0 } else { 2.0 } * f
+        + if rotary { code.rotary_passes } else { 2.0 } * qk;
+    if fused > 0.0 {
+        (eager / fused).max(1.0)
+    } else {
+        1.0
+    }
+}
+
 /// Per-expert host time of torchtitan's MoE layer: none. Its experts run
 /// as one `torch._grouped_mm` per matrix over all local experts
 /// (`GroupedExperts`, `use_grouped_mm` on by default), so its launches do
@@ -302,6 +338,47 @@ impl TrainingStack {
     }
 }
 
+/// How the host issues a pass's kernels, which sets the host's time per
+/// layer (`time::host`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dispatch {
+    /// Eager PyTorch: every operator from Python through the dispatcher.
+    /// `cache`: the pass writes a KV cache (serving); `autocast`: 16-bit
+    /// compute over FP32 weights, so every linear casts its input and
+    /// weight first.
+    Eager {
+        /// The pass writes a KV cache.
+        cache: bool,
+        /// Autocast casts every linear's input and weight.
+        autocast: bool,
+    },
+    /// Fused kernels issued by the framework (Megatron-Core with
+    /// Transformer Engine, `torch.compile` without CUDA graphs).
+    Fused,
+    /// CUDA graphs replayed: one launch a step, nothing per layer (vLLM,
+    /// SGLang and TensorRT-LLM decode).
+    Graphs,
+}
+
+impl TrainingStack {
+    /// How the stack issues its kernels: the eager stacks run the models'
+    /// PyTorch modules op by op; Megatron's fused kernels and Inductor's
+    /// generated ones issue about one kernel per fused region.
+    pub fn dispatch(self, autocast: bool) -> Dispatch {
+        match self {
+            TrainingStack::Torchtitan | TrainingStack::DeepSpeed | TrainingStack::HfTrainer => {
+                Dispatch::Eager {
+                    cache: false,
+                    autocast,
+                }
+            }
+            TrainingStack::MegatronCore
+            | TrainingStack::TorchtitanCompiled
+            | TrainingStack::MegatronDeepSpeed => Dispatch::Fused,
+        }
+    }
+}
+
 /// What the time model reads from the stack, resolved once per plan and
 /// GPU (`resolve`), so the search's inner loop does no look-ups.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -313,25 +390,54 @@ pub struct StackFactors {
     pub elementwise: f64,
     /// [`OptimizerImpl::traffic_factor`] of the stack's optimizer.
     pub optimizer_passes: f64,
+    /// How the host issues the kernels.
+    pub dispatch: Dispatch,
 }
 
 impl StackFactors {
     /// The factors of `stack` on `arch`; with no stack (serving) the
     /// architecture's best attention kernel and fused element-wise work.
-    pub fn of(stack: Option<TrainingStack>, arch: GpuArch) -> Self {
+    /// An optimizer implementation the plan states
+    /// (`levers.memory.optimizer_impl`) replaces the stack's, so the time
+    /// model runs the optimizer the memory model holds.
+    /// `dispatch` is how the host issues the kernels
+    /// ([`TrainingStack::dispatch`], or the serving engine's).
+    /// The element-wise factor of an eager stack is counted for the
+    /// model's layer and the framework's layer code
+    /// ([`eager_elementwise`]).
+    pub fn of(
+        stack: Option<TrainingStack>,
+        arch: GpuArch,
+        stated: crate::software::OptimizerImpl,
+        dispatch: Dispatch,
+        (spec, code): (&crate::model::ModelSpec, crate::software::LayerCode),
+    ) -> Self {
+        use crate::software::OptimizerImpl as Stated;
         match stack {
             Some(s) => StackFactors {
                 attention_ceiling: crate::catalog::kernel_attention_ceiling(
                     s.attention_kernel(arch),
                     arch,
                 ),
-                elementwise: s.elementwise(),
-                optimizer_passes: s.optimizer().traffic_factor(),
+                elementwise: if s.elementwise() > 1.0 {
+                    eager_elementwise(spec, &code)
+                } else {
+                    1.0
+                },
+                optimizer_passes: match stated {
+                    Stated::StackDefault => s.optimizer(),
+                    // A per-parameter loop runs the same unfused passes.
+                    Stated::Foreach | Stated::ForLoop => OptimizerImpl::Foreach,
+                    Stated::Fused | Stated::Paged => OptimizerImpl::Fused,
+                }
+                .traffic_factor(),
+                dispatch,
             },
             None => StackFactors {
                 attention_ceiling: crate::catalog::attention_ceiling(arch),
                 elementwise: 1.0,
                 optimizer_passes: 1.0,
+                dispatch,
             },
         }
     }
@@ -357,6 +463,58 @@ mod tests {
             );
             assert!(c(s, GpuArch::Hopper) <= crate::catalog::attention_ceiling(GpuArch::Hopper));
         }
+    }
+
+    #[test]
+    fn a_stated_optimizer_replaces_the_stacks_in_the_time_model() {
+        use crate::software::OptimizerImpl as Stated;
+        let spec = crate::catalog::model(crate::catalog::ModelId::Llama31_8b).spec;
+        let of = |s| {
+            StackFactors::of(
+                Some(TrainingStack::HfTrainer),
+                GpuArch::Hopper,
+                s,
+                Dispatch::Fused,
+                (&spec, crate::software::MemoryStack::HfEager.layer_code()),
+            )
+        };
+        assert_eq!(
+            of(Stated::StackDefault).optimizer_passes,
+            OptimizerImpl::Foreach.traffic_factor()
+        );
+        assert_eq!(of(Stated::Fused).optimizer_passes, 1.0);
+        assert_eq!(of(Stated::Paged).optimizer_passes, 1.0);
+        assert_eq!(
+            of(Stated::ForLoop).optimizer_passes,
+            OptimizerImpl::Foreach.traffic_factor()
+        );
+        let mc = |s| {
+            StackFactors::of(
+                Some(TrainingStack::MegatronCore),
+                GpuArch::Hopper,
+                s,
+                Dispatch::Fused,
+                (&spec, crate::software::MemoryStack::HfEager.layer_code()),
+            )
+        };
+        assert_eq!(mc(Stated::StackDefault).optimizer_passes, 1.0);
+        assert!(mc(Stated::Foreach).optimizer_passes > 1.0);
+    }
+
+    #[test]
+    fn eager_elementwise_traffic_follows_the_layer_code() {
+        use crate::catalog::{model, ModelId};
+        use crate::software::MemoryStack;
+        let llama = model(ModelId::Llama31_8b).spec;
+        let hf = MemoryStack::HfEager.layer_code();
+        // Llama 3 8B in transformers' code: the profile's 2.96.
+        assert!((eager_elementwise(&llama, &hf) - EAGER_ELEMENTWISE).abs() < 0.01);
+        // nn.RMSNorm moves less than transformers' Python norm.
+        let native = MemoryStack::PytorchNative.layer_code();
+        assert!(eager_elementwise(&llama, &native) < eager_elementwise(&llama, &hf));
+        // GPT-2: LayerNorm, GELU, learned positions: nothing to unfuse.
+        let gpt2 = model(ModelId::Gpt2Xl).spec;
+        assert_eq!(eager_elementwise(&gpt2, &hf), 1.0);
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub fn time(k: TimeKind) -> RGBColor {
         T::Recompute => (GREEN, Base),
         T::Optimizer => (GREEN, Dark),
         T::LayerOverhead => (GREEN, Light),
+        T::HostBound => (GREY, Base),
         T::WeightRead => (ORANGE, Base),
         T::KvRead => (ORANGE, Dark),
         T::TensorParallel => (VERMILLION, Base),

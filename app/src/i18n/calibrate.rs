@@ -60,6 +60,7 @@ strings! {
     KnobHbm => "HBM efficiency", "HBM 带宽效率";
     KnobAttention => "Attention efficiency", "注意力效率";
     KnobLayerOverhead => "Per-layer overhead", "每层固定开销";
+    KnobHostOp => "Host time per eager operator", "eager 模式每个算子的主机耗时";
 }
 
 /// The name of a measured figure.
@@ -88,6 +89,7 @@ pub fn knob(lang: Lang, k: Knob) -> &'static str {
             Knob::Hbm => K::KnobHbm,
             Knob::Attention => K::KnobAttention,
             Knob::LayerOverhead => K::KnobLayerOverhead,
+            Knob::HostOp => K::KnobHostOp,
         },
     )
 }

@@ -23,6 +23,9 @@ pub enum Knob {
     Attention,
     /// `efficiency.layer_overhead` (seconds per layer and pass).
     LayerOverhead,
+    /// `efficiency.host_op` (seconds per eager operator the host issues;
+    /// moves the host-bound passes of eager stacks).
+    HostOp,
 }
 
 /// How a knob's range is searched.
@@ -36,24 +39,26 @@ pub(super) enum Scale {
 
 impl Knob {
     /// Every knob.
-    pub const ALL: [Knob; 6] = [
+    pub const ALL: [Knob; 7] = [
         Knob::CudaContext,
         Knob::Fragmentation,
         Knob::Gemm,
         Knob::Hbm,
         Knob::Attention,
         Knob::LayerOverhead,
+        Knob::HostOp,
     ];
 
     /// The knobs [`FitOptions::default`] fits. The attention efficiency is
     /// left out: on one GPU kind it trades off against the GEMM efficiency
     /// unless the measurements vary the attention share widely.
-    pub const DEFAULT: [Knob; 5] = [
+    pub const DEFAULT: [Knob; 6] = [
         Knob::CudaContext,
         Knob::Fragmentation,
         Knob::Gemm,
         Knob::Hbm,
         Knob::LayerOverhead,
+        Knob::HostOp,
     ];
 
     /// A short English label, naming the plan field.
@@ -65,6 +70,7 @@ impl Knob {
             Knob::Hbm => "efficiency.hbm",
             Knob::Attention => "efficiency.attention",
             Knob::LayerOverhead => "efficiency.layer_overhead",
+            Knob::HostOp => "efficiency.host_op",
         }
     }
 
@@ -73,7 +79,7 @@ impl Knob {
         match self {
             Knob::CudaContext => &[Figure::DeviceUsed],
             Knob::Fragmentation => &[Figure::PeakReserved, Figure::DeviceUsed],
-            Knob::Gemm | Knob::Hbm | Knob::Attention | Knob::LayerOverhead => {
+            Knob::Gemm | Knob::Hbm | Knob::Attention | Knob::LayerOverhead | Knob::HostOp => {
                 &[Figure::StepTime, Figure::Ttft, Figure::Tpot]
             }
         }
@@ -90,6 +96,13 @@ impl Knob {
             Knob::LayerOverhead => (
                 Seconds::from_micros(0.5).base(),
                 Seconds::from_millis(2.0).base(),
+                Scale::Log,
+            ),
+            // A bare ATen call is ~2 µs from C++ (pytorch/pytorch#41383);
+            // a slow host's Python module call, tens of µs.
+            Knob::HostOp => (
+                Seconds::from_micros(1.0).base(),
+                Seconds::from_micros(100.0).base(),
                 Scale::Log,
             ),
         }
@@ -112,6 +125,14 @@ pub struct Knobs {
     pub attention: f64,
     /// `efficiency.layer_overhead`.
     pub layer_overhead: Seconds,
+    /// `efficiency.host_op` (profiles fitted before it existed take the
+    /// default).
+    #[serde(default = "default_host_op")]
+    pub host_op: Seconds,
+}
+
+fn default_host_op() -> Seconds {
+    crate::efficiency::Efficiency::default().host_op
 }
 
 impl Knobs {
@@ -126,6 +147,7 @@ impl Knobs {
             hbm: e.hbm,
             attention: e.attention,
             layer_overhead: e.layer_overhead,
+            host_op: e.host_op,
         }
     }
 
@@ -141,6 +163,7 @@ impl Knobs {
         plan.efficiency.hbm = Some(self.hbm);
         plan.efficiency.attention = Some(self.attention);
         plan.efficiency.layer_overhead = Some(self.layer_overhead);
+        plan.efficiency.host_op = Some(self.host_op);
     }
 
     /// One knob's value in base units.
@@ -152,6 +175,7 @@ impl Knobs {
             Knob::Hbm => self.hbm,
             Knob::Attention => self.attention,
             Knob::LayerOverhead => self.layer_overhead.base(),
+            Knob::HostOp => self.host_op.base(),
         }
     }
 
@@ -164,6 +188,7 @@ impl Knobs {
             Knob::Hbm => self.hbm = v,
             Knob::Attention => self.attention = v,
             Knob::LayerOverhead => self.layer_overhead = Seconds::from_base(v),
+            Knob::HostOp => self.host_op = Seconds::from_base(v),
         }
     }
 
@@ -172,6 +197,7 @@ impl Knobs {
         match k {
             Knob::CudaContext => format!("{:.0} MiB", self.cuda_context.as_mib()),
             Knob::LayerOverhead => format!("{:.1} µs", self.layer_overhead.base() * 1e6),
+            Knob::HostOp => format!("{:.2} µs", self.host_op.base() * 1e6),
             _ => format!("{:.3}", self.get(k)),
         }
     }

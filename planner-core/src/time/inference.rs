@@ -95,6 +95,16 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     parts.add(TimeKind::LayerOverhead, o, o);
 }
 
+/// A pass is never shorter than the host's time to issue it
+/// (`time::host`): the GPU's idle wait is charged as its own part.
+fn host_floor(r: &Resolved, w: &StageWork, parts: &mut Parts) {
+    let host = super::host::forward_seconds(r, w);
+    let wait = host - parts.total();
+    if wait > 0.0 {
+        parts.add(TimeKind::HostBound, wait, wait);
+    }
+}
+
 /// Bytes a pass copies from `tier` and the copies they take.
 ///
 /// The weights follow `levers.offload.parameters`: the tier's share of
@@ -210,6 +220,7 @@ fn prefill(
     let mut one = Parts::default();
     pass_parts(r, &w, &mut one, true);
     stream_weights(r, dev, &w, &mut one);
+    host_floor(r, &w, &mut one);
     prefill.add_all(&one.scaled(chunks));
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, chunk), r.tp) * chunks * f64::from(r.pp - 1);
@@ -316,6 +327,7 @@ fn decode(
     stream_weights(r, dev, &w, &mut decode);
     let kv = kv_per_token_layer_rank(r) * windowed(r, ctx) * b * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut decode);
+    host_floor(r, &w, &mut decode);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, b), r.tp) * f64::from(r.pp - 1);
         decode.add(TimeKind::PipelineP2p, t, t);

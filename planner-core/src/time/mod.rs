@@ -7,6 +7,7 @@
 //! without allocating.
 
 pub(crate) mod comm;
+pub(crate) mod host;
 pub(crate) mod inference;
 pub(crate) mod speculative;
 pub(crate) mod training;

@@ -653,10 +653,15 @@ fn stage_times(
         + m.ep_exposed_b
         + m.overhead
         + 2.0 * m.moe_host_f;
+    let mut parts = stage_parts(&c, &m, &re, &tp);
+    // Neither pass is shorter than the host's time to issue it.
+    let (host_f, host_b) = super::host::training_seconds(r, w, re.full_fraction);
+    let wait = (host_f - fwd).max(0.0) + (host_b - bwd).max(0.0);
+    parts.add(TimeKind::HostBound, wait, wait);
     StageTimes {
-        fwd,
-        bwd,
-        parts: stage_parts(&c, &m, &re, &tp),
+        fwd: fwd.max(host_f),
+        bwd: bwd.max(host_b),
+        parts,
         recompute_flops: re.flops,
     }
 }

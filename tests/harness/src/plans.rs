@@ -22,7 +22,19 @@
 //! - **Attention** `flash` allows only fused SDPA kernels
 //!   ([`AttentionKernel::Flash`]); `math` materialises the scores
 //!   ([`AttentionKernel::Eager`]).
-//! - **Serving** keeps a contiguous KV cache of prompt + output tokens per
+//! - **The framework** is plain eager PyTorch: the time model's eager
+//!   stack ([`TrainingStack::HfTrainer`]: one kernel per element-wise op,
+//!   every operator issued from Python) over nanoGPT-style layer code
+//!   ([`MemoryStack::PytorchNative`]: `nn.LayerNorm`/`nn.RMSNorm` run and
+//!   saved in FP32 under autocast, fused QKV and gate-up linears, the loss
+//!   upcasting the full logits to FP32 for `F.cross_entropy`). The
+//!   mainstream pre-training stack (Megatron-Core: fused kernels,
+//!   vocabulary-parallel cross-entropy) would describe another program. AdamW runs `fused=True`, as the
+//!   workload records (`details.optimizer`); SGD keeps `torch.optim`'s
+//!   default `foreach` path, the stack's.
+//! - **Serving** is eager PyTorch token by token, as transformers'
+//!   `generate` runs it ([`Engine::HfTransformers`]: static batch, every
+//!   operator issued from Python, no CUDA graphs), and keeps a contiguous KV cache of prompt + output tokens per
 //!   sequence and computes logits of the last prompt token only.
 
 use crate::grid::{
@@ -30,6 +42,7 @@ use crate::grid::{
     TrainConfig, TrainPrecision, WeightChoice,
 };
 use planner_core::catalog::{self, GpuId};
+use planner_core::engine::Engine;
 use planner_core::hardware::{CustomGpu, GpuArch, GpuChoice, GpuSpec, Hardware, MemoryTech};
 use planner_core::plan::{
     AttentionKernel, Checkpointing, CustomModel, Inference, KvCacheLayout, Levers, LogitsScope,
@@ -37,6 +50,8 @@ use planner_core::plan::{
     Workload, SCHEMA_VERSION,
 };
 use planner_core::precision::Precision;
+use planner_core::software::{MemorySoftware, MemoryStack, OptimizerImpl};
+use planner_core::stack::TrainingStack;
 use planner_core::units::{ByteRate, Bytes, FlopRate, Watts};
 use serde::{Deserialize, Serialize};
 
@@ -230,6 +245,15 @@ pub fn train_plan(t: &TrainConfig, m: &GridModel, gpu: GpuChoice) -> Plan {
                 micro_batch: t.micro_batch,
                 ..Parallelism::default()
             },
+            training_stack: Some(TrainingStack::HfTrainer),
+            memory: MemorySoftware {
+                stack: Some(MemoryStack::PytorchNative),
+                optimizer_impl: match t.optimizer {
+                    OptimizerChoice::Adamw => OptimizerImpl::Fused,
+                    OptimizerChoice::Sgd => OptimizerImpl::StackDefault,
+                },
+                ..MemorySoftware::default()
+            },
             ..Levers::default()
         },
         hardware: one_gpu(gpu),
@@ -276,6 +300,11 @@ pub fn infer_plan(i: &InferConfig, m: &GridModel, gpu: GpuChoice) -> Plan {
             },
             attention: AttentionKernel::Flash,
             kv_cache: KvCacheLayout::Contiguous { reserve_tokens: 0 },
+            engine: Engine::HfTransformers,
+            memory: MemorySoftware {
+                stack: Some(MemoryStack::PytorchNative),
+                ..MemorySoftware::default()
+            },
             ..Levers::default()
         },
         hardware: one_gpu(gpu),

@@ -55,13 +55,17 @@ fn every_recorded_fixture_matches_predictions() {
     // tolerances: peak allocated median 17.6 % (worst −34.5 %), step time
     // 61.2 % (worst −83.9 %), TPOT 88.6 % — the model is low on memory and
     // fast on time for small eager models (docs/validation.md, "First GPU
-    // fixtures"). Until the model is fixed the count of rows outside
-    // tolerance is pinned as measured, so a change that moves it is seen;
-    // the goal stays zero.
+    // fixtures"). Mapped to the eager stack and layer code the workload
+    // runs, peak allocated came to a median of 2.0 % (179 rows outside
+    // tolerance → 109); with the host floor of eager passes (`time::host`)
+    // step time came to 9.7 %, TTFT 6.7 % and TPOT 11.3 % (→ 29 rows: the
+    // SDPA math kernel, serving memory, the INT8 prefill kernel, the
+    // GPU-bound 125 M steps; docs/validation.md). The count is pinned as it stands, so a change
+    // that moves it is seen; the goal stays zero.
     assert_eq!(c.rows.len(), 90, "configurations compared");
     assert!(
-        c.failures.len() <= 179,
-        "{} rows outside tolerance (179 when the fixtures were recorded):\n{}",
+        c.failures.len() <= 29,
+        "{} rows outside tolerance (29 with the host floor, 179 when recorded):\n{}",
         c.failures.len(),
         c.render()
     );
@@ -422,4 +426,90 @@ fn synthetic_run_sets_with_inconsistent_models_are_refused() {
         problems.iter().any(|p| p.contains("provenance.torch")),
         "{problems:?}"
     );
+}
+
+/// Mean of ln(predicted / measured) of `figure` over the rows whose id
+/// passes `pick`, and how many there were.
+fn mean_log_error(
+    c: &compare::Comparison,
+    figure: Figure,
+    pick: impl Fn(&str) -> bool,
+) -> (f64, usize) {
+    let logs: Vec<f64> = c
+        .rows
+        .iter()
+        .filter(|r| pick(&r.id))
+        .flat_map(|r| r.errors.iter().filter(|e| e.figure == figure))
+        .map(|e| (1.0 + e.error).ln())
+        .collect();
+    let n = logs.len();
+    (logs.iter().sum::<f64>() / n.max(1) as f64, n)
+}
+
+/// The eager host constants (`Efficiency::host_op`, and in
+/// `time/host.rs` `PARAM_BACKWARD_OPS` and `CHECKPOINT_CALL_OPS`) are the
+/// least-squares fits of the log error over the H200 fixtures' host-bound
+/// rows: with a prediction proportional to the constant, the fit is where
+/// the mean log error is zero, so each set must sit within rounding of it.
+/// - `host_op`: the BF16 decode steps of both models (a 125 M or 1.1 B
+///   decode step is all host);
+/// - `PARAM_BACKWARD_OPS`: the 125 M model's AMP training steps with
+///   FlashAttention, no checkpointing, up to 4,096 tokens a micro-batch;
+/// - `CHECKPOINT_CALL_OPS`: the same with full or selective checkpointing.
+///
+/// The other rows — prefill, the 1.1 B model's training, FP32, the math
+/// kernel — are held out (docs/validation.md, "Host-bound eager passes").
+#[test]
+fn eager_host_constants_are_the_fit_over_the_h200_fixtures() {
+    let fixtures = compare::load_dir(&harness::fixtures_dir()).expect("fixtures load");
+    if fixtures.is_empty() {
+        return;
+    }
+    let c = compare::compare(&fixtures, &Tolerance::default());
+    let small_amp = |id: &str| {
+        id.starts_with("train/gpt-125m/amp-")
+            && id.contains("/flash/")
+            && [
+                "mb1-s1024",
+                "mb2-s1024",
+                "mb4-s1024",
+                "mb1-s2048",
+                "mb2-s2048",
+            ]
+            .iter()
+            .any(|s| id.contains(s))
+    };
+    type Pick = Box<dyn Fn(&str) -> bool>;
+    let sets: [(&str, Figure, f64, Pick); 3] = [
+        (
+            "host_op (decode)",
+            Figure::Tpot,
+            0.02,
+            Box::new(|id: &str| id.starts_with("infer/") && id.contains("/bf16/")),
+        ),
+        (
+            "PARAM_BACKWARD_OPS (AMP, no checkpointing)",
+            Figure::StepTime,
+            0.02,
+            Box::new(move |id: &str| small_amp(id) && id.contains("/ckpt-none/")),
+        ),
+        (
+            "CHECKPOINT_CALL_OPS (AMP, checkpointing)",
+            Figure::StepTime,
+            0.03,
+            Box::new(move |id: &str| small_amp(id) && !id.contains("/ckpt-none/")),
+        ),
+    ];
+    for (name, figure, within, pick) in sets {
+        let (mean, n) = mean_log_error(&c, figure, pick);
+        let _ = writeln!(
+            std::io::stderr(),
+            "{name}: {n} rows, mean ln(predicted/measured) {mean:+.4}"
+        );
+        assert!(n >= 6, "{name}: only {n} rows");
+        assert!(
+            mean.abs() <= within,
+            "{name}: mean log error {mean:+.4} over {n} rows"
+        );
+    }
 }
