@@ -769,7 +769,8 @@ pub struct Levers {
 /// Defaults and where they come from:
 /// - `cuda_context`: by default the measured context of the CUDA version
 ///   and module loading below (`catalog::cuda_context`: 400 MiB with lazy
-///   loading on CUDA 11.7–12, 426 MiB on CUDA 13, 636 MiB eager, >1000 MB
+///   loading on CUDA 11.7–12, 769 MiB on CUDA 13 once a run's kernels are
+///   loaded (426 MiB bare), 636 MiB eager, >1000 MB
 ///   before 11.7); a number replaces the table (plans written before issue
 ///   12 carry 0.5 GiB here and keep it).
 /// - `workspace`: by default PyTorch's cuBLAS and cuBLASLt workspaces of

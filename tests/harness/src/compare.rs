@@ -5,7 +5,7 @@
 
 use crate::grid::{GridModel, RunConfig};
 use crate::plans::{gpu_choice, plan, GpuMatch};
-use crate::runset::{RunResult, RunSet, Status};
+use crate::runset::{Provenance, RunResult, RunSet, Status};
 use planner_core::calibrate::{
     errors_against, summarise, ErrorSummary, Figure, FigureError, FigureValue, Measured,
     Measurement, ProfileSource,
@@ -175,6 +175,30 @@ fn used_before(r: &RunSet) -> Option<u64> {
     })
 }
 
+/// The software a run set records, written into its plans: the CUDA
+/// version of the PyTorch build (its context size) and the caching
+/// allocator's `expandable_segments`.
+fn apply_software(p: &Provenance, plan: &mut planner_core::plan::Plan) {
+    use planner_core::software::{CudaVersion, ExpandableSegments};
+    let cuda = p.cuda_runtime.as_deref().and_then(|v| {
+        let mut it = v.split('.').map(|x| x.trim().parse::<u32>().ok());
+        Some((it.next()??, it.next().flatten().unwrap_or(0)))
+    });
+    if let Some((major, minor)) = cuda {
+        plan.overheads.cuda = match (major, minor) {
+            (0..=10, _) | (11, 0..=6) => CudaVersion::Cuda11Early,
+            (11, _) | (12, _) => CudaVersion::Cuda12,
+            _ => CudaVersion::Cuda13,
+        };
+    }
+    if p.allocator_conf
+        .as_deref()
+        .is_some_and(|c| c.replace(' ', "").contains("expandable_segments:True"))
+    {
+        plan.overheads.expandable_segments = ExpandableSegments::On;
+    }
+}
+
 /// The measurement a result makes, with how the GPU matched and notes; an
 /// error when the result has no configuration or model in the grid.
 pub fn measurement(
@@ -231,10 +255,12 @@ pub fn measurement(
             model.expected_params
         ));
     }
+    let mut plan = plan(config, model, choice);
+    apply_software(&runs.provenance, &mut plan);
     Ok((
         Measurement {
             id: result.id.clone(),
-            plan: plan(config, model, choice),
+            plan,
             measured,
         },
         matched,
