@@ -513,3 +513,54 @@ fn eager_host_constants_are_the_fit_over_the_h200_fixtures() {
         );
     }
 }
+
+/// Every stored calibration profile (`planner_core::calibrate::
+/// CALIBRATIONS`) is what `memwall calibrate` fits today on the fixtures
+/// it names, with the same measurements (the configurations the model
+/// does not describe left out: the SDPA math kernel, the INT8 weight
+/// kernel) and knobs: a model change that moves the fit fails here until
+/// the profile is refitted, and no profile can be edited by hand. The fit
+/// must also improve the held-out step times.
+#[test]
+fn stored_profiles_are_the_fit_of_their_fixtures() {
+    use planner_core::calibrate::{FitOptions, CALIBRATIONS};
+    let dir = harness::fixtures_dir();
+    for entry in CALIBRATIONS {
+        let fixtures: Vec<Fixture> = entry
+            .fixtures
+            .iter()
+            .map(|f| compare::load_file(&dir.join(f)).expect("a stored profile's fixture loads"))
+            .collect();
+        let c = compare::compare(&fixtures, &Tolerance::default());
+        let described: Vec<_> = c
+            .measurements
+            .iter()
+            .filter(|m| !m.id.contains("/math/") && !m.id.contains("/int8/"))
+            .cloned()
+            .collect();
+        let opts = FitOptions {
+            knobs: entry.fitted.to_vec(),
+            ..FitOptions::default()
+        };
+        let cal = fit(&described, &opts).expect("fit runs");
+        assert_eq!(cal.profile.measurements, entry.measurements);
+        for k in entry.fitted {
+            let (got, stored) = (cal.profile.knobs.get(*k), entry.knobs.get(*k));
+            assert!(
+                (got - stored).abs() <= 1e-6 * stored.abs().max(1e-12),
+                "{:?} {}: the fit gives {}, the store holds {}",
+                entry.gpu,
+                k.label(),
+                cal.profile.knobs.show(*k),
+                entry.knobs.show(*k)
+            );
+        }
+        let step = |s: &[planner_core::calibrate::ErrorSummary]| {
+            s.iter()
+                .find(|e| e.figure == Figure::StepTime)
+                .map(|e| e.median_abs)
+                .expect("step times held out")
+        };
+        assert!(step(&cal.held_out_after) < step(&cal.held_out_before));
+    }
+}
