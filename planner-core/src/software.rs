@@ -179,6 +179,15 @@ pub struct LayerCode {
     /// HBM passes of rotary embeddings over Q and K (10: the products,
     /// the half-rotation's slices and `cat`, the sum), against 2 fused.
     pub rotary_passes: f64,
+    /// The materialised-attention path runs in FP32: code that calls
+    /// `F.scaled_dot_product_attention` gets its math backend there, which
+    /// since PyTorch 2.5 upcasts 16-bit Q, K and V to FP32 and runs both
+    /// matmuls and the softmax in FP32 (`_scaled_dot_product_attention_math`,
+    /// `allow_fp16_bf16_reduction_math_sdp` False by default), keeping FP32
+    /// Q, K, V and probabilities for backward. transformers' `eager`
+    /// attention multiplies in the compute dtype and upcasts only the
+    /// softmax.
+    pub fp32_math_attention: bool,
 }
 
 impl MemoryStack {
@@ -197,6 +206,7 @@ impl MemoryStack {
                 act_module: 1.0,
                 rms_norm_passes: 16.0,
                 rotary_passes: 10.0,
+                fp32_math_attention: false,
             },
             MemoryStack::Torchtitan => LayerCode {
                 rms_norm: 1.0,
@@ -209,6 +219,7 @@ impl MemoryStack {
                 act_module: 0.0,
                 rms_norm_passes: 16.0,
                 rotary_passes: 10.0,
+                fp32_math_attention: true,
             },
             MemoryStack::PytorchNative => LayerCode {
                 rms_norm: 1.0,
@@ -221,6 +232,7 @@ impl MemoryStack {
                 act_module: 0.0,
                 rms_norm_passes: 11.0,
                 rotary_passes: 10.0,
+                fp32_math_attention: true,
             },
         }
     }

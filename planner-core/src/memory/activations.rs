@@ -40,6 +40,10 @@ pub(crate) struct ActContext {
     /// Bytes of the softmax output an eager attention keeps per score (4
     /// when autocast runs the softmax in FP32, else `act_bytes`).
     pub softmax_bytes: f64,
+    /// The materialised attention runs in FP32 (SDPA's math backend,
+    /// `software::LayerCode::fp32_math_attention`): Q, K, V and the
+    /// probabilities are kept in FP32, with no 16-bit cast.
+    pub fp32_math: bool,
     /// What selective recomputation keeps ([`selective_policy`]).
     pub selective: SelectivePolicy,
     /// Column-parallel linears keep their all-gathered input (DTensor
@@ -309,8 +313,15 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
     let mut replicated =
         2.0 * c.norm_bytes * sbh + (lin.qkv + lin.ffn_in) * sbh * gathered + 2.0 * masks * sbh;
 
-    let attention = ab * sb * shape.q_width / t
-        + ab * sb * (shape.k_width + shape.v_width) * kv_per_rank
+    // Q, K and V as the attention core keeps them: FP32 copies on the
+    // math path.
+    let qkv_b = if c.fp32_math && c.kernel == AttentionKernel::Eager {
+        4.0
+    } else {
+        ab
+    };
+    let attention = qkv_b * sb * shape.q_width / t
+        + qkv_b * sb * (shape.k_width + shape.v_width) * kv_per_rank
         + (lin.out + lin.attn_out) * sb * shape.o_width / t;
 
     let gated = spec.activation.is_gated();
@@ -339,8 +350,8 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
         // the softmax's dtype), and a cast to ab for the value GEMM when the
         // softmax ran wider.
         AttentionKernel::Eager => {
-            let sm = c.softmax_bytes;
-            let cast = if sm > ab { ab } else { 0.0 };
+            let sm = if c.fp32_math { 4.0 } else { c.softmax_bytes };
+            let cast = if sm > ab && !c.fp32_math { ab } else { 0.0 };
             a * sb * c.keys * (sm + masks * (1.0 + sm) + cast) / t
         }
         // FlashAttention keeps the FP32 log-sum-exp per query and head.
@@ -419,6 +430,7 @@ mod tests {
             kernel,
             norm_bytes: 2.0,
             softmax_bytes: 2.0,
+            fp32_math: false,
             selective: SelectivePolicy::AttentionCore,
             gathered_inputs: false,
             linears: LinearSaves::trained(2.0),
@@ -460,6 +472,7 @@ mod tests {
         let hf = ActContext {
             norm_bytes: norm,
             softmax_bytes: soft,
+            fp32_math: false,
             ..base
         };
         let m = layer(&spec, Ffn::Dense, &base);

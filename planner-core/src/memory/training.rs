@@ -111,6 +111,7 @@ fn act_context(r: &Resolved, kind: TrainingKind, seq: u32, micro_batch: u32) -> 
         kernel: r.levers.attention,
         norm_bytes,
         softmax_bytes,
+        fp32_math: stack.layer_code().fp32_math_attention,
         selective: activations::selective_policy(r.levers.memory.stack()),
         gathered_inputs: activations::gathers_saved(r.levers.memory.stack()),
         linears: linear_saves(r, kind, act_bytes, gemm_bytes),
@@ -816,7 +817,10 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
     });
     let ffn = per_f * ab * sb * dense.max(routed) / c.tp;
     let scores = match c.kernel {
-        AttentionKernel::Eager => 2.0 * c.softmax_bytes * f64::from(sp.heads) * sb * c.keys / c.tp,
+        AttentionKernel::Eager => {
+            let sm = if c.fp32_math { 4.0 } else { c.softmax_bytes };
+            2.0 * sm * f64::from(sp.heads) * sb * c.keys / c.tp
+        }
         AttentionKernel::Flash => 0.0,
     };
     2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores)

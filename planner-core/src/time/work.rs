@@ -412,8 +412,24 @@ fn attention_core(r: &Resolved, c: &LayerCtx, pass: Pass) -> AttentionCore {
             } else {
                 0.0
             };
-            score_bytes = tok * pass.keys * heads * (4.0 + drop) * ab;
-            let rate = peak_16bit(r) * ceiling_16bit(r);
+            // SDPA's math backend (`LayerCode::fp32_math_attention`) runs
+            // in FP32: both matmuls as TF32 at half the 16-bit rate, the
+            // scores at 4 B, and the causal mask it builds added in one
+            // more read-modify-write pass.
+            let fp32 = r.levers.memory.stack().layer_code().fp32_math_attention;
+            // (Volta has no TF32: FP32 at one eighth of its FP16 rate.)
+            let fp32_rate = if r.gpu.arch == crate::hardware::GpuArch::Volta {
+                0.125
+            } else {
+                0.5
+            };
+            let (sb, mask, slow) = if fp32 {
+                (4.0, 1.5, fp32_rate)
+            } else {
+                (ab, 0.0, 1.0)
+            };
+            score_bytes = tok * pass.keys * heads * (4.0 + mask + drop) * sb;
+            let rate = peak_16bit(r) * ceiling_16bit(r) * slow;
             attn_flops
                 / (rate * r.eff.gemm_at(Seconds::from_secs(per_head / rate.max(1.0)))).max(1.0)
         }
