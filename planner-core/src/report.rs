@@ -1100,7 +1100,7 @@ crate::lang::named!(TimeKind {
     TimeKind::TransferHost => "transfer_host", "host transfers", "主机传输";
     TimeKind::TransferNvme => "transfer_nvme", "NVMe transfers", "NVMe 传输";
     TimeKind::LayerOverhead => "layer_overhead", "per-layer overhead", "逐层固定开销";
-    TimeKind::HostBound => "host_bound", "waiting on the host (eager launches)", "等待主机下发（eager 逐算子启动）";
+    TimeKind::HostBound => "host_bound", "waiting on the host", "等待主机下发";
 });
 
 crate::lang::named!(Verdict {
