@@ -199,6 +199,35 @@ pub fn eager_elementwise(spec: &crate::model::ModelSpec, code: &crate::software:
     }
 }
 
+/// HBM bytes per token and hidden element that `torch.autocast` over FP32
+/// weights adds to an eager layer. The residual stream stays FP32 (the
+/// embedding's output is FP32 and each residual add promotes), so the two
+/// adds read 4 B and write 4 B where a 16-bit stream moves 2 (+8 B) and
+/// the two norms read FP32 (+4 B); every linear that reads a norm's output
+/// casts it to 16 bits first (read 4 B, write 2 B: 6 B each): Q, K and V
+/// (one fused QKV in PyTorch-native code) and gate and up (one fused
+/// gate-up), or the one up projection of a plain MLP.
+pub fn autocast_traffic(
+    spec: &crate::model::ModelSpec,
+    code: &crate::software::LayerCode,
+    dispatch: Dispatch,
+) -> f64 {
+    if dispatch
+        != (Dispatch::Eager {
+            cache: false,
+            autocast: true,
+        })
+    {
+        return 0.0;
+    }
+    let mlp_inputs = if spec.activation.is_gated() {
+        code.gated_linears - 1.0
+    } else {
+        1.0
+    };
+    12.0 + 6.0 * (code.qkv_linears + mlp_inputs)
+}
+
 /// Per-expert host time of torchtitan's MoE layer: none. Its experts run
 /// as one `torch._grouped_mm` per matrix over all local experts
 /// (`GroupedExperts`, `use_grouped_mm` on by default), so its launches do
@@ -364,14 +393,23 @@ impl TrainingStack {
     /// How the stack issues its kernels: the eager stacks run the models'
     /// PyTorch modules op by op; Megatron's fused kernels and Inductor's
     /// generated ones issue about one kernel per fused region.
+    ///
+    /// `autocast` (16-bit compute over FP32 weights) is how the Hugging
+    /// Face Trainer runs `bf16=True`/`fp16=True` over a model loaded in
+    /// FP32 (`torch.autocast`); FSDP2's `MixedPrecisionPolicy` (torchtitan)
+    /// casts the parameters at their all-gather instead, and DeepSpeed's
+    /// bf16/fp16 engine holds the module in 16 bits, so neither casts
+    /// activations.
     pub fn dispatch(self, autocast: bool) -> Dispatch {
         match self {
-            TrainingStack::Torchtitan | TrainingStack::DeepSpeed | TrainingStack::HfTrainer => {
-                Dispatch::Eager {
-                    cache: false,
-                    autocast,
-                }
-            }
+            TrainingStack::Torchtitan | TrainingStack::DeepSpeed => Dispatch::Eager {
+                cache: false,
+                autocast: false,
+            },
+            TrainingStack::HfTrainer => Dispatch::Eager {
+                cache: false,
+                autocast,
+            },
             TrainingStack::MegatronCore
             | TrainingStack::TorchtitanCompiled
             | TrainingStack::MegatronDeepSpeed => Dispatch::Fused,
@@ -392,6 +430,9 @@ pub struct StackFactors {
     pub optimizer_passes: f64,
     /// How the host issues the kernels.
     pub dispatch: Dispatch,
+    /// HBM bytes per token and hidden element that autocast over FP32
+    /// weights adds to a layer ([`autocast_traffic`]); 0 without it.
+    pub autocast_traffic: f64,
 }
 
 impl StackFactors {
@@ -432,12 +473,14 @@ impl StackFactors {
                 }
                 .traffic_factor(),
                 dispatch,
+                autocast_traffic: autocast_traffic(spec, &code, dispatch),
             },
             None => StackFactors {
                 attention_ceiling: crate::catalog::attention_ceiling(arch),
                 elementwise: 1.0,
                 optimizer_passes: 1.0,
                 dispatch,
+                autocast_traffic: 0.0,
             },
         }
     }
@@ -515,6 +558,38 @@ mod tests {
         // GPT-2: LayerNorm, GELU, learned positions: nothing to unfuse.
         let gpt2 = model(ModelId::Gpt2Xl).spec;
         assert_eq!(eager_elementwise(&gpt2, &hf), 1.0);
+    }
+
+    #[test]
+    fn autocast_over_fp32_weights_moves_the_residual_stream_and_the_casts() {
+        use crate::catalog::{model, ModelId};
+        use crate::software::MemoryStack;
+        let llama = model(ModelId::Llama31_8b).spec;
+        let gpt2 = model(ModelId::Gpt2Xl).spec;
+        let amp = TrainingStack::HfTrainer.dispatch(true);
+        // transformers: Q, K, V, gate and up each cast the norm's output.
+        let hf = MemoryStack::HfEager.layer_code();
+        assert_eq!(autocast_traffic(&llama, &hf, amp), 12.0 + 6.0 * 5.0);
+        // nanoGPT-style: one fused QKV and one up projection.
+        let native = MemoryStack::PytorchNative.layer_code();
+        assert_eq!(autocast_traffic(&gpt2, &native, amp), 12.0 + 6.0 * 2.0);
+        // Pure 16-bit, FSDP2's parameter casts and DeepSpeed's 16-bit
+        // module cast no activation.
+        assert_eq!(
+            autocast_traffic(&llama, &hf, TrainingStack::HfTrainer.dispatch(false)),
+            0.0
+        );
+        for s in [
+            TrainingStack::Torchtitan,
+            TrainingStack::DeepSpeed,
+            TrainingStack::MegatronCore,
+        ] {
+            assert_eq!(
+                autocast_traffic(&llama, &hf, s.dispatch(true)),
+                0.0,
+                "{s:?}"
+            );
+        }
     }
 
     #[test]

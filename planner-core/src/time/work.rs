@@ -562,6 +562,11 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
     let mut elementwise = 0.0;
     elementwise += attn.score_bytes;
     elementwise += elementwise_bytes(r, &c) * elementwise_factor(r);
+    // Autocast over FP32 weights: the FP32 residual stream and the casts
+    // of the linears' inputs (`stack::autocast_traffic`), on the full
+    // hidden width unless sequence parallelism splits it.
+    let rep = if r.sp() { c.t } else { 1.0 };
+    elementwise += c.tok * c.h / rep * r.factors.autocast_traffic;
     if r.levers.precision.compute == Precision::Fp8 {
         elementwise += fp8_cast_bytes(&c);
     }

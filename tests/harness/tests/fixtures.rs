@@ -60,14 +60,15 @@ fn every_recorded_fixture_matches_predictions() {
     // tolerance → 109); with the host floor of eager passes (`time::host`)
     // step time came to 9.7 %, TTFT 6.7 % and TPOT 11.3 % (→ 29 rows); with
     // SDPA's math backend in FP32 for PyTorch-native code, peak allocated
-    // 1.4 % and step time 9.5 % (→ 27 rows: serving memory, the INT8
-    // prefill kernel, the GPU-bound 125 M steps, math-kernel step times;
+    // 1.4 % and step time 9.5 % (→ 27 rows); with autocast's FP32
+    // residual stream and casts counted, step time 8.8 % (→ 25 rows:
+    // serving memory, the INT8 prefill kernel, math-kernel step times;
     // docs/validation.md). The count is pinned as it stands, so a change
     // that moves it is seen; the goal stays zero.
     assert_eq!(c.rows.len(), 90, "configurations compared");
     assert!(
-        c.failures.len() <= 27,
-        "{} rows outside tolerance (27 with the host floor and the math kernel, 179 when recorded):\n{}",
+        c.failures.len() <= 25,
+        "{} rows outside tolerance (25 now, 179 when recorded):\n{}",
         c.failures.len(),
         c.render()
     );
