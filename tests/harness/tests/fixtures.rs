@@ -63,12 +63,14 @@ fn every_recorded_fixture_matches_predictions() {
     // 1.4 % and step time 9.5 % (→ 27 rows); with autocast's FP32
     // residual stream and casts counted, step time 8.8 % (→ 25 rows:
     // serving memory, the INT8 prefill kernel, math-kernel step times;
-    // docs/validation.md). The count is pinned as it stands, so a change
+    // docs/validation.md). Two later run sets (14:30, 14:34: the quick grid
+    // again and 8 of the INT8 serving runs) add 22 configurations and 25
+    // rows outside tolerance, most of them the INT8 weight kernel's. The count is pinned as it stands, so a change
     // that moves it is seen; the goal stays zero.
-    assert_eq!(c.rows.len(), 90, "configurations compared");
+    assert_eq!(c.rows.len(), 112, "configurations compared");
     assert!(
-        c.failures.len() <= 25,
-        "{} rows outside tolerance (25 now, 179 when recorded):\n{}",
+        c.failures.len() <= 50,
+        "{} rows outside tolerance (50 now; 179 of the first 90 configurations when recorded):\n{}",
         c.failures.len(),
         c.render()
     );
@@ -431,7 +433,16 @@ fn synthetic_run_sets_with_inconsistent_models_are_refused() {
     );
 }
 
-/// Mean of ln(predicted / measured) of `figure` over the rows whose id
+/// The run sets the eager host constants were fitted on; later ones are
+/// held out.
+const FITTED_ON: [&str; 3] = [
+    "nvidia-h200-20261204t120359-quick.json",
+    "nvidia-h200-20261204t121122-full.json",
+    "nvidia-h200-20261204t121257-full.json",
+];
+
+/// Mean of ln(predicted / measured) of `figure` over the rows of
+/// [`FITTED_ON`] whose id
 /// passes `pick`, and how many there were.
 fn mean_log_error(
     c: &compare::Comparison,
@@ -441,7 +452,7 @@ fn mean_log_error(
     let logs: Vec<f64> = c
         .rows
         .iter()
-        .filter(|r| pick(&r.id))
+        .filter(|r| FITTED_ON.contains(&r.fixture.as_str()) && pick(&r.id))
         .flat_map(|r| r.errors.iter().filter(|e| e.figure == figure))
         .map(|e| (1.0 + e.error).ln())
         .collect();
@@ -460,8 +471,10 @@ fn mean_log_error(
 ///   FlashAttention, no checkpointing, up to 4,096 tokens a micro-batch;
 /// - `CHECKPOINT_CALL_OPS`: the same with full or selective checkpointing.
 ///
-/// The other rows — prefill, the 1.1 B model's training, FP32, the math
-/// kernel — are held out (docs/validation.md, "Host-bound eager passes").
+/// Fitted on the first three run sets ([`FITTED_ON`]). The other rows —
+/// prefill, the 1.1 B model's training, FP32, the math kernel, and every
+/// row of later run sets — are held out (docs/validation.md, "What the
+/// fixtures showed").
 #[test]
 fn eager_host_constants_are_the_fit_over_the_h200_fixtures() {
     let fixtures = compare::load_dir(&harness::fixtures_dir()).expect("fixtures load");
