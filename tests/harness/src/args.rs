@@ -137,6 +137,8 @@ pub(crate) enum GridName {
     Quick,
     /// The full grid
     Full,
+    /// The large grid (an 8B model near one H200's memory)
+    Large,
 }
 
 impl GridName {
@@ -145,6 +147,7 @@ impl GridName {
         match self {
             GridName::Quick => "quick",
             GridName::Full => "full",
+            GridName::Large => "large",
         }
     }
 }

@@ -377,6 +377,51 @@ use WeightChoice as W;
 
 const GPT: &str = "gpt-125m";
 const LLAMA: &str = "llama-1.1b";
+const LLAMA8: &str = "llama-8b";
+
+/// The Llama 3.1 8B shape (Llama Team, "The Llama 3 Herd of Models", 2024,
+/// Table 3: 32 layers, hidden 4096, FFN 14,336, 32 heads, 8 KV heads,
+/// vocabulary 128,256), with a 2,048-token context for the harness.
+pub fn llama_8b() -> ModelSpec {
+    ModelSpec::llama(32, 4096, 32, 8, 14336, 128256, 2048)
+}
+
+/// The large grid: the Llama 3.1 8B shape near one H200's memory. AMP
+/// with SGD momentum holds 12 B of model state a parameter (FP32 weights,
+/// gradients and momentum) plus autocast's 16-bit weight copies; AMP with
+/// AdamW needs 16 B and does not fit 141 GB, which is the point of its
+/// row (the planner must say so). Serving in BF16 at three batch sizes.
+/// Sized for one GPU with 140 GB.
+pub fn large() -> Grid {
+    let mut models = BTreeMap::new();
+    models.insert(
+        LLAMA8.into(),
+        model("Llama 3.1 8B shape (Llama Team 2024, Table 3)", llama_8b()),
+    );
+    let runs = vec![
+        train(LLAMA8, P::AmpBf16, O::Sgd, C::Full, A::Flash, 1, 2048, 1),
+        train(LLAMA8, P::AmpBf16, O::Sgd, C::None, A::Flash, 1, 2048, 1),
+        train(LLAMA8, P::AmpBf16, O::Adamw, C::Full, A::Flash, 1, 2048, 1),
+        infer(LLAMA8, W::Bf16, 1, 512, 64),
+        // Prompt and output within the 2,048-token context the workload
+        // builds its rotary table for.
+        infer(LLAMA8, W::Bf16, 8, 1536, 64),
+        infer(LLAMA8, W::Bf16, 32, 1536, 64),
+    ];
+    Grid {
+        format: GRID_FORMAT.into(),
+        name: "large".into(),
+        settings: Settings {
+            warmup_steps: 2,
+            measure_steps: 5,
+            prefill_repeats: 5,
+            decode_repeats: 3,
+            seed: 0,
+        },
+        models,
+        runs,
+    }
+}
 
 /// The quick grid: one 125M model, each lever varied once from a base
 /// (AMP BF16, AdamW, no checkpointing, fused attention, 4 × 1024 tokens),
@@ -549,6 +594,7 @@ pub fn by_name(name: &str) -> Option<Grid> {
     match name {
         "quick" => Some(quick()),
         "full" => Some(full()),
+        "large" => Some(large()),
         _ => None,
     }
 }

@@ -53,7 +53,7 @@ fn run(args: &[String], cli: Cli) -> Result<ExitCode, Fail> {
         }
         Cmd::Plan(p) => plan_cmd(&p),
         Cmd::WriteGrids => {
-            for g in [grid::quick(), grid::full()] {
+            for g in [grid::quick(), grid::full(), grid::large()] {
                 let path = harness::grids_dir().join(format!("{}.json", g.name));
                 write(&path, &g.to_json())?;
                 println!("wrote {}", path.display());
@@ -66,7 +66,7 @@ fn run(args: &[String], cli: Cli) -> Result<ExitCode, Fail> {
 fn plan_cmd(a: &args::Plan) -> Result<ExitCode, Fail> {
     let id = &a.id;
     let (choice, _) = harness::plans::gpu_choice(&a.gpu, a.memory);
-    for g in [grid::quick(), grid::full()] {
+    for g in [grid::quick(), grid::full(), grid::large()] {
         if let Some(run) = g.runs.iter().find(|r| r.id() == id) {
             let p = harness::plans::plan(run, &g.models[run.model()], choice);
             println!("{}", p.to_json());

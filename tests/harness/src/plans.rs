@@ -406,7 +406,7 @@ mod tests {
     #[test]
     fn harness_plans_are_valid() {
         let gpu = GpuChoice::Preset(GpuId::H100Sxm);
-        for g in [grid::quick(), grid::full()] {
+        for g in [grid::quick(), grid::full(), grid::large()] {
             for run in &g.runs {
                 let p = plan(run, &g.models[run.model()], gpu.clone());
                 let r = evaluate(&p);

@@ -65,12 +65,14 @@ fn every_recorded_fixture_matches_predictions() {
     // serving memory, the INT8 prefill kernel, math-kernel step times;
     // docs/validation.md). Two later run sets (14:30, 14:34: the quick grid
     // again and 8 of the INT8 serving runs) add 22 configurations and 25
-    // rows outside tolerance, most of them the INT8 weight kernel's. The count is pinned as it stands, so a change
+    // rows outside tolerance, most of them the INT8 weight kernel's; the
+    // large grid (14:44, the Llama 3.1 8B shape near the H200's memory)
+    // adds 6 and 1. The count is pinned as it stands, so a change
     // that moves it is seen; the goal stays zero.
-    assert_eq!(c.rows.len(), 112, "configurations compared");
+    assert_eq!(c.rows.len(), 118, "configurations compared");
     assert!(
-        c.failures.len() <= 50,
-        "{} rows outside tolerance (50 now; 179 of the first 90 configurations when recorded):\n{}",
+        c.failures.len() <= 51,
+        "{} rows outside tolerance (51 now; 179 of the first 90 configurations when recorded):\n{}",
         c.failures.len(),
         c.render()
     );
@@ -78,7 +80,7 @@ fn every_recorded_fixture_matches_predictions() {
 
 #[test]
 fn committed_grids_are_the_harness_grids() {
-    for g in [grid::quick(), grid::full()] {
+    for g in [grid::quick(), grid::full(), grid::large()] {
         let path = harness::grids_dir().join(format!("{}.json", g.name));
         let on_disk = std::fs::read_to_string(&path).expect("grid file exists");
         assert!(
