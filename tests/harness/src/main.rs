@@ -74,7 +74,7 @@ fn plan_cmd(a: &args::Plan) -> Result<ExitCode, Fail> {
         }
     }
     Err(Fail(format!(
-        "no configuration {id:?} in the quick or full grid"
+        "no configuration {id:?} in the quick, full or large grid"
     )))
 }
 
