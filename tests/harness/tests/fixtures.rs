@@ -67,12 +67,14 @@ fn every_recorded_fixture_matches_predictions() {
     // again and 8 of the INT8 serving runs) add 22 configurations and 25
     // rows outside tolerance, most of them the INT8 weight kernel's; the
     // large grid (14:44, the Llama 3.1 8B shape near the H200's memory)
-    // adds 6 and 1. The count is pinned as it stands, so a change
+    // adds 6 and 1. The eager fused gate-up's live tensors in a prefill
+    // (`memory::inference::gated_mlp_live`) took 4 serving rows inside:
+    // 47. The count is pinned as it stands, so a change
     // that moves it is seen; the goal stays zero.
     assert_eq!(c.rows.len(), 118, "configurations compared");
     assert!(
-        c.failures.len() <= 51,
-        "{} rows outside tolerance (51 now; 179 of the first 90 configurations when recorded):\n{}",
+        c.failures.len() <= 47,
+        "{} rows outside tolerance (47 now; 179 of the first 90 configurations when recorded):\n{}",
         c.failures.len(),
         c.render()
     );
