@@ -10,6 +10,7 @@ use planner_core::calibrate::{
     errors_against, summarise, ErrorSummary, Figure, FigureError, FigureValue, Measured,
     Measurement, ProfileSource,
 };
+use planner_core::hardware::Tier;
 use planner_core::units::{Bytes, Seconds};
 use planner_core::{evaluate, Report, Verdict};
 use serde::{Deserialize, Serialize};
@@ -342,6 +343,9 @@ fn compare_result(f: &Fixture, result: &RunResult, tol: &Tolerance, out: &mut Co
         Vec::new()
     };
     notes.extend(status_note(result, &report));
+    if let Some(message) = wrong_verdict(result, &report) {
+        out.failures.push(fail(Figure::PeakAllocated, message));
+    }
     for e in &errors {
         if let Some(message) = outside_tolerance(e, tol) {
             out.failures.push(fail(e.figure, message));
@@ -381,6 +385,25 @@ fn status_note(result: &RunResult, report: &Report) -> Option<String> {
             },
             result.reason.as_deref().unwrap_or("no reason given")
         )),
+    }
+}
+
+/// A verdict the run contradicts where the planner was sure of it: an
+/// out-of-memory though even the pessimistic end of the HBM range fits,
+/// or a run that completed though even the optimistic end does not. Where
+/// the range straddles the capacity the planner said it might go either
+/// way (and warned), and the run is a note, not a miss.
+fn wrong_verdict(result: &RunResult, report: &Report) -> Option<String> {
+    let hbm = report.binding_device()?.tier(Tier::Hbm)?;
+    let (low, high, cap) = (hbm.range.low, hbm.range.high, hbm.capacity);
+    match result.status {
+        Status::Oom if high.base() <= cap.base() => Some(format!(
+            "ran out of memory where the planner was sure it fits (its range ends at {high}, under the {cap} capacity)"
+        )),
+        Status::Ok if low.base() > cap.base() => Some(format!(
+            "ran where the planner was sure it does not fit (its range starts at {low}, over the {cap} capacity)"
+        )),
+        _ => None,
     }
 }
 
