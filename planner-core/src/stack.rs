@@ -433,6 +433,9 @@ pub struct StackFactors {
     /// HBM bytes per token and hidden element that autocast over FP32
     /// weights adds to a layer ([`autocast_traffic`]); 0 without it.
     pub autocast_traffic: f64,
+    /// Materialised attention runs in FP32
+    /// ([`crate::software::LayerCode::fp32_math_attention`]).
+    pub fp32_math_attention: bool,
 }
 
 impl StackFactors {
@@ -474,6 +477,7 @@ impl StackFactors {
                 .traffic_factor(),
                 dispatch,
                 autocast_traffic: autocast_traffic(spec, &code, dispatch),
+                fp32_math_attention: code.fp32_math_attention,
             },
             None => StackFactors {
                 attention_ceiling: crate::catalog::attention_ceiling(arch),
@@ -481,6 +485,7 @@ impl StackFactors {
                 optimizer_passes: 1.0,
                 dispatch,
                 autocast_traffic: 0.0,
+                fp32_math_attention: code.fp32_math_attention,
             },
         }
     }

@@ -121,8 +121,10 @@ fn gated_mlp_live(r: &Resolved, spec: &crate::model::ModelSpec) -> f64 {
     if !spec.activation.is_gated() {
         return 2.0;
     }
+    // A fused gate-up linear (fewer than three gated linears) whose
+    // activation and product run as separate eager operators.
     let eager = matches!(r.factors.dispatch, crate::stack::Dispatch::Eager { .. });
-    if eager && r.levers.memory.stack() == crate::software::MemoryStack::PytorchNative {
+    if eager && r.levers.memory.stack().layer_code().gated_linears < 3.0 {
         4.0
     } else {
         3.0

@@ -32,7 +32,7 @@ use crate::software::MemoryStack;
 use crate::stack::Dispatch;
 
 /// Operators of one eager layer's forward, counted from the layer code
-/// the stack runs ([`LayerCode`]; transformers' Llama and GPT-2 layers,
+/// the stack runs ([`crate::software::LayerCode`]; transformers' Llama and GPT-2 layers,
 /// torchtitan's `TransformerBlock`, nanoGPT-style modules):
 /// - two norms and two residual adds;
 /// - the QKV projections, the head split (`view` + `transpose` of Q, K and

@@ -416,7 +416,7 @@ fn attention_core(r: &Resolved, c: &LayerCtx, pass: Pass) -> AttentionCore {
             // in FP32: both matmuls as TF32 at half the 16-bit rate, the
             // scores at 4 B, and the causal mask it builds added in one
             // more read-modify-write pass.
-            let fp32 = r.levers.memory.stack().layer_code().fp32_math_attention;
+            let fp32 = r.factors.fp32_math_attention;
             // (Volta has no TF32: FP32 at one eighth of its FP16 rate.)
             let fp32_rate = if r.gpu.arch == crate::hardware::GpuArch::Volta {
                 0.125
