@@ -788,6 +788,12 @@ pub struct Levers {
 ///   splitting, `expandable_segments`) gives the reserve. A fraction here,
 ///   0..=1, replaces that model with a flat share of transient allocations
 ///   (the pre-issue-12 model, whose default was 0.10).
+/// - `allocator_cache`: by default `memory::allocator::CACHE_PER_LAZY_STATE`,
+///   the share of the states a training stack creates inside the first
+///   step (gradients, optimizer states) that PyTorch's caching allocator
+///   still holds beyond the tensors at the peak, without
+///   `expandable_segments` (fitted on the H200 fixtures); a fraction here,
+///   0..=1, replaces it (0: none). Unused when `fragmentation` is set.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -811,6 +817,12 @@ pub struct Overheads {
     /// uses the model.
     #[serde(default)]
     pub fragmentation: Option<f64>,
+    /// The allocator's reserve at a training step's peak, as a share of
+    /// the states created inside the first step, 0..=1; `None` takes the
+    /// fitted default. Left out of the JSON when `None`, so links written before
+    /// it read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocator_cache: Option<f64>,
     /// The CUDA version (default 11.7–12.x).
     #[serde(default)]
     pub cuda: CudaVersion,

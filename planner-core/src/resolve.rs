@@ -63,6 +63,9 @@ pub(crate) struct Resolved {
     /// What the time model reads from the training stack in force on this
     /// GPU (the plan's stack, or the mainstream one; none when serving).
     pub factors: crate::stack::StackFactors,
+    /// When the training stack allocates gradients and optimizer states
+    /// (lazy when serving: nothing is allocated for them).
+    pub state_allocation: crate::stack::StateAllocation,
     /// Cluster shape and link rates.
     pub net: Net,
     /// The distillation that produced the model, if any (the model in
@@ -489,6 +492,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         eff,
         factors,
+        state_allocation: plan
+            .training_stack()
+            .map_or(crate::stack::StateAllocation::Lazy, |s| {
+                s.state_allocation()
+            }),
         net: cluster.net,
         distill: models.distill,
     };
@@ -765,6 +773,11 @@ fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
     overheads.fragmentation = overheads.fragmentation.and_then(|f| {
         let ok = f.is_finite() && (0.0..=1.0).contains(&f);
         let checked = c.fraction("overheads.fragmentation", f, 0.0);
+        ok.then_some(checked)
+    });
+    overheads.allocator_cache = overheads.allocator_cache.and_then(|f| {
+        let ok = f.is_finite() && (0.0..=1.0).contains(&f);
+        let checked = c.fraction("overheads.allocator_cache", f, 0.0);
         ok.then_some(checked)
     });
     overheads

@@ -48,7 +48,40 @@ pub enum TrainingStack {
     MegatronDeepSpeed,
 }
 
+/// When a training stack allocates the gradients and the optimizer
+/// states: before the first step, as flat buffers, or inside it, where
+/// they land in blocks the caching allocator cached from the first pass
+/// (`memory::allocator_cache`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateAllocation {
+    /// Both inside the first step: PyTorch creates `.grad` in the first
+    /// backward and `optimizer.state` in the first `step()` (eager
+    /// PyTorch, FSDP2, the Hugging Face Trainer).
+    Lazy,
+    /// One contiguous gradient buffer when the model is wrapped
+    /// (Megatron-Core's DDP, `param_and_grad_buffer.py`); the optimizer's
+    /// states still inside the first step.
+    GradientBuffer,
+    /// Both as flat partitions when the engine is built (DeepSpeed's ZeRO
+    /// optimizers allocate the gradient partitions and initialise the
+    /// optimizer states at construction, `initialize_optimizer_states`).
+    Preallocated,
+}
+
 impl TrainingStack {
+    /// When the stack allocates gradients and optimizer states.
+    pub fn state_allocation(self) -> StateAllocation {
+        match self {
+            TrainingStack::MegatronCore => StateAllocation::GradientBuffer,
+            TrainingStack::DeepSpeed | TrainingStack::MegatronDeepSpeed => {
+                StateAllocation::Preallocated
+            }
+            TrainingStack::Torchtitan
+            | TrainingStack::TorchtitanCompiled
+            | TrainingStack::HfTrainer => StateAllocation::Lazy,
+        }
+    }
+
     /// The framework as the memory model sees it: whose layer code saves
     /// which tensors, and its loss and optimizer defaults.
     pub fn memory_stack(self) -> crate::software::MemoryStack {

@@ -15,11 +15,12 @@ use planner_core::hardware::{GpuChoice, Hardware};
 use planner_core::moe::{DispatchOverlap, MoeLevers};
 use planner_core::plan::{
     AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Offload, OffloadTarget,
-    Overlap, Parallelism, PipelineSchedule, Plan, Precisions, SequenceParallel, Sharding, Tier,
-    Training, TrainingKind, Workload,
+    Overheads, Overlap, Parallelism, PipelineSchedule, Plan, Precisions, SequenceParallel,
+    Sharding, Tier, Training, TrainingKind, Workload,
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
+use planner_core::software::ExpandableSegments;
 use planner_core::stack::TrainingStack;
 use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
@@ -195,7 +196,17 @@ impl Run {
                 nics_per_node: self.nics,
                 ..Hardware::new(GpuChoice::Preset(self.gpu), gpus)
             },
-            overheads: Default::default(),
+            overheads: Overheads {
+                // torchtitan's launcher, run_train.sh, sets
+                // PYTORCH_ALLOC_CONF="expandable_segments:True".
+                expandable_segments: match self.stack {
+                    TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled => {
+                        ExpandableSegments::On
+                    }
+                    _ => ExpandableSegments::Off,
+                },
+                ..Overheads::default()
+            },
             efficiency: Default::default(),
             economics: Default::default(),
             distillation: None,

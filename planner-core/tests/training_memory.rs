@@ -1031,6 +1031,13 @@ fn plan(row: &Row) -> Plan {
         overheads: Overheads {
             cuda: row.cuda,
             module_loading: row.loading,
+            // torchtitan's launcher, run_train.sh, sets
+            // PYTORCH_ALLOC_CONF="expandable_segments:True".
+            expandable_segments: if row.family == Family::Torchtitan {
+                ExpandableSegments::On
+            } else {
+                ExpandableSegments::Off
+            },
             ..Overheads::default()
         },
         efficiency: Default::default(),
@@ -1463,6 +1470,65 @@ fn the_allocator_reserve_is_named_and_expandable_segments_shrink_it() {
     let r = evaluate(&p);
     assert_eq!(mib(&r, ItemKind::AllocatorRounding), 0.0);
     assert!(mib(&r, ItemKind::Fragmentation) > 0.0);
+}
+
+/// The segments pinned by states created inside the first step: the
+/// fitted share of gradients and optimizer states for an eager stack, of
+/// optimizer states alone for Megatron-Core (its DDP gradient buffer comes
+/// first), nothing for DeepSpeed (its partitions come first), nothing with
+/// expandable segments or a flat fragmentation, and the plan's own share
+/// when it states one.
+#[test]
+fn states_created_in_the_first_step_pin_a_share_of_reserve() {
+    use planner_core::CACHE_PER_LAZY_STATE as SHARE;
+    let cache = |p: &Plan| mib(&evaluate(p), ItemKind::AllocatorCache);
+    let states = |p: &Plan, kinds: &[ItemKind]| -> f64 {
+        let r = evaluate(p);
+        kinds.iter().map(|k| mib(&r, *k)).sum()
+    };
+    let both = [ItemKind::Gradients, ItemKind::OptimizerStates];
+    let mut p = hf_llama();
+    p.levers.training_stack = Some(TrainingStack::HfTrainer);
+    let eager = cache(&p);
+    assert!((eager - SHARE * states(&p, &both)).abs() < 1e-6, "{eager}");
+    assert!(eager > 0.0);
+    // Counted in reserved, not in allocated.
+    assert_eq!(ItemKind::AllocatorCache.accounting(), Accounting::Allocator);
+
+    p.levers.training_stack = Some(TrainingStack::MegatronCore);
+    let megatron = cache(&p);
+    let expected = SHARE * states(&p, &[ItemKind::OptimizerStates]);
+    assert!((megatron - expected).abs() < 1e-6, "{megatron} {expected}");
+
+    p.levers.training_stack = Some(TrainingStack::DeepSpeed);
+    assert_eq!(cache(&p), 0.0);
+
+    p.levers.training_stack = Some(TrainingStack::HfTrainer);
+    p.overheads.expandable_segments = ExpandableSegments::On;
+    assert_eq!(cache(&p), 0.0);
+    p.overheads.expandable_segments = ExpandableSegments::Off;
+
+    p.overheads.allocator_cache = Some(0.0);
+    assert_eq!(cache(&p), 0.0);
+    p.overheads.allocator_cache = Some(2.0 * SHARE);
+    assert!((cache(&p) - 2.0 * eager).abs() < 1e-6);
+
+    p.overheads.allocator_cache = None;
+    p.overheads.fragmentation = Some(0.1);
+    assert_eq!(cache(&p), 0.0);
+    p.overheads.fragmentation = None;
+
+    // An absurd share is refused by name.
+    p.overheads.allocator_cache = Some(-0.5);
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, Verdict::Invalid);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("overheads.allocator_cache")),
+        "{:?}",
+        r.diagnostics
+    );
 }
 
 #[test]

@@ -49,6 +49,8 @@ enum Shade {
     Dark,
     /// Mixed with 55 % white.
     Light,
+    /// Mixed with 70 % black: a fourth member where a group is full.
+    Deep,
 }
 
 /// A hue in one of its shades.
@@ -59,6 +61,7 @@ fn shade(c: RGBColor, s: Shade) -> RGBColor {
         Shade::Base => return c,
         Shade::Dark => (0.0, 0.45),
         Shade::Light => (255.0, 0.55),
+        Shade::Deep => (0.0, 0.7),
     };
     RGBColor(
         mix(c.0, toward, t),
@@ -70,12 +73,13 @@ fn shade(c: RGBColor, s: Shade) -> RGBColor {
 /// A memory item's colour: parameters blue (FP8 copies sky blue),
 /// training states vermillion, activations green, output and transient
 /// buffers purple, KV cache orange, runtime buffers yellow, fragmentation
-/// dark sky blue, autocast's weight casts light blue, the allocator's
-/// reserve and transient working sets grey. Chosen so that every two kinds differ by at least 15
+/// dark sky blue, segments pinned in the allocator's cache deep brown
+/// (orange with 70 % black), autocast's weight casts light blue, the allocator's rounding and
+/// transient working sets grey. Chosen so that every two kinds differ by at least 15
 /// CIE76 ΔE (tested).
 pub fn item(k: ItemKind) -> RGBColor {
     use ItemKind as I;
-    use Shade::{Base, Dark, Light};
+    use Shade::{Base, Dark, Deep, Light};
     let (hue, s) = match k {
         I::Weights => (BLUE, Base),
         I::MasterWeights => (BLUE, Dark),
@@ -99,6 +103,7 @@ pub fn item(k: ItemKind) -> RGBColor {
         I::OptimizerTemporaries => (GREY, Light),
         I::BackwardWorkingSet => (GREY, Base),
         I::AllocatorRounding => (GREY, Dark),
+        I::AllocatorCache => (ORANGE, Deep),
     };
     shade(hue, s)
 }

@@ -181,7 +181,8 @@ impl Granules {
             ItemKind::CudaContext
             | ItemKind::NcclBuffers
             | ItemKind::Fragmentation
-            | ItemKind::AllocatorRounding => Pools::default(),
+            | ItemKind::AllocatorRounding
+            | ItemKind::AllocatorCache => Pools::default(),
         }
     }
 }

@@ -27,6 +27,7 @@ use crate::lang::Named;
 use crate::plan::{OffloadTarget, Tier};
 use crate::report::{DeviceMemory, DeviceRole, Interval, ItemKind, MemoryItem, TierUse};
 use crate::resolve::{tier_index, Resolved, Work};
+use crate::software::ExpandableSegments;
 use crate::units::Bytes;
 use breakdown::Breakdown;
 
@@ -418,6 +419,43 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
             });
         }
     }
+}
+
+/// The caching allocator's reserve beyond the tensors at a training
+/// step's peak: a share (`overheads.allocator_cache`, by default
+/// [`allocator::CACHE_PER_LAZY_STATE`]) of the states the stack creates
+/// inside the first step. Nothing when the plan sets a flat
+/// `overheads.fragmentation`, which replaces the allocator model, and
+/// nothing with `expandable_segments`: before it reports an out-of-memory
+/// error that allocator unmaps the free pages of every segment
+/// (`release_cached_blocks` → `release_expandable_segment`), so no
+/// segment stays pinned.
+pub(crate) fn allocator_cache<S: Sink>(s: &mut S, r: &Resolved) {
+    use crate::stack::StateAllocation as A;
+    let o = &r.overheads;
+    if o.fragmentation.is_some() || o.expandable_segments == ExpandableSegments::On {
+        return;
+    }
+    let share = o.allocator_cache.unwrap_or(allocator::CACHE_PER_LAZY_STATE);
+    let lazy = match r.state_allocation {
+        A::Lazy => s.hbm_of(ItemKind::Gradients) + s.hbm_of(ItemKind::OptimizerStates),
+        A::GradientBuffer => s.hbm_of(ItemKind::OptimizerStates),
+        A::Preallocated => 0.0,
+    };
+    s.hbm(ItemKind::AllocatorCache, lazy * share, || {
+        let what = match r.state_allocation {
+            A::Lazy => "gradients and optimizer states",
+            A::GradientBuffer => "optimizer states",
+            A::Preallocated => "states",
+        };
+        format!(
+            "{:.1}% of the {:.1} GiB of {what} created inside the first step: \
+             they land in blocks the first pass freed and pin those segments \
+             (fitted on H200 runs; CUDACachingAllocator.cpp)",
+            share * 100.0,
+            Bytes::new(lazy).as_gib(),
+        )
+    });
 }
 
 /// The process groups of size > 1 a rank belongs to, each with its NCCL

@@ -378,6 +378,7 @@ pub(crate) fn fill<S: Sink>(
         return;
     }
     super::overheads(items, r, &super::process_groups(r));
+    super::allocator_cache(items, r);
 }
 
 /// Sharding groups: dense states over dp·cp (or the hybrid shard group),
