@@ -807,7 +807,7 @@ fn vllm_v0_with_multi_step_shows_its_host_work() {
 }
 
 /// The memory table's columns line up whatever its longest item name
-/// ("allocator rounding and segment tails" is 36 characters): each row's
+/// ("backward gradients in flight" is 29 characters): each row's
 /// tier starts under the header's "tier".
 #[test]
 fn table_columns_line_up_with_long_item_names() {

@@ -286,8 +286,10 @@ impl DeviceMemory {
     }
 
     /// HBM bytes the caching allocator holds for those tensors
-    /// (`torch.cuda.memory_reserved` at the peak, without the cache of
-    /// earlier phases): allocated plus rounding and segment tails.
+    /// (`torch.cuda.memory_reserved` at the peak): allocated plus rounding
+    /// and segment tails, plus the segments that states created in the
+    /// first step keep pinned (without `expandable_segments`); not the
+    /// cache the allocator would release before failing.
     pub fn hbm_reserved(&self) -> Bytes {
         self.hbm_where(|a| a != Accounting::Runtime)
     }
@@ -1091,8 +1093,8 @@ crate::lang::named!(ItemKind {
     ItemKind::Workspace => "workspace", "workspaces", "工作区";
     ItemKind::NcclBuffers => "nccl_buffers", "NCCL buffers", "NCCL 缓冲区";
     ItemKind::Fragmentation => "fragmentation", "flat allocator slack", "固定比例的分配器余量";
-    ItemKind::AllocatorRounding => "allocator_rounding", "allocator rounding and segment tails", "分配器取整与段尾";
-    ItemKind::AllocatorCache => "allocator_cache", "allocator cache and split blocks", "分配器缓存与拆分块";
+    ItemKind::AllocatorRounding => "allocator_rounding", "allocator rounding", "分配器取整与段尾";
+    ItemKind::AllocatorCache => "allocator_cache", "allocator cache", "分配器缓存";
 });
 
 crate::lang::named!(TimeKind {

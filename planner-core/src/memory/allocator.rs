@@ -60,6 +60,10 @@ pub(crate) const ROUND_LARGE: f64 = 2_097_152.0;
 /// fit take new segments. A fixed-shape step otherwise reuses its own
 /// transient blocks exactly, and unpinned cached blocks are released
 /// before an out-of-memory error, so transients alone are not charged.
+/// This describes a fresh start: a run resumed from a checkpoint loads its
+/// optimizer states before the first step (Megatron-Core then fills them
+/// in place, `_init_optimizer_states_with_dummy_values`), so only its
+/// gradients are created lazily.
 ///
 /// How much stays depends on the order and sizes of the requests, which
 /// the planner does not trace, so the share is fitted: the geometric mean
