@@ -73,7 +73,11 @@ pub struct GpuSpec {
     pub memory: MemoryTech,
     /// Marketed device memory (decimal GB in datasheets).
     pub capacity: Bytes,
-    /// Memory the driver reports as the device total, if known.
+    /// Memory CUDA can allocate on the device, if known: the total
+    /// `cudaMemGetInfo` reports (PyTorch's `total_memory`, the "total
+    /// capacity" of its out-of-memory message). Where only nvidia-smi's
+    /// total is known it stands in; that is larger by what the driver
+    /// reserves (615 MiB of 143,771 on the H200, measured).
     #[serde(default)]
     pub usable: Option<Bytes>,
     /// Peak device-memory bandwidth.

@@ -340,9 +340,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::H200Sxm,
         name: "NVIDIA H200 SXM 141GB",
-        spec: spec(A::Hopper, M::Hbm3e, 141.0, Some(143771.0), 4.8, 989.4, 989.4, Some(1978.9), None, 700.0,
+        spec: spec(A::Hopper, M::Hbm3e, 141.0, Some(143155.0), 4.8, 989.4, 989.4, Some(1978.9), None, 700.0,
             Some(L::NvLink4), L::Pcie5x16, 7),
-        source: "NVIDIA H200 Tensor Core GPU product page: 141GB HBM3e (6 stacks) at 4.8 TB/s, same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 sparse), up to 700 W, NVLink 900 GB/s; nvidia-smi total 143,771 MiB seen in public logs of 700 W parts",
+        source: "NVIDIA H200 Tensor Core GPU product page: 141GB HBM3e (6 stacks) at 4.8 TB/s, same GH100 compute as H100 SXM (1,979 BF16 / 3,958 FP8 sparse), up to 700 W, NVLink 900 GB/s; usable 143,155 MiB measured on our H200 fixtures (torch total_memory 150,109,880,320 B, driver 580.159.04; an out-of-memory there reads 'total capacity of 139.80 GiB'): nvidia-smi's total of 143,771 MiB less the 615 MiB the driver reserves (NVML used before any process ran)",
         provenance: Provenance::VerifiedCopy,
     },
     GpuEntry {
