@@ -260,9 +260,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::A100Sxm80,
         name: "NVIDIA A100 SXM4 80GB",
-        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81920.0), 2.039, 312.0, 312.0, None, None, 400.0,
+        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81152.0), 2.039, 312.0, 312.0, None, None, 400.0,
             Some(L::NvLink3), L::Pcie4x16, 7),
-        source: "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS BF16 dense, 400 W, NVLink 600 GB/s); nvidia-smi total 81,920 MiB",
+        source: "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s, 312 TFLOPS BF16 dense, 400 W, NVLink 600 GB/s); nvidia-smi total 81,920 MiB, of which CUDA can allocate 79.25 GiB (81,152 MiB: '79.25 GiB total capacity' in an A100 out-of-memory log, levihsu/OOTDiffusion#235, 2025)",
         provenance: Provenance::Recalled,
     },
     GpuEntry {
@@ -284,9 +284,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::H100Sxm,
         name: "NVIDIA H100 SXM5 80GB",
-        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81559.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
+        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81009.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
             Some(L::NvLink4), L::Pcie5x16, 7),
-        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 3.35 TB/s, 989.4 TFLOPS BF16 dense, 1,978.9 FP8 dense, 700 W, NVLink 900 GB/s); nvidia-smi total 81,559 MiB",
+        source: "NVIDIA H100 Tensor Core GPU datasheet (SXM5: 3.35 TB/s, 989.4 TFLOPS BF16 dense, 1,978.9 FP8 dense, 700 W, NVLink 900 GB/s); nvidia-smi total 81,559 MiB, of which CUDA can allocate 79.11 GiB (81,009 MiB: 'GPU 0 has a total capacity of 79.11 GiB' in an H100 out-of-memory log, vllm-project/vllm#27508, 2025)",
         provenance: Provenance::VerifiedCopy,
     },
     GpuEntry {
@@ -444,9 +444,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::Rtx4090,
         name: "NVIDIA GeForce RTX 4090",
-        spec: spec(A::Ada, M::Gddr6, 24.0, Some(24564.0), 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
+        spec: spec(A::Ada, M::Gddr6, 24.0, Some(24207.0), 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
             None, L::Pcie4x16, 0),
-        source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink; device total 24,564 MiB as nvidia-smi prints it (driver 550, in a public issue log of RLinf, #255)",
+        source: "NVIDIA Ada Lovelace architecture whitepaper: 24 GB GDDR6X at 1,008 GB/s, 165.2 TFLOPS BF16/FP16 and 330.3 FP8 dense with FP32 accumulate (GeForce runs FP32-accumulate at half rate; FP16-accumulate 330.3 not used), 450 W, no NVLink; device total 24,564 MiB as nvidia-smi prints it (driver 550, in a public issue log of RLinf, #255), of which CUDA can allocate 23.64 GiB (24,207 MiB) in a 2025 out-of-memory log (3DTopia/Phidias-Diffusion#8; 23.68 GiB with a 2023 driver, zai-org/CogVideo#36)",
         provenance: Provenance::VerifiedCopy,
     },
     GpuEntry {
