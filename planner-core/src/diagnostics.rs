@@ -290,8 +290,11 @@ pub enum DiagnosticKind {
         over: Bytes,
         /// Capacity.
         capacity: Bytes,
-        /// The largest item there.
+        /// The largest item there, in English.
         largest: String,
+        /// The same in Chinese (empty in reports written before it).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        largest_zh: String,
     },
     /// HBM almost full.
     TightFit {
@@ -551,6 +554,7 @@ fn message(d: &DiagnosticKind) -> String {
             over,
             capacity,
             largest,
+            ..
         } => format!(
             "{} over by {over} on {} (capacity {capacity}; largest item: {largest})",
             tier_name(*tier),
@@ -638,7 +642,7 @@ fn role_name_zh(r: DeviceRole) -> &'static str {
 /// The space Chinese typesetting puts between a Latin word and a Chinese
 /// character: one beside a Latin letter or digit ("HBM 在…", "为 NVMe"),
 /// none beside a Chinese one ("主机内存在…").
-fn latin_gap(beside: Option<char>) -> &'static str {
+pub(crate) fn latin_gap(beside: Option<char>) -> &'static str {
     if beside.is_some_and(|c| c.is_ascii_alphanumeric()) {
         " "
     } else {
@@ -724,11 +728,17 @@ fn message_zh(d: &DiagnosticKind) -> String {
             over,
             capacity,
             largest,
+            largest_zh,
         } => format!(
-            "{}{}在{}上超出 {over}（容量 {capacity}；最大的一项：{largest}）",
+            "{}{}在{}上超出 {over}（容量 {capacity}；最大的一项：{}）",
             tier_name_zh(*tier),
             latin_gap(tier_name_zh(*tier).chars().last()),
-            role_name_zh(*role)
+            role_name_zh(*role),
+            if largest_zh.is_empty() {
+                largest
+            } else {
+                largest_zh
+            }
         ),
         K::TightFit { role, margin } => format!(
             "{}只剩 {margin} HBM：分配器的瞬时峰值仍可能导致 OOM",
@@ -885,7 +895,8 @@ mod zh_tests {
                 tier,
                 over: Bytes::from_gib(1.0),
                 capacity: Bytes::from_gib(80.0),
-                largest: "KV".into(),
+                largest: "KV cache 1.00 GiB".into(),
+                largest_zh: "KV 缓存 1.00 GiB".into(),
             })
         };
         assert!(
@@ -894,6 +905,8 @@ mod zh_tests {
             over(Tier::Hbm)
         );
         assert!(over(Tier::HostDram).starts_with("主机内存在该设备上超出"));
+        // The largest item is named in Chinese too.
+        assert!(over(Tier::Hbm).ends_with("最大的一项：KV 缓存 1.00 GiB）"));
         let missing = message_zh(&DiagnosticKind::MissingTier { tier: Tier::Nvme });
         assert_eq!(missing, "卸载目标为 NVMe，但硬件中没有");
         let missing = message_zh(&DiagnosticKind::MissingTier {

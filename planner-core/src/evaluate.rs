@@ -104,19 +104,22 @@ fn capacity_diagnostics(devices: &[DeviceMemory], filled: bool, diagnostics: &mu
     for d in devices {
         for t in &d.tiers {
             if !t.fits() {
-                let largest = d
+                let top = d
                     .items
                     .iter()
                     .filter(|i| i.tier == t.tier)
-                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
-                    .map(|i| format!("{} {}", i.kind.label(), i.bytes))
-                    .unwrap_or_default();
+                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()));
+                let name = |lang| {
+                    top.map(|i| format!("{} {}", crate::lang::Named::name(i.kind, lang), i.bytes))
+                        .unwrap_or_default()
+                };
                 diagnostics.push(Diagnostic::error(DiagnosticKind::OverCapacity {
                     role: d.role,
                     tier: t.tier,
                     over: t.used - t.capacity,
                     capacity: t.capacity,
-                    largest,
+                    largest: name(crate::lang::Lang::En),
+                    largest_zh: name(crate::lang::Lang::Zh),
                 }));
             } else if t.tier == Tier::Hbm && !filled && t.margin().base() < 0.03 * t.capacity.base()
             {

@@ -156,11 +156,18 @@ fn largest_item(report: &Report) -> (String, String) {
                 .filter(|i| i.tier == Tier::Hbm)
                 .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
         })
-        .map(|i| (i.kind.label(), i.bytes));
+        .map(|i| (i.kind, i.bytes));
     match largest {
         Some((kind, bytes)) => (
-            format!(" The largest item should be {kind} at {bytes}."),
-            format!("最大的一项应为 {kind}，约 {bytes}。"),
+            format!(
+                " The largest item should be {} at {bytes}.",
+                crate::lang::Named::name(kind, crate::lang::Lang::En)
+            ),
+            {
+                let zh = crate::lang::Named::name(kind, crate::lang::Lang::Zh);
+                let gap = crate::diagnostics::latin_gap(zh.chars().next());
+                format!("最大的一项应为{gap}{zh}，约 {bytes}。")
+            },
         ),
         None => (String::new(), String::new()),
     }
