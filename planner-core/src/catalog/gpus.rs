@@ -316,9 +316,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::H20,
         name: "NVIDIA H20 96GB",
-        spec: spec(A::Hopper, M::Hbm3, 96.0, Some(97871.0), 4.0, 148.0, 148.0, Some(296.0), None, 400.0,
+        spec: spec(A::Hopper, M::Hbm3, 96.0, Some(97280.0), 4.0, 148.0, 148.0, Some(296.0), None, 400.0,
             Some(L::NvLink4), L::Pcie5x16, 7),
-        source: "Secondary only (NVIDIA publishes no public H20 datasheet; spec sheet as reported by press and spec sites): 96 GB HBM3 at 4.0 TB/s, 148 TFLOPS FP16/BF16 and 296 FP8 dense (a public torch matmul benchmark reaches 142 TFLOPS BF16, so 148 is the dense figure), 400 W, NVLink 900 GB/s, PCIe 5.0, MIG up to 7; 97,871 MiB total in public nvidia-smi logs (those show a 500 W cap; an older-driver log shows 98,304 MiB at 400 W). A 141 GB H20 variant is reported but not catalogued",
+        source: "Secondary only (NVIDIA publishes no public H20 datasheet; spec sheet as reported by press and spec sites): 96 GB HBM3 at 4.0 TB/s, 148 TFLOPS FP16/BF16 and 296 FP8 dense (a public torch matmul benchmark reaches 142 TFLOPS BF16, so 148 is the dense figure), 400 W, NVLink 900 GB/s, PCIe 5.0, MIG up to 7; 97,871 MiB total in public nvidia-smi logs (those show a 500 W cap; an older-driver log shows 98,304 MiB at 400 W), of which CUDA can allocate 95.00 GiB (97,280 MiB: 'total capacity of 95.00 GiB' in an H20 out-of-memory log, modelscope/DiffSynth-Studio#1238, 2026). A 141 GB H20 variant is reported but not catalogued",
         provenance: Provenance::Secondary,
     },
     GpuEntry {
@@ -460,9 +460,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::Rtx5090,
         name: "NVIDIA GeForce RTX 5090",
-        spec: spec(A::Blackwell, M::Gddr7, 32.0, Some(32607.0), 1.792, 209.5, 209.5, Some(419.0), Some(1676.0), 575.0,
+        spec: spec(A::Blackwell, M::Gddr7, 32.0, Some(32123.0), 1.792, 209.5, 209.5, Some(419.0), Some(1676.0), 575.0,
             None, L::Pcie5x16, 0),
-        source: "Tom's Hardware review specs (Jarred Walton, 2025): 170 SMs, 32 GB GDDR7 at 1,792 GB/s, 575 W, 838 TFLOPS FP16 and 3,352 FP4 with sparsity and FP16 accumulate; dense ÷ 2 gives 419 and 1,676; GeForce runs FP32 accumulate at half rate (as on Ada; recalled from NVIDIA's RTX Blackwell whitepaper), so 209.5 BF16 and 419 FP8; PCIe 5.0 x16, no NVLink; 32,607 MiB total in public nvidia-smi logs",
+        source: "Tom's Hardware review specs (Jarred Walton, 2025): 170 SMs, 32 GB GDDR7 at 1,792 GB/s, 575 W, 838 TFLOPS FP16 and 3,352 FP4 with sparsity and FP16 accumulate; dense ÷ 2 gives 419 and 1,676; GeForce runs FP32 accumulate at half rate (as on Ada; recalled from NVIDIA's RTX Blackwell whitepaper), so 209.5 BF16 and 419 FP8; PCIe 5.0 x16, no NVLink; 32,607 MiB total in public nvidia-smi logs, of which CUDA can allocate 31.37 GiB (32,123 MiB: 'total capacity of 31.37 GiB' in an RTX 5090 out-of-memory log, Wan-Video/Wan2.1#465, 2025)",
         provenance: Provenance::Secondary,
     },
     GpuEntry {
