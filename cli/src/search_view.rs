@@ -219,6 +219,18 @@ pub fn render_search(r: &SearchResult) -> String {
         count(c.fitting),
         count(c.feasible)
     );
+    if c.unsupported > 0 {
+        let stack = r
+            .baseline
+            .as_ref()
+            .and_then(|b| b.plan.training_stack())
+            .map_or("the training stack", |s| s.en());
+        let _ = writeln!(
+            o,
+            "          {} left out: levers {stack} cannot run (sharding, pipeline or offload it does not offer)",
+            count(c.unsupported)
+        );
+    }
     if !r.unpriced.is_empty() {
         let _ = writeln!(o, "unpriced  {} (no $ figures)", r.unpriced.join(", "));
     }

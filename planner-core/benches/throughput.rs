@@ -263,6 +263,7 @@ fn run_search(label: &str, scenario: &planner_core::search::Scenario, runs: usiz
     println!("  valid combinations:   {}", c.combinations);
     println!("  pruned after non-fit: {}", c.pruned_after_non_fit);
     println!("  pruned idle CXL:      {}", c.pruned_idle_cxl);
+    println!("  stack cannot run:     {}", c.unsupported);
     println!("  evaluated:            {}", c.evaluated);
     println!("  fitting:              {}", c.fitting);
     println!("  feasible:             {}", c.feasible);

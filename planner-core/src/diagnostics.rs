@@ -1,8 +1,10 @@
 //! Plain-language problems with a plan. A diagnostic is data: a structured
 //! kind (so the app can translate it) plus an English message.
 
-use crate::lang::Named;
+use crate::capability::Unsupported;
+use crate::lang::{Lang, Named};
 use crate::plan::Tier;
+use crate::stack::TrainingStack;
 use crate::units::{Bytes, Seconds};
 use serde::{Deserialize, Serialize};
 
@@ -112,6 +114,17 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::Checkpointing => "checkpointing", "activation checkpointing", "激活检查点";
     IgnoredLever::TrainingStack => "training_stack", "training stack", "训练软件栈";
 });
+
+/// The stacks that run a plan's levers, as the end of a sentence.
+fn stack_list(runs: &[TrainingStack], lang: Lang) -> String {
+    let names: Vec<&str> = runs.iter().map(|s| s.name(lang)).collect();
+    match (lang, names.is_empty()) {
+        (Lang::En, true) => "no stack in the catalog runs these levers together".into(),
+        (Lang::En, false) => format!("stacks that run them: {}", names.join(", ")),
+        (Lang::Zh, true) => "目录中没有框架能同时运行这些设置".into(),
+        (Lang::Zh, false) => format!("支持这些设置的框架：{}", names.join("、")),
+    }
+}
 
 /// What the problem is, with the numbers that make it one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -308,6 +321,26 @@ pub enum DiagnosticKind {
     LeverIgnored {
         /// Which lever.
         lever: IgnoredLever,
+    },
+    /// The training stack in force cannot run the plan's levers
+    /// (`capability`): the plan names it, or no stack runs them.
+    StackCannotRun {
+        /// The stack in force.
+        stack: TrainingStack,
+        /// What it cannot run.
+        reason: Unsupported,
+        /// The stacks that do run the levers (none when empty).
+        runs: Vec<TrainingStack>,
+    },
+    /// The plan names no stack and the mainstream one for its workload
+    /// cannot run its levers, so it is evaluated on the first that can.
+    StackForLevers {
+        /// The stack it is evaluated on.
+        stack: TrainingStack,
+        /// The mainstream stack for the workload.
+        mainstream: TrainingStack,
+        /// What the mainstream stack cannot run.
+        reason: Unsupported,
     },
     /// Under MIG a job's own memory cap is ignored: its slice bounds its
     /// memory.
@@ -567,6 +600,28 @@ fn message(d: &DiagnosticKind) -> String {
         K::LeverIgnored { lever } => {
             format!("{} does not apply to this workload; ignored", lever.en())
         }
+        K::StackCannotRun {
+            stack,
+            reason,
+            runs,
+        } => format!(
+            "{}: {} cannot run {}; {}",
+            reason.field(),
+            stack.en(),
+            reason.en(),
+            stack_list(runs, Lang::En)
+        ),
+        K::StackForLevers {
+            stack,
+            mainstream,
+            reason,
+        } => format!(
+            "evaluated on {}: {}, the mainstream stack for this workload, cannot run {} ({}); set levers.training_stack to choose",
+            stack.en(),
+            mainstream.en(),
+            reason.en(),
+            reason.field()
+        ),
         K::MigCapIgnored { job } => {
             format!("levers.memory_cap of job {job:?} is ignored: its MIG slice bounds its memory")
         }
@@ -747,6 +802,28 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::LeverIgnored { lever } => {
             format!("{} 不适用于该负载，已忽略", lever.name(crate::lang::Lang::Zh))
         }
+        K::StackCannotRun {
+            stack,
+            reason,
+            runs,
+        } => format!(
+            "{}：{} 不支持{}；{}",
+            reason.field(),
+            stack.name(Lang::Zh),
+            reason.name(Lang::Zh),
+            stack_list(runs, Lang::Zh)
+        ),
+        K::StackForLevers {
+            stack,
+            mainstream,
+            reason,
+        } => format!(
+            "按 {} 评估：该负载的主流框架 {} 不支持{}（{}）；可用 levers.training_stack 指定",
+            stack.name(Lang::Zh),
+            mainstream.name(Lang::Zh),
+            reason.name(Lang::Zh),
+            reason.field()
+        ),
         K::MigCapIgnored { job } => {
             format!("作业 {job:?} 的 levers.memory_cap 已忽略：其 MIG 切片决定其显存")
         }

@@ -108,6 +108,7 @@ mod tests {
     fn every_name_in_both_languages() {
         check(&Tier::ALL);
         check(&crate::stack::TrainingStack::ALL);
+        check(&crate::capability::Unsupported::ALL);
         check(&ItemKind::ALL);
         check(&TimeKind::ALL);
         check(&Lever::ALL);

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod calibrate;
+pub mod capability;
 pub mod catalog;
 pub mod checklist;
 pub mod checkpoint;

@@ -4,7 +4,7 @@
 
 use crate::catalog::ModelId;
 use crate::economics::Economics;
-use crate::efficiency::{Efficiency, EfficiencyOverrides};
+use crate::efficiency::EfficiencyOverrides;
 use crate::hardware::Hardware;
 pub use crate::hardware::Tier;
 pub use crate::lever::Lever;
@@ -913,41 +913,6 @@ impl Plan {
     /// The plan as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// The training stack in force: the plan's own, or the mainstream one
-    /// for its kind of training; `None` for serving.
-    pub fn training_stack(&self) -> Option<TrainingStack> {
-        match &self.workload {
-            Workload::Training(t) => Some(
-                self.levers
-                    .training_stack
-                    .unwrap_or_else(|| t.kind.mainstream_stack()),
-            ),
-            Workload::Inference(_) => None,
-        }
-    }
-
-    /// The stack whose kernels run: the training stack, or for serving
-    /// the one an engine's model code shares
-    /// ([`crate::engine::Engine::kernel_stack`]); `None` for the serving
-    /// engines' own kernels.
-    pub fn kernel_stack(&self) -> Option<TrainingStack> {
-        match &self.workload {
-            Workload::Training(_) => self.training_stack(),
-            Workload::Inference(_) => self.levers.engine.kernel_stack(),
-        }
-    }
-
-    /// The efficiency knobs in force: the kernel stack's
-    /// ([`Plan::kernel_stack`]), with the plan's stated knobs over them
-    /// (the serving engines use [`Efficiency::default`]). Values are not
-    /// range-checked here; `evaluate` checks them.
-    pub fn efficiency_in_force(&self) -> Efficiency {
-        let base = self
-            .kernel_stack()
-            .map_or_else(Efficiency::default, |s| s.profile().efficiency);
-        self.efficiency.over(base)
     }
 
     /// Sets the data-parallel degree so that TP × PP × DP × CP uses every

@@ -438,6 +438,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         hw.scale_up_gpus().max(1),
         &levers,
     );
+    check_stack(&mut c, plan);
     let work = match &plan.workload {
         Workload::Training(t) => resolve_training(&mut c, t, &spec, d, &levers),
         Workload::Inference(i) => resolve_inference(&mut c, i, &spec, &levers),
@@ -510,6 +511,36 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         c.diags,
     )
+}
+
+/// The training stack in force must run the plan's levers
+/// (`capability`). A plan that names its stack gets an error when that
+/// stack cannot; one that names none is evaluated on the first stack by
+/// preference that can, and is told so when that is not the mainstream
+/// one; an error when none can.
+fn check_stack(c: &mut Checker, plan: &Plan) {
+    let (Workload::Training(t), Some(stack)) = (&plan.workload, plan.training_stack()) else {
+        return;
+    };
+    let layout = crate::capability::Layout::of(&plan.levers);
+    let mainstream = t.kind.mainstream_stack();
+    match stack.runs(&layout) {
+        Err(reason) => c.push(Diagnostic::error(K::StackCannotRun {
+            stack,
+            reason,
+            runs: crate::capability::stacks_that_run(&layout),
+        })),
+        Ok(()) if plan.levers.training_stack.is_none() && stack != mainstream => {
+            if let Err(reason) = mainstream.runs(&layout) {
+                c.push(Diagnostic::info(K::StackForLevers {
+                    stack,
+                    mainstream,
+                    reason,
+                }));
+            }
+        }
+        Ok(()) => {}
+    }
 }
 
 /// The model that runs, checked, with the distillation that produced it.

@@ -23,6 +23,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("plan", 1),
     ("software", 1),
     ("stack", 1),
+    ("capability", 1),
     ("diagnostics", 1),
     ("report", 1),
     ("effort", 1),

@@ -559,6 +559,19 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                 5 => levers.placement = planner_core::plan::Placement::ByHeat,
                 _ => {}
             }
+            // A valid training plan is one some stack runs (`capability`):
+            // else ZeRO-1, which Megatron-Core runs with pipelines, and
+            // then no offload.
+            let runnable = |l: &Levers| {
+                !planner_core::capability::stacks_that_run(&planner_core::capability::Layout::of(l))
+                    .is_empty()
+            };
+            if !serve && !runnable(&levers) {
+                levers.sharding = Sharding::Zero1;
+            }
+            if !serve && !runnable(&levers) {
+                levers.offload = Default::default();
+            }
             let workload = if serve {
                 Workload::Inference(Inference {
                     prompt_tokens: seq,

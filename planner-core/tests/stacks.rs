@@ -224,3 +224,104 @@ fn torchtitan_selective_recompute_is_charged() {
     assert_eq!(busy(&sel, TimeKind::Recompute), 0.0);
     assert_eq!(none.step, sel.step);
 }
+
+/// A plan with `sharding` and `pp` stages on 32 H100s, pre-training.
+fn layout_plan(sharding: planner_core::plan::Sharding, pp: u32) -> Plan {
+    let mut plan = example_plan();
+    plan.hardware.gpu = GpuChoice::Preset(GpuId::H100Sxm);
+    plan.levers.sharding = sharding;
+    plan.levers.parallel.pp = pp;
+    plan.refit_data_parallel();
+    plan
+}
+
+fn message(plan: &Plan, kind: fn(&planner_core::DiagnosticKind) -> bool) -> Option<String> {
+    evaluate(plan)
+        .diagnostics
+        .into_iter()
+        .find(|d| kind(&d.detail))
+        .map(|d| d.message)
+}
+
+/// Issue 11: a plan whose named stack cannot run its levers is refused,
+/// naming the lever and the stacks that do run it, in both languages.
+#[test]
+fn a_named_stack_that_cannot_run_the_levers_is_refused_by_name() {
+    use planner_core::plan::Sharding;
+    use planner_core::{DiagnosticKind as K, Lang, Verdict};
+    let mut plan = layout_plan(Sharding::FsdpShardGradOp, 1);
+    plan.levers.training_stack = Some(TrainingStack::MegatronCore);
+    let report = evaluate(&plan);
+    assert_eq!(report.verdict, Verdict::Invalid);
+    let msg = message(&plan, |k| matches!(k, K::StackCannotRun { .. })).expect("refused");
+    assert!(msg.starts_with("levers.sharding: Megatron-Core"), "{msg}");
+    assert!(msg.contains("torchtitan / FSDP2 (eager)"), "{msg}");
+    assert!(!msg.contains('\n'));
+    let zh = report
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.detail, K::StackCannotRun { .. }))
+        .map(|d| d.message_in(Lang::Zh))
+        .unwrap_or_default();
+    assert!(zh.contains("不支持") && zh.contains("torchtitan"), "{zh}");
+}
+
+/// A plan that names no stack runs on the first by preference that runs
+/// its levers, and says so: Megatron-Core has no SHARD_GRAD_OP, so FSDP's
+/// plan is priced with torchtitan's kernels.
+#[test]
+fn a_plan_naming_no_stack_runs_on_a_stack_that_runs_its_levers() {
+    use planner_core::plan::Sharding;
+    use planner_core::DiagnosticKind as K;
+    let plan = layout_plan(Sharding::FsdpShardGradOp, 1);
+    assert_eq!(plan.training_stack(), Some(TrainingStack::Torchtitan));
+    assert_eq!(
+        plan.efficiency_in_force(),
+        TrainingStack::Torchtitan.profile().efficiency
+    );
+    let msg = message(&plan, |k| matches!(k, K::StackForLevers { .. })).expect("told");
+    assert!(msg.starts_with("evaluated on torchtitan"), "{msg}");
+    // The mainstream stack's own layouts stay on it, silently.
+    let zero1 = layout_plan(Sharding::Zero1, 4);
+    assert_eq!(zero1.training_stack(), Some(TrainingStack::MegatronCore));
+    assert!(message(&zero1, |k| matches!(k, K::StackForLevers { .. })).is_none());
+}
+
+/// Issue 11, the GPT-3 search: its answers were ZeRO-3 with pipeline
+/// stages and parameters offloaded under ZeRO-2, which no stack runs.
+/// Every answer now is a plan its stack runs and `evaluate` accepts.
+#[test]
+fn the_search_answers_only_what_a_stack_runs() {
+    use planner_core::capability::Layout;
+    use planner_core::search::{example_scenario, search};
+    use planner_core::Severity;
+    let result = search(&example_scenario());
+    assert!(result.counts.unsupported > 0);
+    let found = result
+        .frontier
+        .iter()
+        .chain(result.fewest_gpus.iter())
+        .chain(result.by_gpu_kind.iter());
+    let mut n = 0;
+    for f in found {
+        n += 1;
+        let stack = f.plan.training_stack().expect("training");
+        assert_eq!(
+            stack.runs(&Layout::of(&f.plan.levers)),
+            Ok(()),
+            "{}",
+            f.plan.name
+        );
+        let report = evaluate(&f.plan);
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .all(|d| d.severity != Severity::Error),
+            "{}: {:?}",
+            f.plan.name,
+            report.diagnostics
+        );
+    }
+    assert!(n > 0);
+}

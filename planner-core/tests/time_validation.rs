@@ -342,8 +342,15 @@ fn llama3() -> Vec<Case> {
                 // reduce-scatter and an all-gather of each stage's weights
                 // over RoCE in every one of the 16+ micro-batches, so its
                 // accumulation keeps whole gradients and gathered weights
-                // across micro-batches: the `no_sync` choice.
-                sharding: Sharding::FsdpShardGradOpNoSync,
+                // across micro-batches: the `no_sync` choice. That mode
+                // holds and moves exactly what ZeRO-1 does (`zero::mode`),
+                // and the plan names no stack, so it is stated as ZeRO-1,
+                // which the mainstream stack (Megatron-Core's distributed
+                // optimizer) runs with pipelines; FSDP under `no_sync`
+                // with pipelines would be evaluated on torchtitan
+                // (`capability`), whose eager kernels Meta's production
+                // run did not use.
+                sharding: Sharding::Zero1,
                 overlap: CommOverlap::default(),
                 fp8: false,
                 infer_recompute: false,

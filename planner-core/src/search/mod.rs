@@ -240,6 +240,7 @@ fn about_levers(k: &K) -> bool {
             | K::BatchSplit { .. }
             | K::ShardGroup { .. }
             | K::MissingTier { .. }
+            | K::StackCannotRun { .. }
     )
 }
 
@@ -263,6 +264,10 @@ pub(crate) struct Ctx<'a> {
     econ: Vec<crate::economics::Economics>,
     counts: Vec<u32>,
     allowed: [bool; 4],
+    /// The training stack in force for the base plan (`None` serving):
+    /// candidates are only what it runs, and found plans are evaluated
+    /// on it.
+    stack: Option<crate::stack::TrainingStack>,
 }
 
 impl Ctx<'_> {
@@ -295,7 +300,38 @@ impl Ctx<'_> {
         if let Workload::Inference(i) = &mut plan.workload {
             i.batch = c.batch;
         }
+        // A plan that names no stack would be evaluated on the first that
+        // runs its levers; name the one the search priced it on when that
+        // is another.
+        if plan.training_stack() != self.stack {
+            plan.levers.training_stack = self.stack;
+        }
         plan
+    }
+
+    /// Whether the stack in force runs a candidate's levers (always, when
+    /// serving).
+    #[inline]
+    fn runs(
+        &self,
+        d: &space::Degrees,
+        sharding: crate::plan::Sharding,
+        offload: crate::plan::Offload,
+        checkpointing: crate::plan::Checkpointing,
+    ) -> bool {
+        self.stack.is_none_or(|st| {
+            st.runs(&crate::capability::Layout {
+                sharding,
+                dp: d.dp,
+                tp: d.tp,
+                pp: d.pp,
+                cp: d.cp,
+                ep: d.ep,
+                offload,
+                checkpointing,
+            })
+            .is_ok()
+        })
     }
 
     fn found(&self, e: &Entry) -> Found {
@@ -337,6 +373,7 @@ struct Counters {
     evaluated: u64,
     fitting: u64,
     feasible: u64,
+    unsupported: u64,
     /// Hardware options whose price is unknown.
     unpriced: Vec<usize>,
 }
@@ -394,6 +431,7 @@ fn context<'a>(s: &'a Scenario, base_r: &Resolved, base_valid: bool) -> Ctx<'a> 
         hw,
         hw_is_base,
         allowed,
+        stack: s.base.training_stack(),
     }
 }
 
@@ -423,6 +461,7 @@ fn counts(ctx: &Ctx, t: &Counters) -> Counts {
         evaluated: t.evaluated,
         fitting: t.fitting,
         feasible: t.feasible,
+        unsupported: t.unsupported,
     }
 }
 
@@ -641,7 +680,7 @@ fn degree_levels(ctx: &Ctx, probe: &Resolved, lv: &Levels, d: &space::Degrees) -
     let base = &probe.levers;
     DegreeLevels {
         sps: space::sequence_parallel(d.tp, base.parallel.sequence_parallel, ctx.training),
-        shards: space::shardings(d.dp * d.cp, base.sharding, ctx.training),
+        shards: space::shardings(d.dp * d.cp, base.sharding, ctx.stack),
         scheds: space::schedules(
             probe.spec.layers,
             d.pp,
@@ -854,6 +893,11 @@ fn walk<O: Observe>(
                 for (cki, &checkpointing) in lv.ckpts.iter().enumerate() {
                     for (pri, &precision) in lv.precisions.iter().enumerate() {
                         for (ofi, off) in lv.offloads.iter().enumerate() {
+                            if !ctx.runs(&d, sharding, off.offload, checkpointing) {
+                                let n = dl.scheds.len() * dl.sizes.len();
+                                w.t.unsupported += n as u64;
+                                continue;
+                            }
                             let idle_cxl = added_cxl && !off.uses_cxl;
                             for (sci, &schedule) in dl.scheds.iter().enumerate() {
                                 let first = Choice {

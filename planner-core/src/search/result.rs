@@ -194,6 +194,10 @@ pub struct Counts {
     pub fitting: u64,
     /// Fitting plans that meet every constraint.
     pub feasible: u64,
+    /// Plans left out because the training stack in force cannot run
+    /// their levers (`capability`): not counted in `combinations`.
+    #[serde(default)]
+    pub unsupported: u64,
 }
 
 /// Everything the search found. Plans are ordered by cost, then latency,

@@ -145,6 +145,7 @@ pub fn merge(s: &Scenario, parts: &[Partial]) -> SearchResult {
         t.evaluated += c.evaluated;
         t.fitting += c.fitting;
         t.feasible += c.feasible;
+        t.unsupported += c.unsupported;
         for &hi in &c.unpriced {
             if hi < ctx.hw.len() && !t.unpriced.contains(&hi) {
                 t.unpriced.push(hi);

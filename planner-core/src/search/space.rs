@@ -335,20 +335,29 @@ pub(crate) fn sequence_parallel(
     }
 }
 
-/// ZeRO/FSDP levels. FSDP FULL_SHARD holds and moves what ZeRO-3 does, so
-/// only one of them is generated (the base plan's, if it uses either).
-/// With a single data-parallel rank nothing can be sharded: only no
-/// sharding (and the base plan's setting) is tried.
-pub(crate) fn shardings(ranks: u32, base: Sharding, training: bool) -> Vec<Sharding> {
-    if !training {
+/// ZeRO/FSDP levels (`stack`: the training stack in force, `None` when
+/// serving). FSDP FULL_SHARD holds and moves what ZeRO-3 does, so only one
+/// of them is generated: the base plan's, if it uses either, else the
+/// stack's own (ZeRO-3 for the DeepSpeed-based stacks, FSDP for the
+/// others). With a single data-parallel rank nothing can be sharded: only
+/// no sharding (and the base plan's setting) is tried. The walk drops what
+/// the stack cannot run with the other levers.
+pub(crate) fn shardings(
+    ranks: u32,
+    base: Sharding,
+    stack: Option<crate::stack::TrainingStack>,
+) -> Vec<Sharding> {
+    use crate::stack::TrainingStack as S;
+    let Some(stack) = stack else {
         return vec![base];
-    }
+    };
     if ranks <= 1 {
         return with(vec![Sharding::None], base);
     }
-    let full = match base {
-        Sharding::FsdpFullShard => Sharding::FsdpFullShard,
-        _ => Sharding::Zero3,
+    let full = match (base, stack) {
+        (Sharding::FsdpFullShard | Sharding::Zero3, _) => base,
+        (_, S::DeepSpeed | S::MegatronDeepSpeed | S::HfTrainer) => Sharding::Zero3,
+        (_, S::MegatronCore | S::Torchtitan | S::TorchtitanCompiled) => Sharding::FsdpFullShard,
     };
     with(
         vec![
