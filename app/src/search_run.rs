@@ -77,12 +77,22 @@ pub struct Outcome {
     pub rows: Vec<Row>,
     /// Plans evaluated, and GPU kinds without a price.
     pub evaluated: u64,
+    /// Plans left out because the training stack cannot run them.
+    pub unsupported: u64,
     /// GPU kinds tried that have no price.
     pub unpriced: Vec<String>,
 }
 
 impl Outcome {
-    fn new(base: Plan, plans: Vec<ListedPlan>, evaluated: u64, unpriced: Vec<String>) -> Outcome {
+    /// `counts`: plans evaluated, and plans left out because the
+    /// training stack cannot run them.
+    fn new(
+        base: Plan,
+        plans: Vec<ListedPlan>,
+        counts: (u64, u64),
+        unpriced: Vec<String>,
+    ) -> Outcome {
+        let (evaluated, unsupported) = counts;
         let rows = plans
             .into_iter()
             .enumerate()
@@ -96,6 +106,7 @@ impl Outcome {
             base,
             rows,
             evaluated,
+            unsupported,
             unpriced,
         }
     }
@@ -178,9 +189,9 @@ impl SearchRun {
             // The scenario stops before any walk: its diagnostics only.
             let result = merge(&s, &[]);
             let plans = listed_plans(&result);
-            let (evaluated, unpriced) = (result.counts.evaluated, result.unpriced);
+            let counts = (result.counts.evaluated, result.counts.unsupported);
             self.outcome
-                .set(Some(Outcome::new(s.base, plans, evaluated, unpriced)));
+                .set(Some(Outcome::new(s.base, plans, counts, result.unpriced)));
             self.phase.set(Phase::Idle);
             return;
         }
@@ -286,10 +297,12 @@ impl SearchRun {
             FromWorker::Merged {
                 plans,
                 evaluated,
+                unsupported,
                 unpriced,
             } => {
+                let counts = (evaluated, unsupported);
                 self.outcome
-                    .set(Some(Outcome::new(base.clone(), plans, evaluated, unpriced)));
+                    .set(Some(Outcome::new(base.clone(), plans, counts, unpriced)));
                 self.drop_pool();
                 self.phase.set(Phase::Idle);
             }

@@ -60,6 +60,9 @@ pub enum FromWorker {
         plans: Vec<ListedPlan>,
         /// Plans evaluated.
         evaluated: u64,
+        /// Plans left out: levers the training stack cannot run.
+        #[serde(default)]
+        unsupported: u64,
         /// GPU kinds tried that have no price.
         unpriced: Vec<String>,
     },
@@ -176,6 +179,7 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
                 Some(FromWorker::Merged {
                     plans: listed_plans(&result),
                     evaluated: result.counts.evaluated,
+                    unsupported: result.counts.unsupported,
                     unpriced: result.unpriced,
                 })
             }
@@ -227,12 +231,14 @@ mod tests {
         if let Ok(FromWorker::Merged {
             plans,
             evaluated,
+            unsupported,
             unpriced,
         }) = merged
         {
             assert_eq!(plans, listed_plans(&whole));
             assert_eq!(plans.len(), listed(&whole).len());
             assert_eq!(evaluated, whole.counts.evaluated);
+            assert_eq!(unsupported, whole.counts.unsupported);
             assert_eq!(unpriced, whole.unpriced);
             assert!(plans
                 .iter()

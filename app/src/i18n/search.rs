@@ -10,6 +10,7 @@ strings! {
     Cancel => "Cancel", "取消";
     Failed => "The search could not run in a Web Worker.", "搜索无法在 Web Worker 中运行。";
     Evaluated => "plans evaluated", "个方案已评估";
+    LeftOut => "left out: levers the training framework cannot run", "已排除：训练框架不支持的设置组合";
     Unpriced => "GPU kinds without a price (not costed):", "无价格的 GPU 型号（未计成本）：";
     NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";
     WhatChanged => "What changed from the base", "相对基线的改动";

@@ -145,7 +145,10 @@ fn found_table(o: &Outcome, lang: Lang) -> AnyView {
             .into_any();
     }
     // A count, not a quantity: `si` writes 1,311,657 as "1.31 M".
-    let note = format!("{} {}", si(o.evaluated as f64), t(lang, K::Evaluated));
+    let mut note = format!("{} {}", si(o.evaluated as f64), t(lang, K::Evaluated));
+    if o.unsupported > 0 {
+        note += &format!("; {} {}", si(o.unsupported as f64), t(lang, K::LeftOut));
+    }
     let unpriced = (!o.unpriced.is_empty())
         .then(|| format!(" {} {}", t(lang, K::Unpriced), o.unpriced.join(", ")));
     let ties = o.rows.iter().any(|r| r.tie.is_some()).then(|| {
