@@ -276,9 +276,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::A800Sxm80,
         name: "NVIDIA A800 SXM4 80GB",
-        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81920.0), 2.039, 312.0, 312.0, None, None, 400.0,
+        spec: spec(A::Ampere, M::Hbm2e, 80.0, Some(81234.0), 2.039, 312.0, 312.0, None, None, 400.0,
             Some(L::NvLink400), L::Pcie4x16, 7),
-        source: "Reuters via Tweakers (Nov 2022): the A800 is the A100 with NVLink capped at 400 GB/s (A100: 600), same compute and 400 W SXM power, so the A100 SXM4 80GB datasheet figures (2,039 GB/s, 312 TFLOPS BF16 dense) are reused; 400 W cap and 81,920 MiB total in several public nvidia-smi logs of A800-SXM4-80GB; MIG as the A100 80GB (nvidia-mig-parted names A800-80GB with it)",
+        source: "Reuters via Tweakers (Nov 2022): the A800 is the A100 with NVLink capped at 400 GB/s (A100: 600), same compute and 400 W SXM power, so the A100 SXM4 80GB datasheet figures (2,039 GB/s, 312 TFLOPS BF16 dense) are reused; 400 W cap and 81,920 MiB total in several public nvidia-smi logs of A800-SXM4-80GB, of which CUDA can allocate 79.33 GiB (81,234 MiB: 'total capacity of 79.33 GiB' in two A800-80G out-of-memory logs, hahnyuan/PB-LLM#3, 2023, and MoonshotAI/Kimi-VL#51, 2025); MIG as the A100 80GB (nvidia-mig-parted names A800-80GB with it)",
         provenance: Provenance::Secondary,
     },
     GpuEntry {
