@@ -52,6 +52,23 @@ test('changing a lever changes the report and the address', async ({ page }) => 
   expect(w.errors).toEqual([]);
 });
 
+test('the training framework is a lever, and one that cannot run the sharding is refused by name', async ({ page }) => {
+  const w = watch(page);
+  await open(page);
+  const fw = page.getByTestId('lever-training-stack');
+  await expect(fw).toHaveValue('default');
+  const hashBefore = await hashOf(page);
+  // Megatron-Core has no FSDP mode that keeps parameters from forward to backward.
+  await page.getByTestId('lever-sharding').selectOption('fsdp_shard_grad_op');
+  await fw.selectOption('megatron_core');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Invalid');
+  await expect(page.getByText(/levers\.sharding: Megatron-Core/).first()).toBeVisible();
+  await fw.selectOption('torchtitan');
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'Invalid');
+  expect(await hashOf(page)).not.toEqual(hashBefore);
+  expect(w.errors).toEqual([]);
+});
+
 test('a copied link opened in a fresh page restores an identical state', async ({ page, browser }) => {
   await open(page);
   await page.getByTestId('dup-plan').click();

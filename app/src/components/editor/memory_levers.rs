@@ -1,11 +1,32 @@
-//! Activation checkpointing, the attention kernel and ZeRO/FSDP sharding.
+//! Activation checkpointing, the attention kernel, ZeRO/FSDP sharding and
+//! the training framework that runs them.
 
-use super::bind::{hint, number, number_with_hint, pick};
+use super::bind::{choice, hint, number, number_with_hint, pick};
 use super::lens::use_plan;
 use super::parse::{COUNT, OPT_COUNT};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::plan::Checkpointing;
+use planner_core::stack::TrainingStack;
+use planner_core::{Lang, Named};
+
+/// The framework option that leaves the choice to the planner.
+const DEFAULT: &str = "default";
+
+/// The training frameworks, the planner's choice first, by the core's
+/// names.
+fn frameworks(lang: Lang) -> Vec<(String, String)> {
+    std::iter::once((
+        DEFAULT.to_string(),
+        t(lang, K::FrameworkDefault).to_string(),
+    ))
+    .chain(
+        TrainingStack::ALL
+            .iter()
+            .map(|s| (s.key().to_string(), s.name(lang).to_string())),
+    )
+    .collect()
+}
 
 /// Recompute and sharding levers.
 #[component]
@@ -29,6 +50,9 @@ pub fn MemoryLevers() -> impl IntoView {
                         |p| match p.levers.checkpointing { Checkpointing::Block { layers } => layers, _ => 0 },
                         |p, v| if let Checkpointing::Block { layers } = &mut p.levers.checkpointing { *layers = v })}
                 </Show>
+                {choice(lens, K::TrainingFramework, "lever-training-stack", frameworks,
+                    |p| p.levers.training_stack.map_or(DEFAULT.to_string(), |s| s.key().to_string()),
+                    |p, key| p.levers.training_stack = TrainingStack::ALL.into_iter().find(|s| s.key() == key))}
                 {pick(lens, K::Sharding, "lever-sharding", |p| p.levers.sharding, |p, v| p.levers.sharding = v)}
                 {number_with_hint(lens, K::ShardGroup, "lever-shard-group", OPT_COUNT,
                     |p| p.levers.shard_group, |p, v| p.levers.shard_group = v, hint(lens, K::WholeDpGroup))}
