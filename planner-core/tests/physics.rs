@@ -539,3 +539,70 @@ fn host_and_nvme_copies_pay_a_per_copy_cost() {
     assert!(nvme >= layers * (dma + flash) * 0.999, "nvme: {nvme}");
     assert!(nvme > host * 10.0, "host {host}, nvme {nvme}");
 }
+
+/// The CPU's Adam step (ZeRO-Offload) runs at the rate DeepSpeed's
+/// CPU-Adam measured, not at the host memory's peak: 3.3–4.5 G parameters
+/// a second for 1–10 B parameters on a DGX-2's two Xeon Platinum 8168
+/// (Ren et al., "ZeRO-Offload", ATC 2021, Tables 2 and 4; 2 × 6 channels
+/// of DDR4-2666, 256 GB/s). OPT-13B on one V100 of such a host, its
+/// optimizer states on the host.
+#[test]
+fn the_cpu_adam_step_runs_at_its_measured_rate() {
+    use planner_core::plan::{Precisions, Sharding, Training, TrainingKind};
+    use planner_core::precision::Precision;
+    use planner_core::report::TimeKind;
+    use planner_core::stack::TrainingStack;
+    use planner_core::units::ByteRate;
+    let mut levers = Levers {
+        sharding: Sharding::Zero2,
+        training_stack: Some(TrainingStack::DeepSpeed),
+        precision: Precisions {
+            compute: Precision::Fp16,
+            weights: Precision::Fp16,
+            ..Precisions::default()
+        },
+        ..Levers::default()
+    };
+    levers.offload.optimizer = Some(OffloadTarget {
+        tier: Tier::HostDram,
+        fraction: 1.0,
+    });
+    let plan = Plan {
+        version: 1,
+        name: "OPT-13B, ZeRO-Offload on 1×V100".into(),
+        model: ModelChoice::Preset(ModelId::Opt13b),
+        workload: Workload::Training(Training {
+            kind: TrainingKind::FullFineTune,
+            seq_len: 512,
+            global_batch: 4,
+            tokens: 1e9,
+        }),
+        levers,
+        hardware: Hardware {
+            gpus_per_node: 1,
+            host_memory_bandwidth: Some(ByteRate::from_gb_per_s(256.0)),
+            host_dram_per_node: Bytes::from_gb(1500.0),
+            ..Hardware::new(GpuChoice::Preset(GpuId::V100Sxm2_32), 1)
+        },
+        overheads: Default::default(),
+        efficiency: Default::default(),
+        economics: Default::default(),
+        distillation: None,
+    };
+    let r = evaluate(&plan);
+    let TimeReport::Training(t) = &r.time else {
+        panic!("training")
+    };
+    let step: f64 = t
+        .parts
+        .iter()
+        .filter(|p| p.kind == TimeKind::Optimizer)
+        .map(|p| p.busy.as_secs())
+        .sum();
+    let params = catalog::model(ModelId::Opt13b).spec.params().total();
+    let rate = params / step;
+    assert!(
+        (3.3e9..=4.5e9).contains(&rate),
+        "{rate:e} params/s ({step} s)"
+    );
+}

@@ -1096,6 +1096,31 @@ fn optimizer_on_gpu(
     (1.0 - off_frac) * o.local * traffic / hbm.max(1.0)
 }
 
+/// Share of the host memory's peak bandwidth a vectorised CPU Adam step
+/// streams, the step reading gradients, master weights and both moments
+/// and writing the last three back (the `n · (g + 2·opt)` bytes charged in
+/// [`tier_copies`]).
+/// - x86 hosts, 0.43: DeepSpeed's CPU-Adam (AVX-512) updated 10 B
+///   parameters in 2.57 s on a DGX-2's two Xeon Platinum 8168 (Ren et al.,
+///   "ZeRO-Offload", USENIX ATC 2021, Tables 2 and 4: 3.3–4.5 G params/s
+///   from 1 B to 10 B); at 28 B a parameter that is 109 GB/s of the
+///   sockets' 256 GB/s (2 × 6 channels of DDR4-2666, Intel's
+///   specification).
+/// - Grace (hosts behind NVLink-C2C), 0.58: the same CPU-Adam updated 8 B
+///   parameters in 0.769 s on a GH200's Grace (DeepSpeed's SuperOffload
+///   blog, 2025, Figure 5: 10.4 G params/s), 291 GB/s of its 500 GB/s
+///   LPDDR5X ([`crate::hardware::default_host_bandwidth`]).
+/// PyTorch's own CPU AdamW, without the fused kernel, runs 5–7× slower
+/// (the same table; DeepSpeed's ZeRO-Offload tutorial); Megatron-Core's
+/// optimizer offload uses the fused one (`torch.optim.AdamW(fused=True)`,
+/// `megatron/core/optimizer/__init__.py`), taken at CPU-Adam's rate.
+fn cpu_adam_fraction(host_link: crate::catalog::LinkId) -> f64 {
+    match host_link {
+        crate::catalog::LinkId::NvLinkC2c => 0.58,
+        _ => 0.43,
+    }
+}
+
 /// What the tier copies need besides the device's breakdown.
 struct CopyCtx<'a> {
     r: &'a Resolved,
@@ -1128,7 +1153,7 @@ fn tier_copies(c: &CopyCtx, tier: Tier, win: &mut Windows, parts: &mut Parts) {
         let cpu_bw = match tier {
             Tier::Cxl => r.net.cxl.base(),
             _ => r.net.host_memory.base(),
-        };
+        } * cpu_adam_fraction(r.gpu.host_link);
         let mut cpu = if cpu_bw > 0.0 {
             n * (c.b.g + 2.0 * c.o.opt) / cpu_bw
         } else {
