@@ -1110,6 +1110,7 @@ fn optimizer_on_gpu(
 ///   parameters in 0.769 s on a GH200's Grace (DeepSpeed's SuperOffload
 ///   blog, 2025, Figure 5: 10.4 G params/s), 291 GB/s of its 500 GB/s
 ///   LPDDR5X ([`crate::hardware::default_host_bandwidth`]).
+///
 /// PyTorch's own CPU AdamW, without the fused kernel, runs 5–7× slower
 /// (the same table; DeepSpeed's ZeRO-Offload tutorial); Megatron-Core's
 /// optimizer offload uses the fused one (`torch.optim.AdamW(fused=True)`,
