@@ -219,6 +219,24 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("did you mean `tp`"),
         ),
         eval(
+            "a named stack that cannot run the levers (DeepSpeed over HF models has no pipeline)",
+            &[
+                ("/levers/training_stack", json!("deepspeed")),
+                ("/levers/parallel/pp", json!(2)),
+                ("/levers/parallel/dp", json!(4)),
+            ],
+            Refused("levers.parallel.pp: DeepSpeed ZeRO cannot run pipeline parallelism"),
+        ),
+        eval(
+            "levers no stack runs (ZeRO-3 with pipeline stages)",
+            &[
+                ("/levers/sharding", json!("zero3")),
+                ("/levers/parallel/pp", json!(2)),
+                ("/levers/parallel/dp", json!(4)),
+            ],
+            Refused("no stack in the catalog runs these levers together"),
+        ),
+        eval(
             "unknown key in hardware",
             &[("/hardware/gpu_count", json!(8))],
             Refused("gpu_count"),
