@@ -325,3 +325,33 @@ fn the_search_answers_only_what_a_stack_runs() {
     }
     assert!(n > 0);
 }
+
+/// A base plan that names no stack and runs on torchtitan (FSDP with
+/// pipeline stages, which Megatron-Core has not) is searched on
+/// torchtitan: every answer is a plan torchtitan runs, and says so where
+/// it would otherwise resolve to Megatron-Core.
+#[test]
+fn the_search_keeps_the_base_plans_stack() {
+    use planner_core::plan::Sharding;
+    use planner_core::search::{example_scenario, search};
+    let mut s = example_scenario();
+    s.base.levers.sharding = Sharding::FsdpShardGradOp;
+    s.max_gpus = 256;
+    assert_eq!(s.base.training_stack(), Some(TrainingStack::Torchtitan));
+    let result = search(&s);
+    let found: Vec<_> = result
+        .frontier
+        .iter()
+        .chain(result.fewest_gpus.iter())
+        .chain(result.by_gpu_kind.iter())
+        .collect();
+    assert!(!found.is_empty());
+    for f in found {
+        assert_eq!(
+            f.plan.training_stack(),
+            Some(TrainingStack::Torchtitan),
+            "{}",
+            f.plan.name
+        );
+    }
+}

@@ -323,6 +323,16 @@ fn generated_candidates_are_plans_evaluate_accepts_and_agrees_with() {
     // them), every one under placement by heat.
     let mut all: Vec<(Scenario, usize)> = scenarios().into_iter().map(|s| (s, 97)).collect();
     all.push((small_by_heat(), 1));
+    // A base Megatron-Core cannot run (FSDP SHARD_GRAD_OP) is searched on
+    // torchtitan; its candidates that Megatron-Core could run must name
+    // torchtitan, or `evaluate` would price them on another stack.
+    let mut titan = small_training();
+    titan.base.levers.sharding = crate::plan::Sharding::FsdpShardGradOp;
+    assert_eq!(
+        titan.base.training_stack(),
+        Some(crate::stack::TrainingStack::Torchtitan)
+    );
+    all.push((titan, 97));
     for (s, every) in all {
         let mut seen = Seen {
             every,
