@@ -318,11 +318,18 @@ fn format_changes(a: &Precisions, b: &Precisions, out: &mut Vec<Change>) {
 fn lever_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     let n = Impact::None;
     let debug = |v: &dyn std::fmt::Debug| format!("{v:?}").to_lowercase();
+    // The plan's own key (`fsdp_full_shard`), as a user writes it.
+    let sharding = |v: &crate::plan::Sharding| {
+        serde_json::to_value(v)
+            .ok()
+            .and_then(|j| j.as_str().map(str::to_string))
+            .unwrap_or_else(|| debug(v))
+    };
     push(
         out,
         Setting::Sharding,
-        debug(&a.sharding),
-        debug(&b.sharding),
+        sharding(&a.sharding),
+        sharding(&b.sharding),
         n,
     );
     push(
@@ -559,6 +566,18 @@ mod tests {
         let p = example_plan();
         assert!(changes(&p, &p).is_empty());
         assert_eq!(name(&p, &p, &[]), p.name);
+    }
+
+    /// A sharding change reads as the plan's own key, the one a user
+    /// writes in a plan (`fsdp_full_shard`, not `fsdpfullshard`).
+    #[test]
+    fn sharding_reads_as_its_plan_key() {
+        let base = example_plan();
+        let mut p = base.clone();
+        p.levers.sharding = crate::plan::Sharding::FsdpFullShard;
+        let c = changes(&base, &p);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].to, "fsdp_full_shard");
     }
 
     #[test]
