@@ -125,22 +125,36 @@ fn old_plan_json_keeps_loading() {
     assert!(!example_plan().to_json().contains("training_stack"));
 }
 
+/// The best MFU published for the GPT-3 example's hardware era (A100):
+/// 64.2 %, MosaicML's MPT-7B at 2,048 tokens on 8 A100-80GB with FSDP and
+/// no activation checkpointing (mosaicml/llm-foundry
+/// `scripts/train/benchmarking/README.md`, A100 80GB table; its count
+/// takes attention as non-causal, so about 62 % in ours); torchtitan's
+/// Llama 2 13B on 64 A100-80GB reached 61.1 % (pytorch/torchtitan
+/// `docs/performance.md`, 2024), and the best GPT-3-style figure is
+/// 54.2 % (Korthikanti et al. 2022, 530B on 2,240 A100s, abstract). With
+/// recomputation the same table's A100 rows reach 73.7–79.3 % of peak in
+/// hardware FLOPs (30B and 13B): the GPUs sustain more than any end-to-end
+/// MFU yet published.
+const BEST_PUBLISHED_A100_MFU: f64 = 0.642;
+
 /// The MFU of the shipped GPT-3 example does not exceed the best MFU
-/// published for its hardware era (A100): 61.1 %, torchtitan's Llama 2 13B
-/// on 64 A100-80GB without activation checkpointing (pytorch/torchtitan
-/// `docs/performance.md`, 2024); the best GPT-3-style figure is 54.2 %
-/// (Korthikanti et al. 2022, 530B on 2,240 A100s, abstract).
+/// published for A100s ([`BEST_PUBLISHED_A100_MFU`]).
 #[test]
 fn gpt3_example_mfu_within_published_a100_figures() {
     let base = planner_core::search::example_scenario().base;
     let t = training(&base);
-    assert!(t.mfu <= 0.611, "GPT-3 example MFU {}", t.mfu);
+    assert!(
+        t.mfu <= BEST_PUBLISHED_A100_MFU,
+        "GPT-3 example MFU {}",
+        t.mfu
+    );
 }
 
 /// Plans near the GPT-3 example's search optimum (every TP × PP split of
 /// the 1,024 A100s with micro-batches 1–4, each recomputation and ZeRO-1
 /// or none): none that fits reports an MFU above the best published A100
-/// figure (61.1 %, see above).
+/// figure ([`BEST_PUBLISHED_A100_MFU`]).
 #[test]
 fn gpt3_example_neighbourhood_mfu_within_published_a100_figures() {
     use planner_core::plan::{Checkpointing, SequenceParallel, Sharding};
@@ -182,7 +196,12 @@ fn gpt3_example_neighbourhood_mfu_within_published_a100_figures() {
     }
     println!("best MFU {:.1}% at {}", best.0 * 100.0, best.1);
     assert!(best.0 > 0.0, "no plan fits");
-    assert!(best.0 <= 0.611, "MFU {} at {}", best.0, best.1);
+    assert!(
+        best.0 <= BEST_PUBLISHED_A100_MFU,
+        "MFU {} at {}",
+        best.0,
+        best.1
+    );
 }
 
 /// torchtitan's "selective" is op-level selective checkpointing: every
