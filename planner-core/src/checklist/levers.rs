@@ -48,7 +48,7 @@ pub(super) fn lever_items(plan: &Plan, lever: Lever, class: MigrationClass) -> V
 fn sharding_items(plan: &Plan) -> Vec<Draft> {
     let l = &plan.levers;
     let par = &plan.levers.parallel;
-    let (en, zh) = sharding_names(l.sharding);
+    let (en, zh) = sharding_names(l.sharding, plan.training_stack());
     let group = l.shard_group.unwrap_or(par.dp.saturating_mul(par.cp));
     vec![
         draft(

@@ -4,8 +4,43 @@
 use crate::hardware::GpuChoice;
 use crate::plan::{Checkpointing, Optimizer, PipelineSchedule, Plan, Sharding, Tier};
 
-/// The sharding in words, in English and Chinese.
-pub(super) fn sharding_names(s: Sharding) -> (&'static str, &'static str) {
+/// The sharding in words, in English and Chinese, with the switch of the
+/// training stack in force where it has its own (`capability.rs` for what
+/// each stack runs; the flags from Megatron-LM core_v0.15.0
+/// `megatron/training/arguments.py` and torchtitan v0.2.1
+/// `config/job_config.py`).
+pub(super) fn sharding_names(
+    s: Sharding,
+    stack: Option<crate::stack::TrainingStack>,
+) -> (&'static str, &'static str) {
+    use crate::stack::TrainingStack as T;
+    match (stack, s) {
+        (Some(T::MegatronCore), Sharding::Zero1) => (
+            "Megatron-Core's distributed optimizer (--use-distributed-optimizer)",
+            "Megatron-Core 分布式优化器（--use-distributed-optimizer）",
+        ),
+        (Some(T::MegatronCore), Sharding::Zero2) => (
+            "Megatron-FSDP sharding optimizer states and gradients (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads)",
+            "Megatron-FSDP 切分优化器状态与梯度（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads）",
+        ),
+        (Some(T::MegatronCore), Sharding::Zero3 | Sharding::FsdpFullShard) => (
+            "Megatron-FSDP sharding parameters too (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params)",
+            "Megatron-FSDP 同时切分参数（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params）",
+        ),
+        (Some(T::Torchtitan | T::TorchtitanCompiled), Sharding::FsdpFullShard) => (
+            "FSDP2 fully_shard, resharding after forward (torchtitan parallelism.fsdp_reshard_after_forward = \"always\")",
+            "FSDP2 fully_shard，前向后重新分片（torchtitan parallelism.fsdp_reshard_after_forward = \"always\"）",
+        ),
+        (Some(T::Torchtitan | T::TorchtitanCompiled), Sharding::FsdpShardGradOp) => (
+            "FSDP2 fully_shard keeping parameters from forward to backward (torchtitan parallelism.fsdp_reshard_after_forward = \"never\")",
+            "FSDP2 fully_shard，参数从前向保留到反向（torchtitan parallelism.fsdp_reshard_after_forward = \"never\"）",
+        ),
+        _ => generic_sharding_names(s),
+    }
+}
+
+/// The sharding in words when the stack has no switch of its own here.
+fn generic_sharding_names(s: Sharding) -> (&'static str, &'static str) {
     match s {
         Sharding::None => ("no sharding", "不分片"),
         Sharding::Zero1 => (
@@ -112,5 +147,26 @@ pub(super) fn host_link(plan: &Plan) -> crate::catalog::LinkId {
     match &plan.hardware.gpu {
         GpuChoice::Preset(id) => crate::catalog::gpu(*id).spec.host_link,
         GpuChoice::Custom(g) => g.spec.host_link,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stack::TrainingStack as T;
+
+    /// A stack with its own switch is told that switch; DeepSpeed keeps
+    /// its stage.
+    #[test]
+    fn sharding_is_worded_by_the_stack_in_force() {
+        let (en, zh) = sharding_names(Sharding::Zero3, Some(T::MegatronCore));
+        assert!(en.contains("optim_grads_params") && zh.contains("optim_grads_params"));
+        let (en, _) = sharding_names(Sharding::FsdpShardGradOp, Some(T::Torchtitan));
+        assert!(
+            en.contains("fsdp_reshard_after_forward = \"never\""),
+            "{en}"
+        );
+        let (en, _) = sharding_names(Sharding::Zero3, Some(T::DeepSpeed));
+        assert!(en.contains("zero_optimization.stage = 3"), "{en}");
     }
 }
