@@ -16,16 +16,16 @@ pub(super) fn sharding_names(
     use crate::stack::TrainingStack as T;
     match (stack, s) {
         (Some(T::MegatronCore), Sharding::Zero1) => (
-            "Megatron-Core's distributed optimizer (--use-distributed-optimizer)",
-            "Megatron-Core 分布式优化器（--use-distributed-optimizer）",
+            "ZeRO-1 as Megatron-Core's distributed optimizer (--use-distributed-optimizer)",
+            "ZeRO-1，即 Megatron-Core 分布式优化器（--use-distributed-optimizer）",
         ),
         (Some(T::MegatronCore), Sharding::Zero2) => (
-            "Megatron-FSDP sharding optimizer states and gradients (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads)",
-            "Megatron-FSDP 切分优化器状态与梯度（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads）",
+            "ZeRO-2 as Megatron-FSDP, sharding optimizer states and gradients (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads)",
+            "ZeRO-2，即 Megatron-FSDP 切分优化器状态与梯度（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads）",
         ),
         (Some(T::MegatronCore), Sharding::Zero3 | Sharding::FsdpFullShard) => (
-            "Megatron-FSDP sharding parameters too (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params)",
-            "Megatron-FSDP 同时切分参数（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params）",
+            "ZeRO-3 (FSDP full shard) as Megatron-FSDP, sharding parameters too (--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params)",
+            "ZeRO-3（FSDP 全分片），即 Megatron-FSDP 同时切分参数（--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params）",
         ),
         (Some(T::Torchtitan | T::TorchtitanCompiled), Sharding::FsdpFullShard) => (
             "FSDP2 fully_shard, resharding after forward (torchtitan parallelism.fsdp_reshard_after_forward = \"always\")",
@@ -161,6 +161,7 @@ mod tests {
     fn sharding_is_worded_by_the_stack_in_force() {
         let (en, zh) = sharding_names(Sharding::Zero3, Some(T::MegatronCore));
         assert!(en.contains("optim_grads_params") && zh.contains("optim_grads_params"));
+        assert!(en.starts_with("ZeRO-3") && zh.starts_with("ZeRO-3"));
         let (en, _) = sharding_names(Sharding::FsdpShardGradOp, Some(T::Torchtitan));
         assert!(
             en.contains("fsdp_reshard_after_forward = \"never\""),
