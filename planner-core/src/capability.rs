@@ -171,8 +171,8 @@ impl TrainingStack {
         match self {
             TrainingStack::MegatronCore => megatron_core(l),
             TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled => torchtitan(l),
-            TrainingStack::DeepSpeed => deepspeed(l, false),
-            TrainingStack::MegatronDeepSpeed => deepspeed(l, true),
+            TrainingStack::DeepSpeed => deepspeed(l, Pipelines::None),
+            TrainingStack::MegatronDeepSpeed => deepspeed(l, Pipelines::Engine),
             TrainingStack::HfTrainer => hf_trainer(l),
         }
     }
@@ -291,14 +291,14 @@ fn fsdp_cpu_offload(l: &Layout) -> Result<(), Unsupported> {
 /// - the pipeline engine asserts "ZeRO-2 and ZeRO-3 are incompatible with
 ///   pipeline parallelism" (`runtime/pipe/engine.py`), and it runs only a
 ///   `PipelineModule`: a Hugging Face model under DeepSpeed has no
-///   pipeline stages (`pipeline_engine` false), Megatron-DeepSpeed's
-///   models do.
-fn deepspeed(l: &Layout, pipeline_engine: bool) -> Result<(), Unsupported> {
+///   pipeline stages ([`Pipelines::None`]), Megatron-DeepSpeed's models do
+///   ([`Pipelines::Engine`]).
+fn deepspeed(l: &Layout, pipelines: Pipelines) -> Result<(), Unsupported> {
     if is_fsdp(l.sharding) {
         return Err(Unsupported::ShardingMode);
     }
     if l.pp > 1 {
-        if !pipeline_engine {
+        if pipelines == Pipelines::None {
             return Err(Unsupported::Pipeline);
         }
         if matches!(l.sharding, Sharding::Zero2 | Sharding::Zero3) {
@@ -306,6 +306,15 @@ fn deepspeed(l: &Layout, pipeline_engine: bool) -> Result<(), Unsupported> {
         }
     }
     zero_offload(l)
+}
+
+/// Whether a DeepSpeed-driven model can be cut into pipeline stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pipelines {
+    /// A Hugging Face model: no `PipelineModule`, no stages.
+    None,
+    /// A `PipelineModule` under DeepSpeed's pipeline engine.
+    Engine,
 }
 
 /// DeepSpeed's offload rules for a ZeRO stage (see [`deepspeed`]).
@@ -343,29 +352,6 @@ fn hf_trainer(l: &Layout) -> Result<(), Unsupported> {
 }
 
 impl TrainingKind {
-    /// The stacks a plan of this kind that names none is evaluated on, in
-    /// order of preference: the mainstream one first
-    /// ([`TrainingKind::mainstream_stack`]), then the stack whose
-    /// defaults are closest to a layout it cannot run.
-    pub fn stacks_by_preference(&self) -> [TrainingStack; 5] {
-        match self {
-            TrainingKind::PreTraining | TrainingKind::FullFineTune => [
-                TrainingStack::MegatronCore,
-                TrainingStack::Torchtitan,
-                TrainingStack::MegatronDeepSpeed,
-                TrainingStack::DeepSpeed,
-                TrainingStack::HfTrainer,
-            ],
-            TrainingKind::Lora(_) | TrainingKind::Qlora(_) => [
-                TrainingStack::HfTrainer,
-                TrainingStack::DeepSpeed,
-                TrainingStack::Torchtitan,
-                TrainingStack::MegatronCore,
-                TrainingStack::MegatronDeepSpeed,
-            ],
-        }
-    }
-
     /// The stack a plan of this kind that names none runs on: the first
     /// by preference that runs `l`, or the mainstream one when none does
     /// (and `evaluate` says why).

@@ -937,17 +937,40 @@ impl Plan {
 }
 
 impl TrainingKind {
-    /// The framework most runs of this kind use, which a plan that names
-    /// none is evaluated on. Pre-training and full fine-tuning across many
-    /// nodes run mostly on Megatron-Core and what is built on it (NeMo,
-    /// Megatron-Bridge, Megatron-DeepSpeed); adapter fine-tuning runs
-    /// mostly on the Hugging Face Trainer with PEFT (the LoRA and QLoRA
-    /// papers' code, TRL). docs/decisions.md gives the reasons.
-    pub fn mainstream_stack(&self) -> TrainingStack {
+    /// The stacks a plan of this kind that names none may be evaluated on,
+    /// in order of preference (`capability::TrainingKind::stack_for` takes
+    /// the first that runs the plan's levers). First the mainstream one,
+    /// the framework most runs of this kind use: pre-training and full
+    /// fine-tuning across many nodes run mostly on Megatron-Core and what
+    /// is built on it (NeMo, Megatron-Bridge, Megatron-DeepSpeed); adapter
+    /// fine-tuning runs mostly on the Hugging Face Trainer with PEFT (the
+    /// LoRA and QLoRA papers' code, TRL). Then the stack whose defaults are
+    /// closest for a layout the mainstream one cannot run (torchtitan's
+    /// compiled variant is never chosen for the user). docs/decisions.md
+    /// gives the reasons.
+    pub fn stacks_by_preference(&self) -> [TrainingStack; 5] {
         match self {
-            TrainingKind::PreTraining | TrainingKind::FullFineTune => TrainingStack::MegatronCore,
-            TrainingKind::Lora(_) | TrainingKind::Qlora(_) => TrainingStack::HfTrainer,
+            TrainingKind::PreTraining | TrainingKind::FullFineTune => [
+                TrainingStack::MegatronCore,
+                TrainingStack::Torchtitan,
+                TrainingStack::MegatronDeepSpeed,
+                TrainingStack::DeepSpeed,
+                TrainingStack::HfTrainer,
+            ],
+            TrainingKind::Lora(_) | TrainingKind::Qlora(_) => [
+                TrainingStack::HfTrainer,
+                TrainingStack::DeepSpeed,
+                TrainingStack::Torchtitan,
+                TrainingStack::MegatronCore,
+                TrainingStack::MegatronDeepSpeed,
+            ],
         }
+    }
+
+    /// The framework most runs of this kind use: the first by preference
+    /// ([`TrainingKind::stacks_by_preference`]).
+    pub fn mainstream_stack(&self) -> TrainingStack {
+        self.stacks_by_preference()[0]
     }
 }
 

@@ -401,8 +401,10 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let models = resolve_models(&mut c, plan);
     let mut spec = models.spec;
     let mut levers = plan.levers;
+    // Found once: with no stack named it is the first that runs the levers.
+    let stack = plan.training_stack();
     if levers.memory.stack.is_none() {
-        levers.memory.stack = Some(match plan.training_stack() {
+        levers.memory.stack = Some(match stack {
             Some(s) => s.memory_stack(),
             // transformers' `generate` runs the Hugging Face layers.
             None if levers.engine == crate::engine::Engine::HfTransformers => {
@@ -438,7 +440,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         hw.scale_up_gpus().max(1),
         &levers,
     );
-    check_stack(&mut c, plan);
+    check_stack(&mut c, plan, stack);
     let work = match &plan.workload {
         Workload::Training(t) => resolve_training(&mut c, t, &spec, d, &levers),
         Workload::Inference(i) => resolve_inference(&mut c, i, &spec, &levers),
@@ -467,8 +469,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         plan.kernel_stack(),
         gpu.arch,
         levers.memory.optimizer_impl,
-        plan.training_stack()
-            .map_or_else(|| levers.engine.dispatch(), |s| s.dispatch(autocast)),
+        stack.map_or_else(|| levers.engine.dispatch(), |s| s.dispatch(autocast)),
         (&spec, levers.memory.stack().layer_code()),
     );
 
@@ -493,11 +494,9 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         eff,
         factors,
-        state_allocation: plan
-            .training_stack()
-            .map_or(crate::stack::StateAllocation::Lazy, |s| {
-                s.state_allocation()
-            }),
+        state_allocation: stack.map_or(crate::stack::StateAllocation::Lazy, |s| {
+            s.state_allocation()
+        }),
         net: cluster.net,
         distill: models.distill,
     };
@@ -518,8 +517,8 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
 /// stack cannot; one that names none is evaluated on the first stack by
 /// preference that can, and is told so when that is not the mainstream
 /// one; an error when none can.
-fn check_stack(c: &mut Checker, plan: &Plan) {
-    let (Workload::Training(t), Some(stack)) = (&plan.workload, plan.training_stack()) else {
+fn check_stack(c: &mut Checker, plan: &Plan, stack: Option<crate::stack::TrainingStack>) {
+    let (Workload::Training(t), Some(stack)) = (&plan.workload, stack) else {
         return;
     };
     let layout = crate::capability::Layout::of(&plan.levers);

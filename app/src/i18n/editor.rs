@@ -121,7 +121,7 @@ strings! {
     Eager => "Eager (scores kept)", "朴素实现（保留分数矩阵）";
     Sharding => "ZeRO / FSDP sharding", "ZeRO / FSDP 分片";
     TrainingFramework => "Training framework", "训练框架";
-    FrameworkDefault => "auto (mainstream if it runs these levers)", "自动（主流框架优先）";
+    FrameworkDefault => "auto", "自动";
     ShardNone => "None (plain data parallel)", "无（普通数据并行）";
     Zero1 => "ZeRO-1", "ZeRO-1";
     Zero2 => "ZeRO-2", "ZeRO-2";
