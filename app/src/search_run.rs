@@ -75,7 +75,7 @@ pub struct Outcome {
     pub base: Plan,
     /// The plans listed.
     pub rows: Vec<Row>,
-    /// Plans evaluated, and GPU kinds without a price.
+    /// Plans evaluated.
     pub evaluated: u64,
     /// Plans left out because the training stack cannot run them.
     pub unsupported: u64,
@@ -83,16 +83,21 @@ pub struct Outcome {
     pub unpriced: Vec<String>,
 }
 
+/// How many plans a search evaluated and how many it left out.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    /// Plans evaluated.
+    evaluated: u64,
+    /// Plans left out because the training stack cannot run them.
+    unsupported: u64,
+}
+
 impl Outcome {
-    /// `counts`: plans evaluated, and plans left out because the
-    /// training stack cannot run them.
-    fn new(
-        base: Plan,
-        plans: Vec<ListedPlan>,
-        counts: (u64, u64),
-        unpriced: Vec<String>,
-    ) -> Outcome {
-        let (evaluated, unsupported) = counts;
+    fn new(base: Plan, plans: Vec<ListedPlan>, tally: Tally, unpriced: Vec<String>) -> Outcome {
+        let Tally {
+            evaluated,
+            unsupported,
+        } = tally;
         let rows = plans
             .into_iter()
             .enumerate()
@@ -189,9 +194,12 @@ impl SearchRun {
             // The scenario stops before any walk: its diagnostics only.
             let result = merge(&s, &[]);
             let plans = listed_plans(&result);
-            let counts = (result.counts.evaluated, result.counts.unsupported);
+            let tally = Tally {
+                evaluated: result.counts.evaluated,
+                unsupported: result.counts.unsupported,
+            };
             self.outcome
-                .set(Some(Outcome::new(s.base, plans, counts, result.unpriced)));
+                .set(Some(Outcome::new(s.base, plans, tally, result.unpriced)));
             self.phase.set(Phase::Idle);
             return;
         }
@@ -300,9 +308,12 @@ impl SearchRun {
                 unsupported,
                 unpriced,
             } => {
-                let counts = (evaluated, unsupported);
+                let tally = Tally {
+                    evaluated,
+                    unsupported,
+                };
                 self.outcome
-                    .set(Some(Outcome::new(base.clone(), plans, counts, unpriced)));
+                    .set(Some(Outcome::new(base.clone(), plans, tally, unpriced)));
                 self.drop_pool();
                 self.phase.set(Phase::Idle);
             }

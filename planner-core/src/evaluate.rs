@@ -104,11 +104,7 @@ fn capacity_diagnostics(devices: &[DeviceMemory], filled: bool, diagnostics: &mu
     for d in devices {
         for t in &d.tiers {
             if !t.fits() {
-                let top = d
-                    .items
-                    .iter()
-                    .filter(|i| i.tier == t.tier)
-                    .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()));
+                let top = d.largest_in(t.tier);
                 let name = |lang| {
                     top.map(|i| format!("{} {}", crate::lang::Named::name(i.kind, lang), i.bytes))
                         .unwrap_or_default()

@@ -295,6 +295,28 @@ pub fn default_scale_out(arch: GpuArch) -> LinkId {
     }
 }
 
+/// The kind of CPU a node's host memory hangs off, as far as the planner
+/// tells them apart: read from how its GPUs attach, since a GPU behind
+/// NVLink-C2C sits on a Grace superchip (GH200, GB200, GB300) and every
+/// other catalog node is an x86 server on PCIe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostCpu {
+    /// A two-socket x86 server (DDR4/DDR5).
+    X86,
+    /// NVIDIA Grace (LPDDR5X), reached over NVLink-C2C.
+    Grace,
+}
+
+impl HostCpu {
+    /// The host CPU of a node whose GPUs attach over `host_link`.
+    pub fn behind(host_link: LinkId) -> Self {
+        match host_link {
+            LinkId::NvLinkC2c => Self::Grace,
+            _ => Self::X86,
+        }
+    }
+}
+
 /// Host DRAM bandwidth per node when none is given.
 ///
 /// A two-socket x86 server with 8 channels of DDR4-3200 per socket peaks at
@@ -303,9 +325,9 @@ pub fn default_scale_out(arch: GpuArch) -> LinkId {
 /// superchip (NVIDIA Grace Hopper datasheet, up to 512 GB/s), so nodes whose
 /// GPUs attach over NVLink-C2C get 500 GB/s per GPU.
 pub fn default_host_bandwidth(host_link: LinkId, gpus_per_node: u32) -> ByteRate {
-    match host_link {
-        LinkId::NvLinkC2c => ByteRate::from_gb_per_s(500.0 * f64::from(gpus_per_node.max(1))),
-        _ => ByteRate::from_gb_per_s(400.0),
+    match HostCpu::behind(host_link) {
+        HostCpu::Grace => ByteRate::from_gb_per_s(500.0 * f64::from(gpus_per_node.max(1))),
+        HostCpu::X86 => ByteRate::from_gb_per_s(400.0),
     }
 }
 

@@ -261,6 +261,15 @@ impl DeviceMemory {
         self.tier(Tier::Hbm)
     }
 
+    /// The largest item in one tier (what an over-capacity message and
+    /// the checklist's out-of-memory item name).
+    pub fn largest_in(&self, tier: Tier) -> Option<&MemoryItem> {
+        self.items
+            .iter()
+            .filter(|i| i.tier == tier)
+            .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
+    }
+
     /// Bytes in one tier.
     pub fn in_tier(&self, tier: Tier) -> Bytes {
         self.items

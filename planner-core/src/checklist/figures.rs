@@ -150,12 +150,7 @@ fn memory_item(report: &Report) -> Draft {
 fn largest_item(report: &Report) -> (String, String) {
     let largest = report
         .binding_device()
-        .and_then(|d| {
-            d.items
-                .iter()
-                .filter(|i| i.tier == Tier::Hbm)
-                .max_by(|a, b| a.bytes.base().total_cmp(&b.bytes.base()))
-        })
+        .and_then(|d| d.largest_in(Tier::Hbm))
         .map(|i| (i.kind, i.bytes));
     match largest {
         Some((kind, bytes)) => (

@@ -1106,7 +1106,7 @@ fn optimizer_on_gpu(
 ///   from 1 B to 10 B); at 28 B a parameter that is 109 GB/s of the
 ///   sockets' 256 GB/s (2 × 6 channels of DDR4-2666, Intel's
 ///   specification).
-/// - Grace (hosts behind NVLink-C2C), 0.58: the same CPU-Adam updated 8 B
+/// - Grace ([`crate::hardware::HostCpu::behind`] NVLink-C2C), 0.58: the same CPU-Adam updated 8 B
 ///   parameters in 0.769 s on a GH200's Grace (DeepSpeed's SuperOffload
 ///   blog, 2025, Figure 5: 10.4 G params/s), 291 GB/s of its 500 GB/s
 ///   LPDDR5X ([`crate::hardware::default_host_bandwidth`]).
@@ -1116,9 +1116,10 @@ fn optimizer_on_gpu(
 /// optimizer offload uses the fused one (`torch.optim.AdamW(fused=True)`,
 /// `megatron/core/optimizer/__init__.py`), taken at CPU-Adam's rate.
 fn cpu_adam_fraction(host_link: crate::catalog::LinkId) -> f64 {
-    match host_link {
-        crate::catalog::LinkId::NvLinkC2c => 0.58,
-        _ => 0.43,
+    use crate::hardware::HostCpu;
+    match HostCpu::behind(host_link) {
+        HostCpu::Grace => 0.58,
+        HostCpu::X86 => 0.43,
     }
 }
 
