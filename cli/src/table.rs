@@ -157,7 +157,7 @@ fn limits(o: &mut String, r: &Report) {
     if let Some(l) = &r.inference {
         let _ = writeln!(
             o,
-            "serving  KV cache {:.1} KiB/token; KV budget {}; max batch {}; max context {} tokens{}",
+            "serving  KV cache {:.1} KiB/token per replica; KV budget {} on the most loaded GPU; max batch {}; max context {} tokens{}",
             l.kv_bytes_per_token.base() / 1024.0,
             l.kv_budget,
             l.max_batch,
