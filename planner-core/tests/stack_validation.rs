@@ -11,7 +11,7 @@
 mod recompute;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
-use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::hardware::{CustomGpu, GpuChoice, Hardware, MemoryTech};
 use planner_core::moe::{DispatchOverlap, MoeLevers};
 use planner_core::plan::{
     AttentionKernel, Checkpointing, CommOverlap, Levers, ModelChoice, Offload, OffloadTarget,
@@ -22,6 +22,7 @@ use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
 use planner_core::software::ExpandableSegments;
 use planner_core::stack::TrainingStack;
+use planner_core::units::{ByteRate, Bytes, Watts};
 use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
 
@@ -72,6 +73,8 @@ struct Run {
     offload_host: bool,
     /// A model not in the catalog (replaces `model`).
     custom: Option<ModelChoice>,
+    /// A part not in the catalog (replaces `gpu`).
+    custom_gpu: Option<CustomGpu>,
     /// Micro-batches per step (gradient accumulation).
     accumulation: u32,
     /// The source does not say how activations fit: use the least
@@ -110,6 +113,7 @@ impl Default for Run {
             fp16: false,
             offload_host: false,
             custom: None,
+            custom_gpu: None,
             accumulation: 1,
             infer_recompute: false,
         }
@@ -194,7 +198,12 @@ impl Run {
                 gpus_per_node: if self.nvl72 { 4 } else { 8 },
                 scale_up_domain: if self.nvl72 { 72 } else { 0 },
                 nics_per_node: self.nics,
-                ..Hardware::new(GpuChoice::Preset(self.gpu), gpus)
+                ..Hardware::new(
+                    self.custom_gpu
+                        .clone()
+                        .map_or(GpuChoice::Preset(self.gpu), GpuChoice::Custom),
+                    gpus,
+                )
             },
             overheads: Overheads {
                 // torchtitan's launcher, run_train.sh, sets
@@ -359,14 +368,36 @@ fn torchtitan_a100() -> Vec<Run> {
         .collect()
 }
 
+/// The H100s of torchtitan's H100 pages (Meta's Grand Teton hosts), as
+/// the pages state them: "96GB HBM2e with 2.4 TB/sec peak memory
+/// bandwidth" at "the default 500W power limit"
+/// (`benchmarks/llama3_h100_202412_torchtitan.md` and
+/// `asyncTP_llama3_h100_2025-06_torchtitan.md`, "Hardware"). Their tensor
+/// peak "is between SXM and NVL, and we don't know its exact value"
+/// (footnote 2), so the SXM part's peak and measured matmul ceiling stay:
+/// an upper bound, which keeps every row on the fast side by what the cap
+/// takes.
+fn grand_teton_h100() -> CustomGpu {
+    let mut spec = GpuChoice::Preset(GpuId::H100Sxm).spec();
+    spec.memory = MemoryTech::Hbm2e;
+    spec.capacity = Bytes::from_gb(96.0);
+    spec.usable = None;
+    spec.memory_bandwidth = ByteRate::from_tb_per_s(2.4);
+    spec.tdp = Watts::new(500.0);
+    CustomGpu {
+        name: "H100 SXM 96GB HBM2e, 500 W (Grand Teton)".into(),
+        spec,
+    }
+}
+
 /// torchtitan on H100 (pytorch/torchtitan
 /// `benchmarks/llama3_h100_202412_torchtitan.md`, torch 2024-12-23
 /// nightly): Grand Teton hosts, 8 GPUs on NVLink, 400 Gb/s RDMA per GPU.
 /// Tables 1 and 3: Llama 3.1 8B, FSDP, local batch 2, selective AC. The
-/// page's H100s are 96 GB HBM2e parts at
-/// a 500 W power limit whose peak lies "between SXM and NVL"; they are
-/// modelled as H100 SXM, which makes every row optimistic by the clock
-/// the power cap takes (see docs/validation.md).
+/// page's H100s are 96 GB HBM2e parts at a 500 W power limit
+/// ([`grand_teton_h100`]), with the SXM peak as an upper bound, which
+/// keeps every row optimistic by the clock the cap takes (see
+/// docs/validation.md).
 fn torchtitan_h100() -> Vec<Run> {
     let mut out = Vec::new();
     for (gpus, eager, compiled, fp8) in [(8, 5762.0, 6667.0, 8532.0), (128, 5605.0, 6514.0, 8380.0)]
@@ -391,6 +422,7 @@ fn torchtitan_h100() -> Vec<Run> {
                 stack,
                 model: ModelId::Llama31_8b,
                 gpu: GpuId::H100Sxm,
+                custom_gpu: Some(grand_teton_h100()),
                 scale_out: Some(LinkId::Roce400),
                 seq: 8192,
                 micro_batch: 2,
@@ -420,6 +452,7 @@ fn torchtitan_h100_2d() -> Vec<Run> {
             stack: TrainingStack::TorchtitanCompiled,
             model: ModelId::Llama31_70b,
             gpu: GpuId::H100Sxm,
+            custom_gpu: Some(grand_teton_h100()),
             scale_out: Some(LinkId::Roce400),
             seq: 8192,
             micro_batch: 16,
@@ -479,6 +512,7 @@ fn torchtitan_async_tp() -> Vec<Run> {
                 stack: TrainingStack::TorchtitanCompiled,
                 model,
                 gpu: GpuId::H100Sxm,
+                custom_gpu: Some(grand_teton_h100()),
                 scale_out: Some(LinkId::Roce400),
                 seq: 8192,
                 micro_batch: mb,
@@ -1139,8 +1173,8 @@ fn stats(errs: &[f64]) -> (f64, f64) {
 ///   fitted on, and torchtitan compiled + Float8 on H200 meet the issue's
 ///   targets (median ≤ 5 %, worst ≤ 12 %);
 /// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
-///   every row, by the clock the power cap takes off a 700 W H100 SXM (the
-///   part it is modelled as);
+///   every row, by the clock the power cap takes off the SXM peak the
+///   rows keep ([`grand_teton_h100`]);
 /// - the async-TP rows are 2–24 % fast: each TP collective now hides only
 ///   behind the GEMM it is fused with, in TP-degree chunks (it was 90 % of
 ///   all TP traffic behind all compute, up to 34 % fast); the model still
@@ -1175,21 +1209,15 @@ fn pytorch_native_table() {
     all.extend(e);
 
     let (e, unfit) = table("torchtitan 1D FSDP, 500 W H100", &torchtitan_h100());
-    // A named memory miss: since the memory model follows the training
-    // stack, torchtitan's saved tensors and its FP32-upcast loss (12 B per
-    // logit) put the two 8B runs 1.6 GiB (2 %) over the H100's 79.6 GiB,
-    // where they ran. Within the memory model's stated uncertainty; issue
-    // 12's table is where torchtitan's own memory figures belong.
-    let known = [
-        "torchtitan H100×8 8B FSDP",
-        "torchtitan H100×8 8B FSDP+compile",
-    ];
-    assert!(
-        unfit.iter().all(|n| known.contains(&n.as_str())),
-        "{unfit:?}"
-    );
+    // Every row fits on the 96 GB parts they ran on (on an 80 GB H100 the
+    // two eager 8B runs did not: torchtitan's saved tensors and its FP32
+    // loss put them 1.6 GiB over).
+    assert!(unfit.is_empty(), "{unfit:?}");
+    // All fast, by what the 500 W cap takes off the SXM peak the rows
+    // keep (`grand_teton_h100`): 21-25 % fast on the 80 GB HBM3 part's
+    // 3.35 TB/s, 14-20 % on the pages' own 2.4 TB/s.
     for x in &e {
-        assert!(*x < 0.0 && *x > -0.25, "500 W H100 row {x}");
+        assert!(*x < 0.0 && *x > -0.21, "500 W H100 row {x}");
     }
     all.extend(e);
 
@@ -1203,7 +1231,8 @@ fn pytorch_native_table() {
     // second matmul, the element-wise ops and the SP all-gathers, which
     // `_op_sac_save_list` does not keep) instead of a half-the-layers
     // stand-in: the op-SAC rows moved faster.
-    assert!(stats(&e).1 <= 0.30, "TP: {:?}", stats(&e));
+    // 27.2 % on the pages' 2.4 TB/s HBM2e parts (`grand_teton_h100`).
+    assert!(stats(&e).1 <= 0.28, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -1220,8 +1249,9 @@ fn pytorch_native_table() {
     // since op-level SAC is charged as its own recompute (every second
     // matmul and the element-wise ops, less than the half forward the
     // stand-in charged): every op-SAC row moved 1-7 % faster
-    // (docs/validation.md).
-    assert!(median <= 0.095 && worst <= 0.30, "{median} {worst}");
+    // (docs/validation.md). Worst 27.2 % since the H100 rows run on the
+    // 2.4 TB/s HBM2e parts their pages name.
+    assert!(median <= 0.095 && worst <= 0.28, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
