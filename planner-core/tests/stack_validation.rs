@@ -20,7 +20,7 @@ use planner_core::plan::{
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
-use planner_core::software::ExpandableSegments;
+use planner_core::software::{ExpandableSegments, LossKernel, MemorySoftware};
 use planner_core::stack::TrainingStack;
 use planner_core::units::{ByteRate, Bytes, Watts};
 use planner_core::zero::Zero3Fetch;
@@ -75,6 +75,8 @@ struct Run {
     custom: Option<ModelChoice>,
     /// A part not in the catalog (replaces `gpu`).
     custom_gpu: Option<CustomGpu>,
+    /// The loss kernel, where the run names one.
+    loss: LossKernel,
     /// Micro-batches per step (gradient accumulation).
     accumulation: u32,
     /// The source does not say how activations fit: use the least
@@ -114,6 +116,7 @@ impl Default for Run {
             offload_host: false,
             custom: None,
             custom_gpu: None,
+            loss: LossKernel::StackDefault,
             accumulation: 1,
             infer_recompute: false,
         }
@@ -191,6 +194,10 @@ impl Run {
                 },
                 training_stack: Some(self.stack),
                 moe: self.moe,
+                memory: MemorySoftware {
+                    loss: self.loss,
+                    ..MemorySoftware::default()
+                },
                 ..Levers::default()
             },
             hardware: Hardware {
@@ -1426,4 +1433,291 @@ fn moe_expert_host_is_the_fit_over_the_nemo_rows() {
         "not the minimum"
     );
     assert!(rms(at) < 0.5 * rms(sse(0.0)));
+}
+
+/// MosaicML llm-foundry's MPT training throughput tables
+/// (mosaicml/llm-foundry `scripts/train/benchmarking/README.md`): the
+/// A100 80GB rows of b2a43a1 (#543, merged 2023-10-19: llm-foundry v0.3.0,
+/// Composer 0.16, torch 2.1.0, CUDA 12.1), the H100 80GB BF16 rows of the
+/// same commit and the large-scale H100 rows of 5e85bd6 (#838, 2024-01-06:
+/// Composer 0.17.2, torch 2.1.0, flash-attn 2.4.2). Every row: MPT (GELU
+/// FFN of 4h, ALiBi, LayerNorm, no biases, no dropout, tied 50,368-token
+/// vocabulary; `scripts/train/yamls/pretrain/mpt-*.yaml`), FSDP1 with
+/// `amp_bf16` and DEFAULT mixed precision (FP32 gradient reduction),
+/// decoupled AdamW, full per-block checkpointing where the table says so,
+/// throughput the mean of the last 10 of 30 steps.
+///
+/// Held out: nothing was fitted to these rows. They run on the HF Trainer
+/// profile (eager modules under FSDP, as Accelerate wraps them; Composer
+/// wraps llm-foundry's eager MPT modules the same way). Attention is
+/// llm-foundry's Triton FlashAttention kernel (`attn_impl: triton`,
+/// compiled with a pre-MLIR Triton) except where the table's 2024 rows
+/// switched to flash-attn 2.4.2; the model has no efficiency for the
+/// Triton kernel and runs both as FlashAttention-2. Assumed: the A100
+/// nodes' "1600 Gbps node-node interconnect (RoCE)" as eight 200 Gb/s
+/// ports, the H100 nodes' (unstated) as one 400 Gb/s InfiniBand NDR port
+/// per GPU.
+fn llm_foundry() -> Vec<Run> {
+    MPT_ROWS
+        .iter()
+        .map(
+            |&(gpu, size, seq, gpus, mb, accumulation, ac, grad_op, flash2, tps)| {
+                let model = mpt(size, seq);
+                let kernel_note = if flash2 { "" } else { " triton" };
+                Run {
+                    name: format!(
+                        "MPT {size} {}×{gpus} s{seq} mb{mb}×{accumulation}{}{kernel_note}",
+                        if gpu == GpuId::A100Sxm80 {
+                            "A100"
+                        } else {
+                            "H100"
+                        },
+                        if ac { " AC" } else { "" },
+                    ),
+                    stack: TrainingStack::HfTrainer,
+                    custom: Some(model),
+                    gpu,
+                    scale_out: Some(if gpu == GpuId::A100Sxm80 {
+                        LinkId::InfinibandHdr
+                    } else {
+                        LinkId::InfinibandNdr
+                    }),
+                    seq,
+                    micro_batch: mb,
+                    dp: gpus,
+                    accumulation,
+                    ckpt: if ac {
+                        Checkpointing::Full
+                    } else {
+                        Checkpointing::None
+                    },
+                    sharding: if grad_op {
+                        Sharding::FsdpShardGradOp
+                    } else {
+                        Sharding::FsdpFullShard
+                    },
+                    // flash-attn's fused cross-entropy (`loss_fn:
+                    // fused_crossentropy`, the MPT default): the 16-bit
+                    // logits and their gradient, no FP32 copy, which is
+                    // what `Compiled` holds.
+                    loss: LossKernel::Compiled,
+                    tokens_per_gpu_s: tps,
+                    ..Run::default()
+                }
+            },
+        )
+        .collect()
+}
+
+/// An MPT model of llm-foundry's yamls at `seq` tokens.
+fn mpt(size: &str, seq: u32) -> ModelChoice {
+    let (hidden, heads, layers) = match size {
+        "125m" => (768, 12, 12),
+        "350m" => (1024, 16, 24),
+        "760m" => (1536, 12, 24),
+        "1b" => (2048, 16, 24),
+        "3b" => (2560, 20, 32),
+        "7b" => (4096, 32, 32),
+        "13b" => (5120, 40, 40),
+        "30b" => (7168, 56, 48),
+        _ => (8192, 64, 80),
+    };
+    ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: format!("MPT {size}"),
+        spec: planner_core::model::ModelSpec {
+            positions: planner_core::model::Positions::Alibi,
+            bias: planner_core::model::Bias::None,
+            dropout: planner_core::model::Dropout::Off,
+            ..planner_core::model::ModelSpec::gpt(layers, hidden, heads, 50368, seq)
+        },
+    })
+}
+
+/// (GPU, model, sequence, GPUs, micro-batch, accumulation, full AC,
+/// SHARD_GRAD_OP, flash-attn 2 (else the Triton kernel), tokens/s/GPU).
+type MptRow = (
+    GpuId,
+    &'static str,
+    u32,
+    u32,
+    u32,
+    u32,
+    bool,
+    bool,
+    bool,
+    f64,
+);
+#[rustfmt::skip]
+const MPT_ROWS: &[MptRow] = &[
+    (GpuId::H100Sxm, "70b", 2048, 512, 8, 1, true, false, true, 1007.0),
+    (GpuId::H100Sxm, "70b", 2048, 256, 8, 1, true, false, true, 1035.0),
+    (GpuId::H100Sxm, "70b", 2048, 128, 8, 1, true, false, true, 1058.0),
+    (GpuId::H100Sxm, "30b", 2048, 512, 8, 1, true, false, false, 2115.0),
+    (GpuId::H100Sxm, "30b", 2048, 256, 8, 1, true, false, false, 2148.0),
+    (GpuId::H100Sxm, "30b", 2048, 128, 8, 1, true, false, false, 2199.0),
+    (GpuId::H100Sxm, "13b", 2048, 512, 16, 1, true, false, false, 4952.0),
+    (GpuId::H100Sxm, "13b", 2048, 256, 16, 1, true, false, false, 4989.0),
+    (GpuId::H100Sxm, "13b", 2048, 128, 16, 1, true, false, false, 5080.0),
+    (GpuId::H100Sxm, "7b", 2048, 512, 6, 1, false, false, true, 9670.0),
+    (GpuId::H100Sxm, "7b", 2048, 256, 6, 1, false, false, true, 10119.0),
+    (GpuId::H100Sxm, "7b", 2048, 128, 6, 1, false, false, true, 10475.0),
+    (GpuId::H100Sxm, "3b", 2048, 512, 8, 1, false, true, true, 21664.0),
+    (GpuId::H100Sxm, "3b", 2048, 256, 8, 1, false, true, true, 22772.0),
+    (GpuId::H100Sxm, "3b", 2048, 128, 8, 1, false, true, true, 23422.0),
+    (GpuId::H100Sxm, "1b", 2048, 512, 12, 1, false, true, true, 39837.0),
+    (GpuId::H100Sxm, "1b", 2048, 256, 12, 1, false, true, true, 42555.0),
+    (GpuId::H100Sxm, "1b", 2048, 128, 12, 1, false, true, true, 44123.0),
+    (GpuId::H100Sxm, "70b", 2048, 64, 8, 4, true, false, false, 1039.0),
+    (GpuId::H100Sxm, "70b", 2048, 32, 2, 16, true, false, false, 882.0),
+    (GpuId::H100Sxm, "30b", 8192, 8, 1, 21, true, false, false, 1384.0),
+    (GpuId::H100Sxm, "30b", 4096, 8, 1, 21, true, false, false, 1802.0),
+    (GpuId::H100Sxm, "30b", 2048, 32, 14, 3, true, false, false, 2308.0),
+    (GpuId::H100Sxm, "30b", 2048, 16, 10, 3, true, false, false, 2263.0),
+    (GpuId::H100Sxm, "30b", 2048, 8, 3, 21, true, false, false, 2002.0),
+    (GpuId::H100Sxm, "30b", 1024, 8, 6, 21, true, false, false, 2084.0),
+    (GpuId::H100Sxm, "13b", 32768, 8, 1, 3, true, false, false, 1976.0),
+    (GpuId::H100Sxm, "13b", 16384, 8, 3, 3, true, false, false, 2985.0),
+    (GpuId::H100Sxm, "13b", 4096, 8, 10, 3, true, false, false, 4717.0),
+    (GpuId::H100Sxm, "13b", 2048, 64, 2, 1, false, false, false, 4800.0),
+    (GpuId::H100Sxm, "13b", 2048, 32, 2, 1, false, false, false, 4811.0),
+    (GpuId::H100Sxm, "13b", 2048, 16, 2, 1, false, false, false, 4767.0),
+    (GpuId::H100Sxm, "13b", 2048, 8, 2, 1, false, false, false, 4792.0),
+    (GpuId::H100Sxm, "13b", 1024, 8, 40, 3, true, false, false, 5502.0),
+    (GpuId::H100Sxm, "7b", 65536, 8, 1, 2, true, false, false, 1956.0),
+    (GpuId::H100Sxm, "7b", 32768, 8, 2, 2, true, false, false, 3318.0),
+    (GpuId::H100Sxm, "7b", 8192, 8, 8, 2, true, false, false, 6935.0),
+    (GpuId::H100Sxm, "7b", 4096, 8, 16, 2, true, false, false, 8611.0),
+    (GpuId::H100Sxm, "7b", 2048, 8, 6, 1, false, false, false, 10643.0),
+    (GpuId::H100Sxm, "7b", 1024, 8, 64, 2, true, false, false, 10203.0),
+    (GpuId::H100Sxm, "3b", 65536, 8, 1, 2, true, false, false, 3262.0),
+    (GpuId::H100Sxm, "3b", 32768, 8, 3, 6, true, false, false, 5873.0),
+    (GpuId::H100Sxm, "3b", 16384, 8, 1, 6, false, false, false, 11152.0),
+    (GpuId::H100Sxm, "3b", 8192, 8, 3, 6, false, false, false, 16578.0),
+    (GpuId::H100Sxm, "3b", 4096, 8, 5, 6, false, false, false, 20964.0),
+    (GpuId::H100Sxm, "3b", 2048, 64, 6, 3, false, false, false, 22525.0),
+    (GpuId::H100Sxm, "3b", 2048, 32, 6, 3, false, false, false, 23021.0),
+    (GpuId::H100Sxm, "3b", 2048, 16, 10, 3, false, false, false, 24142.0),
+    (GpuId::H100Sxm, "3b", 1024, 8, 20, 6, false, false, false, 27046.0),
+    (GpuId::H100Sxm, "3b", 512, 8, 40, 6, false, false, false, 27965.0),
+    (GpuId::H100Sxm, "1b", 65536, 8, 1, 2, true, false, false, 5506.0),
+    (GpuId::H100Sxm, "1b", 32768, 8, 1, 4, false, false, false, 12025.0),
+    (GpuId::H100Sxm, "1b", 16384, 8, 2, 4, false, false, false, 19649.0),
+    (GpuId::H100Sxm, "1b", 8192, 8, 3, 4, false, false, false, 29157.0),
+    (GpuId::H100Sxm, "1b", 4096, 8, 7, 4, false, false, false, 38535.0),
+    (GpuId::H100Sxm, "1b", 2048, 64, 20, 1, false, false, false, 44402.0),
+    (GpuId::H100Sxm, "1b", 2048, 32, 20, 1, false, false, false, 45130.0),
+    (GpuId::H100Sxm, "1b", 2048, 16, 20, 1, false, false, false, 46037.0),
+    (GpuId::H100Sxm, "1b", 2048, 8, 14, 1, false, false, false, 45455.0),
+    (GpuId::H100Sxm, "1b", 1024, 8, 18, 4, false, false, false, 48910.0),
+    (GpuId::H100Sxm, "1b", 512, 8, 56, 4, false, false, false, 52275.0),
+    (GpuId::H100Sxm, "760m", 32768, 8, 1, 2, false, false, false, 16291.0),
+    (GpuId::H100Sxm, "760m", 16384, 8, 3, 2, false, false, false, 27815.0),
+    (GpuId::H100Sxm, "760m", 8192, 8, 6, 2, false, false, false, 41825.0),
+    (GpuId::H100Sxm, "760m", 4096, 8, 12, 2, false, false, false, 55459.0),
+    (GpuId::H100Sxm, "760m", 2048, 32, 24, 1, false, false, false, 67971.0),
+    (GpuId::H100Sxm, "760m", 2048, 16, 24, 1, false, false, false, 68551.0),
+    (GpuId::H100Sxm, "760m", 2048, 8, 24, 2, false, false, false, 63147.0),
+    (GpuId::H100Sxm, "760m", 1024, 8, 48, 2, false, false, false, 78581.0),
+    (GpuId::H100Sxm, "760m", 512, 8, 96, 2, false, false, false, 83749.0),
+    (GpuId::A100Sxm80, "30b", 8192, 8, 1, 21, true, false, false, 574.0),
+    (GpuId::A100Sxm80, "30b", 4096, 8, 1, 21, true, false, false, 814.0),
+    (GpuId::A100Sxm80, "30b", 2048, 8, 3, 21, true, false, false, 916.0),
+    (GpuId::A100Sxm80, "30b", 1024, 8, 6, 21, true, false, false, 946.0),
+    (GpuId::A100Sxm80, "30b", 512, 8, 12, 21, true, false, false, 967.0),
+    (GpuId::A100Sxm80, "13b", 32768, 8, 1, 3, true, false, false, 1016.0),
+    (GpuId::A100Sxm80, "13b", 16384, 8, 3, 3, true, false, false, 1431.0),
+    (GpuId::A100Sxm80, "13b", 8192, 8, 5, 3, true, false, false, 1795.0),
+    (GpuId::A100Sxm80, "13b", 4096, 8, 10, 3, true, false, false, 2060.0),
+    (GpuId::A100Sxm80, "13b", 2048, 8, 2, 3, false, false, false, 2262.0),
+    (GpuId::A100Sxm80, "13b", 1024, 8, 40, 3, true, false, false, 2330.0),
+    (GpuId::A100Sxm80, "7b", 65536, 8, 1, 2, true, false, false, 1013.0),
+    (GpuId::A100Sxm80, "7b", 32768, 8, 2, 2, true, false, false, 1672.0),
+    (GpuId::A100Sxm80, "7b", 16384, 8, 4, 2, true, false, false, 2453.0),
+    (GpuId::A100Sxm80, "7b", 8192, 8, 8, 2, true, false, false, 3206.0),
+    (GpuId::A100Sxm80, "7b", 4096, 8, 16, 2, true, false, false, 3684.0),
+    (GpuId::A100Sxm80, "7b", 2048, 8, 6, 2, false, false, false, 4641.0),
+    (GpuId::A100Sxm80, "7b", 1024, 8, 64, 2, true, false, false, 4357.0),
+    (GpuId::A100Sxm80, "3b", 65536, 8, 1, 2, true, false, false, 1767.0),
+    (GpuId::A100Sxm80, "3b", 32768, 8, 3, 6, true, false, false, 3029.0),
+    (GpuId::A100Sxm80, "3b", 16384, 8, 1, 6, false, false, false, 5529.0),
+    (GpuId::A100Sxm80, "3b", 8192, 8, 3, 6, false, false, false, 7695.0),
+    (GpuId::A100Sxm80, "3b", 4096, 8, 5, 6, false, false, false, 9457.0),
+    (GpuId::A100Sxm80, "3b", 2048, 8, 10, 2, false, false, false, 10811.0),
+    (GpuId::A100Sxm80, "3b", 1024, 8, 20, 6, false, false, false, 11580.0),
+    (GpuId::A100Sxm80, "3b", 512, 8, 40, 6, false, false, false, 12127.0),
+    (GpuId::A100Sxm80, "1b", 65536, 8, 1, 2, true, false, false, 3044.0),
+    (GpuId::A100Sxm80, "1b", 32768, 8, 1, 4, false, false, false, 6275.0),
+    (GpuId::A100Sxm80, "1b", 16384, 8, 2, 4, false, false, false, 9956.0),
+    (GpuId::A100Sxm80, "1b", 8192, 8, 3, 4, false, false, false, 13814.0),
+    (GpuId::A100Sxm80, "1b", 4096, 8, 7, 4, false, false, false, 17807.0),
+    (GpuId::A100Sxm80, "1b", 2048, 8, 14, 4, false, false, false, 20513.0),
+    (GpuId::A100Sxm80, "1b", 1024, 8, 18, 4, false, false, false, 22112.0),
+    (GpuId::A100Sxm80, "1b", 512, 8, 56, 4, false, false, false, 23148.0),
+    (GpuId::A100Sxm80, "760m", 65536, 8, 1, 2, true, false, false, 4143.0),
+    (GpuId::A100Sxm80, "760m", 32768, 8, 1, 2, false, false, false, 8802.0),
+    (GpuId::A100Sxm80, "760m", 16384, 8, 3, 2, false, false, false, 14274.0),
+    (GpuId::A100Sxm80, "760m", 8192, 8, 6, 2, false, false, false, 20933.0),
+    (GpuId::A100Sxm80, "760m", 4096, 8, 12, 2, false, false, false, 27351.0),
+    (GpuId::A100Sxm80, "760m", 2048, 8, 24, 2, false, false, false, 32434.0),
+    (GpuId::A100Sxm80, "760m", 1024, 8, 48, 2, false, false, false, 29765.0),
+    (GpuId::A100Sxm80, "760m", 512, 8, 96, 2, false, false, false, 29446.0),
+    (GpuId::A100Sxm80, "350m", 65536, 8, 1, 2, false, false, false, 7524.0),
+    (GpuId::A100Sxm80, "350m", 32768, 8, 2, 2, false, false, false, 13652.0),
+    (GpuId::A100Sxm80, "350m", 16384, 8, 4, 2, false, false, false, 23559.0),
+    (GpuId::A100Sxm80, "350m", 8192, 8, 8, 2, false, false, false, 36569.0),
+    (GpuId::A100Sxm80, "350m", 4096, 8, 16, 2, false, false, false, 49555.0),
+    (GpuId::A100Sxm80, "350m", 2048, 8, 32, 2, false, false, false, 58782.0),
+    (GpuId::A100Sxm80, "350m", 1024, 8, 64, 2, false, false, false, 64813.0),
+    (GpuId::A100Sxm80, "350m", 512, 8, 128, 2, false, false, false, 69330.0),
+    (GpuId::A100Sxm80, "125m", 65536, 8, 1, 2, false, false, false, 20368.0),
+    (GpuId::A100Sxm80, "125m", 32768, 8, 2, 2, false, false, false, 36407.0),
+    (GpuId::A100Sxm80, "125m", 16384, 8, 4, 2, false, false, false, 60040.0),
+    (GpuId::A100Sxm80, "125m", 8192, 8, 8, 2, false, false, false, 90392.0),
+    (GpuId::A100Sxm80, "125m", 4096, 8, 16, 2, false, false, false, 118396.0),
+    (GpuId::A100Sxm80, "125m", 2048, 8, 40, 2, false, false, false, 142830.0),
+    (GpuId::A100Sxm80, "125m", 2048, 8, 32, 2, false, false, false, 141737.0),
+    (GpuId::A100Sxm80, "125m", 1024, 8, 64, 2, false, false, false, 156468.0),
+    (GpuId::A100Sxm80, "125m", 512, 8, 128, 2, false, false, false, 165681.0),
+];
+
+/// llm-foundry's MPT tables, held out (docs/validation.md, "llm-foundry").
+/// The bounds pin today's errors so a change shows here.
+#[test]
+fn llm_foundry_table() {
+    let runs = llm_foundry();
+    let (a100, h100): (Vec<Run>, Vec<Run>) =
+        runs.into_iter().partition(|r| r.gpu == GpuId::A100Sxm80);
+    let (ea, unfit_a) = table("llm-foundry MPT, A100 80GB (held out)", &a100);
+    let (eh, unfit_h) = table("llm-foundry MPT, H100 80GB BF16 (held out)", &h100);
+    println!("unfit: {unfit_a:?} {unfit_h:?}");
+    let mut all = ea.clone();
+    all.extend(eh.iter().copied());
+    let (median, worst) = stats(&all);
+    println!(
+        "\nllm-foundry, {} runs: median |error| {:.1}%, worst {:.1}%",
+        all.len(),
+        median * 100.0,
+        worst * 100.0
+    );
+    assert_eq!(all.len(), 129);
+    // Named memory misses (docs/validation.md, "llm-foundry"): the 30B
+    // model on 8 GPUs (2.8-2.9 GiB over 79.2 GiB; the FSDP accounting
+    // keeps a sharded 16-bit copy of the weights, 7 GiB, beside the FP32
+    // master, which FSDP1's mixed precision allocates only around each
+    // gather) and the 3B at 8,192 tokens, 3 sequences, no checkpointing.
+    for name in unfit_a.iter().chain(&unfit_h) {
+        assert!(
+            name.starts_with("MPT 30b") && name.contains("×8 ")
+                || name.starts_with("MPT 3b") && name.contains("s8192 mb3×6"),
+            "{name}"
+        );
+    }
+    // Held out, pinned: short sequences within a few percent on A100,
+    // long ones fast (the 2023 Triton attention kernel runs as
+    // FlashAttention-2 here), H100 fast throughout.
+    let (ma, wa) = stats(&ea);
+    let (mh, wh) = stats(&eh);
+    assert!(ma <= 0.135 && wa <= 0.43, "A100 {ma} {wa}");
+    assert!(mh <= 0.115 && wh <= 0.31, "H100 {mh} {wh}");
+    assert!(median <= 0.12, "{median}");
 }
