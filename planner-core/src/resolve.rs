@@ -403,6 +403,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let mut levers = plan.levers;
     // Found once: with no stack named it is the first that runs the levers.
     let stack = plan.training_stack();
+    // The models downstream read the stack in force, named or chosen
+    // (serving keeps a named one, to report it ignored).
+    if stack.is_some() {
+        levers.training_stack = stack;
+    }
     if levers.memory.stack.is_none() {
         levers.memory.stack = Some(match stack {
             Some(s) => s.memory_stack(),

@@ -1829,3 +1829,54 @@ fn bitsandbytes_json_keys_are_the_documented_ones() {
         assert_eq!(back, b);
     }
 }
+
+/// PyTorch FSDP under FULL_SHARD keeps each rank's shard in FP32, the
+/// master copy, and casts to 16 bits only into the all-gather: no 16-bit
+/// shard beside it (`memory/training.rs` `fsdp_casts_at_gather`). Stated
+/// as BF16 weights with FP32 masters, a torchtitan plan holds what the
+/// same plan stated as FP32 weights without masters holds, and its
+/// gathers stay 16-bit. DeepSpeed's ZeRO-3 and Megatron-FSDP keep the
+/// 16-bit partition too.
+#[test]
+fn pytorch_fsdp_keeps_no_16_bit_shard_beside_the_fp32_one() {
+    let mut p = example_plan();
+    p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 8);
+    p.levers.parallel.tp = 1;
+    p.levers.parallel.pp = 1;
+    p.levers.parallel.dp = 8;
+    p.levers.parallel.micro_batch = 1;
+    p.levers.sharding = Sharding::FsdpFullShard;
+    p.levers.precision.weights = Precision::Bf16;
+    p.levers.precision.master = Some(Precision::Fp32);
+    p.levers.training_stack = Some(TrainingStack::Torchtitan);
+    let mixed = evaluate(&p);
+    assert_eq!(mib(&mixed, ItemKind::Weights), 0.0);
+    let master = mib(&mixed, ItemKind::MasterWeights);
+    assert!(master > 0.0);
+    let gathers = mib(&mixed, ItemKind::GatherBuffers);
+
+    // The same states written as FP32 parameters without masters.
+    let mut fp32 = p.clone();
+    fp32.levers.precision.weights = Precision::Fp32;
+    fp32.levers.precision.master = None;
+    let plain = evaluate(&fp32);
+    assert_eq!(mib(&plain, ItemKind::Weights), master);
+    assert_eq!(mib(&plain, ItemKind::MasterWeights), 0.0);
+    assert!(gathers > 0.0);
+
+    // Stacks that keep a 16-bit partition beside the FP32 one.
+    for (stack, sharding) in [
+        (TrainingStack::MegatronCore, Sharding::FsdpFullShard),
+        (TrainingStack::DeepSpeed, Sharding::Zero3),
+    ] {
+        let mut q = p.clone();
+        q.levers.training_stack = Some(stack);
+        q.levers.sharding = sharding;
+        let r = evaluate(&q);
+        assert!(
+            (mib(&r, ItemKind::Weights) - master / 2.0).abs() < 1e-6,
+            "{stack:?}"
+        );
+    }
+}

@@ -473,20 +473,29 @@ fn model_state_items<S: Sink>(
     } else {
         w_lin
     };
-    let dense = model_states(dense_params, per(w_dense), sharding, n);
-    let experts = model_states(sp.experts, per(w_lin), sharding, ne);
+    let mut dense = model_states(dense_params, per(w_dense), sharding, n);
+    let mut experts = model_states(sp.experts, per(w_lin), sharding, ne);
+    let cast_at_gather = fsdp_casts_at_gather(r, sharding, full_training);
+    if cast_at_gather {
+        dense.weights = crate::units::Bytes::ZERO;
+        experts.weights = crate::units::Bytes::ZERO;
+    }
 
     items.place(
         ItemKind::Weights,
         (dense.weights + experts.weights).base(),
         off.parameters,
         || {
-            format!(
-                "{:.3e} params × {:.3} B{}",
-                dense_params + sp.experts,
-                w_dense,
-                suffix(shard_param)
-            )
+            if cast_at_gather {
+                "none kept: under PyTorch FSDP the sharded parameter is the FP32 master copy, cast to 16 bits only into each all-gather".into()
+            } else {
+                format!(
+                    "{:.3e} params × {:.3} B{}",
+                    dense_params + sp.experts,
+                    w_dense,
+                    suffix(shard_param)
+                )
+            }
         },
     );
     if full_training {
@@ -549,6 +558,29 @@ fn model_state_items<S: Sink>(
         }
     }
     (dense.weights + experts.weights).base()
+}
+
+/// Whether the plan's 16-bit weights exist only inside the all-gather
+/// buffers: PyTorch FSDP with full sharding and mixed precision keeps each
+/// rank's shard in the parameters' own type, which is the FP32 master
+/// copy, and casts to the compute type on the way into the gather. FSDP1
+/// allocates its low-precision shard for the all-gather and frees it after
+/// (`torch/distributed/fsdp/_flat_param.py`, `_use_low_precision_shard`,
+/// `_free_low_precision_sharded_param`); FSDP2 casts in the all-gather's
+/// copy-in (`_fsdp_collectives.py`, `foreach_all_gather`, with
+/// `MixedPrecisionPolicy.param_dtype`). DeepSpeed's ZeRO-3 and
+/// Megatron-FSDP keep a 16-bit partition beside the FP32 one, and so does
+/// every stack that does not shard parameters.
+fn fsdp_casts_at_gather(r: &Resolved, sharding: Sharding, full_training: bool) -> bool {
+    use crate::stack::TrainingStack as S;
+    let pytorch_fsdp = matches!(
+        r.levers.training_stack,
+        Some(S::Torchtitan | S::TorchtitanCompiled | S::HfTrainer)
+    );
+    pytorch_fsdp
+        && full_training
+        && sharding == Sharding::FsdpFullShard
+        && r.levers.precision.master.is_some()
 }
 
 /// Where a paged optimizer keeps its states: bitsandbytes' paged optimizers
