@@ -476,6 +476,16 @@ fn parts(o: &mut String, title: &str, ps: &[TimePart]) {
     }
 }
 
+/// Which measured runs a range was widened to, with their spread.
+fn basis(b: planner_core::uncertainty::ValidationBasis) -> String {
+    use planner_core::Named;
+    format!(
+        "the errors on {} ({} published runs, 10th to 90th percentile; docs/validation.md)",
+        b.en(),
+        b.band(0).rows
+    )
+}
+
 fn time(o: &mut String, t: &TimeReport) {
     let _ = writeln!(o);
     match t {
@@ -490,6 +500,7 @@ fn time(o: &mut String, t: &TimeReport) {
                 t.mfu * 100.0,
                 t.hfu * 100.0
             );
+            let _ = writeln!(o, "         range from {}", basis(t.range_basis));
             if let Some(d) = t.time_to_train {
                 let _ = writeln!(
                     o,
@@ -511,6 +522,7 @@ fn time(o: &mut String, t: &TimeReport) {
                 secs(t.tpot_range.low),
                 secs(t.tpot_range.high)
             );
+            let _ = writeln!(o, "         ranges from {}", basis(t.range_basis));
             let _ = writeln!(
                 o,
                 "output   {:.0} tokens/s per replica, {:.0} tokens/s in all; one batch takes {}",

@@ -12,15 +12,8 @@ use crate::report::{
 };
 use crate::resolve::{resolve, resolve_economics, Resolved, Work};
 use crate::time;
+use crate::uncertainty::ValidationBasis;
 use crate::units::{Bytes, Flops, Seconds};
-
-/// What the validation suite measured for the time model
-/// (tests/time_validation.rs, 29 published training runs): the 10th and
-/// 90th percentiles of (predicted − measured)/measured are about −15 % and
-/// +10 %, so a measured time is expected between predicted/1.10 and
-/// predicted/0.85. The efficiency spread widens this where it is larger.
-const VALIDATION_FAST: f64 = 0.15;
-const VALIDATION_SLOW: f64 = 0.10;
 
 /// Evaluates a plan. Pure and total: any plan, however wrong, yields a
 /// report, with what is wrong listed in `diagnostics`.
@@ -184,6 +177,17 @@ fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
         .collect()
 }
 
+/// The measured runs most like the plan ([`ValidationBasis`]).
+fn validation_basis(r: &Resolved) -> ValidationBasis {
+    let moe = r.spec.moe.is_some();
+    match r.work {
+        Work::Train { .. } => {
+            ValidationBasis::training(r.levers.training_stack, r.levers.sharding, r.dp, moe)
+        }
+        Work::Infer { .. } => ValidationBasis::serving(moe && r.ep > 1),
+    }
+}
+
 /// The time model at the plan's efficiencies and at both ends of their
 /// range.
 fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
@@ -194,9 +198,13 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
         x
     };
     let (lo, hi) = (at(r.eff.optimistic()), at(r.eff.pessimistic()));
+    let basis = validation_basis(r);
+    let band = basis.band(r.dp);
+    // The efficiency spread, widened to where measured runs of this kind
+    // fell (`uncertainty.rs`).
     let widen = |mid: f64, low: f64, high: f64| Interval {
-        low: Seconds::from_secs(low.min(mid / (1.0 + VALIDATION_SLOW))),
-        high: Seconds::from_secs(high.max(mid / (1.0 - VALIDATION_FAST))),
+        low: Seconds::from_secs(low.min(mid / (1.0 + band.slow))),
+        high: Seconds::from_secs(high.max(mid / (1.0 - band.fast))),
     };
     match r.work {
         Work::Train {
@@ -224,6 +232,7 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
             TimeReport::Training(TrainingTime {
                 step: Seconds::from_secs(step),
                 step_range: widen(step, low, high),
+                range_basis: basis,
                 parts: s.parts.listed(),
                 tokens_per_step: s.tokens,
                 tokens_per_second: if step > 0.0 { s.tokens / step } else { 0.0 },
@@ -255,6 +264,7 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
                 ttft_range: widen(s.ttft(), l.ttft(), h.ttft()),
                 tpot: Seconds::from_secs(s.tpot()),
                 tpot_range: widen(s.tpot(), l.tpot(), h.tpot()),
+                range_basis: basis,
                 prefill: s.prefill.listed(),
                 decode: s.decode.listed(),
                 request_latency: Seconds::from_secs(latency),

@@ -109,6 +109,7 @@ mod tests {
         check(&Tier::ALL);
         check(&crate::stack::TrainingStack::ALL);
         check(&crate::capability::Unsupported::ALL);
+        check(&crate::uncertainty::ValidationBasis::ALL);
         check(&ItemKind::ALL);
         check(&TimeKind::ALL);
         check(&Lever::ALL);
@@ -166,6 +167,7 @@ mod tests {
         same_key_as_serde(&[PreemptedKv::Recompute, PreemptedKv::Swap]);
         same_key_as_serde(&Tier::ALL);
         same_key_as_serde(&crate::stack::TrainingStack::ALL);
+        same_key_as_serde(&crate::uncertainty::ValidationBasis::ALL);
         same_key_as_serde(&ItemKind::ALL);
         same_key_as_serde(&TimeKind::ALL);
         same_key_as_serde(&Lever::ALL);

@@ -57,6 +57,7 @@ pub mod stack;
 pub mod sweep;
 pub mod tenants;
 mod time;
+pub mod uncertainty;
 pub mod units;
 pub mod wall;
 pub mod workspace;

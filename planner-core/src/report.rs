@@ -512,6 +512,9 @@ pub struct TrainingTime {
     pub step: Seconds,
     /// Its expected range.
     pub step_range: Interval<Seconds>,
+    /// The measured runs whose errors widen `step_range`.
+    #[serde(default)]
+    pub range_basis: crate::uncertainty::ValidationBasis,
     /// Where the time goes; the exposed parts add up to `step`.
     pub parts: Vec<TimePart>,
     /// Tokens per optimizer step (global batch × sequence length).
@@ -544,6 +547,9 @@ pub struct InferenceTime {
     pub tpot: Seconds,
     /// Its expected range.
     pub tpot_range: Interval<Seconds>,
+    /// The measured runs whose errors widen `ttft_range` and `tpot_range`.
+    #[serde(default = "dense_serving")]
+    pub range_basis: crate::uncertainty::ValidationBasis,
     /// Prefill breakdown.
     pub prefill: Vec<TimePart>,
     /// Decode breakdown of an average step.
@@ -554,6 +560,10 @@ pub struct InferenceTime {
     pub output_tokens_per_second: f64,
     /// Output tokens per second of all replicas (`dp` of them).
     pub total_output_tokens_per_second: f64,
+}
+
+fn dense_serving() -> crate::uncertainty::ValidationBasis {
+    crate::uncertainty::ValidationBasis::DenseServing
 }
 
 /// Time figures of a plan.

@@ -26,6 +26,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("capability", 1),
     ("diagnostics", 1),
     ("report", 1),
+    ("uncertainty", 1),
     ("effort", 1),
     ("zero", 1),
     ("diff", 1),

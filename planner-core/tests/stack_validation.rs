@@ -1719,3 +1719,63 @@ fn llm_foundry_table() {
     assert!(mh <= 0.115 && wh <= 0.31, "H100 {mh} {wh}");
     assert!(median <= 0.12, "{median}");
 }
+
+/// The report's step range is honest about these tables: the range each
+/// plan gets (its `range_basis`, `uncertainty.rs`) holds the measured step
+/// of at least three runs in four of every kind, as a 10th-to-90th
+/// percentile band should (about four in five).
+#[test]
+fn ranges_hold_the_measured_steps() {
+    use planner_core::uncertainty::ValidationBasis;
+    use std::collections::BTreeMap;
+    let mut runs = Vec::new();
+    for set in [
+        torchtitan_a100(),
+        torchtitan_h100(),
+        torchtitan_h100_2d(),
+        torchtitan_async_tp(),
+        torchtitan_h200(),
+        llm_foundry(),
+        deepspeed_azure(),
+        zero3_narayanan(),
+        megatron_deepspeed(),
+        moe(),
+        moe_more(),
+        gpt_oss(),
+    ] {
+        runs.extend(set);
+    }
+    let mut held: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for run in &runs {
+        let r = evaluate(&run.fitted_plan());
+        let TimeReport::Training(t) = r.time else {
+            unreachable!("{}: not a training report", run.name)
+        };
+        let measured = run.published();
+        let inside =
+            t.step_range.low.as_secs() <= measured && measured <= t.step_range.high.as_secs();
+        let e = held.entry(format!("{:?}", t.range_basis)).or_default();
+        e.0 += u32::from(inside);
+        e.1 += 1;
+        if !inside {
+            println!(
+                "{:<60} {:?}: measured {:.3} s outside {:.3}-{:.3} s",
+                run.name,
+                t.range_basis,
+                measured,
+                t.step_range.low.as_secs(),
+                t.step_range.high.as_secs()
+            );
+        }
+    }
+    for (basis, (inside, n)) in &held {
+        println!("{basis}: {inside} of {n} measured steps inside the range");
+        assert!(
+            f64::from(*inside) >= 0.75 * f64::from(*n),
+            "{basis}: {inside}/{n}"
+        );
+    }
+    assert!(held.contains_key(&format!("{:?}", ValidationBasis::PytorchTraining)));
+    assert!(held.contains_key(&format!("{:?}", ValidationBasis::Zero3AtScale)));
+    assert!(held.contains_key(&format!("{:?}", ValidationBasis::MoeTraining)));
+}

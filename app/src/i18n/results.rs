@@ -186,3 +186,14 @@ pub fn t(lang: Lang, k: K) -> &'static str {
         ),
     }
 }
+
+/// The sentence under the time chart: which measured runs the expected
+/// range comes from (`planner_core::uncertainty::ValidationBasis`).
+pub fn range_basis(lang: Lang, runs: &str, rows: u32) -> String {
+    match lang {
+        Lang::En => format!(
+            "Expected range: the model's errors on {runs} ({rows} published runs, 10th to 90th percentile)."
+        ),
+        Lang::Zh => format!("预期范围：依据模型在{runs}上的误差（{rows} 次公开实测，第 10 至 90 百分位）。"),
+    }
+}

@@ -1,9 +1,8 @@
 //! Ties within the model's uncertainty: two plans the search ranks apart
 //! whose latency and cost ranges overlap, so the model cannot say which is
 //! better. The ranges are `evaluate`'s (the efficiency spread widened by
-//! the validation error of the time model, `evaluate.rs`
-//! `VALIDATION_FAST`/`VALIDATION_SLOW`: tests/time_validation.rs, 29
-//! published training runs). At a fixed price per hour, dollars per
+//! the validation error of the time model on measured runs of the same
+//! kind, `uncertainty.rs`). At a fixed price per hour, dollars per
 //! million tokens scale with the time per step or per output token, so a
 //! plan's cost range is its cost scaled by its latency range.
 

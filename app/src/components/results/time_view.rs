@@ -27,5 +27,32 @@ pub fn TimeView(
             )
         })
     });
-    view! { <ChartFrame name="time" title=K::TimeTitle series=series draw=draw::time::draw height=height /> }
+    view! {
+        <ChartFrame name="time" title=K::TimeTitle series=series draw=draw::time::draw height=height />
+        <RangeBasis />
+    }
+}
+
+/// Which measured runs the active plan's time range comes from.
+#[component]
+fn RangeBasis() -> impl IntoView {
+    use planner_core::report::TimeReport;
+    use planner_core::Named;
+    let state = use_state();
+    let basis = Memo::new(move |_| {
+        let i = state.ws.with(|w| w.active);
+        state.reports.with(|r| {
+            r.get(i).map(|r| match &r.time {
+                TimeReport::Training(t) => t.range_basis,
+                TimeReport::Inference(t) => t.range_basis,
+            })
+        })
+    });
+    move || {
+        basis.get().map(|b| {
+            let lang = state.lang();
+            let text = crate::i18n::results::range_basis(lang, b.name(lang), b.band(0).rows);
+            view! { <p class="note range-basis" data-testid="range-basis">{text}</p> }
+        })
+    }
 }
