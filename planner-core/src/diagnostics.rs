@@ -342,6 +342,16 @@ pub enum DiagnosticKind {
         /// What the mainstream stack cannot run.
         reason: Unsupported,
     },
+    /// Every published run of the plan's kind ran slower than the model
+    /// predicts (`uncertainty.rs`): its times are lower bounds, its
+    /// throughput an upper bound, by up to `worst` (a fraction of the
+    /// measured time).
+    PredictionsFast {
+        /// The kind of run.
+        basis: crate::uncertainty::ValidationBasis,
+        /// The largest shortfall measured on that kind.
+        worst: f64,
+    },
     /// Under MIG a job's own memory cap is ignored: its slice bounds its
     /// memory.
     MigCapIgnored {
@@ -622,6 +632,11 @@ fn message(d: &DiagnosticKind) -> String {
             reason.en(),
             reason.field()
         ),
+        K::PredictionsFast { basis, worst } => format!(
+            "on {} the model predicted every published run faster than measured, by up to {:.0} % of the measured time: read times as lower bounds and throughput as an upper bound (docs/validation.md)",
+            basis.en(),
+            worst * 100.0
+        ),
         K::MigCapIgnored { job } => {
             format!("levers.memory_cap of job {job:?} is ignored: its MIG slice bounds its memory")
         }
@@ -823,6 +838,11 @@ fn message_zh(d: &DiagnosticKind) -> String {
             mainstream.name(Lang::Zh),
             reason.name(Lang::Zh),
             reason.field()
+        ),
+        K::PredictionsFast { basis, worst } => format!(
+            "在{}上，模型对每一次公开实测的预测都快于实测，最多快实测时间的 {:.0}%：时间应视为下限，吞吐量应视为上限（docs/validation.md）",
+            basis.name(Lang::Zh),
+            worst * 100.0
         ),
         K::MigCapIgnored { job } => {
             format!("作业 {job:?} 的 levers.memory_cap 已忽略：其 MIG 切片决定其显存")

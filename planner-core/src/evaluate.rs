@@ -45,6 +45,9 @@ pub fn evaluate(plan: &Plan) -> Report {
         .map_or(Bytes::ZERO, |d| r.capacity(Tier::Hbm) - d.hbm_used());
     let (inference, training) = limits(&r, &devices, binding);
     let time = time_report(&r, &devices);
+    if verdict != Verdict::Invalid {
+        one_sided_kind(&r, &mut diagnostics);
+    }
     let cost = cost::report(
         plan,
         &r,
@@ -175,6 +178,20 @@ fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
         .zip(stages.iter())
         .map(|(d, st)| Breakdown::from_device(d, st.rank))
         .collect()
+}
+
+/// A warning where every published run of the plan's kind was slower
+/// than predicted (the band has no slow side): the times are lower
+/// bounds.
+fn one_sided_kind(r: &Resolved, diagnostics: &mut Vec<Diagnostic>) {
+    let basis = validation_basis(r);
+    let band = basis.band(r.dp);
+    if band.slow <= 0.0 {
+        diagnostics.push(Diagnostic::warning(DiagnosticKind::PredictionsFast {
+            basis,
+            worst: band.fast,
+        }));
+    }
 }
 
 /// The measured runs most like the plan ([`ValidationBasis`]).

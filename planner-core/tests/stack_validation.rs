@@ -1754,6 +1754,20 @@ fn ranges_hold_the_measured_steps() {
         let measured = run.published();
         let inside =
             t.step_range.low.as_secs() <= measured && measured <= t.step_range.high.as_secs();
+        // The kinds every published run of which ran slower than
+        // predicted say so in the report.
+        let warned = r.diagnostics.iter().any(|d| {
+            matches!(
+                d.detail,
+                planner_core::diagnostics::DiagnosticKind::PredictionsFast { .. }
+            )
+        });
+        assert_eq!(
+            warned,
+            t.range_basis == ValidationBasis::Zero3AtScale,
+            "{}",
+            run.name
+        );
         let e = held.entry(format!("{:?}", t.range_basis)).or_default();
         e.0 += u32::from(inside);
         e.1 += 1;
