@@ -480,7 +480,7 @@ fn parts(o: &mut String, title: &str, ps: &[TimePart]) {
 fn basis(b: planner_core::uncertainty::ValidationBasis) -> String {
     use planner_core::Named;
     format!(
-        "the errors on {} ({} published runs, 10th to 90th percentile; docs/validation.md)",
+        "the model's errors on {} ({} published runs; docs/validation.md, \"Ranges\")",
         b.en(),
         b.band(0).rows
     )

@@ -840,7 +840,8 @@ fn message_zh(d: &DiagnosticKind) -> String {
             reason.field()
         ),
         K::PredictionsFast { basis, worst } => format!(
-            "在{}上，模型对每一次公开实测的预测都快于实测，最多快实测时间的 {:.0}%：时间应视为下限，吞吐量应视为上限（docs/validation.md）",
+            "对于{}{}，模型的预测比每一次公开实测都快，最多比实测时间短 {:.0}%：时间应视为下限，吞吐量应视为上限（docs/validation.md）",
+            latin_gap(basis.name(Lang::Zh).chars().next()),
             basis.name(Lang::Zh),
             worst * 100.0
         ),

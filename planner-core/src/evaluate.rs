@@ -199,7 +199,17 @@ fn validation_basis(r: &Resolved) -> ValidationBasis {
     let moe = r.spec.moe.is_some();
     match r.work {
         Work::Train { .. } => {
-            ValidationBasis::training(r.levers.training_stack, r.levers.sharding, r.dp, moe)
+            let o = &r.levers.offload;
+            let moved =
+                |t: Option<crate::plan::OffloadTarget>| t.is_some_and(|t| t.tier != Tier::Hbm);
+            let offload = moved(o.optimizer) || moved(o.parameters) || moved(o.gradients);
+            ValidationBasis::training(
+                r.levers.training_stack,
+                r.levers.sharding,
+                r.dp,
+                moe,
+                offload,
+            )
         }
         Work::Infer { .. } => ValidationBasis::serving(moe && r.ep > 1),
     }

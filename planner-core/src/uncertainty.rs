@@ -28,13 +28,16 @@ pub enum ValidationBasis {
     #[default]
     MegatronTraining,
     /// Dense training on PyTorch-native stacks: torchtitan (eager and
-    /// compiled), HF Trainer / Accelerate, DeepSpeed over Hugging Face
-    /// models (`tests/stack_validation.rs`: 26 torchtitan rows and 129
-    /// held-out llm-foundry rows).
+    /// compiled) and HF Trainer / Accelerate (`tests/stack_validation.rs`:
+    /// 26 torchtitan rows and 129 held-out llm-foundry rows). DeepSpeed
+    /// over Hugging Face models has no rows of its own and is taken to
+    /// miss as these do.
     PytorchTraining,
-    /// DeepSpeed ZeRO-3 without model parallelism at a data-parallel
-    /// degree of 384 or more (`deepspeed_table`, Narayanan et al. 2021's
-    /// baseline): every row fast, more so with more GPUs.
+    /// DeepSpeed ZeRO-3 (under DeepSpeed, Megatron-DeepSpeed or the HF
+    /// Trainer's DeepSpeed integration) without offload at a
+    /// data-parallel degree of 384 or more (`deepspeed_table`, Narayanan
+    /// et al. 2021's baseline, six runs): every row fast, more so with more
+    /// GPUs.
     Zero3AtScale,
     /// Mixture-of-experts training (`tests/stack_validation.rs`
     /// `moe_table`, 15 runs).
@@ -61,12 +64,12 @@ impl ValidationBasis {
 }
 
 crate::lang::named!(ValidationBasis {
-    ValidationBasis::MegatronTraining => "megatron_training", "Megatron dense training runs", "Megatron 稠密模型训练实测";
-    ValidationBasis::PytorchTraining => "pytorch_training", "PyTorch-native dense training runs", "PyTorch 原生框架稠密模型训练实测";
-    ValidationBasis::Zero3AtScale => "zero3_at_scale", "DeepSpeed ZeRO-3 runs at hundreds of GPUs", "数百卡规模的 DeepSpeed ZeRO-3 实测";
-    ValidationBasis::MoeTraining => "moe_training", "MoE training runs", "MoE 训练实测";
-    ValidationBasis::DenseServing => "dense_serving", "dense serving runs", "稠密模型推理服务实测";
-    ValidationBasis::MoeServing => "moe_serving", "MoE serving runs with expert parallelism", "专家并行的 MoE 推理服务实测";
+    ValidationBasis::MegatronTraining => "megatron_training", "Megatron dense training runs", "Megatron 稠密模型训练";
+    ValidationBasis::PytorchTraining => "pytorch_training", "PyTorch-native dense training runs", "PyTorch 原生框架稠密模型训练";
+    ValidationBasis::Zero3AtScale => "zero3_at_scale", "DeepSpeed ZeRO-3 runs at hundreds of GPUs", "数百卡规模的 DeepSpeed ZeRO-3 训练";
+    ValidationBasis::MoeTraining => "moe_training", "MoE training runs", "MoE 模型训练";
+    ValidationBasis::DenseServing => "dense_serving", "dense serving runs", "稠密模型推理服务";
+    ValidationBasis::MoeServing => "moe_serving", "MoE serving runs with expert parallelism", "专家并行的 MoE 推理服务";
 });
 
 /// How much faster and slower than measured the model ran on a basis's
@@ -90,14 +93,25 @@ pub struct Band {
 const ZERO3_FLAT_FROM: u32 = 768;
 
 impl ValidationBasis {
-    /// The basis of a training plan: MoE first, then DeepSpeed ZeRO-3 at
-    /// scale, then the stack's family.
-    pub fn training(stack: Option<TrainingStack>, sharding: Sharding, dp: u32, moe: bool) -> Self {
+    /// The basis of a training plan: MoE first, then DeepSpeed ZeRO-3
+    /// without offload at scale (`offload`: any state in a slower tier),
+    /// then the stack's family. ZeRO-3 runs on DeepSpeed's engine under
+    /// each of the three stacks that offer it.
+    pub fn training(
+        stack: Option<TrainingStack>,
+        sharding: Sharding,
+        dp: u32,
+        moe: bool,
+        offload: bool,
+    ) -> Self {
         use TrainingStack as S;
-        let deepspeed = matches!(stack, Some(S::DeepSpeed | S::MegatronDeepSpeed));
+        let deepspeed = matches!(
+            stack,
+            Some(S::DeepSpeed | S::MegatronDeepSpeed | S::HfTrainer)
+        );
         if moe {
             ValidationBasis::MoeTraining
-        } else if deepspeed && sharding == Sharding::Zero3 && dp >= 384 {
+        } else if deepspeed && sharding == Sharding::Zero3 && !offload && dp >= 384 {
             ValidationBasis::Zero3AtScale
         } else {
             match stack {
@@ -128,8 +142,11 @@ impl ValidationBasis {
     ///   −73.8 % from 768 (six runs); the worst of each group.
     /// - MoE training: −38.3 % / +9.3 % over 15 runs.
     /// - Dense serving: −10.5 % / +10.1 % in time over TensorRT-LLM's 60
-    ///   throughput rows; kept at −15 % / +10 %, since transformers' eager
-    ///   `generate` (host-bound, `serve_validation.rs`) misses by more.
+    ///   throughput rows; widened to −15 % / +11 %, since transformers'
+    ///   eager `generate` (host-bound, `serve_validation.rs`) misses by
+    ///   more.
+    ///
+    /// Each is rounded outwards, never in.
     /// - MoE serving: −36.4 % to −47.8 % in time over 17 rows, none slow;
     ///   the worst.
     pub fn band(self, dp: u32) -> Band {
@@ -139,8 +156,8 @@ impl ValidationBasis {
             ValidationBasis::PytorchTraining => b(0.28, 0.05, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
-            ValidationBasis::MoeTraining => b(0.38, 0.10, 15),
-            ValidationBasis::DenseServing => b(0.15, 0.10, 60),
+            ValidationBasis::MoeTraining => b(0.39, 0.10, 15),
+            ValidationBasis::DenseServing => b(0.15, 0.11, 60),
             ValidationBasis::MoeServing => b(0.48, 0.0, 17),
         }
     }
@@ -153,28 +170,44 @@ mod tests {
     #[test]
     fn the_basis_follows_the_plan() {
         use TrainingStack as S;
-        let t = ValidationBasis::training;
+        let t = |stack, sharding, dp, moe| {
+            ValidationBasis::training(Some(stack), sharding, dp, moe, false)
+        };
+        use ValidationBasis as V;
         assert_eq!(
-            t(Some(S::MegatronCore), Sharding::Zero1, 64, false),
-            ValidationBasis::MegatronTraining
+            t(S::MegatronCore, Sharding::Zero1, 64, false),
+            V::MegatronTraining
         );
         assert_eq!(
-            t(Some(S::Torchtitan), Sharding::FsdpFullShard, 64, false),
-            ValidationBasis::PytorchTraining
+            t(S::Torchtitan, Sharding::FsdpFullShard, 64, false),
+            V::PytorchTraining
         );
         assert_eq!(
-            t(Some(S::DeepSpeed), Sharding::Zero3, 1536, false),
-            ValidationBasis::Zero3AtScale
+            t(S::DeepSpeed, Sharding::Zero3, 1536, false),
+            V::Zero3AtScale
         );
         assert_eq!(
-            t(Some(S::DeepSpeed), Sharding::Zero3, 64, false),
-            ValidationBasis::PytorchTraining
+            t(S::HfTrainer, Sharding::Zero3, 1536, false),
+            V::Zero3AtScale
         );
         assert_eq!(
-            t(Some(S::MegatronCore), Sharding::Zero1, 64, true),
-            ValidationBasis::MoeTraining
+            t(S::DeepSpeed, Sharding::Zero3, 64, false),
+            V::PytorchTraining
         );
-        assert_eq!(ValidationBasis::serving(true), ValidationBasis::MoeServing);
+        assert_eq!(
+            t(S::MegatronCore, Sharding::Zero1, 64, true),
+            V::MoeTraining
+        );
+        // ZeRO-Offload at scale is not what the ZeRO-3 rows ran.
+        let offload = ValidationBasis::training(
+            Some(S::MegatronDeepSpeed),
+            Sharding::Zero3,
+            1024,
+            false,
+            true,
+        );
+        assert_eq!(offload, V::MegatronTraining);
+        assert_eq!(ValidationBasis::serving(true), V::MoeServing);
         // Wider where the model missed by more.
         let z = ValidationBasis::Zero3AtScale;
         assert!(z.band(1536).fast > z.band(384).fast);

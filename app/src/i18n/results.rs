@@ -192,8 +192,15 @@ pub fn t(lang: Lang, k: K) -> &'static str {
 pub fn range_basis(lang: Lang, runs: &str, rows: u32) -> String {
     match lang {
         Lang::En => format!(
-            "Expected range: the model's errors on {runs} ({rows} published runs, 10th to 90th percentile)."
+            "Expected range: as wide as the model's errors on {runs} ({rows} published runs)."
         ),
-        Lang::Zh => format!("预期范围：依据模型在{runs}上的误差（{rows} 次公开实测，第 10 至 90 百分位）。"),
+        Lang::Zh => {
+            let gap = if runs.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                " "
+            } else {
+                ""
+            };
+            format!("预期范围：依据模型在 {rows} 次公开的{gap}{runs}实测中的误差。")
+        }
     }
 }

@@ -1106,8 +1106,9 @@ fn optimizer_on_gpu(
 ///   from 1 B to 10 B); at 28 B a parameter that is 109 GB/s of the
 ///   sockets' 256 GB/s (2 × 6 channels of DDR4-2666, Intel's
 ///   specification).
-/// - Grace ([`crate::hardware::HostCpu::behind`] NVLink-C2C), 0.58: the same CPU-Adam updated 8 B
-///   parameters in 0.769 s on a GH200's Grace (DeepSpeed's SuperOffload
+/// - Grace (GPUs behind NVLink-C2C, [`crate::hardware::HostCpu`]), 0.58:
+///   the same CPU-Adam updated 8 B parameters in 0.769 s on a GH200's
+///   Grace (DeepSpeed's SuperOffload
 ///   blog, 2025, Figure 5: 10.4 G params/s), 291 GB/s of its 500 GB/s
 ///   LPDDR5X ([`crate::hardware::default_host_bandwidth`]).
 ///
