@@ -192,7 +192,7 @@ pub fn t(lang: Lang, k: K) -> &'static str {
 pub fn range_basis(lang: Lang, runs: &str, rows: u32) -> String {
     match lang {
         Lang::En => format!(
-            "Expected range: as wide as the model's errors on {runs} ({rows} published runs)."
+            "Expected range of the active plan: as wide as the model's errors on {runs} ({rows} published runs)."
         ),
         Lang::Zh => {
             let gap = if runs.starts_with(|c: char| c.is_ascii_alphanumeric()) {
@@ -200,7 +200,7 @@ pub fn range_basis(lang: Lang, runs: &str, rows: u32) -> String {
             } else {
                 ""
             };
-            format!("预期范围：依据模型在 {rows} 次公开的{gap}{runs}实测中的误差。")
+            format!("当前方案的预期范围：依据模型在 {rows} 次公开的{gap}{runs}实测中的误差。")
         }
     }
 }
