@@ -1746,6 +1746,7 @@ fn ranges_hold_the_measured_steps() {
         moe(),
         moe_more(),
         gpt_oss(),
+        dgxc_llama8b_bf16(),
     ] {
         runs.extend(set);
     }
@@ -1841,4 +1842,77 @@ fn percentile(xs: &[f64], q: f64) -> f64 {
     let k = (v.len() - 1) as f64 * q;
     let (f, c) = (k.floor() as usize, k.ceil() as usize);
     v[f] + (v[c] - v[f]) * (k - k.floor())
+}
+
+/// NVIDIA's DGX Cloud benchmarking recipes, Llama 3.1 8B in BF16 on DGX
+/// H100 (NVIDIA/dgxc-benchmarking `llama3.1/README_8b.md` at 35a9aec,
+/// v24.11.1, NeMo 24.09, and at 8f5cbb3, v25.02, NeMo 24.12;
+/// `llama3.1/README.md` at 741c886, v25.04, NeMo 25.02.01): sequence 8,192,
+/// MBS 1, TP 1, PP 1, CP 2, 32 micro-batches per step, GBS 128 per 8 GPUs
+/// scaled with the GPUs, no recomputation (`activations_checkpoint_
+/// granularity: null`), Transformer Engine's fused attention, the
+/// distributed optimizer with overlapped gradient and parameter syncs.
+/// The published step time is the last step of a 50-step run on real
+/// data. Held out: nothing was fitted to these rows.
+fn dgxc_llama8b_bf16() -> Vec<Run> {
+    let rows = [
+        ("NeMo 24.09", 8, 12.91),
+        ("NeMo 24.09", 16, 13.00),
+        ("NeMo 24.09", 32, 13.05),
+        ("NeMo 24.09", 64, 13.08),
+        ("NeMo 24.09", 128, 13.10),
+        ("NeMo 24.12", 8, 12.78),
+        ("NeMo 24.12", 16, 12.99),
+        ("NeMo 24.12", 32, 13.00),
+        ("NeMo 24.12", 64, 13.00),
+        ("NeMo 24.12", 128, 13.16),
+        ("NeMo 25.02.01", 8, 12.27),
+    ];
+    rows.into_iter()
+        .map(|(release, gpus, step)| {
+            let dp = gpus / 2;
+            let tokens = f64::from(dp * 32 * 8192);
+            Run {
+                name: format!("dgxc {release} H100×{gpus} Llama 3.1 8B BF16"),
+                stack: TrainingStack::MegatronCore,
+                model: ModelId::Llama31_8b,
+                gpu: GpuId::H100Sxm,
+                scale_out: Some(LinkId::InfinibandNdr),
+                seq: 8192,
+                micro_batch: 1,
+                tp: 1,
+                dp,
+                cp: 2,
+                accumulation: 32,
+                ckpt: Checkpointing::None,
+                sharding: Sharding::Zero1,
+                tokens_per_gpu_s: tokens / f64::from(gpus) / step,
+                ..Run::default()
+            }
+        })
+        .collect()
+}
+
+/// The dgxc rows, held out (docs/validation.md, "NVIDIA's BF16 recipes").
+/// The bounds pin today's errors so a change shows here.
+#[test]
+fn dgxc_bf16_table() {
+    let (e, unfit) = table(
+        "NVIDIA dgxc-benchmarking, Llama 3.1 8B BF16, DGX H100 (held out)",
+        &dgxc_llama8b_bf16(),
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    println!(
+        "median {:.1} %, worst {:.1} %",
+        median * 100.0,
+        worst * 100.0
+    );
+    assert_eq!(e.len(), 11);
+    // A named miss (docs/validation.md): every row fast, by 8-14 %. The
+    // Megatron-Core GEMM rate, fitted on the FP8 NeMo and A100 Megatron
+    // rows, runs BF16 GEMMs on H100 faster than these recipes measured.
+    for x in &e {
+        assert!(*x < -0.06 && *x > -0.15, "dgxc row {x}");
+    }
 }
