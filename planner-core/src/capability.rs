@@ -141,7 +141,7 @@ impl Unsupported {
 }
 
 /// An offload that moves something out of HBM.
-fn moved(t: Option<OffloadTarget>) -> Option<OffloadTarget> {
+pub(crate) fn moved(t: Option<OffloadTarget>) -> Option<OffloadTarget> {
     t.filter(|t| t.tier != Tier::Hbm && t.fraction > 0.0)
 }
 

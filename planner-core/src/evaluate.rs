@@ -46,7 +46,7 @@ pub fn evaluate(plan: &Plan) -> Report {
     let (inference, training) = limits(&r, &devices, binding);
     let time = time_report(&r, &devices);
     if verdict != Verdict::Invalid {
-        one_sided_kind(&r, &mut diagnostics);
+        one_sided_kind(&time, r.dp, &mut diagnostics);
     }
     let cost = cost::report(
         plan,
@@ -183,9 +183,12 @@ fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
 /// A warning where every published run of the plan's kind was slower
 /// than predicted (the band has no slow side): the times are lower
 /// bounds.
-fn one_sided_kind(r: &Resolved, diagnostics: &mut Vec<Diagnostic>) {
-    let basis = validation_basis(r);
-    let band = basis.band(r.dp);
+fn one_sided_kind(time: &TimeReport, dp: u32, diagnostics: &mut Vec<Diagnostic>) {
+    let basis = match time {
+        TimeReport::Training(t) => t.range_basis,
+        TimeReport::Inference(t) => t.range_basis,
+    };
+    let band = basis.band(dp);
     if band.slow <= 0.0 {
         diagnostics.push(Diagnostic::warning(DiagnosticKind::PredictionsFast {
             basis,
@@ -199,10 +202,11 @@ fn validation_basis(r: &Resolved) -> ValidationBasis {
     let moe = r.spec.moe.is_some();
     match r.work {
         Work::Train { .. } => {
+            use crate::capability::moved;
             let o = &r.levers.offload;
-            let moved =
-                |t: Option<crate::plan::OffloadTarget>| t.is_some_and(|t| t.tier != Tier::Hbm);
-            let offload = moved(o.optimizer) || moved(o.parameters) || moved(o.gradients);
+            let offload = [o.optimizer, o.parameters, o.gradients]
+                .into_iter()
+                .any(|t| moved(t).is_some());
             ValidationBasis::training(
                 r.levers.training_stack,
                 r.levers.sharding,

@@ -8,6 +8,8 @@
 //! `cargo test -p planner-core --test serve_validation -- --nocapture`
 //! prints the table.
 
+#[path = "common/stats.rs"]
+mod stats;
 use planner_core::catalog::{GpuId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -16,6 +18,7 @@ use planner_core::plan::{
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
+use stats::percentile;
 
 struct Case {
     name: &'static str,
@@ -565,13 +568,4 @@ fn transformers_generate_is_host_bound() {
     }
     let flat = tpot(32).0 / tpot(1).0;
     assert!((1.0..1.15).contains(&flat), "batch 32 / batch 1 = {flat}");
-}
-
-/// The `q` quantile of `xs`, linear between order statistics.
-fn percentile(xs: &[f64], q: f64) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let k = (v.len() - 1) as f64 * q;
-    let (f, c) = (k.floor() as usize, k.ceil() as usize);
-    v[f] + (v[c] - v[f]) * (k - k.floor())
 }

@@ -9,6 +9,8 @@
 
 #[path = "common/recompute.rs"]
 mod recompute;
+#[path = "common/stats.rs"]
+mod stats;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{CustomGpu, GpuChoice, Hardware, MemoryTech};
@@ -25,6 +27,7 @@ use planner_core::stack::TrainingStack;
 use planner_core::units::{ByteRate, Bytes, Watts};
 use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
+use stats::percentile;
 
 /// A training run as published.
 #[derive(Clone)]
@@ -1833,15 +1836,6 @@ fn ranges_hold_the_measured_steps() {
     assert!(held.contains_key(&format!("{:?}", ValidationBasis::PytorchTraining)));
     assert!(held.contains_key(&format!("{:?}", ValidationBasis::Zero3AtScale)));
     assert!(held.contains_key(&format!("{:?}", ValidationBasis::MoeTraining)));
-}
-
-/// The `q` quantile of `xs`, linear between order statistics.
-fn percentile(xs: &[f64], q: f64) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let k = (v.len() - 1) as f64 * q;
-    let (f, c) = (k.floor() as usize, k.ceil() as usize);
-    v[f] + (v[c] - v[f]) * (k - k.floor())
 }
 
 /// NVIDIA's DGX Cloud benchmarking recipes, Llama 3.1 8B in BF16 on DGX

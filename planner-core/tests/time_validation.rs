@@ -8,6 +8,8 @@
 
 #[path = "common/recompute.rs"]
 mod recompute;
+#[path = "common/stats.rs"]
+mod stats;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
 use planner_core::evaluate;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -21,6 +23,7 @@ use planner_core::plan::{
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, TrainingTime, Verdict};
+use stats::percentile;
 
 /// A training run as published.
 struct Case {
@@ -602,14 +605,8 @@ fn time_table() {
     // percentiles, kept at the wider −15 % / +10 % first published with
     // them: never narrower than the rows, at most four points wider; and
     // the reported ranges hold at least three measured steps in four.
-    signed.sort_by(f64::total_cmp);
-    let q = |p: f64| {
-        let k = (signed.len() - 1) as f64 * p;
-        let (f, c) = (k.floor() as usize, k.ceil() as usize);
-        signed[f] + (signed[c] - signed[f]) * (k - k.floor())
-    };
     let band = planner_core::uncertainty::ValidationBasis::MegatronTraining.band(8);
-    let (p10, p90) = (q(0.10), q(0.90));
+    let (p10, p90) = (percentile(&signed, 0.10), percentile(&signed, 0.90));
     println!(
         "p10 {:+.1} %, p90 {:+.1} %; {inside} of {} inside their range",
         p10 * 100.0,
