@@ -1749,7 +1749,7 @@ fn ranges_hold_the_measured_steps() {
         moe(),
         moe_more(),
         gpt_oss(),
-        dgxc_llama8b_bf16(),
+        dgxc_bf16(),
     ] {
         runs.extend(set);
     }
@@ -1838,75 +1838,408 @@ fn ranges_hold_the_measured_steps() {
     assert!(held.contains_key(&format!("{:?}", ValidationBasis::MoeTraining)));
 }
 
-/// NVIDIA's DGX Cloud benchmarking recipes, Llama 3.1 8B in BF16 on DGX
-/// H100 (NVIDIA/dgxc-benchmarking `llama3.1/README_8b.md` at 35a9aec,
-/// v24.11.1, NeMo 24.09, and at 8f5cbb3, v25.02, NeMo 24.12;
-/// `llama3.1/README.md` at 741c886, v25.04, NeMo 25.02.01): sequence 8,192,
-/// MBS 1, TP 1, PP 1, CP 2, 32 micro-batches per step, GBS 128 per 8 GPUs
-/// scaled with the GPUs, no recomputation (`activations_checkpoint_
-/// granularity: null`), Transformer Engine's fused attention, the
-/// distributed optimizer with overlapped gradient and parameter syncs.
-/// The published step time is the last step of a 50-step run on real
-/// data. Held out: nothing was fitted to these rows.
-fn dgxc_llama8b_bf16() -> Vec<Run> {
-    let rows = [
-        ("NeMo 24.09", 8, 12.91),
-        ("NeMo 24.09", 16, 13.00),
-        ("NeMo 24.09", 32, 13.05),
-        ("NeMo 24.09", 64, 13.08),
-        ("NeMo 24.09", 128, 13.10),
-        ("NeMo 24.12", 8, 12.78),
-        ("NeMo 24.12", 16, 12.99),
-        ("NeMo 24.12", 32, 13.00),
-        ("NeMo 24.12", 64, 13.00),
-        ("NeMo 24.12", 128, 13.16),
-        ("NeMo 25.02.01", 8, 12.27),
+/// NVIDIA's DGX Cloud benchmarking recipes in BF16 on DGX H100
+/// (NVIDIA/dgxc-benchmarking; releases v24.11.1 at 35a9aec with NeMo
+/// 24.09 (GPT-3 175B on NeMo 24.05), v25.02 at 8f5cbb3 with NeMo 24.12,
+/// v25.04 at 741c886 with NeMo 25.02.01, v25.05 at 68eaf7e with NeMo
+/// 25.04.00; the READMEs' result tables and each release's yaml or config
+/// table). Every recipe: Megatron-Core through NeMo, Transformer Engine's
+/// fused attention, the distributed optimizer with overlapped gradient and
+/// parameter syncs, sequence parallelism and Userbuffers TP overlap where
+/// TP > 1, MBS as listed, the published step the last of a 50-step run
+/// (v25.05: the mean of iterations 11-44). Tokens per second = GBS × seq
+/// / step. Held out: nothing was fitted to these rows.
+///
+/// Recomputation: the 8B, 70B and 405B yamls of v24.11.1 set
+/// `activations_checkpoint_granularity: null` (none); the other recipes do
+/// not say, so those rows take the least recompute that fits. Left out:
+/// the 405B proxies with fewer layers ("not realistic", the README says)
+/// and Nemotron-4 340B after v25.02, whose config table gives no
+/// interleaving for 12 layers per stage, which its step time contradicts.
+fn dgxc_bf16() -> Vec<Run> {
+    use ModelId::{Gpt3_175b as G175, Llama31_405b as L405, Llama31_70b as L70, Llama31_8b as L8};
+    struct Recipe {
+        release: &'static str,
+        model: Option<ModelId>,
+        seq: u32,
+        tp: u32,
+        pp: u32,
+        cp: u32,
+        vp: u32,
+        mbs: u32,
+        /// Sequences per step per `per` GPUs.
+        gbs: u32,
+        per: u32,
+        /// The yaml says no recompute.
+        no_recompute: bool,
+        /// (GPUs, published seconds per step).
+        steps: Vec<(u32, f64)>,
+    }
+    let r = |release, model, seq, (tp, pp, cp, vp), mbs, (gbs, per), no_recompute, steps| Recipe {
+        release,
+        model,
+        seq,
+        tp,
+        pp,
+        cp,
+        vp,
+        mbs,
+        gbs,
+        per,
+        no_recompute,
+        steps,
+    };
+    // Llama 3.1 8B: README_8b.md (v24.11.1, v25.02) and README.md
+    // (v25.04), TP 1 PP 1 CP 2, 32 micro-batches per step.
+    let l8 = [
+        (8, 12.91),
+        (16, 13.00),
+        (32, 13.05),
+        (64, 13.08),
+        (128, 13.10),
     ];
-    rows.into_iter()
-        .map(|(release, gpus, step)| {
-            let dp = gpus / 2;
-            let tokens = f64::from(dp * 32 * 8192);
-            Run {
-                name: format!("dgxc {release} H100×{gpus} Llama 3.1 8B BF16"),
+    let l8b = [
+        (8, 12.78),
+        (16, 12.99),
+        (32, 13.00),
+        (64, 13.00),
+        (128, 13.16),
+    ];
+    let l8c = [
+        (8, 12.27),
+        (16, 12.30),
+        (32, 12.32),
+        (64, 12.33),
+        (128, 12.33),
+    ];
+    // Llama 3.1 70B: TP 4 PP 4 CP 2 VP 5, GBS 128 per 64 GPUs.
+    let l70 = [
+        (64, 14.72),
+        (128, 14.73),
+        (256, 14.80),
+        (512, 14.89),
+        (1024, 14.92),
+        (2048, 14.98),
+    ];
+    let l70b = [
+        (64, 14.61),
+        (128, 14.70),
+        (256, 14.72),
+        (512, 14.80),
+        (1024, 14.86),
+        (2048, 14.84),
+    ];
+    let l70c = [
+        (64, 14.66),
+        (128, 14.67),
+        (256, 14.68),
+        (512, 14.67),
+        (1024, 14.65),
+        (2048, 14.66),
+    ];
+    // Llama 3.1 405B (synthetic data): TP 8 PP 9 CP 2 VP 7 and GA 63 in
+    // v24.11.1 and v25.02, TP 8 PP 8 CP 2 VP 8 and GA 64 from v25.04.
+    let l405 = [(576, 17.20), (1152, 17.52), (2304, 17.62)];
+    let l405b = [(576, 17.50), (1152, 17.60), (2304, 17.70)];
+    let l405c = [(512, 19.78), (1024, 19.84), (2048, 19.87)];
+    // GPT-3 175B, sequence 2,048, TP 4 PP 8: VP 12 on NeMo 24.05; the
+    // v25.04 config table gives VP 6 for the NeMo 24.12 rows (its header
+    // says 12).
+    let g175 = [(128, 8.91), (2048, 9.02)];
+    let g175b = [
+        (128, 8.309),
+        (256, 8.408),
+        (512, 8.42),
+        (1024, 8.453),
+        (2048, 8.49),
+    ];
+    // Nemotron-4 15B, sequence 4,096: TP 4 MBS 4, then TP 2 MBS 2 from
+    // v25.04; four micro-batches per step.
+    let n15 = [(16, 2.83), (64, 2.86), (2048, 2.96)];
+    let n15b = [(16, 2.812), (64, 2.845)];
+    let n15c = [(16, 2.66), (64, 2.67), (2048, 2.78)];
+    let n15d = [(16, 2.746)];
+    // Nemotron-4 340B, sequence 4,096: TP 8 PP 8 VP 12, 16 micro-batches.
+    let n340 = [(128, 4.61), (2048, 4.84)];
+    let recipes = [
+        r(
+            "NeMo 24.09",
+            Some(L8),
+            8192,
+            (1, 1, 2, 1),
+            1,
+            (128, 8),
+            true,
+            l8.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            Some(L8),
+            8192,
+            (1, 1, 2, 1),
+            1,
+            (128, 8),
+            true,
+            l8b.to_vec(),
+        ),
+        r(
+            "NeMo 25.02.01",
+            Some(L8),
+            8192,
+            (1, 1, 2, 1),
+            1,
+            (128, 8),
+            false,
+            l8c.to_vec(),
+        ),
+        r(
+            "NeMo 24.09",
+            Some(L70),
+            8192,
+            (4, 4, 2, 5),
+            1,
+            (128, 64),
+            true,
+            l70.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            Some(L70),
+            8192,
+            (4, 4, 2, 5),
+            1,
+            (128, 64),
+            false,
+            l70b.to_vec(),
+        ),
+        r(
+            "NeMo 25.02.01",
+            Some(L70),
+            8192,
+            (4, 4, 2, 5),
+            1,
+            (128, 64),
+            false,
+            l70c.to_vec(),
+        ),
+        r(
+            "NeMo 24.09",
+            Some(L405),
+            8192,
+            (8, 9, 2, 7),
+            1,
+            (252, 576),
+            true,
+            l405.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            Some(L405),
+            8192,
+            (8, 9, 2, 7),
+            1,
+            (252, 576),
+            false,
+            l405b.to_vec(),
+        ),
+        r(
+            "NeMo 25.02.01",
+            Some(L405),
+            8192,
+            (8, 8, 2, 8),
+            1,
+            (256, 512),
+            false,
+            l405c.to_vec(),
+        ),
+        r(
+            "NeMo 24.05",
+            Some(G175),
+            2048,
+            (4, 8, 1, 12),
+            1,
+            (256, 128),
+            false,
+            g175.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            Some(G175),
+            2048,
+            (4, 8, 1, 6),
+            1,
+            (256, 128),
+            false,
+            g175b.to_vec(),
+        ),
+        r(
+            "NeMo 24.09",
+            None,
+            4096,
+            (4, 1, 1, 1),
+            4,
+            (64, 16),
+            false,
+            n15.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            None,
+            4096,
+            (4, 1, 1, 1),
+            4,
+            (64, 16),
+            false,
+            n15b.to_vec(),
+        ),
+        r(
+            "NeMo 25.02.01",
+            None,
+            4096,
+            (2, 1, 1, 1),
+            2,
+            (64, 16),
+            false,
+            n15c.to_vec(),
+        ),
+        r(
+            "NeMo 25.04.00",
+            None,
+            4096,
+            (2, 1, 1, 1),
+            2,
+            (64, 16),
+            false,
+            n15d.to_vec(),
+        ),
+        r(
+            "NeMo 24.09",
+            None,
+            4096,
+            (8, 8, 1, 12),
+            1,
+            (32, 128),
+            false,
+            n340.to_vec(),
+        ),
+        r(
+            "NeMo 24.12",
+            None,
+            4096,
+            (8, 8, 1, 12),
+            1,
+            (32, 128),
+            false,
+            n340[..1].to_vec(),
+        ),
+    ];
+    let mut runs = Vec::new();
+    for rc in &recipes {
+        let (custom, label) = match rc.model {
+            Some(m) => (None, format!("{m:?}")),
+            None if rc.tp * rc.pp > 8 => (
+                Some(nemotron4(96, 18432, 96, 73728)),
+                "Nemotron-4 340B".into(),
+            ),
+            None => (
+                Some(nemotron4(32, 6144, 48, 24576)),
+                "Nemotron-4 15B".into(),
+            ),
+        };
+        for &(gpus, step) in &rc.steps {
+            let dp = gpus / (rc.tp * rc.pp * rc.cp);
+            let gbs = rc.gbs * gpus / rc.per;
+            let accumulation = gbs / (dp * rc.mbs);
+            let tokens = f64::from(gbs * rc.seq);
+            runs.push(Run {
+                name: format!("dgxc {} H100×{gpus} {label} BF16", rc.release),
                 stack: TrainingStack::MegatronCore,
-                model: ModelId::Llama31_8b,
+                model: rc.model.unwrap_or(L8),
+                custom: custom.clone(),
                 gpu: GpuId::H100Sxm,
                 scale_out: Some(LinkId::InfinibandNdr),
-                seq: 8192,
-                micro_batch: 1,
-                tp: 1,
+                seq: rc.seq,
+                micro_batch: rc.mbs,
+                tp: rc.tp,
+                pp: rc.pp,
+                chunks: rc.vp,
                 dp,
-                cp: 2,
-                accumulation: 32,
+                cp: rc.cp,
+                tp_overlap: rc.tp > 1,
+                accumulation,
                 ckpt: Checkpointing::None,
+                infer_recompute: !rc.no_recompute,
                 sharding: Sharding::Zero1,
                 tokens_per_gpu_s: tokens / f64::from(gpus) / step,
                 ..Run::default()
-            }
-        })
-        .collect()
+            });
+        }
+    }
+    runs
+}
+
+/// Nemotron-4 (Parmar et al. 2024, arXiv:2402.16819, Table 1, 15B;
+/// NVIDIA 2024, arXiv:2406.11704, §2.1, 340B): squared-ReLU FFN of 4h (two
+/// matrices), 8 KV heads, rotary positions, LayerNorm, no biases, untied
+/// 256,000-token vocabulary.
+fn nemotron4(layers: u32, hidden: u32, heads: u32, ffn: u32) -> ModelChoice {
+    use planner_core::model::{Bias, FfnActivation, ModelSpec, Norm};
+    use planner_core::plan::CustomModel;
+    ModelChoice::Custom(CustomModel {
+        name: format!("Nemotron-4 {layers} layers"),
+        spec: ModelSpec {
+            activation: FfnActivation::Relu,
+            norm: Norm::LayerNorm,
+            bias: Bias::None,
+            ..ModelSpec::llama(layers, hidden, heads, 8, ffn, 256_000, 4096)
+        },
+    })
 }
 
 /// The dgxc rows, held out (docs/validation.md, "NVIDIA's BF16 recipes").
 /// The bounds pin today's errors so a change shows here.
 #[test]
 fn dgxc_bf16_table() {
-    let (e, unfit) = table(
-        "NVIDIA dgxc-benchmarking, Llama 3.1 8B BF16, DGX H100 (held out)",
-        &dgxc_llama8b_bf16(),
-    );
-    assert!(unfit.is_empty(), "{unfit:?}");
+    let runs = dgxc_bf16();
+    let (e, unfit) = table("NVIDIA dgxc-benchmarking, BF16, DGX H100 (held out)", &runs);
+    println!("unfit: {unfit:?}");
+    let mut by: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for (run, x) in runs.iter().zip(&e) {
+        let model = run.name.split(' ').skip(4).collect::<Vec<_>>().join(" ");
+        by.entry(model).or_default().push(*x);
+    }
+    for (model, xs) in &by {
+        let (m, w) = stats(xs);
+        let signed = xs.iter().sum::<f64>() / xs.len() as f64;
+        println!(
+            "{model:<28} {} rows: median |error| {:.1} %, worst {:.1} %, mean signed {:+.1} %",
+            xs.len(),
+            m * 100.0,
+            w * 100.0,
+            signed * 100.0
+        );
+    }
     let (median, worst) = stats(&e);
     println!(
         "median {:.1} %, worst {:.1} %",
         median * 100.0,
         worst * 100.0
     );
-    assert_eq!(e.len(), 11);
-    // A named miss (docs/validation.md): every row fast, by 8-14 %. The
-    // Megatron-Core GEMM rate, fitted on the FP8 NeMo and A100 Megatron
-    // rows, runs BF16 GEMMs on H100 faster than these recipes measured.
-    for x in &e {
-        assert!(*x < -0.06 && *x > -0.15, "dgxc row {x}");
+    assert_eq!(e.len(), 61);
+    // One named memory miss: the 405B on 576 GPUs (DP 4) without
+    // recompute, 341 MiB over on the first stage; with DP 8 it fits.
+    assert_eq!(unfit, ["dgxc NeMo 24.09 H100×576 Llama31_405b BF16"]);
+    // A named miss (docs/validation.md, "NVIDIA's BF16 recipes"): every
+    // model, shape and scale fast, by 1-17 % (median 12 %), but the
+    // Nemotron-4 340B rows (within 10 % either way). The Megatron-Core
+    // profile, whose GEMM rate was fitted on A100 Megatron-LM rows, runs
+    // BF16 GEMMs on H100 faster than these recipes measured.
+    for (run, x) in runs.iter().zip(&e) {
+        if run.name.contains("340B") {
+            assert!(x.abs() < 0.10, "{} {x}", run.name);
+        } else {
+            assert!(*x < 0.0 && *x > -0.17, "{} {x}", run.name);
+        }
     }
+    assert!(median > 0.10 && median < 0.14, "{median}");
 }
