@@ -68,6 +68,24 @@ pub enum StateAllocation {
     Preallocated,
 }
 
+/// What a rank keeps of the 16-bit weights when the parameters are sharded
+/// and FP32 master weights exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardedWeights {
+    /// A 16-bit shard beside the FP32 one: DeepSpeed's ZeRO-3 keeps its
+    /// 16-bit partition, and Megatron-FSDP its sharded 16-bit buffer.
+    HalfShard,
+    /// None: PyTorch FSDP keeps each rank's shard in the parameters' own
+    /// type, which is the FP32 master copy, and casts to the compute type
+    /// on the way into the all-gather. FSDP1 allocates its low-precision
+    /// shard for the gather and frees it after
+    /// (`torch/distributed/fsdp/_flat_param.py`,
+    /// `_use_low_precision_shard`, `_free_low_precision_sharded_param`);
+    /// FSDP2 casts in the gather's copy-in (`_fsdp_collectives.py`,
+    /// `foreach_all_gather`, with `MixedPrecisionPolicy.param_dtype`).
+    CastAtGather,
+}
+
 impl TrainingStack {
     /// When the stack allocates gradients and optimizer states.
     pub fn state_allocation(self) -> StateAllocation {
@@ -79,6 +97,19 @@ impl TrainingStack {
             TrainingStack::Torchtitan
             | TrainingStack::TorchtitanCompiled
             | TrainingStack::HfTrainer => StateAllocation::Lazy,
+        }
+    }
+
+    /// What the stack keeps of the 16-bit weights where it shards the
+    /// parameters and keeps FP32 master weights.
+    pub fn sharded_weights(self) -> ShardedWeights {
+        match self {
+            TrainingStack::Torchtitan
+            | TrainingStack::TorchtitanCompiled
+            | TrainingStack::HfTrainer => ShardedWeights::CastAtGather,
+            TrainingStack::MegatronCore
+            | TrainingStack::DeepSpeed
+            | TrainingStack::MegatronDeepSpeed => ShardedWeights::HalfShard,
         }
     }
 

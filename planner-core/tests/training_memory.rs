@@ -1832,7 +1832,7 @@ fn bitsandbytes_json_keys_are_the_documented_ones() {
 
 /// PyTorch FSDP under FULL_SHARD keeps each rank's shard in FP32, the
 /// master copy, and casts to 16 bits only into the all-gather: no 16-bit
-/// shard beside it (`memory/training.rs` `fsdp_casts_at_gather`). Stated
+/// shard beside it (`stack.rs` `ShardedWeights`, applied in `memory/training.rs` `casts_at_gather`). Stated
 /// as BF16 weights with FP32 masters, a torchtitan plan holds what the
 /// same plan stated as FP32 weights without masters holds, and its
 /// gathers stay 16-bit. DeepSpeed's ZeRO-3 and Megatron-FSDP keep the

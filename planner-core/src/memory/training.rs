@@ -449,8 +449,9 @@ fn model_state_items<S: Sink>(
     let (shard_opt, shard_grad, shard_param) = (g.shard_opt, g.shard_grad, g.shard_param);
     let full_training = matches!(kind, TrainingKind::PreTraining | TrainingKind::FullFineTune);
     let dense_params = sp.linear + sp.other;
+    let cast_at_gather = casts_at_gather(r, sharding, full_training);
     let per = |weights: f64| StateBytes {
-        weights,
+        weights: if cast_at_gather { 0.0 } else { weights },
         gradients: if full_training {
             prec.gradients.bytes_per_element()
         } else {
@@ -473,13 +474,8 @@ fn model_state_items<S: Sink>(
     } else {
         w_lin
     };
-    let mut dense = model_states(dense_params, per(w_dense), sharding, n);
-    let mut experts = model_states(sp.experts, per(w_lin), sharding, ne);
-    let cast_at_gather = fsdp_casts_at_gather(r, sharding, full_training);
-    if cast_at_gather {
-        dense.weights = crate::units::Bytes::ZERO;
-        experts.weights = crate::units::Bytes::ZERO;
-    }
+    let dense = model_states(dense_params, per(w_dense), sharding, n);
+    let experts = model_states(sp.experts, per(w_lin), sharding, ne);
 
     items.place(
         ItemKind::Weights,
@@ -561,26 +557,17 @@ fn model_state_items<S: Sink>(
 }
 
 /// Whether the plan's 16-bit weights exist only inside the all-gather
-/// buffers: PyTorch FSDP with full sharding and mixed precision keeps each
-/// rank's shard in the parameters' own type, which is the FP32 master
-/// copy, and casts to the compute type on the way into the gather. FSDP1
-/// allocates its low-precision shard for the all-gather and frees it after
-/// (`torch/distributed/fsdp/_flat_param.py`, `_use_low_precision_shard`,
-/// `_free_low_precision_sharded_param`); FSDP2 casts in the all-gather's
-/// copy-in (`_fsdp_collectives.py`, `foreach_all_gather`, with
-/// `MixedPrecisionPolicy.param_dtype`). DeepSpeed's ZeRO-3 and
-/// Megatron-FSDP keep a 16-bit partition beside the FP32 one, and so does
-/// every stack that does not shard parameters.
-fn fsdp_casts_at_gather(r: &Resolved, sharding: Sharding, full_training: bool) -> bool {
-    use crate::stack::TrainingStack as S;
-    let pytorch_fsdp = matches!(
-        r.levers.training_stack,
-        Some(S::Torchtitan | S::TorchtitanCompiled | S::HfTrainer)
-    );
-    pytorch_fsdp
-        && full_training
+/// buffers: fully sharded parameters with master weights, on a stack that
+/// casts the master shard at each gather
+/// ([`ShardedWeights::CastAtGather`](crate::stack::ShardedWeights)).
+/// Stacks that do not shard parameters keep their 16-bit copy.
+fn casts_at_gather(r: &Resolved, sharding: Sharding, full_training: bool) -> bool {
+    use crate::stack::ShardedWeights;
+    full_training
         && sharding == Sharding::FsdpFullShard
         && r.levers.precision.master.is_some()
+        && r.levers.training_stack.map(|s| s.sharded_weights())
+            == Some(ShardedWeights::CastAtGather)
 }
 
 /// Where a paged optimizer keeps its states: bitsandbytes' paged optimizers
