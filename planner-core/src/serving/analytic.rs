@@ -18,6 +18,7 @@ use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, Slo};
 use crate::resolve::Resolved;
 use crate::time::inference::{windowed, Mix};
+use crate::time::work::{expert_group_seconds, token_sets};
 
 /// The stream's shape as the approximation needs it.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +38,31 @@ pub(crate) struct Shape<'a> {
     /// Contexts reused from HBM and a store below it, and the copies they
     /// cost (`kv_tiers`); the default when the stream reuses nothing.
     pub kv: KvUse<'a>,
+    /// Data-parallel attention ranks whose prefills hold each other up
+    /// ([`lockstep`]); 1 when none do.
+    pub lockstep: f64,
+}
+
+/// Data-parallel attention ranks whose prefills hold each other up
+/// (`Shape::step_lockstep`): the ranks that feed one expert group, unless
+/// the stream keeps their prefills together. A closed loop of requests of
+/// one prompt length and one output length starts every rank's requests
+/// in the same iteration, finishes them in the same iteration and
+/// replaces them in the next, so the ranks prefill together; the
+/// simulator, which runs the ranks together (`sim::run_lockstep`), shows
+/// it. Random arrivals or lengths put each rank's prefills at their own
+/// iterations.
+pub(crate) fn lockstep(r: &Resolved, stream: &RequestStream) -> f64 {
+    use crate::request::{Arrival, Lengths};
+    let fixed = |l: &Lengths| matches!(l, Lengths::Fixed { .. });
+    let aligned = matches!(stream.arrival, Arrival::Concurrency { .. })
+        && fixed(&stream.prompt)
+        && fixed(&stream.output);
+    if aligned {
+        1.0
+    } else {
+        token_sets(r)
+    }
 }
 
 /// A steady state at one rate (per replica).
@@ -86,6 +112,21 @@ struct Step {
     d: f64,
     /// Budget left for prompt tokens.
     left: f64,
+}
+
+/// A prefill iteration's pieces, as `Shape::step` works them out.
+#[derive(Debug, Clone, Copy)]
+struct Iterations {
+    /// Decoding sequences.
+    d: f64,
+    /// Budget left for prompt tokens.
+    left: f64,
+    /// Decode-only iteration time.
+    td: f64,
+    /// Iteration time with `c` prompt tokens on every rank.
+    tp: f64,
+    /// Prompt tokens of a prefill iteration.
+    c: f64,
 }
 
 /// Bisection steps of the fixed point before a rate is declared
@@ -182,6 +223,11 @@ impl<'a> Shape<'a> {
         let c = (together * p).min(left);
         let tp = self.time(&self.with_prefill(d, c));
         let per_s = rate * p / c;
+        let n = self.lockstep;
+        if n > 1.0 {
+            let x = Iterations { d, left, td, tp, c };
+            return Some(self.step_lockstep(n, rate, per_s, t, x));
+        }
         let denom = 1.0 - per_s * (tp - td);
         let mean = if denom > 0.0 {
             td / denom
@@ -206,6 +252,84 @@ impl<'a> Shape<'a> {
             d,
             left,
         })
+    }
+
+    /// The step when `n` data-parallel attention ranks feed one expert
+    /// group. They step together: every MoE layer's dispatch waits for all
+    /// of them (TensorRT-LLM's attention DP gathers every rank's tokens
+    /// before the experts and pads an idle rank with a dummy request,
+    /// `PyExecutor._pad_attention_dp_dummy_request`; vLLM's and SGLang's
+    /// DP attention run dummy or idle batches on ranks without work), and
+    /// none of these engines lines up the ranks' prefills by default
+    /// (TensorRT-LLM `AttentionDpConfig.enable_balance` is off). So a
+    /// rank's prefill holds up the other n − 1: the group runs a prefill
+    /// iteration whenever any rank prefills, a fraction F = 1 − (1 − f)^n
+    /// of iterations when each rank prefills a fraction f on its own, and
+    /// in it only the prefilling ranks' prompts reach the experts (n·f/F
+    /// ranks on average: one when prefills are rare, all when every
+    /// iteration prefills). The mean iteration is the root of
+    /// m = td + F(λP/c · m)·(tp − td), found by bisection (the right side
+    /// is concave in m). NVIDIA measured the cost: unbalanced attention-DP
+    /// prefills lost 35 % of the throughput an 8-GPU GB200 node reached
+    /// with balancing on (TensorRT-LLM tech blog 10, "ADP Balance
+    /// Strategy").
+    fn step_lockstep(&self, n: f64, rate: f64, per_s: f64, t: f64, x: Iterations) -> Step {
+        let Iterations { d, left, td, tp, c } = x;
+        let any = |f: f64| 1.0 - (1.0 - f.clamp(0.0, 1.0)).powf(n);
+        // Prompt tokens reaching the experts, per rank of the group.
+        let f0 = per_s * t;
+        let share = if any(f0) > 0.0 {
+            (f0.clamp(0.0, 1.0) / any(f0)).clamp(1.0 / n, 1.0)
+        } else {
+            1.0 / n
+        };
+        let spared =
+            expert_group_seconds(self.r, d + c) - expert_group_seconds(self.r, d + c * share);
+        let tp = (tp - spared.max(0.0)).max(td);
+        let g = |m: f64| td + any(per_s * m) * (tp - td) - m;
+        let top = if per_s > 0.0 {
+            1.0 / per_s
+        } else {
+            f64::INFINITY
+        };
+        if top.is_finite() && g(top) > 0.0 {
+            // Saturated: every rank prefills in every iteration.
+            let m = self.with_prefill(d, (rate * self.fresh() * t).min(left));
+            let x = self.time(&m);
+            return Step {
+                t: x,
+                iter: x,
+                extra: (tp - td).max(0.0),
+                td,
+                tp,
+                f: 1.0,
+                d,
+                left,
+            };
+        }
+        let (mut lo, mut hi) = (td, if top.is_finite() { top } else { tp.max(td) });
+        for _ in 0..MAX_FIXED_POINT {
+            let mid = 0.5 * (lo + hi);
+            if g(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= FIXED_POINT_TOLERANCE * hi {
+                break;
+            }
+        }
+        let mean = 0.5 * (lo + hi);
+        Step {
+            t: mean,
+            iter: mean,
+            extra: (tp - td).max(0.0),
+            td,
+            tp,
+            f: any(per_s * mean),
+            d,
+            left,
+        }
     }
 
     /// The step under prefill-first batching (vLLM V0): prompts that

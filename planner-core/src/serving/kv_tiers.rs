@@ -286,6 +286,19 @@ pub(crate) struct Seen {
     pub swaps: u32,
 }
 
+impl Seen {
+    /// What two replicas saw together.
+    pub(crate) fn merged(&self, o: &Seen) -> Seen {
+        Seen {
+            looked: self.looked + o.looked,
+            hbm: self.hbm + o.hbm,
+            below: self.below + o.below,
+            fetch: self.fetch + o.fetch,
+            swaps: self.swaps + o.swaps,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

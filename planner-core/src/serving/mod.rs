@@ -178,6 +178,7 @@ fn shape<'a>(
         cached,
         spec,
         kv: KvUse::at(tiers, cap.tokens - cached),
+        lockstep: analytic::lockstep(r, stream),
     }
 }
 
@@ -266,7 +267,9 @@ fn percentiles(xs: &mut [f64]) -> Percentiles {
 }
 
 fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
-    let n = f64::from(replicas);
+    // A run of ranks in lockstep holds that many replicas' requests.
+    let ranks = f64::from(run.ranks.max(1));
+    let n = f64::from(replicas) / ranks;
     let done: Vec<_> = run.reqs.iter().filter(|q| q.finish.is_some()).collect();
     let start = run
         .reqs
@@ -333,7 +336,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
             mean: Seconds::from_secs(run.itl.mean()),
         },
         mean_running: if run.iterations > 0 {
-            run.running_sum / f64::from(run.iterations)
+            run.running_sum / f64::from(run.iterations) / ranks
         } else {
             0.0
         },

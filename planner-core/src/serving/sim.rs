@@ -128,6 +128,9 @@ pub(crate) struct Run {
     /// Gaps between the chunks a streaming client receives after the
     /// first token.
     pub itl: Gaps,
+    /// Replicas simulated together (data-parallel attention ranks in
+    /// lockstep, `run_lockstep`); 0 or 1 for one.
+    pub ranks: u32,
 }
 
 /// Inter-token latency as a streaming benchmark client measures it
@@ -143,6 +146,18 @@ pub(crate) struct Gaps {
 }
 
 impl Gaps {
+    /// Adds another histogram's samples.
+    fn merge(&mut self, o: &Gaps) {
+        if self.counts.len() < o.counts.len() {
+            self.counts.resize(o.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&o.counts) {
+            *a += b;
+        }
+        self.n += o.n;
+        self.sum += o.sum;
+    }
+
     const PER_DECADE: f64 = 400.0;
     const LOW: f64 = -6.0;
     const BINS: usize = 3_600;
@@ -220,8 +235,25 @@ impl Req {
 /// The requests of one replica's share of the stream: arrival times
 /// (closed-loop requests get theirs as earlier ones finish) and lengths.
 pub(crate) fn requests(stream: &RequestStream, replicas: u32) -> (Vec<Req>, Option<u32>) {
-    let n = stream.requests.clamp(1, MAX_SIMULATED_REQUESTS) as usize;
-    let mut rng = SplitMix::new(stream.seed);
+    ranked_requests(stream, replicas, (0, 1))
+}
+
+/// Mixed into the stream's seed once per rank after the first.
+const RANK_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Rank `rank` of `ranks` replicas simulated together: its own draws (the
+/// first rank's are [`requests`]'), as many as one replica's while all
+/// ranks together stay within [`MAX_SIMULATED_REQUESTS`].
+fn ranked_requests(
+    stream: &RequestStream,
+    replicas: u32,
+    (rank, ranks): (u32, u32),
+) -> (Vec<Req>, Option<u32>) {
+    let n = stream
+        .requests
+        .min(MAX_SIMULATED_REQUESTS / ranks.max(1))
+        .max(1) as usize;
+    let mut rng = SplitMix::new(stream.seed ^ RANK_SEED.wrapping_mul(u64::from(rank)));
     let mut t = 0.0;
     let mut reqs = Vec::with_capacity(n);
     let clients = match stream.arrival {
@@ -326,14 +358,53 @@ pub(crate) fn simulate_tiered(
     replicas: u32,
     tiering: Option<&Tiering>,
 ) -> Run {
-    let (mut reqs, clients) = requests(stream, replicas);
+    let ranks = lockstep_ranks(r, replicas);
+    if ranks > 1 {
+        let starts = (0..ranks)
+            .map(|k| start(cap, limits, stream, replicas, tiering, (k, ranks)))
+            .collect();
+        return run_lockstep(r, dev, cap, limits, starts);
+    }
+    let first = start(cap, limits, stream, replicas, tiering, (0, 1));
+    run(r, dev, cap, limits, first)
+}
+
+/// Replicas that step together: the data-parallel attention ranks that
+/// feed one expert group (`time::work::token_sets`), when the plan has
+/// that many, at most [`MAX_LOCKSTEP_RANKS`].
+fn lockstep_ranks(r: &Resolved, replicas: u32) -> u32 {
+    let n = crate::time::work::token_sets(r).round() as u32;
+    if n > 1 && n <= replicas {
+        n.min(MAX_LOCKSTEP_RANKS)
+    } else {
+        1
+    }
+}
+
+/// Ranks one run simulates together: past 64, a group's stalls are those
+/// of 64 ranks (the share of iterations some rank prefills in,
+/// 1 − (1 − f)^n, barely moves beyond), so a plan's cost stays bounded.
+const MAX_LOCKSTEP_RANKS: u32 = 64;
+
+/// The requests of rank `k` of `ranks`, with their contexts and the
+/// shared prefix's blocks.
+fn start(
+    cap: &Capacity,
+    limits: Limits,
+    stream: &RequestStream,
+    replicas: u32,
+    tiering: Option<&Tiering>,
+    (k, ranks): (u32, u32),
+) -> Start {
+    let (mut reqs, clients) = ranked_requests(stream, replicas, (k, ranks));
     let tiers = tiering.map(|t| {
         let contexts = if t.contexts > 0.0 {
             t.contexts as u32
         } else {
             0
         };
-        let mut rng = SplitMix::new(stream.seed ^ CONTEXT_SEED);
+        let mut rng =
+            SplitMix::new(stream.seed ^ CONTEXT_SEED ^ RANK_SEED.wrapping_mul(u64::from(k)));
         for q in &mut reqs {
             q.ctx = (contexts > 0).then(|| ((rng.unit() * t.contexts) as u32).min(contexts - 1));
         }
@@ -358,13 +429,12 @@ pub(crate) fn simulate_tiered(
         q.computed = q.cached;
     }
     let shared_blocks = u64::from(reused(u32::MAX, shared, block) / block);
-    let start = Start {
+    Start {
         reqs,
         clients,
         shared_blocks,
         tiers,
-    };
-    run(r, dev, cap, limits, start)
+    }
 }
 
 /// Runs given requests of an open stream (arrivals in order, some perhaps
@@ -396,33 +466,7 @@ struct Start {
 }
 
 fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, start: Start) -> Run {
-    let Start {
-        reqs,
-        clients,
-        shared_blocks,
-        tiers,
-    } = start;
-    let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
-    let mut s = State {
-        r,
-        dev,
-        cap,
-        limits,
-        spec: Speculator::of(r),
-        run: Run {
-            reqs,
-            ..Run::default()
-        },
-        waiting: VecDeque::new(),
-        running: Vec::new(),
-        free: cap.blocks().saturating_sub(shared_blocks),
-        clock: 0.0,
-        next: 0,
-        released,
-        closed: clients.is_some(),
-        tiers,
-        hold: 0,
-    };
+    let mut s = State::new(r, dev, cap, limits, start);
     let mut plan: Vec<(usize, u32)> = Vec::new();
     while s.run.iterations < MAX_ITERATIONS {
         s.arrive();
@@ -451,10 +495,150 @@ fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, st
     s.run
 }
 
+/// Runs `ranks` replicas in lockstep: data-parallel attention ranks whose
+/// tokens meet in one expert group wait for each other at every MoE layer
+/// (`analytic::Shape::step_lockstep` gives the engines' sources). Each
+/// rank schedules its own requests; an iteration lasts as long as the
+/// slowest rank's own work (attention, the dense GEMMs, its store waits:
+/// its iteration less its expert part) plus the experts' work on the
+/// tokens of all ranks together. A rank with nothing to run waits.
+fn run_lockstep(
+    r: &Resolved,
+    dev: Option<&Breakdown>,
+    cap: &Capacity,
+    limits: Limits,
+    starts: Vec<Start>,
+) -> Run {
+    use crate::time::work::expert_group_seconds;
+    let mut states: Vec<State> = starts
+        .into_iter()
+        .map(|s| State::new(r, dev, cap, limits, s))
+        .collect();
+    let n = states.len().max(1) as f64;
+    let mut plans: Vec<Vec<(usize, u32)>> = vec![Vec::new(); states.len()];
+    let mut iterations = 0;
+    let mut clock: f64 = 0.0;
+    while iterations < MAX_ITERATIONS {
+        for s in &mut states {
+            s.clock = clock;
+            s.arrive();
+        }
+        let mut busy = false;
+        for (s, plan) in states.iter_mut().zip(&mut plans) {
+            busy |= s.plan(plan);
+        }
+        if !busy {
+            match states
+                .iter()
+                .filter_map(State::next_arrival)
+                .min_by(f64::total_cmp)
+            {
+                Some(t) => {
+                    clock = clock.max(t);
+                    continue;
+                }
+                None => break,
+            }
+        }
+        // Ranks that prefill are timed one by one; those that only decode
+        // together, at the most sequences and the most keys any of them
+        // holds (an upper bound on the slowest of them, within the ranks'
+        // spread), so an iteration costs the time model a few evaluations,
+        // not one per rank.
+        let (mut own, mut tokens, mut decode) = (0.0f64, 0.0, Mix::default());
+        for (s, plan) in states.iter_mut().zip(&plans) {
+            if plan.is_empty() {
+                continue;
+            }
+            let m = s.mix(plan);
+            let tok = s.tokens(&m);
+            tokens += tok;
+            let wait = s.copies_for(&m);
+            if m.prefill_tokens > 0.0 || wait > 0.0 {
+                let compute = s.compute(&m);
+                own = own.max(compute - expert_group_seconds(r, tok) + wait);
+            } else {
+                decode.decode_seqs = decode.decode_seqs.max(m.decode_seqs);
+                decode.decode_keys = decode.decode_keys.max(m.decode_keys);
+            }
+        }
+        if decode.decode_seqs > 0.0 {
+            let s = &states[0];
+            let tok = s.tokens(&decode);
+            own = own.max(s.compute(&decode) - expert_group_seconds(r, tok));
+        }
+        let dt = own.max(0.0) + expert_group_seconds(r, tokens / n);
+        for (s, plan) in states.iter_mut().zip(&plans) {
+            if !plan.is_empty() {
+                s.advance(plan, dt);
+            }
+        }
+        clock += dt.max(0.0);
+        iterations += 1;
+    }
+    merge(states.into_iter().map(|s| s.run), iterations)
+}
+
+/// One run of the ranks simulated together.
+fn merge(runs: impl Iterator<Item = Run>, iterations: u32) -> Run {
+    let mut out = Run {
+        iterations,
+        ..Run::default()
+    };
+    for r in runs {
+        out.reqs.extend(r.reqs);
+        out.preemptions += r.preemptions;
+        out.itl.merge(&r.itl);
+        out.ranks += 1;
+        // Per iteration of the group: what every rank ran.
+        out.running_sum += r.running_sum;
+        if let Some(t) = r.tiers {
+            out.tiers = Some(out.tiers.map_or(t, |o| o.merged(&t)));
+        }
+    }
+    out
+}
+
 /// Mixed into the stream's seed for the contexts' own generator.
 const CONTEXT_SEED: u64 = 0x6b76_7469_6572_7321;
 
-impl State<'_> {
+impl<'a> State<'a> {
+    fn new(
+        r: &'a Resolved,
+        dev: Option<&'a Breakdown>,
+        cap: &'a Capacity,
+        limits: Limits,
+        start: Start,
+    ) -> State<'a> {
+        let Start {
+            reqs,
+            clients,
+            shared_blocks,
+            tiers,
+        } = start;
+        let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
+        State {
+            r,
+            dev,
+            cap,
+            limits,
+            spec: Speculator::of(r),
+            run: Run {
+                reqs,
+                ..Run::default()
+            },
+            waiting: VecDeque::new(),
+            running: Vec::new(),
+            free: cap.blocks().saturating_sub(shared_blocks),
+            clock: 0.0,
+            next: 0,
+            released,
+            closed: clients.is_some(),
+            tiers,
+            hold: 0,
+        }
+    }
+
     /// Moves every request that has arrived by now to the waiting queue.
     /// A request longer than the whole pool is refused on arrival, as an
     /// engine refuses one beyond its `max_model_len`.
@@ -734,11 +918,70 @@ impl State<'_> {
 
     /// Runs one iteration and advances every scheduled request.
     fn step(&mut self, plan: &[(usize, u32)]) {
+        let (_, compute, wait) = self.work(plan);
+        self.advance(plan, compute + wait);
+    }
+
+    /// The iteration's work, its compute time and what it waits for the
+    /// store.
+    fn work(&mut self, plan: &[(usize, u32)]) -> (Mix, f64, f64) {
         let m = self.mix(plan);
-        let compute = self
-            .limits
-            .iteration(self.r, self.spec.as_ref(), self.dev, &m);
-        let dt = compute + self.copies(compute, &m);
+        let compute = self.compute(&m);
+        let wait = self.copies(compute, &m);
+        (m, compute, wait)
+    }
+
+    /// Seconds of an iteration carrying `m`.
+    fn compute(&self, m: &Mix) -> f64 {
+        self.limits
+            .iteration(self.r, self.spec.as_ref(), self.dev, m)
+    }
+
+    /// What an iteration carrying `m` waits for the store (see
+    /// [`State::copies`]), its compute worked out only when there is a
+    /// store to wait for.
+    fn copies_for(&mut self, m: &Mix) -> f64 {
+        match self.tiers.as_mut() {
+            None => return 0.0,
+            Some(t) if t.t.store.is_none() => {
+                t.owed = 0.0;
+                return 0.0;
+            }
+            Some(_) => {}
+        }
+        let compute = self.compute(m);
+        self.copies(compute, m)
+    }
+
+    /// Tokens the iteration's GEMMs carry (a decoding sequence's draft
+    /// positions included).
+    fn tokens(&self, m: &Mix) -> f64 {
+        m.prefill_tokens + m.decode_seqs * f64::from(self.width())
+    }
+
+    /// Schedules the next iteration, refusing requests that can never be
+    /// scheduled; false when this replica has nothing to run.
+    fn plan(&mut self, plan: &mut Vec<(usize, u32)>) -> bool {
+        loop {
+            plan.clear();
+            if self.running.is_empty() && self.waiting.is_empty() {
+                return false;
+            }
+            self.schedule(plan);
+            if !plan.is_empty() {
+                return true;
+            }
+            let Some(i) = self.waiting.pop_front() else {
+                return false;
+            };
+            self.run.reqs[i].dropped = true;
+            self.release_next();
+            self.arrive();
+        }
+    }
+
+    /// Ends an iteration of `dt` seconds: every scheduled request advances.
+    fn advance(&mut self, plan: &[(usize, u32)], dt: f64) {
         let yield_ = self.spec.as_ref().map_or(1.0, Speculator::expected);
         for &(i, _) in plan {
             let q = &mut self.run.reqs[i];

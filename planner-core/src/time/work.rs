@@ -251,6 +251,43 @@ pub(crate) fn rank_load(r: &Resolved, local_experts: f64) -> f64 {
     }
 }
 
+/// Distinct token sets that feed one expert group: `ep·etp/t`, the
+/// attention groups (data-parallel attention ranks, SGLang's and
+/// vLLM's DP attention, TensorRT-LLM's attention DP) whose tokens meet in
+/// the experts; 1 for a dense model or when EP spans the TP group.
+pub(crate) fn token_sets(r: &Resolved) -> f64 {
+    if r.spec.moe.is_none() {
+        return 1.0;
+    }
+    let (t, ep, etp) = (f64::from(r.tp), f64::from(r.ep), f64::from(r.etp()));
+    (ep * etp / t).max(1.0)
+}
+
+/// Seconds of an inference iteration's routed-expert GEMMs (their
+/// roofline against the weights and activations they stream) and their
+/// dispatch and combine, when every attention group of the expert group
+/// brings `tok` tokens: the part of an iteration that data-parallel
+/// attention ranks share. Mirrors `time::inference::pass_parts`.
+pub(crate) fn expert_group_seconds(r: &Resolved, tok: f64) -> f64 {
+    let p = &r.params;
+    if p.moe_layers == 0 || tok <= 0.0 {
+        return 0.0;
+    }
+    let mats = if r.spec.activation.is_gated() {
+        3.0
+    } else {
+        2.0
+    };
+    let x = routed_experts(r, &p.moe_layer, tok, mats);
+    let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+    let read = if hbm > 0.0 {
+        (x.weight_bytes + x.io_bytes) / hbm
+    } else {
+        f64::INFINITY
+    };
+    f64::from(p.moe_layers) * (x.compute.max(read) + 2.0 * dispatch_seconds(r, &x))
+}
+
 /// The routed experts this device holds, for `tok` tokens entering the
 /// layer on it.
 ///
@@ -268,7 +305,7 @@ pub(crate) fn routed_experts(r: &Resolved, l: &LayerParams, tok: f64, mats: f64)
     let e = f64::from(m.experts).max(1.0);
     let k = f64::from(m.top_k);
     let (t, ep, etp) = (f64::from(r.tp), f64::from(r.ep), f64::from(r.etp()));
-    let d = (ep * etp / t).max(1.0);
+    let d = token_sets(r);
     let local = (e / ep).max(1.0);
     let load = rank_load(r, local);
     let pairs = tok * k * d / ep * load;
