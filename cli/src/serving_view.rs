@@ -86,8 +86,17 @@ pub fn serving(o: &mut String, s: &ServingReport) {
     if let Some(m) = &s.simulated {
         let _ = writeln!(
             o,
-            "stream   simulated {} requests/replica ({} done, {} preempted, {} iterations, {:.1} s); mean {:.1} running",
-            m.requests,
+            "stream   simulated {} ({} done, {} preempted, {} iterations, {:.1} s); mean {:.1} running",
+            if m.ranks > 1 {
+                format!(
+                    "{} requests, {} on each of {} attention-DP replicas stepping together",
+                    m.requests,
+                    m.requests / m.ranks,
+                    m.ranks
+                )
+            } else {
+                format!("{} requests/replica", m.requests)
+            },
             m.completed,
             m.preemptions,
             m.iterations,

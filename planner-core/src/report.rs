@@ -825,8 +825,13 @@ pub struct Percentiles {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SimulatedServing {
-    /// Requests simulated (on one replica).
+    /// Requests simulated (on one replica, or over the `ranks` replicas
+    /// simulated together).
     pub requests: u32,
+    /// Replicas simulated together: the attention data-parallel ranks of
+    /// one expert group, which step together (`serving::sim`); 1 for one.
+    #[serde(default = "one_rank")]
+    pub ranks: u32,
     /// Requests that finished within the iteration bound.
     pub completed: u32,
     /// Iterations run.
@@ -1229,4 +1234,8 @@ pub struct DisaggReport {
     pub usd_per_million_output: Option<Usd>,
     /// Dollars per request (both pools).
     pub usd_per_request: Option<Usd>,
+}
+
+fn one_rank() -> u32 {
+    1
 }

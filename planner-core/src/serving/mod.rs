@@ -323,6 +323,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
             .is_none_or(|b| tpot.p99.as_secs() <= b.as_secs());
     SimulatedServing {
         requests: run.reqs.len() as u32,
+        ranks: run.ranks.max(1),
         completed: done.len() as u32,
         iterations: run.iterations,
         preemptions: run.preemptions,
