@@ -283,8 +283,10 @@ impl<'a> Shape<'a> {
         } else {
             1.0 / n
         };
+        // A decoding sequence's draft positions go through the experts too.
+        let dw = d * self.width();
         let spared =
-            expert_group_seconds(self.r, d + c) - expert_group_seconds(self.r, d + c * share);
+            expert_group_seconds(self.r, dw + c) - expert_group_seconds(self.r, dw + c * share);
         let tp = (tp - spared.max(0.0)).max(td);
         let g = |m: f64| td + any(per_s * m) * (tp - td) - m;
         let top = if per_s > 0.0 {
