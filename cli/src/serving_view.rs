@@ -27,10 +27,15 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         .map_or("whole prompts".into(), |b| format!("{b}-token budget"));
     let _ = writeln!(
         o,
-        "engine   {}: {budget}, {}-token blocks, up to {} running",
+        "engine   {}: {budget}, {}-token blocks, up to {} running{}",
         p.engine.en(),
         p.block_tokens,
-        p.max_seqs
+        p.max_seqs,
+        if p.dp_balance == planner_core::engine::DpBalance::On {
+            format!("; {}", p.dp_balance.en())
+        } else {
+            String::new()
+        }
     );
     if p.engine.continuous() {
         let h = &p.host;

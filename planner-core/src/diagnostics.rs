@@ -70,6 +70,9 @@ pub enum IgnoredLever {
     ServingEngine,
     /// `levers.engine_knobs.scheduler_steps` on an engine other than vLLM V0.
     SchedulerSteps,
+    /// `levers.engine_knobs.attention_dp_balance` on an engine other than
+    /// TensorRT-LLM.
+    DpBalance,
     /// `levers.offload.optimizer` on serving.
     OptimizerOffload,
     /// `levers.offload.gradients` on serving.
@@ -86,12 +89,13 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 11] = [
+    pub const ALL: [IgnoredLever; 12] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
         IgnoredLever::ServingEngine,
         IgnoredLever::SchedulerSteps,
+        IgnoredLever::DpBalance,
         IgnoredLever::OptimizerOffload,
         IgnoredLever::GradientOffload,
         IgnoredLever::ActivationOffload,
@@ -107,6 +111,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::ExpertOffloadDense => "expert_offload_dense", "expert offload (the model has no routed experts)", "专家卸载（该模型没有路由专家）";
     IgnoredLever::ServingEngine => "serving_engine", "serving engine", "推理服务引擎";
     IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
+    IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";
     IgnoredLever::OptimizerOffload => "optimizer_offload", "optimizer offload", "优化器卸载";
     IgnoredLever::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
     IgnoredLever::ActivationOffload => "activation_offload", "activation offload", "激活卸载";

@@ -85,6 +85,9 @@ pub enum Setting {
     /// Whether the engine's host work overlaps the GPU's (vLLM
     /// `--async-scheduling`, SGLang's overlap scheduler).
     HostOverlap,
+    /// Whether attention-DP ranks' prompts wait for each other
+    /// (TensorRT-LLM `attention_dp_config.enable_balance`).
+    DpBalance,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
     /// Disaggregated prefill and decode pools (the P:D split, TP per
@@ -134,6 +137,7 @@ crate::lang::named!(Setting {
     Setting::PrefixCaching => "prefix_caching", "prefix caching", "前缀缓存";
     Setting::SchedulerSteps => "scheduler_steps", "decode steps per scheduling", "每次调度的解码步数";
     Setting::HostOverlap => "host_overlap", "host work overlap", "主机工作重叠";
+    Setting::DpBalance => "attention_dp_balance", "attention-DP balance", "注意力 DP 负载均衡";
     Setting::MemoryFraction => "memory_fraction", "engine memory fraction", "引擎显存占比";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
@@ -448,6 +452,15 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             .map_or("default".to_string(), |o| o.key().to_string())
     };
     push(out, Setting::HostOverlap, overlap(a), overlap(b), n);
+    let balance = |l: &Levers| {
+        l.engine_knobs
+            .attention_dp_balance
+            .unwrap_or_default()
+            .key()
+            .to_string()
+    };
+    // Held prompts wait for their first token.
+    push(out, Setting::DpBalance, balance(a), balance(b), Impact::Sla);
     let fraction = |l: &Levers| {
         l.engine_knobs
             .memory_fraction

@@ -163,6 +163,7 @@ mod tests {
         same_key_as_serde(&HostOverlap::ALL);
         same_key_as_serde(&IgnoredLever::ALL);
         same_key_as_serde(&[PrefixCaching::On, PrefixCaching::Off]);
+        same_key_as_serde(&crate::engine::DpBalance::ALL);
         same_key_as_serde(&[KvLoad::Bulk, KvLoad::Layerwise]);
         same_key_as_serde(&[PreemptedKv::Recompute, PreemptedKv::Swap]);
         same_key_as_serde(&Tier::ALL);

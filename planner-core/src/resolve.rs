@@ -1222,6 +1222,16 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
             levers.engine_knobs.scheduler_steps = None;
         }
     }
+    // Holding prompts for every attention-DP rank is TensorRT-LLM's
+    // (`attention_dp_config.enable_balance`).
+    if levers.engine_knobs.attention_dp_balance.is_some()
+        && levers.engine != crate::engine::Engine::TrtLlm
+    {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::DpBalance,
+        }));
+        levers.engine_knobs.attention_dp_balance = None;
+    }
 }
 
 /// Disaggregated pools: GPUs in each, within the plan's; a link that

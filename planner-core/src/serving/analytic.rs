@@ -12,7 +12,7 @@
 use super::capacity::Capacity;
 use super::kv_tiers::{KvUse, Tiering};
 use super::sim::Limits;
-use crate::engine::Batching;
+use crate::engine::{Batching, DP_BALANCE_BATCHING_WAIT_ITERS, DP_BALANCE_TIMEOUT_ITERS};
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, Slo};
@@ -41,6 +41,20 @@ pub(crate) struct Shape<'a> {
     /// Data-parallel attention ranks whose prefills hold each other up
     /// ([`lockstep`]); 1 when none do.
     pub lockstep: f64,
+    /// Attention-DP ranks whose prompts the engine holds for each other
+    /// ([`crate::engine::DpBalance`]); 0 when it does not.
+    pub balanced: f64,
+}
+
+/// The attention-DP ranks an engine balances prompts over: the ranks that
+/// feed one expert group, under `DpBalance::On`; 0 otherwise.
+pub(crate) fn balanced(r: &Resolved, limits: &Limits) -> f64 {
+    let n = token_sets(r);
+    if limits.dp_balance && n > 1.0 {
+        n
+    } else {
+        0.0
+    }
 }
 
 /// Data-parallel attention ranks whose prefills hold each other up
@@ -50,14 +64,16 @@ pub(crate) struct Shape<'a> {
 /// in the same iteration, finishes them in the same iteration and
 /// replaces them in the next, so the ranks prefill together; the
 /// simulator, which runs the ranks together (`sim::run_lockstep`), shows
-/// it. Random arrivals or lengths put each rank's prefills at their own
-/// iterations.
-pub(crate) fn lockstep(r: &Resolved, stream: &RequestStream) -> f64 {
+/// it. An engine that holds prompts for every rank
+/// ([`crate::engine::DpBalance`]) lines them up too. Random arrivals or
+/// lengths put each rank's prefills at their own iterations.
+pub(crate) fn lockstep(r: &Resolved, limits: &Limits, stream: &RequestStream) -> f64 {
     use crate::request::{Arrival, Lengths};
     let fixed = |l: &Lengths| matches!(l, Lengths::Fixed { .. });
-    let aligned = matches!(stream.arrival, Arrival::Concurrency { .. })
-        && fixed(&stream.prompt)
-        && fixed(&stream.output);
+    let aligned = limits.dp_balance
+        || matches!(stream.arrival, Arrival::Concurrency { .. })
+            && fixed(&stream.prompt)
+            && fixed(&stream.output);
     if aligned {
         1.0
     } else {
@@ -112,6 +128,9 @@ struct Step {
     d: f64,
     /// Budget left for prompt tokens.
     left: f64,
+    /// Mean seconds a prompt is held before its prefill may start
+    /// (attention-DP balance, [`Shape::held`]); 0 otherwise.
+    hold: f64,
 }
 
 /// A prefill iteration's pieces, as `Shape::step` works them out.
@@ -219,7 +238,8 @@ impl<'a> Shape<'a> {
             return None;
         }
         let td = self.time(&self.decode(d));
-        let together = (rate * tp).max(1.0);
+        let hold = self.held(rate, t);
+        let together = (rate * (tp + 2.0 * hold)).max(1.0);
         let c = (together * p).min(left);
         let tp = self.time(&self.with_prefill(d, c));
         let per_s = rate * p / c;
@@ -251,6 +271,7 @@ impl<'a> Shape<'a> {
             f,
             d,
             left,
+            hold,
         })
     }
 
@@ -307,6 +328,7 @@ impl<'a> Shape<'a> {
                 f: 1.0,
                 d,
                 left,
+                hold: 0.0,
             };
         }
         let (mut lo, mut hi) = (td, if top.is_finite() { top } else { tp.max(td) });
@@ -331,7 +353,25 @@ impl<'a> Shape<'a> {
             f: any(per_s * mean),
             d,
             left,
+            hold: 0.0,
         }
+    }
+
+    /// Mean seconds a prompt waits under attention-DP balance
+    /// ([`crate::engine::DpBalance`]): prompts start once every one of the
+    /// n ranks has one (after the last of them receives a request, H_n/λ
+    /// on average at λ requests a second a rank, the largest of n
+    /// exponential waits; at most the timeout's iterations), then, every
+    /// rank decoding, the batching wait's iterations more. A prompt comes
+    /// at a uniform point of that cycle and waits half of it.
+    fn held(&self, rate: f64, t: f64) -> f64 {
+        let n = self.balanced;
+        if n <= 1.0 || rate <= 0.0 {
+            return 0.0;
+        }
+        let harmonic: f64 = (1..=n as u32).map(|k| 1.0 / f64::from(k)).sum();
+        let all = (harmonic / rate).min(f64::from(DP_BALANCE_TIMEOUT_ITERS) * t);
+        (all + f64::from(DP_BALANCE_BATCHING_WAIT_ITERS) * t) / 2.0
     }
 
     /// The step under prefill-first batching (vLLM V0): prompts that
@@ -369,6 +409,7 @@ impl<'a> Shape<'a> {
             f,
             d,
             left,
+            hold: 0.0,
         }
     }
 
@@ -597,10 +638,11 @@ impl<'a> Shape<'a> {
             st.tp / 2.0
         };
         let r99 = if w < 0.01 { window } else { st.tp.max(window) };
+        // A held prompt waits out the rest of the balance cycle.
         let ttft = [
-            class(0.5) + r50 + quantile(0.5),
-            class(0.99) + r99 + quantile(0.99),
-            class_mean + mean_residual + wait,
+            class(0.5) + r50 + quantile(0.5) + st.hold,
+            class(0.99) + r99 + quantile(0.99) + 2.0 * st.hold,
+            class_mean + mean_residual + wait + st.hold,
         ];
         let prefill_time = st.f * st.extra;
         Steady {

@@ -371,7 +371,8 @@ fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
         spec: spec.as_ref(),
         // A disaggregated prefill pool keeps no store below HBM.
         kv: Default::default(),
-        lockstep: super::analytic::lockstep(&m.r, &m.stream),
+        lockstep: super::analytic::lockstep(&m.r, &m.limits, &m.stream),
+        balanced: super::analytic::balanced(&m.r, &m.limits),
     };
     f(&shape)
 }

@@ -44,6 +44,7 @@ fn limits(p: &EngineProfile) -> Limits {
         scheduler_steps: p.scheduler_steps.max(1),
         host: p.host,
         reserve: p.preemption == crate::engine::Preemption::ReserveToFinish,
+        dp_balance: p.dp_balance == crate::engine::DpBalance::On,
     }
 }
 
@@ -178,7 +179,8 @@ fn shape<'a>(
         cached,
         spec,
         kv: KvUse::at(tiers, cap.tokens - cached),
-        lockstep: analytic::lockstep(r, stream),
+        lockstep: analytic::lockstep(r, &lim, stream),
+        balanced: analytic::balanced(r, &lim),
     }
 }
 

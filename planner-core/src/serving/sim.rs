@@ -15,7 +15,7 @@
 use super::capacity::Capacity;
 use super::kv_tiers::{reusable, Lru, Seen, Tiering};
 use super::rng::SplitMix;
-use crate::engine::{Batching, HostCost};
+use crate::engine::{Batching, HostCost, DP_BALANCE_BATCHING_WAIT_ITERS, DP_BALANCE_TIMEOUT_ITERS};
 use crate::memory::breakdown::Breakdown;
 use crate::memory::speculator::Speculator;
 use crate::request::{Arrival, RequestStream, MAX_SIMULATED_REQUESTS};
@@ -47,6 +47,9 @@ pub(crate) struct Limits {
     /// Admission reserves the blocks of the whole request (prompt and
     /// output), so nothing is preempted (`Preemption::ReserveToFinish`).
     pub reserve: bool,
+    /// Attention-DP ranks' prompts wait for each other
+    /// (`engine::DpBalance::On`; only ranks run in lockstep read it).
+    pub dp_balance: bool,
 }
 
 impl Limits {
@@ -301,6 +304,9 @@ struct State<'a> {
     tiers: Option<Tiers>,
     /// Decode steps left in the current multi-step window.
     hold: u32,
+    /// Whether new prompts may start this iteration (attention-DP
+    /// balance holds them, `Balance`).
+    open: bool,
 }
 
 /// What one admission found (see `State::look`).
@@ -518,10 +524,17 @@ fn run_lockstep(
     let mut plans: Vec<Vec<(usize, u32)>> = vec![Vec::new(); states.len()];
     let mut iterations = 0;
     let mut clock: f64 = 0.0;
+    let mut balance = Balance::default();
     while iterations < MAX_ITERATIONS {
         for s in &mut states {
             s.clock = clock;
             s.arrive();
+        }
+        if limits.dp_balance {
+            let open = balance.open(&states);
+            for s in &mut states {
+                s.open = open;
+            }
         }
         let mut busy = false;
         for (s, plan) in states.iter_mut().zip(&mut plans) {
@@ -577,6 +590,44 @@ fn run_lockstep(
         iterations += 1;
     }
     merge(states.into_iter().map(|s| s.run), iterations)
+}
+
+/// TensorRT-LLM's attention-DP balance (`engine::DpBalance`), as
+/// `_balance_adp_requests` decides it each iteration from every rank's
+/// counts: when every rank has prompts waiting and room for them, they
+/// start, after [`DP_BALANCE_BATCHING_WAIT_ITERS`] iterations of waiting
+/// for more if every rank is also decoding; otherwise they wait, at most
+/// [`DP_BALANCE_TIMEOUT_ITERS`] iterations, and not at all when a rank has
+/// nothing to decode.
+#[derive(Debug, Clone, Copy, Default)]
+struct Balance {
+    waiting: u32,
+    batching: u32,
+}
+
+impl Balance {
+    /// Whether new prompts may start on every rank this iteration.
+    fn open(&mut self, states: &[State]) -> bool {
+        let all = |f: &dyn Fn(&State) -> bool| states.iter().all(f);
+        let prompts = all(&|s| !s.waiting.is_empty());
+        let room = all(&|s| (s.running.len() as u32) < s.limits.max_seqs);
+        let decoding = all(&|s| !s.running.is_empty());
+        if prompts && room {
+            self.waiting = 0;
+            if decoding && self.batching < DP_BALANCE_BATCHING_WAIT_ITERS {
+                self.batching += 1;
+                return false;
+            }
+            self.batching = 0;
+            return true;
+        }
+        self.waiting += 1;
+        if self.waiting >= DP_BALANCE_TIMEOUT_ITERS || !decoding {
+            self.waiting = 0;
+            return true;
+        }
+        false
+    }
 }
 
 /// One run of the ranks simulated together.
@@ -636,6 +687,7 @@ impl<'a> State<'a> {
             closed: clients.is_some(),
             tiers,
             hold: 0,
+            open: true,
         }
     }
 
@@ -780,7 +832,7 @@ impl<'a> State<'a> {
 
     /// Admits waiting requests while budget, running slots and blocks last.
     fn admit(&mut self, plan: &mut Vec<(usize, u32)>) {
-        if self.limits.static_batches && !self.running.is_empty() {
+        if !self.open || (self.limits.static_batches && !self.running.is_empty()) {
             return;
         }
         let used: u64 = plan.iter().map(|p| u64::from(p.1)).sum();
