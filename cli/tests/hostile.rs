@@ -853,6 +853,18 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             ),
             Refused("host_overlap"),
         ),
+        case(
+            "attention-DP balance that is not a setting",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[(
+                    "/levers/engine_knobs",
+                    json!({"attention_dp_balance": "always"}),
+                )],
+            ),
+            Refused("attention_dp_balance"),
+        ),
         store("KV store in HBM", json!({"tier": "hbm"}), "kv_tier.tier"),
         store(
             "KV store on CXL the hardware lacks",
