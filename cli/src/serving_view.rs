@@ -134,6 +134,18 @@ pub fn serving(o: &mut String, s: &ServingReport) {
             a.output_tokens_per_second,
             a.max_rate
         );
+        if let Some(x) = a.dp_stall {
+            let fix = if s.profile.engine == planner_core::engine::Engine::TrtLlm {
+                "levers.engine_knobs.attention_dp_balance lines them up"
+            } else {
+                "TensorRT-LLM's attention_dp_balance would line them up"
+            };
+            let _ = writeln!(
+                o,
+                "         attention-DP ranks wait for each other's prefills: {:.0} % of each output token's time ({fix}, at the cost of first-token time)",
+                x * 100.0
+            );
+        }
     }
     if s.simulated.is_some() {
         let _ = writeln!(

@@ -893,6 +893,12 @@ pub struct AnalyticServing {
     /// Share of GPU time spent on prefill (the rest on decode), for the
     /// split of cost between input and output tokens.
     pub prefill_share: f64,
+    /// Under attention DP, the share of each output token's time spent
+    /// waiting for other ranks' prefills (against the same ranks with
+    /// their prefills lined up, `serving::analytic`); `None` without
+    /// attention DP or when the ranks already prefill together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dp_stall: Option<f64>,
 }
 
 /// Serving as an engine runs it.
@@ -999,6 +1005,8 @@ pub enum ServingFigure {
     UsdPerMInput,
     /// [`ServingReport::usd_per_million_output`].
     UsdPerMOutput,
+    /// [`AnalyticServing::dp_stall`].
+    DpStall,
     /// The stream's Poisson arrival rate (setting).
     ArrivalRate,
     /// Prompt tokens of each request (setting).
@@ -1013,7 +1021,7 @@ pub enum ServingFigure {
 
 impl ServingFigure {
     /// The report's figures, in the order the views list them.
-    pub const FIGURES: [ServingFigure; 12] = [
+    pub const FIGURES: [ServingFigure; 13] = [
         ServingFigure::KvPoolTokens,
         ServingFigure::MaxConcurrency,
         ServingFigure::TtftP50,
@@ -1026,6 +1034,7 @@ impl ServingFigure {
         ServingFigure::MaxRateUnderSlo,
         ServingFigure::UsdPerMInput,
         ServingFigure::UsdPerMOutput,
+        ServingFigure::DpStall,
     ];
 }
 
@@ -1042,6 +1051,7 @@ crate::lang::named!(ServingFigure {
     ServingFigure::MaxRateUnderSlo => "max_rate_under_slo", "largest rate within the SLOs (requests/s)", "满足 SLO 的最大速率（请求/秒）";
     ServingFigure::UsdPerMInput => "usd_per_m_input", "$ per M input tokens", "每百万输入 token 美元";
     ServingFigure::UsdPerMOutput => "usd_per_m_output", "$ per M output tokens", "每百万输出 token 美元";
+    ServingFigure::DpStall => "dp_stall", "time lost to attention-DP stalls (share of TPOT)", "注意力 DP 互等损失（占每输出 token 时间）";
     ServingFigure::ArrivalRate => "arrival_rate", "arrival rate (requests/s, Poisson)", "到达速率（请求/秒，泊松）";
     ServingFigure::PromptTokens => "prompt_tokens", "prompt tokens per request", "每请求提示词 token";
     ServingFigure::OutputTokens => "output_tokens", "output tokens per request", "每请求输出 token";

@@ -98,6 +98,7 @@ fn as_serving(a: &AnalyticDisagg) -> AnalyticServing {
         max_rate: a.max_rate,
         max_rate_under_slo: a.max_rate_under_slo,
         prefill_share: 0.0,
+        dp_stall: None,
     }
 }
 

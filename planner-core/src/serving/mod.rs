@@ -100,7 +100,7 @@ pub(crate) fn report(
     let tiers = tiering(r, devices, &cap, stream, &lim);
     let shape = shape(r, dev, &cap, lim, stream, spec.as_ref(), tiers.as_ref());
     let steady = shape.of(stream, replicas);
-    out.analytic = Some(analytic_figures(&shape, &steady, &stream.slo, replicas));
+    out.analytic = Some(analytic_figures(&shape, stream, &steady, replicas));
     let run = sim::simulate_tiered(r, dev, &cap, lim, stream, replicas, tiers.as_ref());
     let sim = simulated_figures(&run, &stream.slo, replicas);
     out.kv_tier = tiers.map(|t| tier_figures(&shape, &t, &steady, &run, stream, replicas));
@@ -231,9 +231,24 @@ fn cached(stream: &RequestStream, lim: &Limits, cap: &capacity::Capacity) -> f64
     f64::from(sim::reused(mean, stream.shared_prefix, cap.block_tokens))
 }
 
-fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> AnalyticServing {
+fn analytic_figures(
+    shape: &Shape,
+    stream: &RequestStream,
+    s: &Steady,
+    replicas: u32,
+) -> AnalyticServing {
     let n = f64::from(replicas);
+    let slo = &stream.slo;
     let any_slo = slo.is_set();
+    // The same ranks with their prefills lined up.
+    let dp_stall = (shape.lockstep > 1.0 && s.tpot > 0.0).then(|| {
+        let aligned = Shape {
+            lockstep: 1.0,
+            ..*shape
+        }
+        .of(stream, replicas);
+        (1.0 - aligned.tpot / s.tpot).clamp(0.0, 1.0)
+    });
     AnalyticServing {
         stable: s.stable,
         iteration: Seconds::from_secs(s.t),
@@ -248,6 +263,7 @@ fn analytic_figures(shape: &Shape, s: &Steady, slo: &Slo, replicas: u32) -> Anal
         max_rate: shape.max_rate(None) * n,
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
         prefill_share: s.prefill_share,
+        dp_stall,
     }
 }
 
@@ -397,7 +413,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
     );
     let replicas = r.dp.max(1);
     let steady = shape.of(stream, replicas);
-    Some(analytic_figures(&shape, &steady, &stream.slo, replicas))
+    Some(analytic_figures(&shape, stream, &steady, replicas))
 }
 
 /// The steady state of a candidate the serving search weighs: `None`

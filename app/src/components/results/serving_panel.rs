@@ -7,7 +7,7 @@
 
 use crate::i18n::results::{t, K};
 use crate::i18n::Lang;
-use crate::numfmt::{duration, num, si, usd};
+use crate::numfmt::{duration, num, pct, si, usd};
 use crate::state::use_state;
 use leptos::prelude::*;
 use planner_core::report::{ServingFigure as F, ServingReport};
@@ -43,6 +43,7 @@ pub fn value(s: &ServingReport, f: F) -> Option<String> {
         F::MaxRateUnderSlo => ana.and_then(|a| a.max_rate_under_slo).map(num),
         F::UsdPerMInput => s.usd_per_million_input.map(usd),
         F::UsdPerMOutput => s.usd_per_million_output.map(usd),
+        F::DpStall => ana.and_then(|a| a.dp_stall).map(pct),
         _ => None,
     }
 }
@@ -103,8 +104,10 @@ mod tests {
         let s = r.serving.expect("a serving report");
         for lang in [Lang::En, Lang::Zh] {
             let shown = rows(&s, lang);
-            // The example sets both p99 targets, and has a catalog price.
-            assert_eq!(shown.len(), F::FIGURES.len(), "{shown:?}");
+            // The example sets both p99 targets, and has a catalog price;
+            // it runs no attention DP, so it has no stall figure.
+            assert_eq!(shown.len(), F::FIGURES.len() - 1, "{shown:?}");
+            assert!(shown.iter().all(|(k, _, _)| *k != "dp_stall"));
             assert!(shown.iter().all(|(_, n, v)| !n.is_empty() && !v.is_empty()));
         }
     }
