@@ -73,6 +73,8 @@ pub enum K {
     // Serving figures.
     ServingTitle,
     ServingStreamNote,
+    /// The note under the figures when attention-DP ranks ran together.
+    ServingLockstepNote,
     ServingNoStream,
     ValidValues,
     // Disaggregated prefill and decode.
@@ -178,6 +180,11 @@ pub fn t(lang: Lang, k: K) -> &'static str {
             lang,
             "Latencies and goodput from the iteration-level simulation of the request stream on one replica; rates from the steady-state model.",
             "延迟与有效吞吐来自对请求流在单个副本上的逐迭代模拟；速率来自稳态模型。",
+        ),
+        K::ServingLockstepNote => tr(
+            lang,
+            "Latencies and goodput from the iteration-level simulation of the request stream on the attention-DP replicas that step together (each waits for the others' prefills); rates from the steady-state model.",
+            "延迟与有效吞吐来自对请求流在同步推进的各注意力 DP 副本上的逐迭代模拟（每个副本都要等待其他副本的预填充）；速率来自稳态模型。",
         ),
         K::ServingNoStream => tr(
             lang,

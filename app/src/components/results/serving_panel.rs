@@ -70,7 +70,11 @@ pub fn ServingPanel() -> impl IntoView {
         {move || {
             serving.get().map(|s| {
                 let lang = lang();
-                let note = if s.simulated.is_some() { K::ServingStreamNote } else { K::ServingNoStream };
+                let note = match s.simulated {
+                    Some(m) if m.ranks > 1 => K::ServingLockstepNote,
+                    Some(_) => K::ServingStreamNote,
+                    None => K::ServingNoStream,
+                };
                 view! {
                     <section class="serving-panel" data-testid="serving-panel">
                         <h3>{format!("{} · {}", t(lang, K::ServingTitle), s.profile.engine.name(lang))}</h3>
