@@ -18,7 +18,7 @@ use planner_core::plan::{
 };
 use planner_core::precision::Precision;
 use planner_core::report::{TimeReport, Verdict};
-use stats::percentile;
+use stats::assert_band_holds;
 
 struct Case {
     name: &'static str,
@@ -374,25 +374,7 @@ fn trt_llm_offline_throughput() {
     // and 90th percentiles in time, widened on the fast side for eager
     // `generate` (below): never narrower, at most five points wider.
     let band = planner_core::uncertainty::ValidationBasis::DenseServing.band(1);
-    let (p10, p90) = (
-        percentile(&time_errors, 0.10),
-        percentile(&time_errors, 0.90),
-    );
-    println!(
-        "time errors p10 {:+.1} %, p90 {:+.1} %",
-        p10 * 100.0,
-        p90 * 100.0
-    );
-    assert!(
-        band.fast >= -p10 && band.fast <= -p10 + 0.05,
-        "fast {} vs {p10}",
-        band.fast
-    );
-    assert!(
-        band.slow >= p90 && band.slow <= p90 + 0.02,
-        "slow {} vs {p90}",
-        band.slow
-    );
+    assert_band_holds("dense serving, time", band, &time_errors, (0.05, 0.02));
     let n = errors.len();
     let (median, worst) = median_and_worst(errors);
     // As measured on 2026-12-04 (60 rows), with TensorRT-LLM's reserving

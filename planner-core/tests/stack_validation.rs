@@ -27,7 +27,7 @@ use planner_core::stack::TrainingStack;
 use planner_core::units::{ByteRate, Bytes, Watts};
 use planner_core::zero::Zero3Fetch;
 use planner_core::Named;
-use stats::percentile;
+use stats::assert_band_holds;
 
 /// A training run as published.
 #[derive(Clone)]
@@ -1814,23 +1814,7 @@ fn ranges_hold_the_measured_steps() {
     // fails here until `uncertainty.rs` follows.
     for (basis, errs) in &errors {
         let b = basis.band(8);
-        let (p10, p90) = (percentile(errs, 0.10), percentile(errs, 0.90));
-        println!(
-            "{basis:?}: errors p10 {:+.1} %, p90 {:+.1} % over {} runs",
-            p10 * 100.0,
-            p90 * 100.0,
-            errs.len()
-        );
-        assert!(
-            b.fast >= -p10 && b.fast <= -p10 + 0.02,
-            "{basis:?} fast {} vs {p10}",
-            b.fast
-        );
-        assert!(
-            b.slow >= p90 && b.slow <= p90 + 0.02,
-            "{basis:?} slow {} vs {p90}",
-            b.slow
-        );
+        assert_band_holds(&format!("{basis:?}"), b, errs, (0.02, 0.02));
         assert_eq!(b.rows as usize, errs.len(), "{basis:?}");
     }
     assert!(held.contains_key(&format!("{:?}", ValidationBasis::PytorchTraining)));
