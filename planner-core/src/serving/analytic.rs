@@ -41,20 +41,6 @@ pub(crate) struct Shape<'a> {
     /// Data-parallel attention ranks whose prefills hold each other up
     /// ([`lockstep`]); 1 when none do.
     pub lockstep: f64,
-    /// Attention-DP ranks whose prompts the engine holds for each other
-    /// ([`crate::engine::DpBalance`]); 0 when it does not.
-    pub balanced: f64,
-}
-
-/// The attention-DP ranks an engine balances prompts over: the ranks that
-/// feed one expert group, under `DpBalance::On`; 0 otherwise.
-pub(crate) fn balanced(r: &Resolved, limits: &Limits) -> f64 {
-    let n = token_sets(r);
-    if limits.dp_balance && n > 1.0 {
-        n
-    } else {
-        0.0
-    }
 }
 
 /// Data-parallel attention ranks whose prefills hold each other up
@@ -71,9 +57,9 @@ pub(crate) fn lockstep(r: &Resolved, limits: &Limits, stream: &RequestStream) ->
     use crate::request::{Arrival, Lengths};
     let fixed = |l: &Lengths| matches!(l, Lengths::Fixed { .. });
     let aligned = limits.dp_balance
-        || matches!(stream.arrival, Arrival::Concurrency { .. })
+        || (matches!(stream.arrival, Arrival::Concurrency { .. })
             && fixed(&stream.prompt)
-            && fixed(&stream.output);
+            && fixed(&stream.output));
     if aligned {
         1.0
     } else {
@@ -238,6 +224,9 @@ impl<'a> Shape<'a> {
             return None;
         }
         let td = self.time(&self.decode(d));
+        // Prompts that arrive during a prefill iteration start together,
+        // and under attention-DP balance those of a whole hold cycle
+        // (twice the mean hold).
         let hold = self.held(rate, t);
         let together = (rate * (tp + 2.0 * hold)).max(1.0);
         let c = (together * p).min(left);
@@ -365,8 +354,8 @@ impl<'a> Shape<'a> {
     /// rank decoding, the batching wait's iterations more. A prompt comes
     /// at a uniform point of that cycle and waits half of it.
     fn held(&self, rate: f64, t: f64) -> f64 {
-        let n = self.balanced;
-        if n <= 1.0 || rate <= 0.0 {
+        let n = token_sets(self.r);
+        if !self.limits.dp_balance || n <= 1.0 || rate <= 0.0 {
             return 0.0;
         }
         let harmonic: f64 = (1..=n as u32).map(|k| 1.0 / f64::from(k)).sum();

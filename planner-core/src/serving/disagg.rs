@@ -372,7 +372,6 @@ fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
         // A disaggregated prefill pool keeps no store below HBM.
         kv: Default::default(),
         lockstep: super::analytic::lockstep(&m.r, &m.limits, &m.stream),
-        balanced: super::analytic::balanced(&m.r, &m.limits),
     };
     f(&shape)
 }

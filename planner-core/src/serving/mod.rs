@@ -180,7 +180,6 @@ fn shape<'a>(
         spec,
         kv: KvUse::at(tiers, cap.tokens - cached),
         lockstep: analytic::lockstep(r, &lim, stream),
-        balanced: analytic::balanced(r, &lim),
     }
 }
 

@@ -566,9 +566,13 @@ fn run_lockstep(
             let m = s.mix(plan);
             let tok = s.tokens(&m);
             tokens += tok;
-            let wait = s.copies_for(&m);
-            if m.prefill_tokens > 0.0 || wait > 0.0 {
+            // A rank with a store below HBM is timed to know its wait.
+            let timed = (m.prefill_tokens > 0.0 || s.stores()).then(|| {
                 let compute = s.compute(&m);
+                (compute, s.copies(compute, &m))
+            });
+            if let Some((compute, wait)) = timed.filter(|&(_, w)| m.prefill_tokens > 0.0 || w > 0.0)
+            {
                 own = own.max(compute - expert_group_seconds(r, tok) + wait);
             } else {
                 decode.decode_seqs = decode.decode_seqs.max(m.decode_seqs);
@@ -989,20 +993,10 @@ impl<'a> State<'a> {
             .iteration(self.r, self.spec.as_ref(), self.dev, m)
     }
 
-    /// What an iteration carrying `m` waits for the store (see
-    /// [`State::copies`]), its compute worked out only when there is a
-    /// store to wait for.
-    fn copies_for(&mut self, m: &Mix) -> f64 {
-        match self.tiers.as_mut() {
-            None => return 0.0,
-            Some(t) if t.t.store.is_none() => {
-                t.owed = 0.0;
-                return 0.0;
-            }
-            Some(_) => {}
-        }
-        let compute = self.compute(m);
-        self.copies(compute, m)
+    /// Whether the replica keeps a store below HBM (its iterations may
+    /// wait for copies, [`State::copies`]).
+    fn stores(&self) -> bool {
+        self.tiers.as_ref().is_some_and(|t| t.t.store.is_some())
     }
 
     /// Tokens the iteration's GEMMs carry (a decoding sequence's draft

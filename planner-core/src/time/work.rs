@@ -267,25 +267,25 @@ pub(crate) fn token_sets(r: &Resolved) -> f64 {
 /// roofline against the weights and activations they stream) and their
 /// dispatch and combine, when every attention group of the expert group
 /// brings `tok` tokens: the part of an iteration that data-parallel
-/// attention ranks share. Mirrors `time::inference::pass_parts`.
+/// attention ranks share. The same roofline `time::inference::pass_parts`
+/// splits into GEMM and weight-read time.
 pub(crate) fn expert_group_seconds(r: &Resolved, tok: f64) -> f64 {
     let p = &r.params;
     if p.moe_layers == 0 || tok <= 0.0 {
         return 0.0;
     }
-    let mats = if r.spec.activation.is_gated() {
+    let x = routed_experts(r, &p.moe_layer, tok, mlp_matrices(r));
+    f64::from(p.moe_layers) * (x.seconds(r) + 2.0 * dispatch_seconds(r, &x))
+}
+
+/// Weight matrices of an MLP: three when gated (SwiGLU, GeGLU), two
+/// otherwise.
+fn mlp_matrices(r: &Resolved) -> f64 {
+    if r.spec.activation.is_gated() {
         3.0
     } else {
         2.0
-    };
-    let x = routed_experts(r, &p.moe_layer, tok, mats);
-    let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
-    let read = if hbm > 0.0 {
-        (x.weight_bytes + x.io_bytes) / hbm
-    } else {
-        f64::INFINITY
-    };
-    f64::from(p.moe_layers) * (x.compute.max(read) + 2.0 * dispatch_seconds(r, &x))
+    }
 }
 
 /// The routed experts this device holds, for `tok` tokens entering the
@@ -570,11 +570,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         ab: r.levers.precision.activations.bytes_per_element(),
         tok: pass.tokens,
         wb: linear_weight_bytes(r),
-        mats: if r.spec.activation.is_gated() {
-            3.0
-        } else {
-            2.0
-        },
+        mats: mlp_matrices(r),
         shape: r.spec.attention_shape(),
         ffn_width: ffn_width(r, moe),
         rate: (peak(r), matmul_ceiling(r)),
