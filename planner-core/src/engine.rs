@@ -639,20 +639,18 @@ impl Engine {
     /// that pass.
     pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
-        let (pool, token_budget, block_tokens, max_seqs) = match self {
-            Engine::Static | Engine::HfTransformers => {
-                (KvPoolRule::Leftover, None, 16, batch.max(1))
-            }
+        let block_tokens = self.block_tokens();
+        let (pool, token_budget, max_seqs) = match self {
+            Engine::Static | Engine::HfTransformers => (KvPoolRule::Leftover, None, batch.max(1)),
             // V0 with chunked prefill off (its default below 32K context):
             // `max_num_seqs` 256, whole prompts (`max_num_batched_tokens`
             // = max(max_model_len, 2048)), `gpu_memory_utilization` 0.9,
             // block 16 (`vllm/engine/arg_utils.py`, `vllm/config.py`
             // `SchedulerConfig`, 0.5–0.6 series).
-            Engine::VllmV0 => (KvPoolRule::OfTotal { fraction: 0.9 }, None, 16, 256),
+            Engine::VllmV0 => (KvPoolRule::OfTotal { fraction: 0.9 }, None, 256),
             Engine::Vllm => (
                 KvPoolRule::OfTotal { fraction: 0.9 },
                 Some(if large { 8192 } else { 2048 }),
-                16,
                 if large { 1024 } else { 256 },
             ),
             Engine::Sglang => {
@@ -665,9 +663,9 @@ impl Engine {
                 };
                 let small = device_memory.as_gb() < 25.0;
                 let chunk = if small { 2048 } else { 8192 };
-                (KvPoolRule::StaticOfTotal { fraction }, Some(chunk), 1, 4096)
+                (KvPoolRule::StaticOfTotal { fraction }, Some(chunk), 4096)
             }
-            Engine::TrtLlm => (KvPoolRule::OfFree { fraction: 0.9 }, Some(8192), 32, 2048),
+            Engine::TrtLlm => (KvPoolRule::OfFree { fraction: 0.9 }, Some(8192), 2048),
         };
         EngineProfile {
             engine: self,
@@ -691,6 +689,17 @@ impl Engine {
             scheduler_steps: 1,
             host: self.host(),
             dp_balance: DpBalance::Off,
+        }
+    }
+
+    /// Tokens per KV block (page) by default: vLLM `block_size` 16,
+    /// SGLang `page_size` 1, TensorRT-LLM `tokens_per_block` 32 (sources
+    /// at [`Engine::profile`]); a static batch is counted in vLLM's blocks.
+    pub fn block_tokens(self) -> u32 {
+        match self {
+            Engine::Static | Engine::HfTransformers | Engine::Vllm | Engine::VllmV0 => 16,
+            Engine::Sglang => 1,
+            Engine::TrtLlm => 32,
         }
     }
 

@@ -22,7 +22,7 @@ pub(super) fn plan_items(plan: &Plan, report: &Report, ckpt: &CheckpointSettings
     let mut items = fit_items(report);
     items.extend(cap_items(plan));
     items.extend(serving_items(plan, report));
-    items.push(memory_item(report));
+    items.push(memory_item(plan, report));
     items.push(oom_item(report));
     items.extend(checkpoint_items(plan, ckpt));
     items
@@ -81,41 +81,75 @@ fn cap_items(plan: &Plan) -> Vec<Draft> {
     ]
 }
 
-/// A serving plan: a paged KV cache where the plan assumes one, and KV
-/// alerts.
+/// A serving plan: the engine's KV pages where the plan pages, the pool
+/// its start-up log should state, and KV alerts, in the engine's words.
 fn serving_items(plan: &Plan, report: &Report) -> Vec<Draft> {
+    let Some(engine) = super::engine::serving_engine(plan) else {
+        return Vec::new();
+    };
+    let s = super::engine::switches(engine);
     let mut items = Vec::new();
-    if let Workload::Inference(_) = plan.workload {
-        if let KvCacheLayout::Paged { block_tokens } = plan.levers.kv_cache {
-            items.push(draft(
-                "serving.paged_kv",
-                C::FrameworkSupport,
-                t(
-                    format!("Serve with an engine that pages the KV cache (vLLM PagedAttention, block size {block_tokens}) and size its KV budget from the plan."),
-                    format!("使用对 KV 缓存分页的推理引擎（vLLM PagedAttention，块大小 {block_tokens}），并按方案设置其 KV 预算。"),
-                ),
-                t(
-                    "The plan's KV-cache figures assume paged blocks.",
-                    "方案中的 KV 缓存数字基于分页块计算。",
-                ),
-            ));
-        }
-        if let Some(limits) = report.inference {
-            items.push(draft(
-                "monitor.kv",
-                C::Monitoring,
-                t(
-                    format!("Alert on KV-cache usage and on preemptions or swaps (vLLM num_preemptions); the plan allows up to {} concurrent sequences.", limits.max_batch),
-                    format!("对 KV 缓存使用率以及抢占或换出（vLLM num_preemptions）设置告警；方案最多允许 {} 条并发序列。", limits.max_batch),
-                ),
-                t(
-                    "A full KV cache preempts requests instead of failing, which shows only in latency.",
-                    "KV 缓存满时请求会被抢占而不是报错，问题只会体现在延迟上。",
-                ),
-            ));
-        }
+    let paged = matches!(plan.levers.kv_cache, KvCacheLayout::Paged { .. }) || engine.continuous();
+    if paged {
+        let block = match (report.serving, plan.levers.kv_cache) {
+            (Some(sv), _) => sv.profile.block_tokens,
+            (None, KvCacheLayout::Paged { block_tokens }) => block_tokens,
+            (None, _) => engine.block_tokens(),
+        };
+        let (en, zh) = s.pages;
+        items.push(draft(
+            "serving.paged_kv",
+            C::FrameworkSupport,
+            t(
+                format!("Serve with an engine that pages the KV cache ({en} {block}) and size its KV budget from the plan."),
+                format!("使用对 KV 缓存分页的推理引擎（{zh} {block}），并按方案设置其 KV 预算。"),
+            ),
+            t(
+                "The plan's KV-cache figures assume paged blocks.",
+                "方案中的 KV 缓存数字基于分页块计算。",
+            ),
+        ));
+    }
+    items.extend(pool_item(&s, report));
+    if let Some(limits) = report.inference {
+        let ((en, zh), n) = (s.full_pool, limits.max_batch);
+        items.push(draft(
+            "monitor.kv",
+            C::Monitoring,
+            t(
+                format!("Alert on KV-cache usage and on what shows a full pool ({en}); the plan allows up to {n} concurrent sequences."),
+                format!("对 KV 缓存使用率以及缓存池已满的迹象（{zh}）设置告警；方案最多允许 {n} 条并发序列。"),
+            ),
+            t(
+                "A full KV cache preempts or queues requests instead of failing, which shows only in latency.",
+                "KV 缓存满时请求会被抢占或排队而不是报错，问题只会体现在延迟上。",
+            ),
+        ));
     }
     items
+}
+
+/// The KV pool an engine that sizes its own should report at start-up.
+fn pool_item(s: &super::engine::Switches, report: &Report) -> Option<Draft> {
+    let sv = report.serving?;
+    let log = s.pool_log?;
+    if sv.profile.pool == crate::engine::KvPoolRule::Leftover {
+        return None;
+    }
+    let (name, memory) = (s.name, s.memory);
+    let tokens = sv.kv_capacity_tokens.round();
+    Some(draft(
+        "serving.kv_pool",
+        C::Monitoring,
+        t(
+            format!("Check that {name}'s start-up log states a KV pool of about {tokens:.0} tokens ({log}); a smaller pool serves fewer requests at once than planned."),
+            format!("确认 {name} 启动日志中的 KV 缓存池约为 {tokens:.0} 个 token（{log}）；缓存池更小则同时服务的请求会少于方案。"),
+        ),
+        t(
+            format!("The plan's concurrency and latency rest on that pool per replica, which {memory} sizes."),
+            format!("方案的并发与延迟数字都基于每个副本的这一缓存池，其大小由 {memory} 决定。"),
+        ),
+    ))
 }
 
 /// HBM in use and its capacity on the most loaded device (zero without
@@ -127,10 +161,35 @@ fn hbm_peak(report: &Report) -> (Bytes, Bytes) {
         .unwrap_or_default()
 }
 
-/// An alert halfway between the predicted peak and the capacity.
-fn memory_item(report: &Report) -> Draft {
+/// An alert halfway between the predicted peak and the capacity. An
+/// engine that reserves its KV pool at start-up sits at its peak from then
+/// on, so the alert says so and leaves the allocator's counters out.
+fn memory_item(plan: &Plan, report: &Report) -> Draft {
     let (peak, capacity) = hbm_peak(report);
     let threshold = peak + (capacity - peak).max(crate::units::Bytes::ZERO) * 0.5;
+    let reserves = report
+        .serving
+        .is_some_and(|sv| sv.profile.pool != crate::engine::KvPoolRule::Leftover);
+    if reserves {
+        let s = super::engine::switches(plan.levers.engine);
+        let (name, memory) = (s.name, s.memory);
+        // The engine's own fraction is the plan's capacity; the alert is
+        // halfway to what the device holds.
+        let device = plan.hardware.gpu.spec().device_memory();
+        let threshold = peak + (device - peak).max(crate::units::Bytes::ZERO) * 0.5;
+        return draft(
+            "monitor.memory",
+            C::Monitoring,
+            t(
+                format!("Expect device memory in use at about {peak} from start-up on ({name} reserves its KV pool up front, {memory}) and alert when it passes {threshold}: only activations beyond the engine's profiling pass or another process can take more."),
+                format!("预计从启动起显存占用即约为 {peak}（{name} 启动时预留 KV 缓存池，{memory}），当占用超过 {threshold} 时告警：只有超出引擎预分析的激活或其他进程才会占用更多。"),
+            ),
+            t(
+                format!("The plan predicts a peak of {peak} of {capacity} on its most loaded GPU."),
+                format!("方案预测负载最重的 GPU 峰值为 {peak}（容量 {capacity}）。"),
+            ),
+        );
+    }
     draft(
         "monitor.memory",
         C::Monitoring,

@@ -5,7 +5,7 @@ use super::names::{
     gpu_name, host_link, offload_tiers, optimizer_name, recompute_names, schedule_names,
     sharding_names, tier_names,
 };
-use super::{draft, t, Category as C, ChecklistItem, Draft};
+use super::{draft, engine, t, Category as C, ChecklistItem, Draft};
 use crate::effort::{Lever, MigrationClass};
 use crate::plan::Plan;
 
@@ -103,19 +103,12 @@ fn activation_checkpointing_items(plan: &Plan) -> Vec<Draft> {
 /// Items for [`Lever::TensorParallel`].
 fn tensor_parallel_items(plan: &Plan) -> Vec<Draft> {
     let par = &plan.levers.parallel;
+    let first = match engine::serving_engine(plan) {
+        Some(e) => engine::tp_item(e, par.tp),
+        None => tp_model_item(par.tp),
+    };
     vec![
-        draft(
-            "tp.model",
-            C::CodeChange,
-            t(
-                "Port the model to tensor-parallel layers (Megatron-style column- and row-parallel linears, vocabulary-parallel embedding and loss), or move to a framework that provides them.",
-                "把模型改写为张量并行层（Megatron 式的列并行与行并行线性层、词表并行的嵌入和损失），或迁移到提供这些层的框架。",
-            ),
-            t(
-                format!("The plan splits every layer over TP = {} GPUs.", par.tp),
-                format!("方案把每一层切分到 TP = {} 块 GPU 上。", par.tp),
-            ),
-        ),
+        first,
         draft(
             "tp.network",
             C::Infrastructure,
@@ -129,6 +122,22 @@ fn tensor_parallel_items(plan: &Plan) -> Vec<Draft> {
             ),
         ),
     ]
+}
+
+/// Porting a training model to tensor-parallel layers.
+fn tp_model_item(tp: u32) -> Draft {
+    draft(
+        "tp.model",
+        C::CodeChange,
+        t(
+            "Port the model to tensor-parallel layers (Megatron-style column- and row-parallel linears, vocabulary-parallel embedding and loss), or move to a framework that provides them.",
+            "把模型改写为张量并行层（Megatron 式的列并行与行并行线性层、词表并行的嵌入和损失），或迁移到提供这些层的框架。",
+        ),
+        t(
+            format!("The plan splits every layer over TP = {tp} GPUs."),
+            format!("方案把每一层切分到 TP = {tp} 块 GPU 上。"),
+        ),
+    )
 }
 
 /// Items for [`Lever::SequenceParallel`].
@@ -152,6 +161,9 @@ fn sequence_parallel_items() -> Vec<Draft> {
 /// Items for [`Lever::PipelineParallel`].
 fn pipeline_parallel_items(plan: &Plan) -> Vec<Draft> {
     let par = &plan.levers.parallel;
+    if let Some(e) = engine::serving_engine(plan) {
+        return engine::pp_items(e, par.pp);
+    }
     vec![
         draft(
             "pp.model",
@@ -205,19 +217,12 @@ fn context_parallel_items(plan: &Plan) -> Vec<Draft> {
 /// Items for [`Lever::ExpertParallel`].
 fn expert_parallel_items(plan: &Plan) -> Vec<Draft> {
     let par = &plan.levers.parallel;
+    let first = match engine::serving_engine(plan) {
+        Some(e) => engine::ep_item(e, par.ep),
+        None => ep_framework_item(par.ep),
+    };
     vec![
-        draft(
-            "ep.framework",
-            C::FrameworkSupport,
-            t(
-                "Adopt an expert-parallel MoE layer with all-to-all token dispatch (Megatron-Core MoE, DeepSpeed-MoE) and a load-balancing loss.",
-                "采用带 all-to-all 令牌分发的专家并行 MoE 层（Megatron-Core MoE、DeepSpeed-MoE）以及负载均衡损失。",
-            ),
-            t(
-                format!("The plan spreads experts over EP = {} ranks.", par.ep),
-                format!("方案把专家分布到 EP = {} 个 rank 上。", par.ep),
-            ),
-        ),
+        first,
         draft(
             "ep.network",
             C::Infrastructure,
@@ -233,9 +238,28 @@ fn expert_parallel_items(plan: &Plan) -> Vec<Draft> {
     ]
 }
 
+/// Adopting an expert-parallel MoE layer for training.
+fn ep_framework_item(ep: u32) -> Draft {
+    draft(
+        "ep.framework",
+        C::FrameworkSupport,
+        t(
+            "Adopt an expert-parallel MoE layer with all-to-all token dispatch (Megatron-Core MoE, DeepSpeed-MoE) and a load-balancing loss.",
+            "采用带 all-to-all 令牌分发的专家并行 MoE 层（Megatron-Core MoE、DeepSpeed-MoE）以及负载均衡损失。",
+        ),
+        t(
+            format!("The plan spreads experts over EP = {ep} ranks."),
+            format!("方案把专家分布到 EP = {ep} 个 rank 上。"),
+        ),
+    )
+}
+
 /// Items for [`Lever::LowPrecisionCompute`].
 fn low_precision_compute_items(plan: &Plan) -> Vec<Draft> {
     let l = &plan.levers;
+    if let Some(e) = engine::serving_engine(plan) {
+        return engine::fp8_items(e, &gpu_name(plan), &l.precision.compute.label());
+    }
     vec![
         draft(
             "fp8.framework",
@@ -285,21 +309,12 @@ fn weight_quantization_items(plan: &Plan) -> Vec<Draft> {
 
 /// Items for [`Lever::KvCacheQuantization`].
 fn kv_cache_quantization_items(plan: &Plan) -> Vec<Draft> {
+    // Serving only (`acts_on`): in the words of the plan's engine.
     let l = &plan.levers;
-    vec![
-        draft(
-            "quant.kv",
-            C::FrameworkSupport,
-            t(
-                format!("Set the KV-cache format to {} (vLLM --kv-cache-dtype) and check accuracy on long prompts.", l.precision.kv_cache.label()),
-                format!("把 KV 缓存格式设为 {}（vLLM --kv-cache-dtype），并在长提示上检查精度。", l.precision.kv_cache.label()),
-            ),
-            t(
-                "The plan narrows the KV cache.",
-                "方案压缩了 KV 缓存的数值格式。",
-            ),
-        ),
-    ]
+    vec![engine::kv_format_item(
+        l.engine,
+        &l.precision.kv_cache.label(),
+    )]
 }
 
 /// Items for [`Lever::NumberFormats`].

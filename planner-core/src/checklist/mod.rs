@@ -12,6 +12,7 @@
 //! plan's figures in `figures`, and the words for the plan's choices in
 //! `names`.
 
+mod engine;
 mod figures;
 mod levers;
 mod names;
@@ -331,6 +332,74 @@ mod tests {
         assert!(i.contains(&"serving.paged_kv".to_string()));
         assert!(i.contains(&"monitor.kv".to_string()));
         assert!(!i.contains(&"monitor.checkpoint".to_string()));
+    }
+
+    /// Issue 15, finding 8: a serving plan's checklist asked for a
+    /// load-balancing loss and a Transformer Engine FP8 recipe. Serving
+    /// items name the plan's engine and its own switches; training plans
+    /// keep the training items.
+    #[test]
+    fn serving_plans_speak_their_engine() {
+        use crate::catalog::ModelId;
+        use crate::engine::Engine;
+        use crate::plan::ModelChoice;
+        use crate::precision::Precision;
+        let mut p = crate::examples::example_serving_plan();
+        p.model = ModelChoice::Preset(ModelId::Mixtral8x7b);
+        if let Workload::Inference(inf) = &mut p.workload {
+            inf.stream = None;
+        }
+        p.levers.parallel.tp = 1;
+        p.levers.parallel.dp = 8;
+        p.levers.parallel.ep = 8;
+        p.levers.precision.compute = Precision::Fp8;
+        let expect = [
+            (Engine::Vllm, "--enable-expert-parallel", "--block-size 16"),
+            (Engine::Sglang, "--ep-size", "--page-size 1"),
+            (
+                Engine::TrtLlm,
+                "moe_expert_parallel_size",
+                "tokens_per_block 32",
+            ),
+        ];
+        for (engine, ep_switch, pages) in expect {
+            p.levers.engine = engine;
+            let c = list(&p);
+            let i = ids(&c);
+            let text = |id: &str| {
+                c.items
+                    .iter()
+                    .find(|x| x.id == id)
+                    .map(|x| (x.text.en.clone(), x.text.zh.clone()))
+                    .unwrap_or_default()
+            };
+            for id in ["ep.engine", "fp8.engine", "fp8.accuracy", "serving.kv_pool"] {
+                assert!(i.contains(&id.to_string()), "{engine:?}: {i:?}");
+            }
+            for id in ["ep.framework", "fp8.framework", "fp8.convergence"] {
+                assert!(!i.contains(&id.to_string()), "{engine:?}: {i:?}");
+            }
+            assert!(text("ep.engine").0.contains(ep_switch), "{engine:?}");
+            assert!(text("ep.engine").1.contains(ep_switch), "{engine:?}");
+            assert!(text("serving.paged_kv").0.contains(pages), "{engine:?}");
+            for x in &c.items {
+                for s in [&x.text.en, &x.reason.en] {
+                    for training in ["load-balancing loss", "Transformer Engine", "loss against"] {
+                        assert!(!s.contains(training), "{engine:?} {}: {s}", x.id);
+                    }
+                }
+            }
+        }
+        // The same MoE and FP8 levers on a training plan keep the
+        // training items.
+        let mut tr = example_plan();
+        tr.model = ModelChoice::Preset(ModelId::Mixtral8x7b);
+        tr.levers.parallel.ep = 8;
+        tr.levers.precision.compute = Precision::Fp8;
+        let t = ids(&list(&tr));
+        assert!(t.contains(&"ep.framework".to_string()), "{t:?}");
+        assert!(t.contains(&"fp8.framework".to_string()), "{t:?}");
+        assert!(!t.contains(&"ep.engine".to_string()), "{t:?}");
     }
 
     #[test]
