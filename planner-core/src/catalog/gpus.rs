@@ -308,9 +308,9 @@ pub static GPUS: &[GpuEntry] = &[
     GpuEntry {
         id: GpuId::H800Sxm,
         name: "NVIDIA H800 SXM5 80GB",
-        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81559.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
+        spec: spec(A::Hopper, M::Hbm3, 80.0, Some(81009.0), 3.35, 989.4, 989.4, Some(1978.9), None, 700.0,
             Some(L::NvLink400), L::Pcie5x16, 7),
-        source: "Secondary only (press, 2023): the H800 is the H100 SXM5 die with NVLink cut to 400 GB/s (H100: 900) and FP64 cut to about 1 TFLOPS; BF16/FP8 compute and HBM3 taken from the H100 SXM5 datasheet (989.4 / 1,978.9 TFLOPS dense, 3.35 TB/s); public nvidia-smi logs of NVIDIA H800 show a 700 W cap and 81,559 MiB; MIG as the H100 80GB (nvidia-mig-parted names H800-80GB with it); NVIDIA H800 datasheet not checked",
+        source: "Secondary only (press, 2023): the H800 is the H100 SXM5 die with NVLink cut to 400 GB/s (H100: 900) and FP64 cut to about 1 TFLOPS; BF16/FP8 compute and HBM3 taken from the H100 SXM5 datasheet (989.4 / 1,978.9 TFLOPS dense, 3.35 TB/s); public nvidia-smi logs of NVIDIA H800 show a 700 W cap and 81,559 MiB, the H100 SXM's nvidia-smi total, so what CUDA can allocate is taken as the H100 SXM's 81,009 MiB (derived: same die and HBM3 stacks; no H800 out-of-memory log with its total was found); MIG as the H100 80GB (nvidia-mig-parted names H800-80GB with it); NVIDIA H800 datasheet not checked",
         provenance: Provenance::Secondary,
     },
     GpuEntry {
