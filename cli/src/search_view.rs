@@ -203,11 +203,19 @@ pub fn render_search(r: &SearchResult) -> String {
     let c = &r.counts;
     let _ = writeln!(o, "scenario  {}", r.scenario);
     let counts: Vec<String> = c.gpu_counts.iter().map(u32::to_string).collect();
+    let options = if c.frameworks > 1 {
+        format!(
+            "{} hardware option(s) × {} training frameworks",
+            c.hardware_options / c.frameworks,
+            c.frameworks
+        )
+    } else {
+        format!("{} hardware option(s)", c.hardware_options)
+    };
     let _ = writeln!(
         o,
-        "searched  {} valid plans: {} hardware option(s) × GPU counts {{{}}}",
+        "searched  {} valid plans: {options} × GPU counts {{{}}}",
         count(c.combinations),
-        c.hardware_options,
         counts.join(", ")
     );
     let _ = writeln!(
@@ -220,11 +228,11 @@ pub fn render_search(r: &SearchResult) -> String {
         count(c.feasible)
     );
     if c.unsupported > 0 {
-        let stack = r
-            .baseline
-            .as_ref()
-            .and_then(|b| b.plan.training_stack())
-            .map_or("the training stack", |s| s.en());
+        let stack = match r.baseline.as_ref().and_then(|b| b.plan.training_stack()) {
+            Some(_) if c.frameworks > 1 => "their training framework",
+            Some(s) => s.en(),
+            None => "the training stack",
+        };
         let _ = writeln!(
             o,
             "          {} left out: levers {stack} cannot run (sharding, pipeline or offload it does not offer)",

@@ -8,7 +8,7 @@
 //! nothing). [`plain_baseline`] builds the baseline a report uses when no
 //! other is given: the same model, workload, GPU kind and count, with no
 //! sharding, TP = PP = CP = EP = 1, no checkpointing, Megatron-LM BF16 mixed
-//! precision, AdamW, no offload, no quantization, no pruning, no
+//! precision (on the training framework the plan names, if it names one), AdamW, no offload, no quantization, no pruning, no
 //! distillation, paged KV (the baseline of vLLM-class servers) and no CXL,
 //! pool or multi-node scale-up domain.
 //!
@@ -160,7 +160,8 @@ pub fn family(plan: &Plan, baseline: &Plan) -> PlanFamily {
 /// workload and GPUs, plain levers with DP over all GPUs, no distillation,
 /// and the hardware without CXL, pool or a scale-up domain beyond one node.
 /// Host DRAM, NVMe and fabric stay as the plan has them: they describe the
-/// machine rather than a lever pulled.
+/// machine rather than a lever pulled; so does the training framework the
+/// plan names.
 pub fn plain_baseline(plan: &Plan) -> Plan {
     let hw = &plan.hardware;
     Plan {
@@ -170,6 +171,9 @@ pub fn plain_baseline(plan: &Plan) -> Plan {
                 micro_batch: plan.levers.parallel.micro_batch,
                 ..Parallelism::default()
             },
+            // The framework the team runs, like the machine, is not a
+            // lever pulled; moving to another is (`Lever::TrainingStack`).
+            training_stack: plan.levers.training_stack,
             ..Levers::default()
         },
         hardware: Hardware {
@@ -290,6 +294,11 @@ fn default_effort(lever: Lever) -> (MigrationClass, f64, &'static str) {
             M::FrameworkChange,
             1.5,
             "PEFT adapters (and bitsandbytes 4-bit loading for QLoRA) in the training script, adapter merging for serving, and a quality re-validation of rank, targets and learning rate",
+        ),
+        L::TrainingStack => (
+            M::FrameworkChange,
+            4.0,
+            "the training moved to another framework: the model in its layers or a checkpoint conversion both ways (Megatron-Bridge, torchtitan's converters), data loading, launch and config, and a loss-parity run against the current framework",
         ),
         L::GpuKind => (
             M::InfrastructureChange,
@@ -462,6 +471,17 @@ const SOFTWARE: [Lever; 19] = [
     Lever::TrainingMethod,
 ];
 
+/// Whether `plan` names a training framework other than the one
+/// `baseline` runs on (named, or the stack its levers resolve to). A plan
+/// that names none runs where its levers take it, which asks no port of
+/// its own: the levers that took it there are priced.
+fn stack_change(plan: &Plan, baseline: &Plan) -> bool {
+    match (&plan.workload, plan.levers.training_stack) {
+        (Workload::Training(_), Some(st)) => baseline.training_stack() != Some(st),
+        _ => false,
+    }
+}
+
 /// Whether `plan` adds this hardware lever over `baseline`.
 fn hardware_change(plan: &Hardware, baseline: &Hardware, lever: Lever) -> bool {
     let more = |a: f64, b: f64| a > b;
@@ -524,6 +544,9 @@ pub fn efforts(plan: &Plan, baseline: &Plan, engineering: &Engineering) -> Vec<L
                 push(lever);
             }
         }
+    }
+    if stack_change(plan, baseline) {
+        push(Lever::TrainingStack);
     }
     for lever in HARDWARE {
         if hardware_change(&plan.hardware, &baseline.hardware, lever) {
@@ -589,6 +612,35 @@ mod tests {
         assert!(person_weeks(&e) > 0.0);
         // Back to full fine-tuning is the plain setting: no effort.
         assert!(efforts(&base, &p, &Engineering::default()).is_empty());
+    }
+
+    /// Moving to another training framework is a framework change; the
+    /// framework a plan already names is the team's, so its plain baseline
+    /// keeps it and asks nothing; a plan that names none moves nowhere.
+    #[test]
+    fn a_framework_move_is_priced_and_staying_is_not() {
+        use crate::stack::TrainingStack;
+        let base = example_plan();
+        assert_eq!(base.training_stack(), Some(TrainingStack::MegatronCore));
+        let mut moved = base.clone();
+        moved.levers.training_stack = Some(TrainingStack::Torchtitan);
+        let e = efforts(&moved, &base, &Engineering::default());
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].lever, Lever::TrainingStack);
+        assert_eq!(e[0].class, MigrationClass::FrameworkChange);
+        assert_eq!(family(&moved, &base), PlanFamily::Algorithmic);
+        // Naming the stack the base resolves to is no move.
+        let mut named = base.clone();
+        named.levers.training_stack = Some(TrainingStack::MegatronCore);
+        assert!(efforts(&named, &base, &Engineering::default()).is_empty());
+        // The plain baseline keeps the plan's framework.
+        assert_eq!(
+            plain_baseline(&moved).levers.training_stack,
+            Some(TrainingStack::Torchtitan)
+        );
+        assert!(plain(&moved)
+            .iter()
+            .all(|e| e.lever != Lever::TrainingStack));
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub enum Lever {
     Distillation,
     /// Training adapters (LoRA, QLoRA) instead of every weight.
     TrainingMethod,
+    /// Another training framework (`levers.training_stack`): Megatron-Core,
+    /// torchtitan, DeepSpeed, the Hugging Face Trainer.
+    TrainingStack,
     /// A different kind of GPU.
     GpuKind,
     /// More GPUs.
@@ -70,7 +73,7 @@ pub enum Lever {
 
 impl Lever {
     /// Every lever, in declaration order.
-    pub const ALL: [Lever; 27] = [
+    pub const ALL: [Lever; 28] = [
         Lever::Sharding,
         Lever::ActivationCheckpointing,
         Lever::TensorParallel,
@@ -90,6 +93,7 @@ impl Lever {
         Lever::Pruning,
         Lever::Distillation,
         Lever::TrainingMethod,
+        Lever::TrainingStack,
         Lever::GpuKind,
         Lever::GpuCount,
         Lever::CxlExpansion,
@@ -126,6 +130,7 @@ crate::lang::named!(Lever {
     Lever::Pruning => "pruning", "pruning", "剪枝";
     Lever::Distillation => "distillation", "distillation", "蒸馏";
     Lever::TrainingMethod => "training_method", "adapter training (LoRA/QLoRA)", "适配器训练（LoRA/QLoRA）";
+    Lever::TrainingStack => "training_stack", "training framework", "训练框架";
     Lever::GpuKind => "gpu_kind", "GPU kind", "GPU 型号";
     Lever::GpuCount => "gpu_count", "GPU count", "GPU 数量";
     Lever::CxlExpansion => "cxl_expansion", "CXL expanders", "CXL 扩展卡";

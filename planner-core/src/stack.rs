@@ -134,6 +134,17 @@ impl TrainingStack {
         TrainingStack::HfTrainer,
         TrainingStack::MegatronDeepSpeed,
     ];
+
+    /// The frameworks a team would move to today: every stack but the
+    /// 2021–22 Megatron-DeepSpeed fork, which is here to price the runs
+    /// it made.
+    pub const DESTINATIONS: [TrainingStack; 5] = [
+        TrainingStack::MegatronCore,
+        TrainingStack::Torchtitan,
+        TrainingStack::TorchtitanCompiled,
+        TrainingStack::DeepSpeed,
+        TrainingStack::HfTrainer,
+    ];
 }
 
 crate::lang::named!(TrainingStack {

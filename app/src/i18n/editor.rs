@@ -227,6 +227,7 @@ strings! {
     FindBest => "Find best plans", "寻找最优方案";
     GpuBudget => "GPU budget", "GPU 预算";
     OtherGpus => "Try other GPU kinds", "尝试其他 GPU 型号";
+    OtherFrameworks => "Try other training frameworks", "尝试其他训练框架";
     FindBestButton => "Search", "搜索";
     Searching => "Searching…", "正在搜索…";
     NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";

@@ -30,6 +30,7 @@ pub(super) fn lever_items(plan: &Plan, lever: Lever, class: MigrationClass) -> V
         Lever::TpCommOverlap => tp_comm_overlap_items(),
         Lever::Pruning | Lever::Distillation => pruning_or_distillation_items(),
         Lever::TrainingMethod => training_method_items(),
+        Lever::TrainingStack => training_stack_items(plan),
         Lever::GpuKind => gpu_kind_items(plan),
         Lever::GpuCount => gpu_count_items(plan),
         Lever::CxlExpansion => cxl_expansion_items(),
@@ -494,6 +495,43 @@ fn pruning_or_distillation_items() -> Vec<Draft> {
             t(
                 "A smaller model can lose quality.",
                 "更小的模型可能损失质量。",
+            ),
+        ),
+    ]
+}
+
+/// Items for [`Lever::TrainingStack`].
+fn training_stack_items(plan: &Plan) -> Vec<Draft> {
+    let (en, zh) = match plan.training_stack() {
+        Some(st) => (
+            crate::lang::Named::name(st, crate::lang::Lang::En),
+            crate::lang::Named::name(st, crate::lang::Lang::Zh),
+        ),
+        None => ("the new framework", "新框架"),
+    };
+    vec![
+        draft(
+            "stack.port",
+            C::CodeChange,
+            t(
+                format!("Port the training to {en}: the model in its layers or a checkpoint conversion both ways, data loading, launch scripts and config."),
+                format!("把训练迁移到 {zh}：用它的层重写模型或双向转换检查点，并迁移数据加载、启动脚本与配置。"),
+            ),
+            t(
+                format!("The plan's memory and step time are predicted for {en}'s kernels and runtime."),
+                format!("方案的显存与步时是按 {zh} 的内核与运行时预测的。"),
+            ),
+        ),
+        draft(
+            "stack.parity",
+            C::Monitoring,
+            t(
+                "Run both frameworks on the same data for a few thousand steps and compare loss curves and step times before switching the run.",
+                "切换前用同样的数据让两个框架各跑数千步，对比损失曲线和步时。",
+            ),
+            t(
+                "Frameworks differ in initialisation, fused kernels and numerics.",
+                "不同框架在初始化、融合内核和数值细节上有差异。",
             ),
         ),
     ]

@@ -215,7 +215,10 @@ pub fn checklist(plan: &Plan, baseline: &Plan, checkpoint: &CheckpointSettings) 
 fn acts_on(lever: Lever, workload: &Workload) -> bool {
     let trains = matches!(workload, Workload::Training(_));
     match lever {
-        Lever::Sharding | Lever::ActivationCheckpointing | Lever::Optimizer => trains,
+        Lever::Sharding
+        | Lever::ActivationCheckpointing
+        | Lever::Optimizer
+        | Lever::TrainingStack => trains,
         Lever::ChunkedPrefill | Lever::KvCacheQuantization => !trains,
         _ => true,
     }
@@ -400,6 +403,28 @@ mod tests {
         assert!(t.contains(&"ep.framework".to_string()), "{t:?}");
         assert!(t.contains(&"fp8.framework".to_string()), "{t:?}");
         assert!(!t.contains(&"ep.engine".to_string()), "{t:?}");
+    }
+
+    /// A move to another training framework asks for the port and a
+    /// parity run, named by the framework.
+    #[test]
+    fn a_framework_move_asks_for_the_port() {
+        use crate::stack::TrainingStack;
+        let base = example_plan();
+        let mut moved = base.clone();
+        moved.levers.training_stack = Some(TrainingStack::Torchtitan);
+        let c = checklist(&moved, &base, &CheckpointSettings::default());
+        let port = c
+            .items
+            .iter()
+            .find(|i| i.id == "stack.port")
+            .expect("the port");
+        assert!(port.text.en.contains("torchtitan"), "{}", port.text.en);
+        assert!(ids(&c).contains(&"stack.parity".to_string()));
+        assert_eq!(c.migration, MigrationClass::FrameworkChange);
+        // Staying on it asks nothing.
+        let stay = list(&moved);
+        assert!(!ids(&stay).iter().any(|i| i.starts_with("stack.")));
     }
 
     #[test]

@@ -280,8 +280,9 @@ impl Ctx<'_> {
         let group_dropped = self
             .base_shard_group
             .is_some_and(|g| g == 0 || ranks % g != 0);
+        let moved = self.hw[hw].stack.is_some();
         let lev_changed =
-            group_dropped || self.base_choice.as_ref().is_none_or(|b| !c.same_levers(b));
+            moved || group_dropped || self.base_choice.as_ref().is_none_or(|b| !c.same_levers(b));
         match (hw_changed, lev_changed) {
             (false, false) => PlanFamily::Baseline,
             (false, true) => PlanFamily::Algorithmic,
@@ -302,11 +303,21 @@ impl Ctx<'_> {
         }
         // A plan that names no stack would be evaluated on the first that
         // runs its levers; name the one the search priced it on when that
-        // is another.
-        if plan.training_stack() != self.stack {
-            plan.levers.training_stack = self.stack;
+        // is another. A plan moved to another framework always names it.
+        match self.hw[hw].stack {
+            Some(st) => plan.levers.training_stack = Some(st),
+            None if plan.training_stack() != self.stack => {
+                plan.levers.training_stack = self.stack;
+            }
+            None => {}
         }
         plan
+    }
+
+    /// The framework a hardware option's candidates run on.
+    #[inline]
+    fn stack_of(&self, hw: usize) -> Option<crate::stack::TrainingStack> {
+        self.hw[hw].stack.or(self.stack)
     }
 
     /// Whether the stack in force runs a candidate's levers (always, when
@@ -314,12 +325,13 @@ impl Ctx<'_> {
     #[inline]
     fn runs(
         &self,
+        hw: usize,
         d: &space::Degrees,
         sharding: crate::plan::Sharding,
         offload: crate::plan::Offload,
         checkpointing: crate::plan::Checkpointing,
     ) -> bool {
-        self.stack.is_none_or(|st| {
+        self.stack_of(hw).is_none_or(|st| {
             st.runs(&crate::capability::Layout {
                 sharding,
                 dp: d.dp,
@@ -410,7 +422,14 @@ fn context<'a>(s: &'a Scenario, base_r: &Resolved, base_valid: bool) -> Ctx<'a> 
     } else {
         Permission::Forbidden
     };
-    let hw = space::hardware_options(s, hardware_changes);
+    // Frameworks are software: tried where a software or hybrid change may
+    // be made.
+    let stacks = if allowed[1] || allowed[3] {
+        space::other_stacks(&s.space.training_stacks, s.base.training_stack())
+    } else {
+        Vec::new()
+    };
+    let hw = space::with_stacks(space::hardware_options(s, hardware_changes), &stacks);
     let hw_is_base = hw
         .iter()
         .map(|h| h.added_cxl == AddedCxl::No && h.hardware == s.base.hardware)
@@ -454,6 +473,10 @@ fn unpriced_names(ctx: &Ctx, t: &Counters) -> Vec<String> {
 fn counts(ctx: &Ctx, t: &Counters) -> Counts {
     Counts {
         hardware_options: u32::try_from(ctx.hw.len()).unwrap_or(u32::MAX),
+        frameworks: 1 + crate::stack::TrainingStack::ALL
+            .iter()
+            .filter(|&&st| ctx.hw.iter().any(|h| h.stack == Some(st)))
+            .count() as u32,
         gpu_counts: ctx.counts.clone(),
         combinations: t.combinations,
         pruned_after_non_fit: t.after_non_fit,
@@ -607,6 +630,9 @@ fn probe(ctx: &Ctx, hi: usize, n: u32, t: &mut Counters) -> Option<Probe> {
     let mut probe_plan = s.base.clone();
     probe_plan.hardware = ctx.hw[hi].hardware.clone();
     probe_plan.hardware.gpus = n;
+    if let Some(st) = ctx.hw[hi].stack {
+        probe_plan.levers.training_stack = Some(st);
+    }
     probe_plan.economics = ctx.econ[hi].clone();
     let (r, _, diags) = resolve(&probe_plan);
     if errors(&diags).any(|d| !about_levers(&d.detail)) {
@@ -675,12 +701,18 @@ struct DegreeLevels {
     sizes: Vec<u32>,
 }
 
-fn degree_levels(ctx: &Ctx, probe: &Resolved, lv: &Levels, d: &space::Degrees) -> DegreeLevels {
+fn degree_levels(
+    ctx: &Ctx,
+    hi: usize,
+    probe: &Resolved,
+    lv: &Levels,
+    d: &space::Degrees,
+) -> DegreeLevels {
     let s = ctx.s;
     let base = &probe.levers;
     DegreeLevels {
         sps: space::sequence_parallel(d.tp, base.parallel.sequence_parallel, ctx.training),
-        shards: space::shardings(d.dp * d.cp, base.sharding, ctx.stack),
+        shards: space::shardings(d.dp * d.cp, base.sharding, ctx.stack_of(hi)),
         scheds: space::schedules(
             probe.spec.layers,
             d.pp,
@@ -887,13 +919,13 @@ fn walk<O: Observe>(
         ctx.s.space.max_context_parallel,
         ctx.global_batch,
     ) {
-        let dl = degree_levels(ctx, &probe, &lv, &d);
+        let dl = degree_levels(ctx, hi, &probe, &lv, &d);
         for (spi, &sp) in dl.sps.iter().enumerate() {
             for (shi, &sharding) in dl.shards.iter().enumerate() {
                 for (cki, &checkpointing) in lv.ckpts.iter().enumerate() {
                     for (pri, &precision) in lv.precisions.iter().enumerate() {
                         for (ofi, off) in lv.offloads.iter().enumerate() {
-                            if !ctx.runs(&d, sharding, off.offload, checkpointing) {
+                            if !ctx.runs(hi, &d, sharding, off.offload, checkpointing) {
                                 let n = dl.scheds.len() * dl.sizes.len();
                                 w.t.unsupported += n as u64;
                                 continue;

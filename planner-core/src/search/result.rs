@@ -170,12 +170,21 @@ pub struct FamilyBests {
     pub hybrid: Option<Found>,
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// How many plans the search saw.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Counts {
-    /// Hardware options (GPU kind × CXL expansion × scale-up domain).
+    /// Options walked: GPU kind × CXL expansion × scale-up domain ×
+    /// training framework.
     pub hardware_options: u32,
+    /// Training frameworks walked: the base plan's and those
+    /// `space.training_stacks` moves it to (1 when serving).
+    #[serde(default = "one")]
+    pub frameworks: u32,
     /// GPU counts tried.
     pub gpu_counts: Vec<u32>,
     /// Valid plans in the space: every combination `resolve` accepts.
@@ -194,7 +203,7 @@ pub struct Counts {
     pub fitting: u64,
     /// Fitting plans that meet every constraint.
     pub feasible: u64,
-    /// Plans left out because the training stack in force cannot run
+    /// Plans left out because the training stack they run on cannot run
     /// their levers (`capability`): not counted in `combinations`.
     #[serde(default)]
     pub unsupported: u64,

@@ -218,6 +218,14 @@ pub struct Space {
     /// also tried in a 72-GPU NVLink domain (NVL72), besides their own.
     #[serde(default)]
     pub nvl72: Permission,
+    /// Training frameworks the search may move a training plan to, besides
+    /// the one it runs on: each is walked as its own option (its
+    /// efficiencies, its memory layout, the levers it runs), and a plan
+    /// found on another is a framework change the effort model prices
+    /// (`Lever::TrainingStack`). Empty (the default): the base plan's
+    /// framework only. Ignored when serving.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub training_stacks: Vec<crate::stack::TrainingStack>,
 }
 
 fn d_max_cp() -> u32 {
@@ -247,6 +255,7 @@ impl Default for Space {
             interleaving: Interleaving::All,
             cxl: d_cxl(),
             nvl72: Permission::Allowed,
+            training_stacks: Vec::new(),
         }
     }
 }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Slice {
     /// Index of the hardware option, in the order the search walks them
-    /// (GPU kind × CXL expansion × scale-up domain).
+    /// (GPU kind × CXL expansion × scale-up domain × training framework).
     pub hardware: u32,
     /// Index of the first GPU count walked, in `SearchResult::counts.gpu_counts`.
     pub first: u32,

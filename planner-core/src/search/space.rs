@@ -16,6 +16,7 @@ use crate::plan::{
 };
 use crate::precision::Precision;
 use crate::resolve::{Resolved, Work};
+use crate::stack::TrainingStack;
 
 /// The scale-up domain of a GB200/GB300 NVL72 rack.
 pub(crate) const NVL72: u32 = 72;
@@ -31,6 +32,9 @@ pub(crate) struct HwOption {
     /// Whether a CXL expansion was added that the base plan does not have
     /// (the idle-CXL rule applies).
     pub added_cxl: AddedCxl,
+    /// The training framework the option moves the plan to (`None`: the
+    /// base plan's own; `Space::training_stacks`).
+    pub stack: Option<TrainingStack>,
 }
 
 /// Whether a hardware option has a CXL expansion the base plan lacks.
@@ -133,6 +137,7 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
                 hardware: with_domain.clone(),
                 gpu,
                 added_cxl: AddedCxl::No,
+                stack: None,
             });
             if s.constraints.offload == Permission::Allowed {
                 for x in &s.space.cxl {
@@ -144,6 +149,7 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
                             },
                             gpu,
                             added_cxl: AddedCxl::Yes,
+                            stack: None,
                         });
                     }
                 }
@@ -155,6 +161,46 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
         }
     }
     out
+}
+
+/// Each hardware option on the base plan's framework, then on each of
+/// `stacks` (other frameworks the search may move a training plan to), in
+/// that order, so the base plan's own option stays first.
+pub(crate) fn with_stacks(options: Vec<HwOption>, stacks: &[TrainingStack]) -> Vec<HwOption> {
+    if stacks.is_empty() {
+        return options;
+    }
+    options
+        .into_iter()
+        .flat_map(|o| {
+            let moved: Vec<HwOption> = stacks
+                .iter()
+                .map(|&st| HwOption {
+                    stack: Some(st),
+                    ..o.clone()
+                })
+                .collect();
+            std::iter::once(o).chain(moved)
+        })
+        .collect()
+}
+
+/// The frameworks a scenario's search moves a training plan to: those it
+/// lists, once each, in [`TrainingStack::ALL`] order, less the base plan's
+/// own (`base`: the stack it runs on; `None` when serving, which moves to
+/// none).
+pub(crate) fn other_stacks(
+    listed: &[TrainingStack],
+    base: Option<TrainingStack>,
+) -> Vec<TrainingStack> {
+    let Some(base) = base else {
+        return Vec::new();
+    };
+    TrainingStack::ALL
+        .iter()
+        .copied()
+        .filter(|st| *st != base && listed.contains(st))
+        .collect()
 }
 
 /// Most CXL options a scenario may list: each multiplies the hardware

@@ -132,8 +132,23 @@ fn small_moe() -> Scenario {
     }
 }
 
-fn scenarios() -> [Scenario; 3] {
-    [small_training(), small_serving(), small_moe()]
+/// The small training scenario with two other frameworks to move to.
+fn small_frameworks() -> Scenario {
+    use crate::stack::TrainingStack;
+    let mut s = small_training();
+    s.name = "small training on the HF Trainer, three frameworks".into();
+    s.base.levers.training_stack = Some(TrainingStack::HfTrainer);
+    s.space.training_stacks = vec![TrainingStack::MegatronCore, TrainingStack::Torchtitan];
+    s
+}
+
+fn scenarios() -> [Scenario; 4] {
+    [
+        small_training(),
+        small_serving(),
+        small_moe(),
+        small_frameworks(),
+    ]
 }
 
 /// Serving under placement by heat, on a small space.
@@ -635,4 +650,69 @@ fn a_stopped_search_has_no_slices_and_merges_to_its_diagnostics() {
     assert!(slices(&s).is_empty());
     assert_eq!(merge(&s, &[]), search(&s));
     assert!(!merge(&s, &[]).diagnostics.is_empty());
+}
+
+/// A scenario that lists other frameworks walks each as its own option: a
+/// plan found on another names it, lists the move among its changes and
+/// pays for it as a framework change; without the list no plan moves.
+#[test]
+fn a_search_moves_a_plan_to_another_framework_and_prices_the_move() {
+    use crate::effort::{Lever, MigrationClass};
+    let found = |r: &SearchResult| -> Vec<Found> {
+        r.frontier
+            .iter()
+            .chain(r.best.algorithmic.iter())
+            .chain(r.best.hardware.iter())
+            .chain(r.best.hybrid.iter())
+            .chain(r.fewest_gpus.iter())
+            .chain(r.by_gpu_kind.iter())
+            .cloned()
+            .collect()
+    };
+    let s = small_frameworks();
+    let base_stack = s.base.training_stack();
+    assert_eq!(base_stack, Some(crate::stack::TrainingStack::HfTrainer));
+    let r = search(&s);
+    assert_eq!(slices(&s).len(), 3 * slices(&small_training()).len());
+    let all = found(&r);
+    let moved: Vec<&Found> = all
+        .iter()
+        .filter(|f| f.plan.training_stack() != base_stack)
+        .collect();
+    assert!(!moved.is_empty(), "no answer on another framework");
+    for f in &moved {
+        assert!(f.plan.levers.training_stack.is_some(), "{}", f.plan.name);
+        assert_ne!(f.family, PlanFamily::Baseline);
+        let efforts = crate::effort::efforts(&f.plan, &s.base, &f.plan.economics.engineering);
+        let e = efforts
+            .iter()
+            .find(|e| e.lever == Lever::TrainingStack)
+            .expect("the move is priced");
+        assert_eq!(e.class, MigrationClass::FrameworkChange);
+        assert!(
+            crate::diff::changes(&s.base, &f.plan)
+                .iter()
+                .any(|c| c.setting == crate::diff::Setting::TrainingStack),
+            "{}",
+            f.plan.name
+        );
+    }
+    // Megatron-Core's fused kernels make the fastest plan a move to it.
+    let fastest = r.frontier.last().expect("a frontier");
+    assert_eq!(
+        fastest.plan.training_stack(),
+        Some(crate::stack::TrainingStack::MegatronCore)
+    );
+    // Without the list, nothing moves.
+    let mut stay = s.clone();
+    stay.space.training_stacks.clear();
+    let plain = search(&stay);
+    for f in found(&plain) {
+        let efforts = crate::effort::efforts(&f.plan, &s.base, &f.plan.economics.engineering);
+        assert!(
+            efforts.iter().all(|e| e.lever != Lever::TrainingStack),
+            "{}",
+            f.plan.name
+        );
+    }
 }

@@ -1,5 +1,5 @@
-//! "Find best plans": the GPU budget, whether other GPU kinds may be
-//! tried, and the button that starts the search in Web Workers
+//! "Find best plans": the GPU budget, whether other GPU kinds and (for
+//! training) other frameworks may be tried, and the button that starts the search in Web Workers
 //! (`crate::search_run`). Progress, cancel and the plans found show in the
 //! results column (`components::results::search_results`), next to the
 //! charts.
@@ -20,12 +20,15 @@ pub fn FindBest() -> impl IntoView {
     let lang = move || lens.lang();
     let budget = RwSignal::new(None::<u32>);
     let other_gpus = RwSignal::new(true);
+    let other_frameworks = RwSignal::new(false);
+    let trains = move || lens.get(|p| p.training_stack().is_some());
     let busy = move || run.phase.get().busy();
     let base = move || lens.state().ws.with_untracked(|w| active(w).cloned());
     let start = move |_| {
         let Some(plan) = base() else { return };
         let max = budget.get_untracked().unwrap_or(plan.hardware.gpus).max(1);
-        run.start(scenario(plan, max, other_gpus.get_untracked()));
+        let frameworks = other_frameworks.get_untracked();
+        run.start(scenario(plan, max, other_gpus.get_untracked(), frameworks));
         // After the section has rendered its progress bar.
         request_animation_frame(|| {
             if let Some(el) = document().get_element_by_id(SEARCH_SECTION_ID) {
@@ -57,6 +60,17 @@ pub fn FindBest() -> impl IntoView {
                     />
                     <span>{move || t(lang(), K::OtherGpus)}</span>
                 </label>
+                <Show when=trains>
+                    <label class="toggle">
+                        <input
+                            type="checkbox"
+                            data-testid="search-other-frameworks"
+                            prop:checked={move || other_frameworks.get()}
+                            on:change={move |ev| other_frameworks.set(event_target_checked(&ev))}
+                        />
+                        <span>{move || t(lang(), K::OtherFrameworks)}</span>
+                    </label>
+                </Show>
                 <button data-testid="find-best" disabled={busy} on:click={start}>
                     {move || t(lang(), if busy() { K::Searching } else { K::FindBestButton })}
                 </button>

@@ -3,12 +3,15 @@
 
 use planner_core::hardware::GpuChoice;
 use planner_core::plan::Plan;
-use planner_core::search::{Constraints, Scenario};
+use planner_core::search::{Constraints, Scenario, Space};
+use planner_core::stack::TrainingStack;
 
 /// The search of `base` within `max_gpus`, every other setting at the
 /// core's defaults; `other_gpus` lets it try every priced GPU kind, else
-/// only the plan's own.
-pub fn scenario(base: Plan, max_gpus: u32, other_gpus: bool) -> Scenario {
+/// only the plan's own; `other_frameworks` lets a training plan move to
+/// every current framework (`TrainingStack::DESTINATIONS`), each a
+/// framework change the effort model prices.
+pub fn scenario(base: Plan, max_gpus: u32, other_gpus: bool, other_frameworks: bool) -> Scenario {
     // A custom GPU has no catalog id to name in the list of kinds, so it
     // is always searched alongside the priced catalog GPUs.
     let own = match &base.hardware.gpu {
@@ -25,7 +28,14 @@ pub fn scenario(base: Plan, max_gpus: u32, other_gpus: bool) -> Scenario {
             gpu_kinds: if other_gpus { None } else { own },
             ..Constraints::default()
         },
-        space: Default::default(),
+        space: Space {
+            training_stacks: if other_frameworks {
+                TrainingStack::DESTINATIONS.to_vec()
+            } else {
+                Vec::new()
+            },
+            ..Space::default()
+        },
         prices: Vec::new(),
     }
 }
@@ -40,10 +50,18 @@ mod tests {
     #[test]
     fn search_rows_are_plans_of_the_base() {
         let base = example_plan();
-        let s = scenario(base.clone(), 8, false);
+        let s = scenario(base.clone(), 8, false, false);
         assert_eq!(s.max_gpus, 8);
         assert_eq!(s.constraints.gpu_kinds.as_ref().map(Vec::len), Some(1));
-        assert_eq!(scenario(base.clone(), 8, true).constraints.gpu_kinds, None);
+        assert!(s.space.training_stacks.is_empty());
+        assert_eq!(
+            scenario(base.clone(), 8, true, false).constraints.gpu_kinds,
+            None
+        );
+        let moved = scenario(base.clone(), 8, false, true);
+        assert_eq!(moved.space.training_stacks.len(), 5);
+        let r = search(&moved);
+        assert!(r.counts.frameworks > 1);
         let r = search(&s);
         let rows = listed(&r);
         assert!(!rows.is_empty());
