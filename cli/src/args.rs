@@ -43,7 +43,7 @@ pub(crate) enum Cmd {
     Example,
     /// Print a serving plan with a request stream: Llama 3.1 70B, vLLM, 8×H100
     ///
-    /// Two TP-4 replicas, Poisson arrivals at 10 requests/s, chat-like
+    /// Two TP-4 replicas, Poisson arrivals at 10 requests/s, ShareGPT's
     /// lengths, SLOs on TTFT and TPOT; `eval` simulates the stream.
     #[command(after_help = "Example:
   memwall example-serving | memwall eval - --format table")]

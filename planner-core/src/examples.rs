@@ -45,23 +45,24 @@ pub fn example_plan() -> Plan {
 }
 
 /// Llama 3.1 70B served by vLLM on one 8×H100 node as two TP-4 replicas:
-/// a Poisson stream of 10 requests/s with chat-like lengths, held to a
+/// a Poisson stream of 10 requests/s with ShareGPT's lengths as the
+/// benchmark clients sample them (`request::sharegpt`), held to a
 /// 99th-percentile TTFT of 2 s and TPOT of 100 ms (what `memwall
 /// example-serving` prints). The static figures are for the longest
-/// request of the stream (540 prompt + 420 output tokens).
+/// request of the stream (815 prompt + 778 output tokens).
 pub fn example_serving_plan() -> Plan {
     use crate::engine::Engine;
     use crate::plan::{Inference, LogitsScope};
-    use crate::request::{sharegpt_like, Arrival, RequestStream, Slo};
+    use crate::request::{sharegpt, Arrival, RequestStream, Slo};
     use crate::units::{Frequency, Seconds};
-    let (prompt, output) = sharegpt_like();
+    let (prompt, output) = sharegpt();
     Plan {
         version: SCHEMA_VERSION,
         name: "Llama 3.1 70B on 8×H100, vLLM, 2 replicas of TP 4".into(),
         model: ModelChoice::Preset(ModelId::Llama31_70b),
         workload: Workload::Inference(Inference {
-            prompt_tokens: 540,
-            output_tokens: 420,
+            prompt_tokens: 815,
+            output_tokens: 778,
             batch: 64,
             logits: LogitsScope::LastToken,
             stream: Some(RequestStream {
