@@ -612,6 +612,19 @@ fn scenario_cases(scenario: &Value) -> Vec<Case> {
             Refused("did you mean `max_micro_batch`"),
         ),
         search(
+            "unknown training framework",
+            &[("/space/training_stacks", json!(["megatron"]))],
+            Refused("training_stacks"),
+        ),
+        search(
+            "every framework, a thousand times over",
+            &[(
+                "/space/training_stacks",
+                Value::Array(vec![json!("torchtitan"); 1000]),
+            )],
+            Answered,
+        ),
+        search(
             "a base plan with no sequence",
             &[("/base/workload/training/seq_len", json!(0))],
             Refused("seq_len"),
