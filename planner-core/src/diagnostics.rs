@@ -73,6 +73,10 @@ pub enum IgnoredLever {
     /// `levers.engine_knobs.attention_dp_balance` on an engine other than
     /// TensorRT-LLM.
     DpBalance,
+    /// `levers.engine_knobs.batching` on an engine that has one way only
+    /// (vLLM V1 and TensorRT-LLM always mix; static batches do not
+    /// schedule by iteration).
+    Batching,
     /// `levers.offload.optimizer` on serving.
     OptimizerOffload,
     /// `levers.offload.gradients` on serving.
@@ -89,13 +93,14 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 12] = [
+    pub const ALL: [IgnoredLever; 13] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
         IgnoredLever::ServingEngine,
         IgnoredLever::SchedulerSteps,
         IgnoredLever::DpBalance,
+        IgnoredLever::Batching,
         IgnoredLever::OptimizerOffload,
         IgnoredLever::GradientOffload,
         IgnoredLever::ActivationOffload,
@@ -112,6 +117,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::ServingEngine => "serving_engine", "serving engine", "推理服务引擎";
     IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
     IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";
+    IgnoredLever::Batching => "batching", "levers.engine_knobs.batching (only SGLang and vLLM V0 choose how prompts meet decoding)", "levers.engine_knobs.batching（仅 SGLang 与 vLLM V0 可选择提示与解码的组合方式）";
     IgnoredLever::OptimizerOffload => "optimizer_offload", "optimizer offload", "优化器卸载";
     IgnoredLever::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
     IgnoredLever::ActivationOffload => "activation_offload", "activation offload", "激活卸载";

@@ -88,6 +88,8 @@ pub enum Setting {
     /// Whether attention-DP ranks' prompts wait for each other
     /// (TensorRT-LLM `attention_dp_config.enable_balance`).
     DpBalance,
+    /// How prompts meet decoding (SGLang `--enable-mixed-chunk`).
+    Batching,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
     /// Disaggregated prefill and decode pools (the P:D split, TP per
@@ -138,6 +140,7 @@ crate::lang::named!(Setting {
     Setting::SchedulerSteps => "scheduler_steps", "decode steps per scheduling", "每次调度的解码步数";
     Setting::HostOverlap => "host_overlap", "host work overlap", "主机工作重叠";
     Setting::DpBalance => "attention_dp_balance", "attention-DP balance", "注意力 DP 负载均衡";
+    Setting::Batching => "batching", "prompts and decoding", "提示与解码的组合方式";
     Setting::MemoryFraction => "memory_fraction", "engine memory fraction", "引擎显存占比";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
@@ -461,6 +464,12 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     };
     // Held prompts wait for their first token.
     push(out, Setting::DpBalance, balance(a), balance(b), Impact::Sla);
+    let batching = |l: &Levers| {
+        l.engine_knobs
+            .batching
+            .map_or("default".to_string(), |b| b.key().to_string())
+    };
+    push(out, Setting::Batching, batching(a), batching(b), n);
     let fraction = |l: &Levers| {
         l.engine_knobs
             .memory_fraction

@@ -23,7 +23,8 @@ pub enum Engine {
     /// iterations of their own ahead of decoding, optionally several decode
     /// steps per scheduling (`--num-scheduler-steps`).
     VllmV0,
-    /// SGLang: continuous batching with chunked prefill and a radix cache.
+    /// SGLang: continuous batching with chunked prefill run ahead of
+    /// decoding (mixed only with `--enable-mixed-chunk`) and a radix cache.
     Sglang,
     /// TensorRT-LLM (in-flight batching, paged KV).
     TrtLlm,
@@ -229,13 +230,19 @@ fn one() -> u32 {
 #[serde(rename_all = "snake_case")]
 pub enum Batching {
     /// Running requests first, then prompt chunks in the budget left, in
-    /// one forward pass (vLLM V1, SGLang, TensorRT-LLM; Sarathi-Serve,
-    /// Agrawal et al. OSDI 2024 §4).
+    /// one forward pass (vLLM V1, TensorRT-LLM's in-flight batching,
+    /// SGLang with `--enable-mixed-chunk`; Sarathi-Serve, Agrawal et al.
+    /// OSDI 2024 §4).
     #[default]
     Mixed,
-    /// Whole prompts in an iteration of their own whenever one is waiting
-    /// and fits, decoding paused meanwhile (vLLM V0's default scheduler,
-    /// `Scheduler._schedule_default`, when chunked prefill is off).
+    /// Prompts (whole, or in chunks of the token budget) in iterations of
+    /// their own whenever one is waiting and fits, decoding paused
+    /// meanwhile: vLLM V0's default scheduler (`Scheduler._schedule_default`,
+    /// chunked prefill off), and SGLang's, whose scheduler runs a new
+    /// prefill ("extend") batch ahead of the running decode batch and
+    /// mixes the two only with `--enable-mixed-chunk`, off by default
+    /// (`ServerArgs.enable_mixed_chunk = False`; `Scheduler.get_new_batch_prefill`,
+    /// `ScheduleBatch.mix_with_running`, sgl-project/sglang 0.3 to 0.5).
     PrefillFirst,
 }
 
@@ -398,6 +405,12 @@ pub struct EngineKnobs {
     /// ([`DpBalance`]); only `trt_llm` has it; `None` is off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attention_dp_balance: Option<DpBalance>,
+    /// How prompts meet decoding ([`Batching`]): SGLang's
+    /// `--enable-mixed-chunk` is `mixed`; `None` takes the engine's way
+    /// (prefill first for SGLang and vLLM V0, mixed for vLLM V1 and
+    /// TensorRT-LLM). Static batches ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batching: Option<Batching>,
 }
 
 /// The most decode steps per scheduling a plan may state.
@@ -602,6 +615,9 @@ impl EngineProfile {
         if let Some(b) = k.attention_dp_balance {
             self.dp_balance = b;
         }
+        if let (true, Some(b)) = (self.engine.continuous(), k.batching) {
+            self.batching = b;
+        }
         self
     }
 }
@@ -681,10 +697,9 @@ impl Engine {
             // The plan's `engine_knobs.prefix_caching`, when stated,
             // replaces this.
             prefix_caching: self.prefix_caching(),
-            batching: if self == Engine::VllmV0 {
-                Batching::PrefillFirst
-            } else {
-                Batching::Mixed
+            batching: match self {
+                Engine::VllmV0 | Engine::Sglang => Batching::PrefillFirst,
+                _ => Batching::Mixed,
             },
             scheduler_steps: 1,
             host: self.host(),
@@ -810,6 +825,23 @@ mod tests {
             Engine::VllmV0.profile(Bytes::from_gib(80.0), 1, 1).batching,
             Batching::PrefillFirst
         );
+    }
+
+    /// SGLang prefills first unless told to mix (`--enable-mixed-chunk`);
+    /// vLLM V1 and TensorRT-LLM mix.
+    #[test]
+    fn each_engine_meets_prompts_its_own_way() {
+        let big = Bytes::from_gib(80.0);
+        let sglang = Engine::Sglang.profile(big, 1, 1);
+        assert_eq!(sglang.batching, Batching::PrefillFirst);
+        let mixed = EngineKnobs {
+            batching: Some(Batching::Mixed),
+            ..EngineKnobs::default()
+        };
+        assert_eq!(sglang.with_knobs(&mixed).batching, Batching::Mixed);
+        for e in [Engine::Vllm, Engine::TrtLlm] {
+            assert_eq!(e.profile(big, 1, 1).batching, Batching::Mixed, "{e:?}");
+        }
     }
 
     #[test]

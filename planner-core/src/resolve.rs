@@ -1232,6 +1232,20 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
         }));
         levers.engine_knobs.attention_dp_balance = None;
     }
+    // SGLang mixes prompts into decoding only with `--enable-mixed-chunk`
+    // and vLLM V0 only with chunked prefill; vLLM V1 and TensorRT-LLM
+    // always mix, and static batches do not schedule by iteration.
+    if levers.engine_knobs.batching.is_some()
+        && !matches!(
+            levers.engine,
+            crate::engine::Engine::Sglang | crate::engine::Engine::VllmV0
+        )
+    {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::Batching,
+        }));
+        levers.engine_knobs.batching = None;
+    }
 }
 
 /// Disaggregated pools: GPUs in each, within the plan's; a link that

@@ -346,6 +346,79 @@ impl<'a> Shape<'a> {
         }
     }
 
+    /// Prefill first with n attention-DP ranks stepping together: a rank
+    /// prefills in a fraction f = r·t̄ of the iterations (r its prefill
+    /// iterations a second) and decodes in the rest, and an iteration
+    /// lasts a prefill's time whenever any rank prefills, F = 1 − (1 − f)^n
+    /// of them, with only the prefilling ranks' prompts in the experts
+    /// (the others' decode tokens instead). The mean iteration t̄ is the
+    /// root of t̄ = td + F(t̄)·(tp − td), found by bisection; a decoding
+    /// request advances in its own rank's decode iterations, every
+    /// t̄ / (1 − f) seconds.
+    fn step_prefill_first_lockstep(&self, per_s: f64, t: f64, x: Iterations) -> Step {
+        let Iterations { d, left, td, tp, c } = x;
+        let n = self.lockstep;
+        let any = |f: f64| 1.0 - (1.0 - f.clamp(0.0, 1.0)).powf(n);
+        let f0 = per_s * t;
+        let share = if any(f0) > 0.0 {
+            (f0.clamp(0.0, 1.0) / any(f0)).clamp(1.0 / n, 1.0)
+        } else {
+            1.0 / n
+        };
+        let dw = d * self.width();
+        let spared = expert_group_seconds(self.r, c)
+            - expert_group_seconds(self.r, c * share + dw * (1.0 - share));
+        let tp = (tp - spared.max(0.0)).max(td);
+        let g = |m: f64| td + any(per_s * m) * (tp - td) - m;
+        let top = if per_s > 0.0 {
+            1.0 / per_s
+        } else {
+            f64::INFINITY
+        };
+        let unstable = Step {
+            t: f64::INFINITY,
+            iter: f64::INFINITY,
+            extra: tp,
+            td,
+            tp,
+            f: 1.0,
+            d,
+            left,
+            hold: 0.0,
+        };
+        if td <= 0.0 || (top.is_finite() && g(top) >= 0.0) {
+            return unstable;
+        }
+        let (mut lo, mut hi) = (td, if top.is_finite() { top } else { tp.max(td) });
+        for _ in 0..MAX_FIXED_POINT {
+            let mid = 0.5 * (lo + hi);
+            if g(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= FIXED_POINT_TOLERANCE * hi {
+                break;
+            }
+        }
+        let mean = 0.5 * (lo + hi);
+        let f = (per_s * mean).min(1.0);
+        if f >= 1.0 {
+            return unstable;
+        }
+        Step {
+            t: mean / (1.0 - f),
+            iter: mean,
+            extra: tp,
+            td,
+            tp,
+            f,
+            d,
+            left,
+            hold: 0.0,
+        }
+    }
+
     /// Mean seconds a prompt waits under attention-DP balance
     /// ([`crate::engine::DpBalance`]): prompts start once every one of the
     /// n ranks has one (after the last of them receives a request, H_n/λ
@@ -378,6 +451,10 @@ impl<'a> Shape<'a> {
         let c = (together * p).min(left);
         let tp = self.time(&self.with_prefill(0.0, c));
         let per_s = rate * p / c;
+        if self.lockstep > 1.0 {
+            let x = Iterations { d, left, td, tp, c };
+            return self.step_prefill_first_lockstep(per_s, t, x);
+        }
         let x = per_s * tp;
         let (t, iter, f) = if x < 1.0 && td > 0.0 {
             let decodes = (1.0 - x) / td;

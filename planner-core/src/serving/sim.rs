@@ -784,6 +784,7 @@ impl<'a> State<'a> {
         }
         match self.limits.batching {
             Batching::PrefillFirst => {
+                self.continue_prompts(plan);
                 self.admit(plan);
                 if plan.is_empty() {
                     self.schedule_running(plan);
@@ -832,6 +833,30 @@ impl<'a> State<'a> {
             k += 1;
         }
         preempted
+    }
+
+    /// Prefill first: running requests still part-way through their
+    /// prompt (chunked by the token budget) go on in the prefill
+    /// iteration, ahead of new prompts and without the decoding ones
+    /// (SGLang's `chunked_req`, resumed first in `get_new_batch_prefill`).
+    fn continue_prompts(&mut self, plan: &mut Vec<(usize, u32)>) {
+        let mut budget = self.budget();
+        for k in 0..self.running.len() {
+            let i = self.running[k];
+            let q = &self.run.reqs[i];
+            if budget == 0 || q.generated > 0 || q.computed >= q.prompt {
+                continue;
+            }
+            let n = u64::from(q.prompt - q.computed).min(budget) as u32;
+            let need = self.needs(i, n);
+            if self.free < need {
+                continue;
+            }
+            self.free -= need;
+            self.run.reqs[i].blocks += need;
+            plan.push((i, n));
+            budget -= u64::from(n);
+        }
     }
 
     /// Admits waiting requests while budget, running slots and blocks last.
