@@ -858,6 +858,15 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             Refused("levers.engine_knobs.memory_fraction"),
         ),
         case(
+            "batching that is not a way",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[("/levers/engine_knobs", json!({"batching": "interleaved"}))],
+            ),
+            Refused("batching"),
+        ),
+        case(
             "host overlap that is not a mode",
             &["eval", "-"],
             patched(
