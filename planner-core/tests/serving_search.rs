@@ -72,6 +72,35 @@ fn speculation_is_tried_only_with_a_drafter_and_caching_only_with_a_prefix() {
     assert!(best.gpus <= plain.best.expect("an answer").gpus);
 }
 
+/// SGLang may run prompt chunks beside decoding (`--enable-mixed-chunk`):
+/// its search tries both ways, every answer says which it took, and the
+/// best is never worse than with prefill first alone.
+#[test]
+fn sglang_searches_both_ways_of_meeting_prompts() {
+    use planner_core::engine::{Batching, Engine};
+    let mut s = example_serving_scenario();
+    s.base.levers.speculative = None;
+    s.base.levers.engine = Engine::Sglang;
+    let both = search_serving(&s);
+    assert_eq!(both.evaluated, 2 * 4 * 4 * 5);
+    s.base.levers.engine = Engine::Vllm;
+    assert_eq!(search_serving(&s).evaluated, 4 * 4 * 5);
+    s.base.levers.engine = Engine::Sglang;
+    s.space.token_budgets = vec![8192];
+    let best = search_serving(&s).best.expect("an answer");
+    let ways: Vec<Option<Batching>> = both
+        .frontier
+        .iter()
+        .map(|f| f.plan.levers.engine_knobs.batching)
+        .collect();
+    assert!(
+        ways.iter()
+            .all(|w| w.is_none() || *w == Some(Batching::Mixed)),
+        "{ways:?}"
+    );
+    assert!(best.gpus >= both.best.expect("an answer").gpus);
+}
+
 #[test]
 fn a_drafter_never_makes_the_best_answer_worse() {
     let with = search_serving(&example_serving_scenario());

@@ -131,6 +131,7 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         Some(_) => s.space.draft_tokens.iter().map(|k| Some(*k)).collect(),
         None => vec![None],
     };
+    let ways = batching_ways(s);
     let stores = stores(s);
     let mut out = Vec::new();
     for &tp in &s.space.tp {
@@ -153,12 +154,15 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
                         if let (Some(k), Some(sp)) = (k, p.levers.speculative.as_mut()) {
                             sp.tokens = k;
                         }
-                        for store in &stores {
-                            let mut q = p.clone();
-                            if let Some(store) = store {
-                                store.apply(&mut q);
+                        for &way in &ways {
+                            for store in &stores {
+                                let mut q = p.clone();
+                                q.levers.engine_knobs.batching = way;
+                                if let Some(store) = store {
+                                    store.apply(&mut q);
+                                }
+                                out.push(q);
                             }
-                            out.push(q);
                         }
                     }
                 }
@@ -166,6 +170,24 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         }
     }
     out
+}
+
+/// How prompts meet decoding, tried both ways where the engine has a
+/// choice (SGLang's `--enable-mixed-chunk`, vLLM V0's chunked prefill):
+/// the base plan's setting and the other; elsewhere the base plan's.
+fn batching_ways(s: &ServingScenario) -> Vec<Option<crate::engine::Batching>> {
+    use crate::engine::{Batching, Engine};
+    let base = s.base.levers.engine_knobs.batching;
+    match s.base.levers.engine {
+        Engine::Sglang | Engine::VllmV0 => {
+            let other = match base.unwrap_or(Batching::PrefillFirst) {
+                Batching::PrefillFirst => Batching::Mixed,
+                Batching::Mixed => Batching::PrefillFirst,
+            };
+            vec![base, Some(other)]
+        }
+        _ => vec![base],
+    }
 }
 
 /// One KV-store choice of the search: `levers.kv_tier`, and whether the
