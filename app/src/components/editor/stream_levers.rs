@@ -8,10 +8,10 @@ use super::lens::{use_plan, PlanLens};
 use super::parse::{COUNT, OPT_MS, RATE};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
-use planner_core::engine::{Engine, HostOverlap};
+use planner_core::engine::{Batching, Engine, HostOverlap};
 use planner_core::plan::{Plan, Workload};
 use planner_core::report::ServingFigure as F;
-use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+use planner_core::request::{sharegpt, Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::Frequency;
 use planner_core::Named;
 
@@ -78,6 +78,35 @@ fn tokens(
     )
 }
 
+/// The stream's lengths as one of the choices: `fixed`, `sharegpt`, or
+/// `custom` (a distribution a link or file gave).
+fn lengths_key(p: &Plan) -> String {
+    let Some(s) = stream(p) else {
+        return "fixed".into();
+    };
+    let (prompt, output) = sharegpt();
+    match (&s.prompt, &s.output) {
+        (Lengths::Fixed { .. }, Lengths::Fixed { .. }) => "fixed".into(),
+        (a, b) if *a == prompt && *b == output => "sharegpt".into(),
+        _ => "custom".into(),
+    }
+}
+
+/// Sets the stream's lengths from a choice; `custom` leaves them.
+fn set_lengths(p: &mut Plan, key: &str) {
+    let Some(s) = stream_mut(p) else { return };
+    match key {
+        "sharegpt" => (s.prompt, s.output) = sharegpt(),
+        "fixed" => {
+            let fixed = |l: &Lengths| Lengths::Fixed {
+                tokens: (l.mean().round() as u32).max(1),
+            };
+            (s.prompt, s.output) = (fixed(&s.prompt), fixed(&s.output));
+        }
+        _ => {}
+    }
+}
+
 /// Engine and request stream of a serving plan.
 #[component]
 pub fn StreamLevers() -> impl IntoView {
@@ -92,6 +121,29 @@ pub fn StreamLevers() -> impl IntoView {
     let continuous = Memo::new(move |_| lens.get(|p| p.levers.engine.continuous()));
     // Multi-step scheduling is vLLM V0's alone.
     let multi_step = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::VllmV0));
+    // Only SGLang and vLLM V0 choose how prompts meet decoding.
+    let batching = Memo::new(move |_| {
+        lens.get(|p| matches!(p.levers.engine, Engine::Sglang | Engine::VllmV0))
+    });
+    let ways = |lang| {
+        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
+            .chain(
+                Batching::ALL
+                    .iter()
+                    .map(|b| (b.key().to_string(), b.name(lang).to_string())),
+            )
+            .collect()
+    };
+    let lengths = |lang| {
+        [
+            ("fixed", K::LengthsFixed),
+            ("sharegpt", K::LengthsShareGpt),
+            ("custom", K::LengthsCustom),
+        ]
+        .iter()
+        .map(|(k, label)| (k.to_string(), t(lang, *label).to_string()))
+        .collect()
+    };
     let overlaps = |lang| {
         std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
             .chain(
@@ -111,6 +163,11 @@ pub fn StreamLevers() -> impl IntoView {
                     |p| p.levers.engine_knobs.host_overlap.map_or(DEFAULT.to_string(), |o| o.key().to_string()),
                     |p, key| p.levers.engine_knobs.host_overlap = HostOverlap::ALL.into_iter().find(|o| o.key() == key))}
             </Show>
+            <Show when=move || batching.get()>
+                {choice(lens, K::Batching, "lever-batching", ways,
+                    |p| p.levers.engine_knobs.batching.map_or(DEFAULT.to_string(), |b| b.key().to_string()),
+                    |p, key| p.levers.engine_knobs.batching = Batching::ALL.into_iter().find(|b| b.key() == key))}
+            </Show>
             <Show when=move || multi_step.get()>
                 {number(lens, K::SchedulerSteps, "lever-scheduler-steps", COUNT,
                     |p| p.levers.engine_knobs.scheduler_steps.unwrap_or(1),
@@ -127,6 +184,7 @@ pub fn StreamLevers() -> impl IntoView {
                 {number(lens, F::ArrivalRate, "stream-rate", RATE,
                     |p| match stream(p).map(|s| s.arrival) { Some(Arrival::Poisson { rate }) => rate, _ => Frequency::per_second(0.0) },
                     |p, v| if let Some(s) = stream_mut(p) { s.arrival = Arrival::Poisson { rate: v } })}
+                {choice(lens, K::StreamLengths, "stream-lengths", lengths, lengths_key, set_lengths)}
                 {tokens(lens, F::PromptTokens, "stream-prompt", |s| &s.prompt, |s| &mut s.prompt)}
                 {tokens(lens, F::OutputTokens, "stream-output", |s| &s.output, |s| &mut s.output)}
                 {number_with_hint(lens, F::SloTtftP99, "stream-slo-ttft", OPT_MS,
@@ -137,5 +195,29 @@ pub fn StreamLevers() -> impl IntoView {
                     hint(lens, K::NoTarget))}
             </Show>
         </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planner_core::example_serving_plan;
+
+    #[test]
+    fn lengths_switch_between_fixed_and_sharegpt() {
+        let mut p = example_serving_plan();
+        assert_eq!(lengths_key(&p), "sharegpt");
+        set_lengths(&mut p, "fixed");
+        assert_eq!(lengths_key(&p), "fixed");
+        // Fixed at the distribution's means.
+        assert_eq!(stream(&p).map(|s| s.prompt.mean()), Some(221.0));
+        set_lengths(&mut p, "sharegpt");
+        assert_eq!(lengths_key(&p), "sharegpt");
+        if let Some(s) = stream_mut(&mut p) {
+            s.prompt = Lengths::Uniform { min: 10, max: 20 };
+        }
+        assert_eq!(lengths_key(&p), "custom");
+        set_lengths(&mut p, "custom");
+        assert_eq!(lengths_key(&p), "custom");
     }
 }
