@@ -18,9 +18,9 @@ strings! {
     SchedulerSteps => "Decode steps per scheduling (vLLM 0.6)", "每次调度的解码步数（vLLM 0.6）";
     Batching => "Prompts and decoding", "提示与解码的组合方式";
     StreamLengths => "Prompt and output lengths", "提示与输出长度";
-    LengthsFixed => "fixed (the two fields below)", "固定（见下方两个字段）";
-    LengthsShareGpt => "ShareGPT, as vLLM's and SGLang's benchmarks sample it", "ShareGPT（按 vLLM 与 SGLang 基准测试的采样方式）";
-    LengthsCustom => "as the plan gives them", "按方案给定";
+    LengthsFixed => "fixed", "固定";
+    LengthsShareGpt => "ShareGPT (benchmarks)", "ShareGPT（基准测试）";
+    LengthsCustom => "from the plan", "按方案给定";
     NoTarget => "no target", "无目标";
     EditedWorkspace => "Your plans (edited)", "你的方案（已修改）";
     PresetDefault => "Over the wall: fine-tune Llama 3.1 70B, software against hardware", "翻越显存墙：微调 Llama 3.1 70B，软件手段对比硬件方案";
