@@ -860,5 +860,9 @@ fn trt_llm_deepseek_r1_h200() {
     assert!((0.7..0.9).contains(&e), "{e}");
     // The MoE serving band, fitted on the Qwen3 rows, reaches it.
     let band = planner_core::uncertainty::ValidationBasis::MoeServing.band(8);
-    assert!(band.fast >= 1.0 - 11_489.0 / a.output_tokens_per_second, "{}", band.fast);
+    assert!(
+        band.fast >= 1.0 - 11_489.0 / a.output_tokens_per_second,
+        "{}",
+        band.fast
+    );
 }
