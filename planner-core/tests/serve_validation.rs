@@ -284,7 +284,7 @@ fn trt_llm_static_batches() {
 fn trt_llm_offline() -> Vec<(ModelId, GpuId, u32, u32, u32, f64)> {
     use GpuId::{H100Sxm as H1, H200Sxm as H2};
     use ModelId::{Llama31_405b as L405, Llama31_70b as L70, Llama31_8b as L8};
-    let lens = [(128, 128), (128, 2048), (128, 4096), (500, 2000), (1000, 1000), (1000, 2000), (2048, 128), (2048, 2048), (5000, 500), (20000, 2000)];
+    let lens = TRT_LENGTHS;
     let table: [(ModelId, GpuId, u32, [f64; 10]); 6] = [
         (L8, H1, 1, [28_312.0, 22_714.0, 14_325.0, 17_660.0, 15_220.0, 13_899.0, 3_450.0, 9_305.0, 3_459.0, 1_351.0]),
         (L8, H2, 1, [27_911.0, 26_221.0, 18_027.0, 20_770.0, 17_744.0, 16_828.0, 3_538.0, 12_194.0, 3_902.0, 1_804.0]),
@@ -387,22 +387,57 @@ fn trt_llm_offline_throughput() {
     assert!(worst <= 0.30, "worst |error| {worst}");
 }
 
-/// Qwen3-235B-A22B's `config.json` (Qwen/Qwen3-235B-A22B on the Hugging
-/// Face Hub), imported as a user would.
-fn qwen3_235b() -> ModelChoice {
-    let json = r#"{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
-        "head_dim": 128, "hidden_act": "silu", "hidden_size": 4096,
-        "intermediate_size": 12288, "max_position_embeddings": 40960,
+/// A Qwen3-MoE `config.json` as the Hugging Face Hub gives it (128
+/// experts, top 8, 4 KV heads of 128), imported as a user would; the
+/// fields that differ between the family's sizes are the arguments.
+fn qwen3_moe(
+    name: &str,
+    hidden: u32,
+    dense_ffn: u32,
+    expert_ffn: u32,
+    heads: u32,
+    layers: u32,
+) -> ModelChoice {
+    let json = format!(
+        r#"{{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
+        "head_dim": 128, "hidden_act": "silu", "hidden_size": {hidden},
+        "intermediate_size": {dense_ffn}, "max_position_embeddings": 40960,
         "mlp_only_layers": [], "model_type": "qwen3_moe",
-        "moe_intermediate_size": 1536, "num_attention_heads": 64,
-        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 94,
-        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}"#;
-    let m = planner_core::hf::import_hf_config(json).expect("a Qwen3-MoE config imports");
+        "moe_intermediate_size": {expert_ffn}, "num_attention_heads": {heads},
+        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": {layers},
+        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}}"#
+    );
+    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
     ModelChoice::Custom(planner_core::plan::CustomModel {
-        name: "Qwen3-235B-A22B".into(),
+        name: name.into(),
         spec: m.spec,
     })
 }
+
+/// Qwen3-235B-A22B (Qwen/Qwen3-235B-A22B's `config.json`).
+fn qwen3_235b() -> ModelChoice {
+    qwen3_moe("Qwen3-235B-A22B", 4096, 12288, 1536, 64, 94)
+}
+
+/// Qwen3-30B-A3B (Qwen/Qwen3-30B-A3B's `config.json`).
+fn qwen3_30b() -> ModelChoice {
+    qwen3_moe("Qwen3-30B-A3B", 2048, 6144, 768, 32, 48)
+}
+
+/// The ten lengths (prompt / output) of TensorRT-LLM's perf-overview
+/// tables, in the page's order.
+const TRT_LENGTHS: [(u32, u32); 10] = [
+    (128, 128),
+    (128, 2048),
+    (128, 4096),
+    (500, 2000),
+    (1000, 1000),
+    (1000, 2000),
+    (2048, 128),
+    (2048, 2048),
+    (5000, 500),
+    (20000, 2000),
+];
 
 /// MoE serving: the same page's Qwen3-235B-A22B table
 /// (nvidia/Qwen3-235B-A22B-FP8), 8 GPUs, `trtllm-bench --tp 8 --ep
@@ -411,7 +446,7 @@ fn qwen3_235b() -> ModelChoice {
 /// not state `ep_size`; 8 (every GPU) is assumed. Empty cells are left out.
 #[rustfmt::skip]
 fn trt_llm_offline_moe() -> Vec<(GpuId, u32, u32, f64)> {
-    let lens = [(128, 128), (128, 2048), (128, 4096), (500, 2000), (1000, 1000), (1000, 2000), (2048, 128), (2048, 2048), (5000, 500), (20000, 2000)];
+    let lens = TRT_LENGTHS;
     let h200 = [Some(30_429.0), Some(42_821.0), Some(26_852.0), Some(28_026.0), Some(23_789.0), Some(22_061.0), Some(3_331.0), Some(16_672.0), Some(3_623.0), Some(1_876.0)];
     let h100 = [None, Some(19_658.0), Some(12_447.0), Some(18_351.0), Some(14_898.0), Some(15_136.0), None, Some(9_924.0), Some(3_225.0), None];
     let mut out = Vec::new();
@@ -762,21 +797,6 @@ fn attention_dp_balance_trades_first_token_for_the_stalls() {
     )));
 }
 
-fn qwen3_30b() -> ModelChoice {
-    let json = r#"{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
-        "head_dim": 128, "hidden_act": "silu", "hidden_size": 2048,
-        "intermediate_size": 6144, "max_position_embeddings": 40960,
-        "mlp_only_layers": [], "model_type": "qwen3_moe",
-        "moe_intermediate_size": 768, "num_attention_heads": 32,
-        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 48,
-        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}"#;
-    let m = planner_core::hf::import_hf_config(json).expect("a Qwen3-MoE config imports");
-    ModelChoice::Custom(planner_core::plan::CustomModel {
-        name: "Qwen3-30B-A3B".into(),
-        spec: m.spec,
-    })
-}
-
 /// The same page's one-GPU FP4 rows on a B200 (`trtllm-bench`, TP 1):
 /// NVIDIA's FP4 checkpoints of Qwen3-30B-A3B (MoE, no collective at all)
 /// and Llama 3.3 70B (dense), planned with MXFP4 weights and compute
@@ -784,14 +804,14 @@ fn qwen3_30b() -> ModelChoice {
 /// MXFP4's E8M0 per 32) and an FP8 KV cache. Held out, nothing fitted.
 /// What they show (2026-12-05): the dense rows are 12–47 % high on this
 /// part and format, where the same harness's dense FP8 rows on H100 and
-/// H200 are within 8 % at the median; the MoE rows are higher again, 40–80 %
-/// (but the longest, 20,000 / 2,000). So the 8-GPU MoE miss is not the
+/// H200 are within 8 % at the median; the MoE rows are higher again, 44–81 %
+/// but for 128 / 128 (+156 %) and the longest, 20,000 / 2,000 (+8 %). So the 8-GPU MoE miss is not the
 /// attention-DP collectives or the ranks' lockstep: one GPU misses too,
 /// part of it Blackwell's FP4 rate and part the MoE layer itself.
 #[rustfmt::skip]
 #[test]
 fn trt_llm_offline_one_b200_fp4() {
-    let lens = [(128, 128), (128, 2048), (128, 4096), (500, 2000), (1000, 1000), (1000, 2000), (2048, 128), (2048, 2048), (5000, 500), (20000, 2000)];
+    let lens = TRT_LENGTHS;
     let moe = [39_827.0, 37_844.0, 24_953.0, 27_817.0, 25_828.0, 22_051.0, 6_251.0, 17_554.0, 6_142.0, 2_944.0];
     let dense = [11_147.0, 9_922.0, 6_831.0, 7_762.0, 7_007.0, 6_271.0, 1_339.0, 4_783.0, 1_459.0, 665.0];
     let run = |model: ModelChoice, name: &str, measured: &[f64]| {

@@ -444,21 +444,26 @@ fn frontier_is_sorted_and_undominated() {
     }
 }
 
+/// Every plan a result returns: the frontier, the best of each family,
+/// the fewest GPUs, the largest batch, the cheapest per GPU kind and the
+/// baseline.
+fn answers(r: &SearchResult) -> impl Iterator<Item = &Found> {
+    r.frontier
+        .iter()
+        .chain(r.best.algorithmic.iter())
+        .chain(r.best.hardware.iter())
+        .chain(r.best.hybrid.iter())
+        .chain(r.fewest_gpus.iter())
+        .chain(r.largest_batch.iter())
+        .chain(r.by_gpu_kind.iter())
+        .chain(r.baseline.iter())
+}
+
 #[test]
 fn families_are_those_effort_gives() {
     for s in scenarios() {
         let r = search(&s);
-        let found = r
-            .frontier
-            .iter()
-            .chain(r.best.algorithmic.iter())
-            .chain(r.best.hardware.iter())
-            .chain(r.best.hybrid.iter())
-            .chain(r.fewest_gpus.iter())
-            .chain(r.largest_batch.iter())
-            .chain(r.by_gpu_kind.iter())
-            .chain(r.baseline.iter());
-        for f in found {
+        for f in answers(&r) {
             assert_eq!(
                 crate::effort::family(&f.plan, &s.base),
                 f.family,
@@ -658,25 +663,12 @@ fn a_stopped_search_has_no_slices_and_merges_to_its_diagnostics() {
 #[test]
 fn a_search_moves_a_plan_to_another_framework_and_prices_the_move() {
     use crate::effort::{Lever, MigrationClass};
-    let found = |r: &SearchResult| -> Vec<Found> {
-        r.frontier
-            .iter()
-            .chain(r.best.algorithmic.iter())
-            .chain(r.best.hardware.iter())
-            .chain(r.best.hybrid.iter())
-            .chain(r.fewest_gpus.iter())
-            .chain(r.by_gpu_kind.iter())
-            .cloned()
-            .collect()
-    };
     let s = small_frameworks();
     let base_stack = s.base.training_stack();
     assert_eq!(base_stack, Some(crate::stack::TrainingStack::HfTrainer));
     let r = search(&s);
     assert_eq!(slices(&s).len(), 3 * slices(&small_training()).len());
-    let all = found(&r);
-    let moved: Vec<&Found> = all
-        .iter()
+    let moved: Vec<&Found> = answers(&r)
         .filter(|f| f.plan.training_stack() != base_stack)
         .collect();
     assert!(!moved.is_empty(), "no answer on another framework");
@@ -707,7 +699,7 @@ fn a_search_moves_a_plan_to_another_framework_and_prices_the_move() {
     let mut stay = s.clone();
     stay.space.training_stacks.clear();
     let plain = search(&stay);
-    for f in found(&plain) {
+    for f in answers(&plain) {
         let efforts = crate::effort::efforts(&f.plan, &s.base, &f.plan.economics.engineering);
         assert!(
             efforts.iter().all(|e| e.lever != Lever::TrainingStack),

@@ -285,14 +285,9 @@ impl<'a> Shape<'a> {
     /// Strategy").
     fn step_lockstep(&self, n: f64, rate: f64, per_s: f64, t: f64, x: Iterations) -> Step {
         let Iterations { d, left, td, tp, c } = x;
-        let any = |f: f64| 1.0 - (1.0 - f.clamp(0.0, 1.0)).powf(n);
+        let any = |f: f64| any_rank(n, f);
         // Prompt tokens reaching the experts, per rank of the group.
-        let f0 = per_s * t;
-        let share = if any(f0) > 0.0 {
-            (f0.clamp(0.0, 1.0) / any(f0)).clamp(1.0 / n, 1.0)
-        } else {
-            1.0 / n
-        };
+        let share = prefilling_share(n, per_s * t);
         // A decoding sequence's draft positions go through the experts too.
         let dw = d * self.width();
         let spared =
@@ -320,19 +315,7 @@ impl<'a> Shape<'a> {
                 hold: 0.0,
             };
         }
-        let (mut lo, mut hi) = (td, if top.is_finite() { top } else { tp.max(td) });
-        for _ in 0..MAX_FIXED_POINT {
-            let mid = 0.5 * (lo + hi);
-            if g(mid) > 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-            if hi - lo <= FIXED_POINT_TOLERANCE * hi {
-                break;
-            }
-        }
-        let mean = 0.5 * (lo + hi);
+        let mean = root(g, td, if top.is_finite() { top } else { tp.max(td) });
         Step {
             t: mean,
             iter: mean,
@@ -358,13 +341,8 @@ impl<'a> Shape<'a> {
     fn step_prefill_first_lockstep(&self, per_s: f64, t: f64, x: Iterations) -> Step {
         let Iterations { d, left, td, tp, c } = x;
         let n = self.lockstep;
-        let any = |f: f64| 1.0 - (1.0 - f.clamp(0.0, 1.0)).powf(n);
-        let f0 = per_s * t;
-        let share = if any(f0) > 0.0 {
-            (f0.clamp(0.0, 1.0) / any(f0)).clamp(1.0 / n, 1.0)
-        } else {
-            1.0 / n
-        };
+        let any = |f: f64| any_rank(n, f);
+        let share = prefilling_share(n, per_s * t);
         let dw = d * self.width();
         let spared = expert_group_seconds(self.r, c)
             - expert_group_seconds(self.r, c * share + dw * (1.0 - share));
@@ -389,19 +367,7 @@ impl<'a> Shape<'a> {
         if td <= 0.0 || (top.is_finite() && g(top) >= 0.0) {
             return unstable;
         }
-        let (mut lo, mut hi) = (td, if top.is_finite() { top } else { tp.max(td) });
-        for _ in 0..MAX_FIXED_POINT {
-            let mid = 0.5 * (lo + hi);
-            if g(mid) > 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-            if hi - lo <= FIXED_POINT_TOLERANCE * hi {
-                break;
-            }
-        }
-        let mean = 0.5 * (lo + hi);
+        let mean = root(g, td, if top.is_finite() { top } else { tp.max(td) });
         let f = (per_s * mean).min(1.0);
         if f >= 1.0 {
             return unstable;
@@ -436,7 +402,7 @@ impl<'a> Shape<'a> {
         (all + f64::from(DP_BALANCE_BATCHING_WAIT_ITERS) * t) / 2.0
     }
 
-    /// The step under prefill-first batching (vLLM V0): prompts that
+    /// The step under prefill-first batching (vLLM V0, SGLang): prompts that
     /// arrived during a cycle (a window of n decode steps and a prefill)
     /// are prefilled together in an iteration of their own, a fraction x
     /// of the time, while decoding waits; a decoding sequence's token then
@@ -831,4 +797,39 @@ pub(crate) fn meets(slo: &Slo, s: &Steady) -> bool {
         && le(s.ttft[1], slo.ttft_p99)
         && le(s.tpot, slo.tpot_p50)
         && le(s.tpot, slo.tpot_p99)
+}
+
+/// The share of iterations in which any of `n` ranks prefills, each in a
+/// fraction `f` of them independently: 1 − (1 − f)^n.
+fn any_rank(n: f64, f: f64) -> f64 {
+    1.0 - (1.0 - f.clamp(0.0, 1.0)).powf(n)
+}
+
+/// Of the ranks in an iteration where some rank prefills, the share that
+/// prefills (f / F, at least one of n): how many ranks' prompts reach the
+/// experts in it.
+fn prefilling_share(n: f64, f: f64) -> f64 {
+    let any = any_rank(n, f);
+    if any > 0.0 {
+        (f.clamp(0.0, 1.0) / any).clamp(1.0 / n, 1.0)
+    } else {
+        1.0 / n
+    }
+}
+
+/// The root of `g` in `[lo, hi]` by bisection, `g` positive below it (the
+/// lockstep steps' mean iteration).
+fn root(g: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..MAX_FIXED_POINT {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= FIXED_POINT_TOLERANCE * hi {
+            break;
+        }
+    }
+    0.5 * (lo + hi)
 }
