@@ -496,11 +496,13 @@ fn trt_llm_offline_moe_throughput() {
     }
     let n = errors.len();
     let (median, worst) = median_and_worst(errors);
-    // As measured on 2026-12-04 (17 rows), with TensorRT-LLM's reserving
-    // scheduler: median 72.0 %, worst 92.9 %, every row high. A change
-    // that moves these is a change to the model.
+    // As measured on 2026-12-05 (17 rows), with TensorRT-LLM's reserving
+    // scheduler and the layers' small kernels counted by structure:
+    // median 65.9 %, worst 86.0 %, every row high (before the count,
+    // 72.0 % and 92.9 %). A change that moves these is a change to the
+    // model.
     assert_eq!(n, 17);
-    assert!(median <= 0.73 && worst <= 0.94, "{median} {worst}");
+    assert!(median <= 0.66 && worst <= 0.87, "{median} {worst}");
     // The MoE serving band (`uncertainty.rs`) is the worst shortfall in
     // time, rounded up.
     let band = planner_core::uncertainty::ValidationBasis::MoeServing.band(8);
@@ -829,14 +831,16 @@ fn trt_llm_offline_one_b200_fp4() {
     };
     let m = run(qwen3_30b(), "Qwen3-30B-A3B", &moe);
     let d = run(ModelChoice::Preset(ModelId::Llama31_70b), "Llama 3.3 70B", &dense);
-    // As measured on 2026-12-05: every row high but the MoE 20,000 / 2,000
-    // (+8 %); MoE median 74.6 %, worst 156 % (128 / 128); dense median
-    // 33.6 %, worst 46.7 %. A change that moves these is a change to the
-    // model.
+    // As measured on 2026-12-05, with the layers' small kernels counted
+    // by structure: every row high but the MoE 20,000 / 2,000 (+7 %); MoE
+    // median 69.9 %, worst 147 % (128 / 128); dense median 33.6 %, worst
+    // 46.7 % (before the count the MoE rows gave 74.6 % and 156 %; the
+    // dense ones did not move). A change that moves these is a change to
+    // the model.
     assert!(m.iter().all(|e| *e > 0.0) && d.iter().all(|e| *e > 0.0), "{m:?} {d:?}");
     let (mm, mw) = median_and_worst(m);
     let (dm, dw) = median_and_worst(d);
-    assert!(mm <= 0.76 && mw <= 1.57, "{mm} {mw}");
+    assert!(mm <= 0.70 && mw <= 1.48, "{mm} {mw}");
     assert!(dm <= 0.34 && dw <= 0.47, "{dm} {dw}");
     assert!(mm > dm + 0.2, "the MoE rows miss beyond the dense ones: {mm} {dm}");
 }
@@ -849,8 +853,9 @@ fn trt_llm_offline_one_b200_fp4() {
 /// 128 --max_num_tokens 1151 --kv_cache_free_gpu_mem_fraction 0.8`, 5,120
 /// requests of 1,024 / 2,048 fixed tokens at concurrency 1,024: 11,489
 /// output tokens/s. The KV format is not stated; BF16 (the checkpoint's
-/// default) is assumed. Held out, nothing fitted: predicted 81 % high
-/// (2026-12-05), the MoE serving miss of the Qwen3 rows on another model.
+/// default) is assumed. Held out, nothing fitted: predicted 71 % high
+/// (2026-12-05; 81 % before the layers' small kernels were counted by
+/// structure), the MoE serving miss of the Qwen3 rows on another model.
 #[test]
 fn trt_llm_deepseek_r1_h200() {
     use planner_core::request::Arrival;
@@ -877,7 +882,7 @@ fn trt_llm_deepseek_r1_h200() {
         e * 100.0,
         a.running
     );
-    assert!((0.7..0.9).contains(&e), "{e}");
+    assert!((0.6..0.8).contains(&e), "{e}");
     // The MoE serving band, fitted on the Qwen3 rows, reaches it.
     let band = planner_core::uncertainty::ValidationBasis::MoeServing.band(8);
     assert!(
@@ -885,4 +890,136 @@ fn trt_llm_deepseek_r1_h200() {
         "{}",
         band.fast
     );
+}
+
+/// An SGLang server with tensor parallelism over `tp` GPUs (experts split
+/// over the same ranks, no attention DP: `--tp N` alone), serving a
+/// benchmark client that keeps `clients` requests in flight
+/// (`--max-concurrency`) over `requests` prompts of `prompt` / `output`
+/// tokens. The KV cache stays in the checkpoint's 16 bits (SGLang's
+/// `--kv-cache-dtype auto`).
+fn sglang_tp(
+    model: ModelChoice,
+    (gpu, tp): (GpuId, u32),
+    weights: Precision,
+    (clients, requests): (u32, u32),
+    (prompt, output): (
+        planner_core::request::Lengths,
+        planner_core::request::Lengths,
+    ),
+) -> Plan {
+    use planner_core::engine::Engine;
+    use planner_core::request::{Arrival, RequestStream, Slo};
+    let mut p = offline(model, gpu, (tp, 1, 1), 1, 1);
+    p.levers.precision.weights = weights;
+    p.levers.precision.compute = weights;
+    p.levers.precision.kv_cache = Precision::Bf16;
+    p.levers.engine = Engine::Sglang;
+    if let Workload::Inference(w) = &mut p.workload {
+        w.prompt_tokens = prompt.mean().round() as u32;
+        w.output_tokens = output.mean().round() as u32;
+        w.stream = Some(RequestStream {
+            arrival: Arrival::Concurrency { clients },
+            prompt,
+            output,
+            slo: Slo::default(),
+            shared_prefix: 0,
+            reuse: None,
+            requests,
+            seed: 0,
+        });
+    }
+    p
+}
+
+/// MoE decode steps at low and middle concurrency, where the step is the
+/// experts' weight reads, the TP all-reduces and the layers' small
+/// kernels: mean TPOT as `bench_serving` prints it (time per output token
+/// after the first, prefill stalls included), against the simulator's
+/// mean. Held out: nothing in the model was fitted to these rows.
+/// - InferenceX (SemiAnalysisAI/InferenceX issue #870, 2026-03-05, an
+///   automated sweep): DeepSeek-R1-0528 FP8 on 8 H200, SGLang v0.5.7,
+///   TP 8, EP 1, ISL / OSL 1,024, concurrency 8 / 16 / 32 / 64: mean TPOT
+///   12.8 / 17.2 / 25.6 / 34.6 ms. The prompt count is not stated (ten
+///   per client assumed). Mean E2E 12.22 s at concurrency 8 with 12.8 ms
+///   a token and a 331 ms TTFT implies about 930 output tokens, so the
+///   lengths are drawn, not fixed: uniform over 820–1,024 (a range ratio
+///   of 0.8, mean 922) is assumed.
+/// - SGLang's cookbook (sgl-project/sglang `docs_new/cookbook/
+///   autoregressive/Qwen/Qwen3.mdx` at 0278d9cb, `DeepSeek/
+///   DeepSeek-R1.mdx` at 23b0c3db): 8 B200, `--tp 8`, SGLang 0.5.6,
+///   `bench_serving --dataset-name random` at the default range ratio
+///   (lengths uniform from 1 to the stated length: the printed totals
+///   give 249,831 prompt tokens for 500 prompts of "1,000"), 10 / 80 /
+///   500 / 320 prompts at concurrency 1 / 16 / 100 / 64. Qwen3-235B-A22B
+///   in BF16; DeepSeek-R1-0528 in its FP8 block checkpoint.
+#[test]
+fn sglang_moe_decode_steps() {
+    use planner_core::request::Lengths;
+    let r1 = || ModelChoice::Preset(ModelId::DeepseekV3);
+    let upto = |n: u32| Lengths::Uniform { min: 1, max: n };
+    let ix = || Lengths::Uniform {
+        min: 820,
+        max: 1024,
+    };
+    let requests = |c: u32| match c {
+        1 => 10,
+        16 => 80,
+        64 => 320,
+        _ => 500,
+    };
+    let mut rows: Vec<(String, Plan, f64)> = Vec::new();
+    for (c, tpot) in [(8, 12.8), (16, 17.2), (32, 25.6), (64, 34.6)] {
+        let p = sglang_tp(
+            r1(),
+            (GpuId::H200Sxm, 8),
+            Precision::Fp8,
+            (c, 10 * c),
+            (ix(), ix()),
+        );
+        rows.push((format!("DeepSeek-R1 H200 TP8 1024/1024 c={c}"), p, tpot));
+    }
+    #[rustfmt::skip]
+    let b200 = [
+        ("Qwen3-235B", 1000, 1000, 1, 10.12), ("Qwen3-235B", 1000, 1000, 16, 16.36), ("Qwen3-235B", 1000, 1000, 100, 32.94),
+        ("Qwen3-235B", 1000, 8000, 1, 10.23), ("Qwen3-235B", 1000, 8000, 16, 14.82), ("Qwen3-235B", 1000, 8000, 64, 23.66),
+        ("Qwen3-235B", 8000, 1000, 1, 10.31), ("Qwen3-235B", 8000, 1000, 16, 16.81), ("Qwen3-235B", 8000, 1000, 64, 32.50),
+        ("DeepSeek-R1", 1000, 1000, 1, 9.16), ("DeepSeek-R1", 1000, 1000, 16, 17.56), ("DeepSeek-R1", 1000, 1000, 100, 40.11),
+        ("DeepSeek-R1", 1000, 8000, 64, 25.94),
+    ];
+    for (name, i, o, c, tpot) in b200 {
+        let (model, w) = if name == "DeepSeek-R1" {
+            (r1(), Precision::Fp8)
+        } else {
+            (qwen3_235b(), Precision::Bf16)
+        };
+        let p = sglang_tp(
+            model,
+            (GpuId::B200, 8),
+            w,
+            (c, requests(c)),
+            (upto(i), upto(o)),
+        );
+        rows.push((format!("{name} B200 TP8 {i}/{o} c={c}"), p, tpot));
+    }
+    let mut errors = Vec::new();
+    for (name, p, measured) in &rows {
+        assert_eq!(evaluate(p).verdict, Verdict::Fits, "{name}");
+        let s = planner_core::serving::simulate(p).expect("a stream");
+        let predicted = s.tpot.mean.as_secs() * 1e3;
+        let e = predicted / measured - 1.0;
+        println!("{name:<40} mean TPOT measured {measured:>6.2} ms, predicted {predicted:>6.2} ({:+.1}%)", e * 100.0);
+        errors.push(e);
+    }
+    let high = errors.iter().filter(|e| **e > 0.0).count();
+    let (median, worst) = median_and_worst(errors.iter().map(|e| e.abs()).collect());
+    // As measured on 2026-12-05 (17 rows): median |error| 6.9 %, worst
+    // 32.5 % (DeepSeek-R1 on B200 at concurrency 100, short); 4 rows
+    // long. Before the layers' small kernels were counted by structure
+    // (`time::work::small_kernels`: MLA, routed and shared experts),
+    // every row was short: median 19.6 %, worst 42.1 %. A change that
+    // moves these is a change to the model.
+    assert_eq!(rows.len(), 17);
+    assert!(median <= 0.07 && worst <= 0.33, "{median} {worst}");
+    assert!(high >= 4, "{high} rows long");
 }

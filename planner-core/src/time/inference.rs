@@ -91,7 +91,7 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     // Dispatch and combine, once per MoE layer and pass.
     let ep = 2.0 * w.moe_layers * super::work::dispatch_seconds(r, &w.moe.experts);
     parts.add(TimeKind::ExpertParallel, ep, ep);
-    let o = r.eff.layer_overhead.base() * w.layers();
+    let o = super::work::overhead_seconds(r, w);
     parts.add(TimeKind::LayerOverhead, o, o);
 }
 

@@ -399,7 +399,7 @@ fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
     let cp_b = 2.0 * cp_f;
     let ep_f = 2.0 * w.moe_layers * ep_one;
     let (ep_exposed_f, ep_exposed_b) = ep_exposed(r, w, 2.0 * ep_one);
-    let overhead = r.eff.layer_overhead.base() * w.layers();
+    let overhead = super::work::overhead_seconds(r, w);
     Comms {
         tp_f,
         cp_f,

@@ -67,6 +67,11 @@ pub(crate) struct LayerWork {
     /// plan runs that policy (nothing else reads them).
     pub op_sac_flops: f64,
     pub op_sac_time: f64,
+    /// Small kernels the layer issues beyond its GEMMs and collectives, in
+    /// units of the reference dense layer's ([`small_kernels`]): 1 for a
+    /// dense layer, more for MLA and routed-expert layers. Scales
+    /// `Efficiency::layer_overhead` ([`overhead_seconds`]).
+    pub small_kernels: f64,
 }
 
 /// How a layer is run.
@@ -618,7 +623,60 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         experts: g.experts,
         op_sac_flops,
         op_sac_time,
+        small_kernels: small_kernels(&r.spec, moe) / REFERENCE_KERNELS,
     }
+}
+
+/// Small kernels of the reference dense layer (a gated-MLP, GQA layer
+/// with rotary positions) as the serving engines run it under CUDA graphs
+/// and Megatron-Core runs it fused: the two residual-add + norm kernels,
+/// rotary embedding, the KV-cache write, the attention kernel and the
+/// MLP's activation (vLLM `model_executor/models/llama.py`
+/// `LlamaDecoderLayer.forward`; SGLang `models/llama.py`). Their launch
+/// gaps and ramp-up are `Efficiency::layer_overhead` (30 µs a layer, about
+/// 5 µs a kernel: the 4.5 µs launch floor of an H100 in TaxBreak, arXiv
+/// 2603.12465, cited at `MOE_EXPERT_HOST_US`).
+const REFERENCE_KERNELS: f64 = 6.0;
+
+/// Small kernels one layer issues beyond the GEMMs and collectives the
+/// model prices apart: the reference layer's six, plus
+/// - **MLA** (DeepSeek-V2 §2.1; SGLang `models/deepseek_v2.py`
+///   `DeepseekV2AttentionMLA.forward_absorb`): the norms of the query and
+///   KV latents (`q_a_layernorm`, `kv_a_layernorm`), the query
+///   up-projection (a third projection GEMM, whose own floor the two
+///   projection GEMMs do not cover) and the two per-head products that
+///   absorb the key and value up-projections into the query and output
+///   (`torch.bmm` with `w_kc`, `w_vc`): 5. A long prefill decompresses
+///   the cache with one GEMM instead of the two products: a kernel fewer,
+///   not priced apart (under 1 % of a prefill);
+/// - **routed experts** (vLLM and SGLang `fused_moe`: `select_experts`,
+///   `moe_align_block_size`, the two grouped GEMMs, `silu_and_mul`,
+///   `moe_sum_reduce`): the top-k routing, the alignment of tokens to
+///   expert blocks and the weighted sum of each token's k outputs, 3 (the
+///   activation takes the dense MLP's place);
+/// - **shared experts**: their activation and the add of their output to
+///   the routed one, 2.
+///
+/// The per-token-group FP8 quantisation some engines run before each
+/// block-scaled GEMM is not counted: others fuse it into the norm or the
+/// activation. Dense layers count the reference's six whatever their
+/// norm or positions, so a dense model's overhead is the knob itself.
+pub(crate) fn small_kernels(spec: &crate::model::ModelSpec, moe: bool) -> f64 {
+    let mla = match spec.attention {
+        crate::model::AttentionKind::Mla(_) => 5.0,
+        crate::model::AttentionKind::Standard => 0.0,
+    };
+    let (routed, shared) = match spec.moe {
+        Some(m) if moe => (3.0, if m.shared_ffn > 0 { 2.0 } else { 0.0 }),
+        _ => (0.0, 0.0),
+    };
+    REFERENCE_KERNELS + mla + routed + shared
+}
+
+/// Fixed cost of one pass over a stage's layers: `layer_overhead` a
+/// reference layer, in proportion to each layer's small kernels.
+pub(crate) fn overhead_seconds(r: &Resolved, w: &StageWork) -> f64 {
+    r.eff.layer_overhead.base() * w.sum(|l| l.small_kernels)
 }
 
 /// Forward work of every layer of a stage, summed, plus the stage's ends
@@ -694,5 +752,30 @@ impl StageWork {
     /// Σ over layers of `f(layer)`.
     pub fn sum(&self, f: impl Fn(&LayerWork) -> f64) -> f64 {
         self.dense_layers * f(&self.dense) + self.moe_layers * f(&self.moe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{self, ModelId};
+
+    #[test]
+    fn small_kernels_follow_the_layer_structure() {
+        let spec = |id| catalog::model(id).spec;
+        // Dense layers are the reference, whatever their norm or
+        // positions: a dense model's overhead is the knob itself.
+        for id in [ModelId::Llama31_70b, ModelId::Gpt2Xl, ModelId::Llama2_7b] {
+            assert_eq!(small_kernels(&spec(id), false), REFERENCE_KERNELS, "{id:?}");
+        }
+        // DeepSeek-V3: MLA (5) on every layer; its MoE layers add the
+        // routing (3) and the shared expert (2).
+        let ds = spec(ModelId::DeepseekV3);
+        assert_eq!(small_kernels(&ds, false), 11.0);
+        assert_eq!(small_kernels(&ds, true), 16.0);
+        // Mixtral: standard attention, routed experts without a shared
+        // one.
+        let mx = spec(ModelId::Mixtral8x7b);
+        assert_eq!(small_kernels(&mx, true), 9.0);
     }
 }
