@@ -258,6 +258,19 @@ pub enum AttentionKernel {
     Flash,
     /// Materialised scores and softmax (the Korthikanti et al. baseline).
     Eager,
+    /// FlashAttention written in Triton (flash-attn 1.x's
+    /// `flash_attn_triton.py`, the kernel llm-foundry runs as `attn_impl:
+    /// triton`): the same memory as [`AttentionKernel::Flash`], slower
+    /// (`catalog::TRITON_FLASH_SLOWDOWN`).
+    FlashTriton,
+}
+
+impl AttentionKernel {
+    /// Whether the kernel keeps the s×s score matrix (eager attention);
+    /// every fused kernel recomputes it instead.
+    pub fn keeps_scores(self) -> bool {
+        self == AttentionKernel::Eager
+    }
 }
 
 /// Data-parallel sharding of model states.

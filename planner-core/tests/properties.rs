@@ -145,7 +145,7 @@ proptest! {
     #[test]
     fn checkpointing_never_raises_activations(
         model in model_id(), ckpt in checkpointing(), mb in 1u32..8, seq in 1u32..9,
-        kernel in prop::sample::select(vec![AttentionKernel::Flash, AttentionKernel::Eager]),
+        kernel in prop::sample::select(vec![AttentionKernel::Flash, AttentionKernel::Eager, AttentionKernel::FlashTriton]),
     ) {
         let acts = [ItemKind::Activations, ItemKind::RecomputeWorkingSet];
         let mut base = training(model, 1, 1, 8, mb, seq * 512, Checkpointing::None, Sharding::Zero1);

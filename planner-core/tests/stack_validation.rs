@@ -1455,9 +1455,9 @@ fn moe_expert_host_is_the_fit_over_the_nemo_rows() {
 /// profile (eager modules under FSDP, as Accelerate wraps them; Composer
 /// wraps llm-foundry's eager MPT modules the same way). Attention is
 /// llm-foundry's Triton FlashAttention kernel (`attn_impl: triton`,
-/// compiled with a pre-MLIR Triton) except where the table's 2024 rows
-/// switched to flash-attn 2.4.2; the model has no efficiency for the
-/// Triton kernel and runs both as FlashAttention-2. Assumed: the A100
+/// compiled with a pre-MLIR Triton; `AttentionKernel::FlashTriton`) except
+/// where the table's 2024 rows switched to flash-attn 2.4.2 (`Flash`).
+/// Assumed: the A100
 /// nodes' "1600 Gbps node-node interconnect (RoCE)" as eight 200 Gb/s
 /// ports, the H100 nodes' (unstated) as one 400 Gb/s InfiniBand NDR port
 /// per GPU.
@@ -1505,6 +1505,11 @@ fn llm_foundry() -> Vec<Run> {
                     // logits and their gradient, no FP32 copy, which is
                     // what `Compiled` holds.
                     loss: LossKernel::Compiled,
+                    kernel: if flash2 {
+                        AttentionKernel::Flash
+                    } else {
+                        AttentionKernel::FlashTriton
+                    },
                     tokens_per_gpu_s: tps,
                     ..Run::default()
                 }
@@ -1717,14 +1722,16 @@ fn llm_foundry_table() {
             "{name}"
         );
     }
-    // Held out, pinned: short sequences within a few percent on A100,
-    // long ones fast (the 2023 Triton attention kernel runs as
-    // FlashAttention-2 here), H100 fast throughout.
+    // Held out, pinned (2026-12-05): with the 2023 rows' Triton attention
+    // kernel named (`AttentionKernel::FlashTriton`), A100 median 5.1 %,
+    // worst 23.9 %; H100 7.6 %, 20.5 %; all 6.7 %. Before, when it ran
+    // as FlashAttention-2, the long-sequence rows were 30-42 % fast:
+    // 13.3 % / 42.4 %, 11.2 % / 30.3 %, 11.5 %.
     let (ma, wa) = stats(&ea);
     let (mh, wh) = stats(&eh);
-    assert!(ma <= 0.135 && wa <= 0.43, "A100 {ma} {wa}");
-    assert!(mh <= 0.115 && wh <= 0.31, "H100 {mh} {wh}");
-    assert!(median <= 0.12, "{median}");
+    assert!(ma <= 0.052 && wa <= 0.24, "A100 {ma} {wa}");
+    assert!(mh <= 0.077 && wh <= 0.21, "H100 {mh} {wh}");
+    assert!(median <= 0.068, "{median}");
 }
 
 /// The report's step range is honest about these tables: the range each

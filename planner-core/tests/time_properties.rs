@@ -302,3 +302,42 @@ proptest! {
         prop_assert_eq!(evaluate(&cxl).verdict, Verdict::Fits);
     }
 }
+
+/// The Triton FlashAttention kernel runs attention at FlashAttention-2's
+/// published slowdowns (1.4× forward, 2× backward,
+/// `catalog::TRITON_FLASH_SLOWDOWN`), and nothing else about the step
+/// moves: at 16,384 tokens the attention core is compute-bound, so its
+/// forward + backward time grows by (1.4 + 2.5 × 2) / (1 + 2.5).
+#[test]
+fn the_triton_flash_kernel_runs_at_its_published_slowdown() {
+    use planner_core::plan::{AttentionKernel, Checkpointing, Workload};
+    use planner_core::report::TimeKind;
+    let mut p = planner_core::example_plan();
+    p.levers.checkpointing = Checkpointing::Full;
+    if let Workload::Training(t) = &mut p.workload {
+        t.seq_len = 16_384;
+        t.global_batch = 64;
+    }
+    let part = |p: &planner_core::plan::Plan, kind: TimeKind| match evaluate(p).time {
+        TimeReport::Training(t) => t
+            .parts
+            .iter()
+            .filter(|x| x.kind == kind)
+            .map(|x| x.busy.as_secs())
+            .sum::<f64>(),
+        TimeReport::Inference(_) => f64::NAN,
+    };
+    let mut triton = p.clone();
+    triton.levers.attention = AttentionKernel::FlashTriton;
+    let (f, b) = planner_core::catalog::TRITON_FLASH_SLOWDOWN;
+    let ratio = part(&triton, TimeKind::Attention) / part(&p, TimeKind::Attention);
+    assert!((ratio - (f + 2.5 * b) / 3.5).abs() < 1e-9, "{ratio}");
+    // The recomputed forward runs the Triton forward again.
+    let recompute = part(&triton, TimeKind::Recompute) - part(&p, TimeKind::Recompute);
+    assert!(recompute > 0.0);
+    for kind in [TimeKind::Gemm, TimeKind::Elementwise] {
+        assert_eq!(part(&triton, kind), part(&p, kind), "{kind:?}");
+    }
+    // Memory is FlashAttention's.
+    assert_eq!(evaluate(&triton).devices, evaluate(&p).devices);
+}

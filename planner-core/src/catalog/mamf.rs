@@ -52,6 +52,15 @@ pub fn kernel_attention_ceiling(kernel: AttentionImpl, arch: GpuArch) -> f64 {
     }
 }
 
+/// FlashAttention written in Triton against FlashAttention-2, forward and
+/// backward time: FlashAttention-2 is "around 1.3–1.5× faster than
+/// FlashAttention in Triton in the forward pass and around 2× faster in the
+/// backward pass" on an A100 80GB SXM4 (Dao 2023, "FlashAttention-2",
+/// §4.1, sequence lengths 512 to 16k, head dimension 64 and 128). The
+/// middle of the forward range is taken. The Triton kernel uses no Hopper
+/// feature either, so the same ratios are taken on every part.
+pub const TRITON_FLASH_SLOWDOWN: (f64, f64) = (1.4, 2.0);
+
 /// The best published attention-kernel fraction on an architecture, over
 /// every kernel family ([`kernel_attention_ceiling`]).
 pub fn attention_ceiling(arch: GpuArch) -> f64 {

@@ -355,7 +355,7 @@ pub(crate) fn layer(spec: &ModelSpec, ffn: Ffn, c: &ActContext) -> LayerActs {
             a * sb * c.keys * (sm + masks * (1.0 + sm) + cast) / t
         }
         // FlashAttention keeps the FP32 log-sum-exp per query and head.
-        AttentionKernel::Flash => 4.0 * a * sb / t,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => 4.0 * a * sb / t,
     };
 
     let (replicated, sharded, input) = (replicated / rep_div, attention + mlp, ab * sbh / rep_div);
@@ -406,7 +406,9 @@ fn op_selective(spec: &ModelSpec, c: &ActContext, kv_per_rank: f64) -> f64 {
     };
     let kept: f64 = mms[..n].iter().step_by(2).sum();
     let sdpa = match c.kernel {
-        AttentionKernel::Flash => shape.o_width / t * ab + 4.0 * f64::from(spec.heads) / t,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => {
+            shape.o_width / t * ab + 4.0 * f64::from(spec.heads) / t
+        }
         AttentionKernel::Eager => 0.0,
     };
     sb * (ab * kept + sdpa)

@@ -107,7 +107,9 @@ impl Granules {
             sb * shape.q_width / t * ab,
             match r.levers.attention {
                 crate::plan::AttentionKernel::Eager => sb * f64::from(s.heads) / t * seq * ab,
-                crate::plan::AttentionKernel::Flash => 0.0,
+                crate::plan::AttentionKernel::Flash | crate::plan::AttentionKernel::FlashTriton => {
+                    0.0
+                }
             },
             0.0,
             0.0,

@@ -81,7 +81,7 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
         // Scores and softmax output of every head for the pass's queries
         // against the prompt's keys.
         AttentionKernel::Eager => 2.0 * ab * f64::from(spec.heads) * tokens * f64::from(prompt) / t,
-        AttentionKernel::Flash => 0.0,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => 0.0,
     };
     let per_f = gated_mlp_live(r, spec);
     let mlp = match spec.moe {

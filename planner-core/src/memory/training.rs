@@ -144,7 +144,7 @@ fn linear_saves(r: &Resolved, kind: TrainingKind, ab: f64, gb: f64) -> activatio
         ab,
         separate_qkv: activations::separate_qkv(sw.stack()),
         gated: r.spec.activation.is_gated(),
-        flash: r.levers.attention == AttentionKernel::Flash,
+        flash: !r.levers.attention.keeps_scores(),
     })
 }
 
@@ -166,7 +166,7 @@ impl Kept {
             Kept::Selective(AttentionKernel::Eager) => {
                 "attention core recomputed (Korthikanti §4.2.2, Eq. 6)".into()
             }
-            Kept::Selective(AttentionKernel::Flash) => {
+            Kept::Selective(AttentionKernel::Flash | AttentionKernel::FlashTriton) => {
                 "FlashAttention already recomputes the attention core; nothing more to drop".into()
             }
             Kept::SelectiveOps => "layer input, every other matmul output and the attention \
@@ -841,7 +841,7 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
             let sm = if c.fp32_math { 4.0 } else { c.softmax_bytes };
             2.0 * sm * f64::from(sp.heads) * sb * c.keys / c.tp
         }
-        AttentionKernel::Flash => 0.0,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => 0.0,
     };
     2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores)
 }

@@ -93,7 +93,7 @@ pub(crate) fn forward_ops(
         0.0
     };
     let core = match kernel {
-        AttentionKernel::Flash => 1.0,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => 1.0,
         AttentionKernel::Eager => 8.0,
     };
     let dropout = if spec.dropout == crate::model::Dropout::On {

@@ -204,7 +204,9 @@ fn prefill(
     let chunks = (all / chunk.max(1.0)).ceil().max(1.0);
     let mut prefill = Parts::default();
     let kernel_keys = match r.levers.attention {
-        crate::plan::AttentionKernel::Flash => windowed(r, s) / 2.0,
+        crate::plan::AttentionKernel::Flash | crate::plan::AttentionKernel::FlashTriton => {
+            windowed(r, s) / 2.0
+        }
         crate::plan::AttentionKernel::Eager => s,
     };
     let pass = Pass {

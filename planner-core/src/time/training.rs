@@ -272,6 +272,23 @@ fn hbm_seconds(r: &Resolved, bytes: f64) -> f64 {
     }
 }
 
+/// Backward time of the attention core from its forward time `fwd`: a
+/// fused kernel's backward does 2.5 times the forward's FLOPs
+/// (FlashAttention-2 paper's accounting), eager attention's two batched
+/// GEMMs twice theirs. The Triton FlashAttention kernel's backward is
+/// slower against FlashAttention-2 than its forward
+/// (`catalog::TRITON_FLASH_SLOWDOWN`), so its ratio is 2.5 × 2.0 / 1.4.
+fn backward_attention(r: &Resolved, fwd: f64) -> f64 {
+    match r.levers.attention {
+        AttentionKernel::Flash => 2.5 * fwd,
+        AttentionKernel::FlashTriton => {
+            let (f, b) = crate::catalog::TRITON_FLASH_SLOWDOWN;
+            2.5 * fwd * b / f
+        }
+        AttentionKernel::Eager => 2.0 * fwd,
+    }
+}
+
 /// Compute seconds of one micro-batch on a stage, forward and backward.
 #[derive(Debug, Clone, Copy)]
 struct Compute {
@@ -309,10 +326,7 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
         2.0 * gemm_f
     };
     let attn_f = w.sum(|l| l.attn_time);
-    let attn_b = match r.levers.attention {
-        AttentionKernel::Flash => 2.5 * attn_f,
-        AttentionKernel::Eager => 2.0 * attn_f,
-    };
+    let attn_b = backward_attention(r, attn_f);
     let mut ew_f = hbm_seconds(r, w.sum(|l| l.elementwise_bytes) + w.head_elementwise);
     if quantized_base {
         // Dequantizing the frozen NF4/INT weights to the compute format in
@@ -445,10 +459,7 @@ fn ep_exposed(r: &Resolved, w: &StageWork, layer_a2a: f64) -> (f64, f64) {
             let l = &w.moe;
             let ew = hbm_seconds(r, l.elementwise_bytes);
             let fwd = l.gemm_time + l.attn_time + ew;
-            let attn_b = match r.levers.attention {
-                AttentionKernel::Flash => 2.5 * l.attn_time,
-                AttentionKernel::Eager => 2.0 * l.attn_time,
-            };
+            let attn_b = backward_attention(r, l.attn_time);
             let bwd = 2.0 * l.gemm_time + attn_b + 2.0 * ew;
             (
                 n * (layer_a2a - bwd).max(0.0),
@@ -502,7 +513,7 @@ fn attention_core_recompute(r: &Resolved, w: &StageWork, c: &Compute) -> (f64, f
             c.attn_f + hbm_seconds(r, w.sum(|l| l.score_bytes)),
             w.sum(|l| l.attn_model_flops),
         ),
-        AttentionKernel::Flash => (0.0, 0.0),
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => (0.0, 0.0),
     }
 }
 
@@ -696,7 +707,9 @@ fn setup(r: &Resolved, kind: TrainingKind, seq: u32) -> StepSetup {
         // Flash skips the masked half of a causal score matrix; the eager
         // path computes every score and masks afterwards.
         keys: match r.levers.attention {
-            AttentionKernel::Flash => (window / 2.0).max(window - s / 2.0),
+            AttentionKernel::Flash | AttentionKernel::FlashTriton => {
+                (window / 2.0).max(window - s / 2.0)
+            }
             AttentionKernel::Eager => s,
         },
         model_keys: window,

@@ -55,6 +55,7 @@ unit_pick!(Sharding {
 unit_pick!(AttentionKernel {
     "flash" => AttentionKernel::Flash, Flash;
     "eager" => AttentionKernel::Eager, Eager;
+    "flash_triton" => AttentionKernel::FlashTriton, FlashTriton;
 });
 
 unit_pick!(Placement {
@@ -385,7 +386,7 @@ mod tests {
     #[test]
     fn every_option_round_trips() {
         round_trip(&[Sharding::None, Sharding::FsdpShardGradOp]);
-        round_trip(&[AttentionKernel::Flash]);
+        round_trip(&[AttentionKernel::Flash, AttentionKernel::FlashTriton]);
         round_trip(&[Placement::ByHeat]);
         round_trip(&[LoraTargets::QueryValue]);
         round_trip(&[
