@@ -132,9 +132,15 @@ struct Pool {
 }
 
 impl Pool {
+    /// Stops the workers and unhooks their handlers: a message a worker
+    /// posted before it was stopped may still be queued on the page, and
+    /// its event finds no handler instead of a dropped closure
+    /// ("closure invoked recursively or after being dropped").
     fn terminate(&self) {
         for w in &self.workers {
             w.terminate();
+            w.set_onmessage(None);
+            w.set_onerror(None);
         }
     }
 }
