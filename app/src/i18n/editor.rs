@@ -124,7 +124,7 @@ strings! {
     Attention => "Attention kernel", "注意力内核";
     Flash => "FlashAttention", "FlashAttention";
     Eager => "Eager (scores kept)", "朴素实现（保留分数矩阵）";
-    FlashTriton => "FlashAttention in Triton (flash-attn 1.x)", "Triton 版 FlashAttention（flash-attn 1.x）";
+    FlashTriton => "FlashAttention (Triton)", "FlashAttention（Triton 版）";
     Sharding => "ZeRO / FSDP sharding", "ZeRO / FSDP 分片";
     TrainingFramework => "Training framework", "训练框架";
     FrameworkDefault => "auto", "自动";
