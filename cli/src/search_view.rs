@@ -4,8 +4,8 @@
 use crate::table::{diagnostics, maybe, secs};
 use planner_core::diff::Impact;
 use planner_core::plan::{
-    Checkpointing, Offload, OffloadTarget, PipelineSchedule, Plan, SequenceParallel, Sharding,
-    Tier, Workload,
+    AttentionKernel, Checkpointing, Offload, OffloadTarget, PipelineSchedule, Plan,
+    SequenceParallel, Sharding, Tier, Workload,
 };
 use planner_core::report::Verdict;
 use planner_core::search::{Figures, Found, SearchResult, Speed};
@@ -106,6 +106,9 @@ pub fn levers(plan: &Plan) -> String {
             );
             let _ = write!(o, ", {}", offload(&l.offload));
             let _ = write!(o, ", {} GEMMs", l.precision.compute.label());
+            if l.attention != AttentionKernel::Flash {
+                let _ = write!(o, ", {} attention", l.attention.key());
+            }
         }
         Workload::Inference(i) => {
             let _ = write!(o, ", batch {}", i.batch);
@@ -203,14 +206,21 @@ pub fn render_search(r: &SearchResult) -> String {
     let c = &r.counts;
     let _ = writeln!(o, "scenario  {}", r.scenario);
     let counts: Vec<String> = c.gpu_counts.iter().map(u32::to_string).collect();
-    let options = if c.frameworks > 1 {
-        format!(
-            "{} hardware option(s) × {} training frameworks",
-            c.hardware_options / c.frameworks,
-            c.frameworks
-        )
-    } else {
+    let mut walked = Vec::new();
+    if c.frameworks > 1 {
+        walked.push(format!("{} training frameworks", c.frameworks));
+    }
+    if c.attention_kernels > 1 {
+        walked.push(format!("{} attention kernels", c.attention_kernels));
+    }
+    let options = if walked.is_empty() {
         format!("{} hardware option(s)", c.hardware_options)
+    } else {
+        format!(
+            "{} option(s): hardware × {}",
+            c.hardware_options,
+            walked.join(" × ")
+        )
     };
     let _ = writeln!(
         o,

@@ -107,6 +107,8 @@ pub enum Setting {
     TrainingStack,
     /// The framework the memory model follows (`levers.memory.stack`).
     MemoryStack,
+    /// The attention kernel (`levers.attention`).
+    AttentionKernel,
 }
 
 crate::lang::named!(Setting {
@@ -149,6 +151,7 @@ crate::lang::named!(Setting {
     Setting::Moe => "moe", "MoE routing and dispatch", "MoE 路由与分发";
     Setting::TrainingStack => "training_stack", "training framework", "训练框架";
     Setting::MemoryStack => "memory_stack", "memory-model framework", "内存模型框架";
+    Setting::AttentionKernel => "attention_kernel", "attention kernel", "注意力内核";
 });
 
 /// What a change may affect beyond memory, time and cost.
@@ -379,6 +382,10 @@ fn software_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     push(out, Setting::TrainingStack, stack(a), stack(b), n);
     let mem = |l: &Levers| l.memory.stack.map_or("default", |s| s.key()).to_string();
     push(out, Setting::MemoryStack, mem(a), mem(b), n);
+    // Fused kernels compute exact attention (Dao et al. 2022, §3.1): the
+    // same function, in another order of operations.
+    let kernel = |l: &Levers| l.attention.key().to_string();
+    push(out, Setting::AttentionKernel, kernel(a), kernel(b), n);
     let dropping = |l: &Levers| matches!(l.moe.balance, ExpertBalance::Capacity { .. });
     let drops = a.moe.balance != b.moe.balance && (dropping(a) || dropping(b));
     let impact = if drops || a.moe.node_limit != b.moe.node_limit {
@@ -600,6 +607,39 @@ mod tests {
         let c = changes(&base, &p);
         assert_eq!(c.len(), 1, "{c:?}");
         assert_eq!(c[0].to, "fsdp_full_shard");
+    }
+
+    /// The kernel reads as its plan key, and a change of kernel changes
+    /// no output: every fused kernel computes exact attention.
+    #[test]
+    fn the_attention_kernel_is_listed_by_its_key() {
+        use crate::plan::AttentionKernel;
+        let mut base = example_plan();
+        base.levers.attention = AttentionKernel::FlashTriton;
+        let mut p = base.clone();
+        p.levers.attention = AttentionKernel::Flash;
+        let c = changes(&base, &p);
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].setting, Setting::AttentionKernel);
+        assert_eq!(
+            (c[0].from.as_str(), c[0].to.as_str()),
+            ("flash_triton", "flash")
+        );
+        assert_eq!(c[0].impact, Impact::None);
+        assert_eq!(
+            c[0].describe(Lang::En),
+            "attention kernel flash_triton → flash"
+        );
+        for k in [
+            AttentionKernel::Flash,
+            AttentionKernel::Eager,
+            AttentionKernel::FlashTriton,
+        ] {
+            assert_eq!(
+                serde_json::to_value(k).ok(),
+                Some(serde_json::json!(k.key()))
+            );
+        }
     }
 
     #[test]

@@ -21,8 +21,8 @@ use crate::economics::Engineering;
 use crate::hardware::Hardware;
 pub use crate::lever::Lever;
 use crate::plan::{
-    Checkpointing, Levers, Overlap, Parallelism, Placement, Plan, Precisions, Pruning,
-    SequenceParallel, Sharding, TrainingKind, Workload,
+    AttentionKernel, Checkpointing, Levers, Overlap, Parallelism, Placement, Plan, Precisions,
+    Pruning, SequenceParallel, Sharding, TrainingKind, Workload,
 };
 use crate::precision::Precision;
 use serde::{Deserialize, Serialize};
@@ -174,6 +174,9 @@ pub fn plain_baseline(plan: &Plan) -> Plan {
             // The framework the team runs, like the machine, is not a
             // lever pulled; moving to another is (`Lever::TrainingStack`).
             training_stack: plan.levers.training_stack,
+            // So is the attention kernel it runs; moving to a fused one is
+            // a lever (`Lever::FusedAttention`).
+            attention: plan.levers.attention,
             ..Levers::default()
         },
         hardware: Hardware {
@@ -272,6 +275,14 @@ fn default_effort(lever: Lever) -> (MigrationClass, f64, &'static str) {
             M::Configuration,
             0.5,
             "Transformer Engine userbuffers overlap (Megatron --tp-comm-overlap) and its tuning",
+        ),
+        // FlashAttention computes exact attention (Dao et al. 2022, §3.1),
+        // so the switch asks for a build and a short parity run, not a
+        // convergence study.
+        L::FusedAttention => (
+            M::Configuration,
+            0.5,
+            "flash-attn 2 built for the cluster's CUDA and PyTorch, the model's attention switched to it (Hugging Face attn_implementation=\"flash_attention_2\", llm-foundry attn_impl: flash) and a short loss-parity run",
         ),
         L::Pruning => (
             M::ModelCodeChange,
@@ -482,6 +493,14 @@ fn stack_change(plan: &Plan, baseline: &Plan) -> bool {
     }
 }
 
+/// Whether `plan` runs FlashAttention-2 where `baseline` runs eager
+/// attention or the Triton kernel. The other way is no lever pulled over
+/// the wall: it only costs memory and time.
+fn kernel_upgrade(plan: &Plan, baseline: &Plan) -> bool {
+    plan.levers.attention == AttentionKernel::Flash
+        && baseline.levers.attention != AttentionKernel::Flash
+}
+
 /// Whether `plan` adds this hardware lever over `baseline`.
 fn hardware_change(plan: &Hardware, baseline: &Hardware, lever: Lever) -> bool {
     let more = |a: f64, b: f64| a > b;
@@ -544,6 +563,9 @@ pub fn efforts(plan: &Plan, baseline: &Plan, engineering: &Engineering) -> Vec<L
                 push(lever);
             }
         }
+    }
+    if kernel_upgrade(plan, baseline) {
+        push(Lever::FusedAttention);
     }
     if stack_change(plan, baseline) {
         push(Lever::TrainingStack);
@@ -612,6 +634,37 @@ mod tests {
         assert!(person_weeks(&e) > 0.0);
         // Back to full fine-tuning is the plain setting: no effort.
         assert!(efforts(&base, &p, &Engineering::default()).is_empty());
+    }
+
+    /// FlashAttention-2 in place of eager attention (or the Triton
+    /// kernel) is a configuration change; the other way is no lever, and
+    /// the plain baseline keeps the plan's kernel.
+    #[test]
+    fn a_kernel_upgrade_is_priced_and_a_downgrade_is_not() {
+        let mut base = example_plan();
+        base.levers.attention = AttentionKernel::Eager;
+        let mut flash = base.clone();
+        flash.levers.attention = AttentionKernel::Flash;
+        let e = efforts(&flash, &base, &Engineering::default());
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].lever, Lever::FusedAttention);
+        assert_eq!(e[0].class, MigrationClass::Configuration);
+        assert_eq!(family(&flash, &base), PlanFamily::Algorithmic);
+        let mut triton = base.clone();
+        triton.levers.attention = AttentionKernel::FlashTriton;
+        assert_eq!(
+            efforts(&flash, &triton, &Engineering::default())[0].lever,
+            Lever::FusedAttention
+        );
+        assert!(efforts(&base, &flash, &Engineering::default()).is_empty());
+        assert!(efforts(&triton, &flash, &Engineering::default()).is_empty());
+        assert_eq!(
+            plain_baseline(&base).levers.attention,
+            AttentionKernel::Eager
+        );
+        assert!(plain(&base)
+            .iter()
+            .all(|e| e.lever != Lever::FusedAttention));
     }
 
     /// Moving to another training framework is a framework change; the

@@ -36,6 +36,27 @@ pub enum GpuArch {
     Other,
 }
 
+impl GpuArch {
+    /// Whether a FlashAttention-2-class fused kernel runs here: PyTorch
+    /// SDPA's flash backend on NVIDIA sm80 to sm121, Ampere to Blackwell
+    /// (`check_flash_attention_hardware_support` in
+    /// aten/src/ATen/native/transformers/cuda/sdp_utils.cpp), and the
+    /// `flash-attn` package's ROCm build on MI200 and MI300 (its README,
+    /// "AMD ROCm Support"). Volta and Turing have only the memory-efficient
+    /// backend; for the other parts no source was read.
+    pub fn runs_flash_attention_2(self) -> bool {
+        matches!(
+            self,
+            GpuArch::Ampere
+                | GpuArch::Ada
+                | GpuArch::Hopper
+                | GpuArch::Blackwell
+                | GpuArch::Cdna2
+                | GpuArch::Cdna3
+        )
+    }
+}
+
 /// The device memory technology.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

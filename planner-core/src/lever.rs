@@ -50,6 +50,9 @@ pub enum Lever {
     Distillation,
     /// Training adapters (LoRA, QLoRA) instead of every weight.
     TrainingMethod,
+    /// A fused attention kernel (FlashAttention-2) in place of eager
+    /// attention or FlashAttention's Triton kernel.
+    FusedAttention,
     /// Another training framework (`levers.training_stack`): Megatron-Core,
     /// torchtitan, DeepSpeed, the Hugging Face Trainer.
     TrainingStack,
@@ -73,7 +76,7 @@ pub enum Lever {
 
 impl Lever {
     /// Every lever, in declaration order.
-    pub const ALL: [Lever; 28] = [
+    pub const ALL: [Lever; 29] = [
         Lever::Sharding,
         Lever::ActivationCheckpointing,
         Lever::TensorParallel,
@@ -93,6 +96,7 @@ impl Lever {
         Lever::Pruning,
         Lever::Distillation,
         Lever::TrainingMethod,
+        Lever::FusedAttention,
         Lever::TrainingStack,
         Lever::GpuKind,
         Lever::GpuCount,
@@ -127,6 +131,7 @@ crate::lang::named!(Lever {
     Lever::TieredPlacement => "tiered_placement", "placement by heat", "按热度分层放置";
     Lever::ChunkedPrefill => "chunked_prefill", "chunked prefill", "分块预填充";
     Lever::TpCommOverlap => "tp_comm_overlap", "TP communication overlap", "TP 通信重叠";
+    Lever::FusedAttention => "fused_attention", "FlashAttention-2 kernel", "FlashAttention-2 内核";
     Lever::Pruning => "pruning", "pruning", "剪枝";
     Lever::Distillation => "distillation", "distillation", "蒸馏";
     Lever::TrainingMethod => "training_method", "adapter training (LoRA/QLoRA)", "适配器训练（LoRA/QLoRA）";

@@ -271,6 +271,27 @@ impl AttentionKernel {
     pub fn keeps_scores(self) -> bool {
         self == AttentionKernel::Eager
     }
+
+    /// The kernel's key, as plans and links write it.
+    pub fn key(self) -> &'static str {
+        match self {
+            AttentionKernel::Flash => "flash",
+            AttentionKernel::Eager => "eager",
+            AttentionKernel::FlashTriton => "flash_triton",
+        }
+    }
+
+    /// A fused kernel's forward and backward time against
+    /// FlashAttention-2's: (1, 1) for FlashAttention itself,
+    /// `catalog::TRITON_FLASH_SLOWDOWN` for the Triton kernel. Eager
+    /// attention is not a fused kernel and is timed as GEMMs and score
+    /// passes instead; it reads (1, 1) here.
+    pub fn flash_slowdown(self) -> (f64, f64) {
+        match self {
+            AttentionKernel::FlashTriton => crate::catalog::TRITON_FLASH_SLOWDOWN,
+            AttentionKernel::Flash | AttentionKernel::Eager => (1.0, 1.0),
+        }
+    }
 }
 
 /// Data-parallel sharding of model states.

@@ -30,6 +30,7 @@ pub(super) fn lever_items(plan: &Plan, lever: Lever, class: MigrationClass) -> V
         Lever::TpCommOverlap => tp_comm_overlap_items(),
         Lever::Pruning | Lever::Distillation => pruning_or_distillation_items(),
         Lever::TrainingMethod => training_method_items(),
+        Lever::FusedAttention => fused_attention_items(plan),
         Lever::TrainingStack => training_stack_items(plan),
         Lever::GpuKind => gpu_kind_items(plan),
         Lever::GpuCount => gpu_count_items(plan),
@@ -495,6 +496,57 @@ fn pruning_or_distillation_items() -> Vec<Draft> {
             t(
                 "A smaller model can lose quality.",
                 "更小的模型可能损失质量。",
+            ),
+        ),
+    ]
+}
+
+/// Items for [`Lever::FusedAttention`]. The switch is named per
+/// framework: Hugging Face transformers' `attn_implementation` (training
+/// and its own serving), llm-foundry's `attn_config.attn_impl`; the
+/// requirements are flash-attn's README (Ampere, Ada, Hopper; MI200/MI300
+/// on ROCm; FP16 and BF16; head dimensions up to 256, backward up to 128
+/// on ROCm).
+fn fused_attention_items(plan: &Plan) -> Vec<Draft> {
+    let head = match &plan.model {
+        crate::plan::ModelChoice::Preset(id) => crate::catalog::model(*id).spec.head_dim,
+        crate::plan::ModelChoice::Custom(c) => c.spec.head_dim,
+    };
+    vec![
+        draft(
+            "attention.install",
+            C::FrameworkSupport,
+            t(
+                format!("Install flash-attn 2 built for the cluster's CUDA (or ROCm) and PyTorch versions on every node, and check the head dimension ({head}) is within what it runs: up to 256, backward up to 128 on ROCm."),
+                format!("在每个节点安装与集群 CUDA（或 ROCm）及 PyTorch 版本匹配的 flash-attn 2，并确认头维度（{head}）在其支持范围内：最多 256，ROCm 上反向最多 128。"),
+            ),
+            t(
+                "FlashAttention-2 ships kernels for Ampere, Ada and Hopper (MI200/MI300 on ROCm) in FP16 and BF16 only.",
+                "FlashAttention-2 只为 Ampere、Ada、Hopper（ROCm 上为 MI200/MI300）提供 FP16 与 BF16 内核。",
+            ),
+        ),
+        draft(
+            "attention.switch",
+            C::CodeChange,
+            t(
+                "Switch the model's attention to it: attn_implementation=\"flash_attention_2\" in Hugging Face transformers, attn_config.attn_impl: flash in llm-foundry, or the framework's own flag.",
+                "把模型的注意力切换到它：Hugging Face transformers 中设 attn_implementation=\"flash_attention_2\"，llm-foundry 中设 attn_config.attn_impl: flash，或使用所用框架自己的开关。",
+            ),
+            t(
+                "The plan keeps no score matrix and runs attention at FlashAttention-2's rate.",
+                "方案不保存注意力分数矩阵，并按 FlashAttention-2 的速度计算注意力。",
+            ),
+        ),
+        draft(
+            "attention.parity",
+            C::Monitoring,
+            t(
+                "Run a few hundred steps (or an evaluation pass) on both kernels and compare losses or outputs: they should agree to rounding, not bit for bit.",
+                "用两种内核各跑数百步（或一次评测），对比损失或输出：应在舍入误差内一致，而非逐位相同。",
+            ),
+            t(
+                "FlashAttention computes exact attention in another order of operations.",
+                "FlashAttention 计算的是精确注意力，只是运算顺序不同。",
             ),
         ),
     ]

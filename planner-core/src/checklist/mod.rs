@@ -427,6 +427,30 @@ mod tests {
         assert!(!ids(&stay).iter().any(|i| i.starts_with("stack.")));
     }
 
+    /// FlashAttention-2 over eager attention asks for the build (with the
+    /// model's head dimension), the switch and a parity run.
+    #[test]
+    fn a_kernel_upgrade_asks_for_the_build_the_switch_and_parity() {
+        use crate::plan::AttentionKernel;
+        let mut base = example_plan();
+        base.levers.attention = AttentionKernel::Eager;
+        let mut flash = base.clone();
+        flash.levers.attention = AttentionKernel::Flash;
+        let c = checklist(&flash, &base, &CheckpointSettings::default());
+        let install = c
+            .items
+            .iter()
+            .find(|i| i.id == "attention.install")
+            .expect("the build");
+        assert!(install.text.en.contains("(128)"), "{}", install.text.en);
+        for id in ["attention.switch", "attention.parity"] {
+            assert!(ids(&c).contains(&id.to_string()), "{id}");
+        }
+        assert_eq!(c.migration, MigrationClass::Configuration);
+        let stay = checklist(&base, &base, &CheckpointSettings::default());
+        assert!(!ids(&stay).iter().any(|i| i.starts_with("attention.")));
+    }
+
     #[test]
     fn levers_the_workload_ignores_ask_nothing() {
         use crate::plan::{Inference, LogitsScope};

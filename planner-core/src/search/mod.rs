@@ -280,7 +280,7 @@ impl Ctx<'_> {
         let group_dropped = self
             .base_shard_group
             .is_some_and(|g| g == 0 || ranks % g != 0);
-        let moved = self.hw[hw].stack.is_some();
+        let moved = self.hw[hw].stack.is_some() || self.hw[hw].attention.is_some();
         let lev_changed =
             moved || group_dropped || self.base_choice.as_ref().is_none_or(|b| !c.same_levers(b));
         match (hw_changed, lev_changed) {
@@ -304,6 +304,9 @@ impl Ctx<'_> {
         // A plan that names no stack would be evaluated on the first that
         // runs its levers; name the one the search priced it on when that
         // is another. A plan moved to another framework always names it.
+        if let Some(kernel) = self.hw[hw].attention {
+            plan.levers.attention = kernel;
+        }
         match self.hw[hw].stack {
             Some(st) => plan.levers.training_stack = Some(st),
             None if plan.training_stack() != self.stack => {
@@ -429,7 +432,13 @@ fn context<'a>(s: &'a Scenario, base_r: &Resolved, base_valid: bool) -> Ctx<'a> 
     } else {
         Vec::new()
     };
+    let kernels = if allowed[1] || allowed[3] {
+        s.space.flash_attention
+    } else {
+        Permission::Forbidden
+    };
     let hw = space::with_stacks(space::hardware_options(s, hardware_changes), &stacks);
+    let hw = space::with_kernels(hw, &s.base, kernels);
     let hw_is_base = hw
         .iter()
         .map(|h| h.added_cxl == AddedCxl::No && h.hardware == s.base.hardware)
@@ -477,6 +486,7 @@ fn counts(ctx: &Ctx, t: &Counters) -> Counts {
             .iter()
             .filter(|&&st| ctx.hw.iter().any(|h| h.stack == Some(st)))
             .count() as u32,
+        attention_kernels: 1 + u32::from(ctx.hw.iter().any(|h| h.attention.is_some())),
         gpu_counts: ctx.counts.clone(),
         combinations: t.combinations,
         pruned_after_non_fit: t.after_non_fit,
@@ -632,6 +642,9 @@ fn probe(ctx: &Ctx, hi: usize, n: u32, t: &mut Counters) -> Option<Probe> {
     probe_plan.hardware.gpus = n;
     if let Some(st) = ctx.hw[hi].stack {
         probe_plan.levers.training_stack = Some(st);
+    }
+    if let Some(kernel) = ctx.hw[hi].attention {
+        probe_plan.levers.attention = kernel;
     }
     probe_plan.economics = ctx.econ[hi].clone();
     let (r, _, diags) = resolve(&probe_plan);

@@ -179,12 +179,17 @@ fn one() -> u32 {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Counts {
     /// Options walked: GPU kind × CXL expansion × scale-up domain ×
-    /// training framework.
+    /// training framework × attention kernel (the second kernel only on
+    /// GPUs that run it).
     pub hardware_options: u32,
     /// Training frameworks walked: the base plan's and those
     /// `space.training_stacks` moves it to (1 when serving).
     #[serde(default = "one")]
     pub frameworks: u32,
+    /// Attention kernels walked: the base plan's, and FlashAttention-2
+    /// where `space.flash_attention` tries it.
+    #[serde(default = "one")]
+    pub attention_kernels: u32,
     /// GPU counts tried.
     pub gpu_counts: Vec<u32>,
     /// Valid plans in the space: every combination `resolve` accepts.

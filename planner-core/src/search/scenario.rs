@@ -226,6 +226,12 @@ pub struct Space {
     /// framework only. Ignored when serving.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub training_stacks: Vec<crate::stack::TrainingStack>,
+    /// Whether a plan that runs eager attention or FlashAttention's Triton
+    /// kernel is also tried on FlashAttention-2, where the GPU runs it
+    /// (`GpuArch::runs_flash_attention_2`) and attention runs in 16 bits:
+    /// a software change (`Lever::FusedAttention`).
+    #[serde(default)]
+    pub flash_attention: Permission,
 }
 
 fn d_max_cp() -> u32 {
@@ -256,6 +262,7 @@ impl Default for Space {
             cxl: d_cxl(),
             nvl72: Permission::Allowed,
             training_stacks: Vec::new(),
+            flash_attention: Permission::Allowed,
         }
     }
 }

@@ -11,8 +11,8 @@ use crate::catalog::{self, GpuId, LinkId, PriceKind, PricedItem};
 use crate::hardware::{GpuChoice, Hardware};
 use crate::model::{AttentionKind, ModelSpec};
 use crate::plan::{
-    Checkpointing, Levers, Offload, OffloadTarget, PipelineSchedule, Precisions, SequenceParallel,
-    Sharding, Tier,
+    AttentionKernel, Checkpointing, Levers, Offload, OffloadTarget, PipelineSchedule, Precisions,
+    SequenceParallel, Sharding, Tier,
 };
 use crate::precision::Precision;
 use crate::resolve::{Resolved, Work};
@@ -35,6 +35,9 @@ pub(crate) struct HwOption {
     /// The training framework the option moves the plan to (`None`: the
     /// base plan's own; `Space::training_stacks`).
     pub stack: Option<TrainingStack>,
+    /// The attention kernel the option moves the plan to (`None`: the
+    /// base plan's own; `Space::flash_attention`).
+    pub attention: Option<AttentionKernel>,
 }
 
 /// Whether a hardware option has a CXL expansion the base plan lacks.
@@ -138,6 +141,7 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
                 gpu,
                 added_cxl: AddedCxl::No,
                 stack: None,
+                attention: None,
             });
             if s.constraints.offload == Permission::Allowed {
                 for x in &s.space.cxl {
@@ -150,6 +154,7 @@ pub(crate) fn hardware_options(s: &Scenario, hardware_changes: Permission) -> Ve
                             gpu,
                             added_cxl: AddedCxl::Yes,
                             stack: None,
+                            attention: None,
                         });
                     }
                 }
@@ -180,6 +185,38 @@ pub(crate) fn with_stacks(options: Vec<HwOption>, stacks: &[TrainingStack]) -> V
                     ..o.clone()
                 })
                 .collect();
+            std::iter::once(o).chain(moved)
+        })
+        .collect()
+}
+
+/// Each hardware option as it is, then, where the base plan runs eager
+/// attention or the Triton kernel in 16 bits and the option's GPU runs
+/// FlashAttention-2, the same option on FlashAttention-2 (`upgrade`:
+/// `Space::flash_attention`, and software changes allowed). FlashAttention
+/// takes FP16 and BF16 inputs only (flash-attn README, "Datatype fp16 and
+/// bf16").
+pub(crate) fn with_kernels(
+    options: Vec<HwOption>,
+    base: &crate::plan::Plan,
+    upgrade: Permission,
+) -> Vec<HwOption> {
+    let old = base.levers.attention != AttentionKernel::Flash;
+    let sixteen = matches!(
+        base.levers.precision.activations,
+        Precision::Bf16 | Precision::Fp16
+    );
+    if upgrade == Permission::Forbidden || !old || !sixteen {
+        return options;
+    }
+    options
+        .into_iter()
+        .flat_map(|o| {
+            let runs = o.hardware.gpu.spec().arch.runs_flash_attention_2();
+            let moved = runs.then(|| HwOption {
+                attention: Some(AttentionKernel::Flash),
+                ..o.clone()
+            });
             std::iter::once(o).chain(moved)
         })
         .collect()

@@ -142,12 +142,24 @@ fn small_frameworks() -> Scenario {
     s
 }
 
-fn scenarios() -> [Scenario; 4] {
+/// The small training scenario on the HF Trainer with eager attention:
+/// the search also tries FlashAttention-2 (`Space::flash_attention`).
+fn small_eager() -> Scenario {
+    use crate::stack::TrainingStack;
+    let mut s = small_training();
+    s.name = "small training on the HF Trainer, eager attention".into();
+    s.base.levers.training_stack = Some(TrainingStack::HfTrainer);
+    s.base.levers.attention = crate::plan::AttentionKernel::Eager;
+    s
+}
+
+fn scenarios() -> [Scenario; 5] {
     [
         small_training(),
         small_serving(),
         small_moe(),
         small_frameworks(),
+        small_eager(),
     ]
 }
 
@@ -706,5 +718,68 @@ fn a_search_moves_a_plan_to_another_framework_and_prices_the_move() {
             "{}",
             f.plan.name
         );
+    }
+}
+
+#[test]
+fn a_search_moves_eager_attention_to_flash_attention_and_prices_it() {
+    use crate::effort::{Lever, MigrationClass};
+    use crate::plan::AttentionKernel;
+    let s = small_eager();
+    let r = search(&s);
+    // Both GPU kinds (Hopper, Ampere) run FlashAttention-2: every hardware
+    // option is walked twice.
+    assert_eq!(slices(&s).len(), 2 * slices(&small_training()).len());
+    let moved: Vec<&Found> = answers(&r)
+        .filter(|f| f.plan.levers.attention == AttentionKernel::Flash)
+        .collect();
+    assert!(!moved.is_empty(), "no answer on FlashAttention-2");
+    for f in &moved {
+        assert_ne!(f.family, PlanFamily::Baseline);
+        let efforts = crate::effort::efforts(&f.plan, &s.base, &f.plan.economics.engineering);
+        let e = efforts
+            .iter()
+            .find(|e| e.lever == Lever::FusedAttention)
+            .expect("the kernel switch is priced");
+        assert_eq!(e.class, MigrationClass::Configuration);
+        let change = f
+            .changes
+            .iter()
+            .find(|c| c.setting == crate::diff::Setting::AttentionKernel)
+            .expect("the kernel is listed as a change");
+        assert_eq!(
+            (change.from.as_str(), change.to.as_str()),
+            ("eager", "flash")
+        );
+        assert_eq!(change.impact, crate::diff::Impact::None);
+    }
+    // FlashAttention-2 is faster and smaller than eager attention on the
+    // same levers, so the fastest plan runs it.
+    let fastest = r.frontier.last().expect("a frontier");
+    assert_eq!(fastest.plan.levers.attention, AttentionKernel::Flash);
+    // Forbidden, or on a GPU that does not run it, nothing moves.
+    let mut stay = s.clone();
+    stay.space.flash_attention = Permission::Forbidden;
+    let mut volta = s.clone();
+    volta.base.hardware = Hardware::new(GpuChoice::Preset(GpuId::V100Sxm2_32), 8);
+    volta.constraints.gpu_kinds = Some(vec![GpuId::V100Sxm2_32]);
+    for other in [stay, volta] {
+        assert_eq!(
+            slices(&other).len(),
+            slices(&{
+                let mut plain = other.clone();
+                plain.base.levers.attention = AttentionKernel::Flash;
+                plain
+            })
+            .len()
+        );
+        for f in answers(&search(&other)) {
+            assert_eq!(
+                f.plan.levers.attention,
+                AttentionKernel::Eager,
+                "{}",
+                f.plan.name
+            );
+        }
     }
 }

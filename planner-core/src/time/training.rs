@@ -277,12 +277,11 @@ fn hbm_seconds(r: &Resolved, bytes: f64) -> f64 {
 /// (FlashAttention-2 paper's accounting), eager attention's two batched
 /// GEMMs twice theirs. The Triton FlashAttention kernel's backward is
 /// slower against FlashAttention-2 than its forward
-/// (`catalog::TRITON_FLASH_SLOWDOWN`), so its ratio is 2.5 × 2.0 / 1.4.
+/// (`AttentionKernel::flash_slowdown`), so its ratio is 2.5 × 2.0 / 1.4.
 fn backward_attention(r: &Resolved, fwd: f64) -> f64 {
     match r.levers.attention {
-        AttentionKernel::Flash => 2.5 * fwd,
-        AttentionKernel::FlashTriton => {
-            let (f, b) = crate::catalog::TRITON_FLASH_SLOWDOWN;
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => {
+            let (f, b) = r.levers.attention.flash_slowdown();
             2.5 * fwd * b / f
         }
         AttentionKernel::Eager => 2.0 * fwd,

@@ -441,11 +441,7 @@ fn attention_core(r: &Resolved, c: &LayerCtx, pass: Pass) -> AttentionCore {
             // One fused kernel; it also reads Q, K, V and writes O. The
             // Triton kernel computes at its slowdown against
             // FlashAttention-2.
-            let slow = if r.levers.attention == AttentionKernel::FlashTriton {
-                crate::catalog::TRITON_FLASH_SLOWDOWN.0
-            } else {
-                1.0
-            };
+            let slow = r.levers.attention.flash_slowdown().0;
             let io = tok * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t * ab;
             (slow * attn_flops / (peak_16bit(r) * r.eff.attention * attention_ceiling(r)).max(1.0))
                 .max(io / (r.gpu.memory_bandwidth.base() * r.eff.hbm).max(1.0))
