@@ -76,6 +76,20 @@ impl Engine {
         }
     }
 
+    /// Whether the engine issues a pass that carries prompt tokens from
+    /// Python, layer by layer, while its decode steps replay CUDA graphs:
+    /// vLLM's V0 engine uses a captured graph only for a decode-only batch
+    /// (`ModelInputForGPUBuilder._use_captured_graph`: `decode_only and not
+    /// enforce_eager`), and SGLang replays graphs for the decode forward
+    /// modes only (`ModelRunner.forward`: `forward_mode.is_cuda_graph()`),
+    /// running an extend batch through `forward_extend` eagerly unless
+    /// `--enable-piecewise-cuda-graph` (off by default, `ServerArgs`). vLLM
+    /// V1 compiles prefill into piecewise graphs and TensorRT-LLM's engine
+    /// runs in C++: no.
+    pub fn eager_prefill(self) -> bool {
+        matches!(self, Engine::VllmV0 | Engine::Sglang)
+    }
+
     /// How the engine issues a forward pass's kernels: the serving engines
     /// capture CUDA graphs for decode (vLLM's `cudagraph_capture_sizes`,
     /// SGLang's `cuda_graph_max_bs`, TensorRT-LLM's

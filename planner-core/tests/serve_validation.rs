@@ -640,7 +640,7 @@ fn attention_dp_ranks_wait_for_each_others_prefills() {
         // An open stream's rate is given; a closed loop's is the engine's.
         if matches!(arrival, Arrival::Concurrency { .. }) {
             assert!(
-                near(a.output_tokens_per_second, s.output_tokens_per_second, 0.05),
+                near(a.output_tokens_per_second, s.output_tokens_per_second, 0.07),
                 "{arrival:?} {lens:?}"
             );
         }
@@ -707,9 +707,13 @@ fn sglang_prefill_iterations_hold_every_attention_dp_rank() {
         (a, s)
     };
     let near = |x: f64, y: f64, tol: f64| (x - y).abs() <= tol * y;
-    // As measured on 2026-12-05: 18.7 against 19.2 ms a token at 5
-    // requests a second, 43.6 against 42.8 at 20, and 24.9 against 25.1
-    // (10,267 against 9,851 tokens/s) for a closed loop of 256.
+    // As measured on 2026-12-05 (after SGLang's eager prefill was
+    // charged its host time): 20.5 against 21.4 ms a token at 5 requests
+    // a second, 46.8 against 46.1 at 20, and 26.4 against 27.1 (9,700 against 9,126 tokens/s) for
+    // a closed loop of 256. The closed loop's throughput differs by 6 %:
+    // the host floor is a maximum per iteration, which the steady state
+    // takes at the mean prefill iteration and the simulator at each one
+    // (its short prompts' passes are host-bound, the mean one is not).
     for (arrival, lens, stall) in [
         (poisson(5.0), &uniform, 0.05..0.2),
         (poisson(20.0), &fixed, 0.3..0.45),
@@ -722,7 +726,7 @@ fn sglang_prefill_iterations_hold_every_attention_dp_rank() {
         );
         if matches!(arrival, Arrival::Concurrency { .. }) {
             assert!(
-                near(a.output_tokens_per_second, s.output_tokens_per_second, 0.05),
+                near(a.output_tokens_per_second, s.output_tokens_per_second, 0.07),
                 "{arrival:?} {lens:?}"
             );
         }
@@ -1013,13 +1017,16 @@ fn sglang_moe_decode_steps() {
     }
     let high = errors.iter().filter(|e| **e > 0.0).count();
     let (median, worst) = median_and_worst(errors.iter().map(|e| e.abs()).collect());
-    // As measured on 2026-12-05 (17 rows): median |error| 6.9 %, worst
-    // 32.5 % (DeepSeek-R1 on B200 at concurrency 100, short); 4 rows
-    // long. Before the layers' small kernels were counted by structure
-    // (`time::work::small_kernels`: MLA, routed and shared experts),
-    // every row was short: median 19.6 %, worst 42.1 %. A change that
-    // moves these is a change to the model.
+    // As measured on 2026-12-05 (17 rows): median |error| 6.2 %, worst
+    // 24.1 % (DeepSeek-R1 on B200 at concurrency 100, short); 4 rows
+    // long. Before SGLang's eager prefill was charged its host time
+    // (`time::host::engine_prefill_seconds`: each prompt's pass stalls
+    // the running batch), 6.9 % and 32.5 %; before the layers' small
+    // kernels were counted by structure (`time::work::small_kernels`:
+    // MLA, routed and shared experts), every row was short: median
+    // 19.6 %, worst 42.1 %. A change that moves these is a change to the
+    // model.
     assert_eq!(rows.len(), 17);
-    assert!(median <= 0.07 && worst <= 0.33, "{median} {worst}");
+    assert!(median <= 0.065 && worst <= 0.25, "{median} {worst}");
     assert!(high >= 4, "{high} rows long");
 }

@@ -785,3 +785,43 @@ fn trt_llm_reserves_whole_requests_and_never_preempts() {
     assert!(whole <= cap * 1.001, "{whole} of {cap}");
     assert!(whole > 0.8 * cap, "the pool binds: {whole} of {cap}");
 }
+
+/// vLLM V0 and SGLang issue a prompt's pass from Python layer by layer
+/// (their CUDA graphs replay decode steps only; `Engine::eager_prefill`):
+/// a short prompt's prefill of Llama 3.1 70B on 4 H100s waits on the
+/// host, never shorter than its operators at `host_op`; a long prompt's
+/// is the GPU's; TensorRT-LLM's is never floored; decode is untouched.
+#[test]
+fn an_eager_prefill_is_never_shorter_than_its_host_time() {
+    use planner_core::report::{TimeKind, TimePart, TimeReport, Verdict};
+    let waited = |parts: &[TimePart]| {
+        parts
+            .iter()
+            .find(|p| p.kind == TimeKind::HostBound)
+            .map_or(0.0, |p| p.exposed.as_millis())
+    };
+    let times = |engine: Engine, prompt: u32| {
+        let p = plan(ModelId::Llama31_70b, GpuId::H100Sxm, 4, engine, prompt, 64);
+        let r = evaluate(&p);
+        assert_eq!(r.verdict, Verdict::Fits, "{engine:?}");
+        let TimeReport::Inference(t) = r.time else {
+            unreachable!("not a serving report")
+        };
+        (t.ttft.as_millis(), waited(&t.prefill), waited(&t.decode))
+    };
+    // 80 layers × 35 operators × 11 µs.
+    let host = 80.0 * 35.0 * 0.011;
+    for engine in [Engine::Sglang, Engine::VllmV0] {
+        let (ttft, wait, decode) = times(engine, 128);
+        assert!(
+            wait > 0.0 && ttft >= host - 1e-9,
+            "{engine:?}: {ttft} ms, waited {wait}"
+        );
+        assert_eq!(decode, 0.0, "{engine:?}");
+        let (_, long, _) = times(engine, 16_384);
+        assert_eq!(long, 0.0, "{engine:?}: a long prompt is the GPU's");
+    }
+    let (ttft, wait, _) = times(Engine::TrtLlm, 128);
+    assert_eq!(wait, 0.0);
+    assert!(ttft < host, "TensorRT-LLM's C++ runtime: {ttft} ms");
+}

@@ -135,6 +135,65 @@ pub(crate) fn forward_seconds(r: &Resolved, w: &StageWork) -> f64 {
     ops * r.eff.host_op.base()
 }
 
+/// Python-level operators of one layer's prefill forward on a serving
+/// engine that runs prefill eagerly ([`crate::engine::Engine::eager_prefill`]),
+/// counted from vLLM 0.6's `LlamaDecoderLayer` (`model_executor/models/
+/// llama.py`) and SGLang's, which is built from the same layers (a module
+/// call and the custom kernel each):
+/// - the layer call; two fused add-norms (module + `fused_add_rms_norm`:
+///   4); the attention module;
+/// - QKV: the merged linear (module + GEMM) and its `split` (3); rotary
+///   (module + `rotary_embedding`: 2); the output projection (2);
+/// - the attention backend: its module, the views of Q, K and V, the
+///   KV-cache write (`reshape_and_cache_flash` / `set_kv_buffer`), the
+///   output allocation, the prefill slices of Q, K and V, the varlen kernel
+///   (`flash_attn_varlen_func` / FlashInfer's ragged prefill), the copy
+///   into the output and its view (12);
+/// - the MLP: its module, the merged gate-up linear (2), `SiluAndMul`
+///   (module, output allocation, kernel: 3), the down linear (2): 8;
+/// - with tensor parallelism, the two all-reduces.
+///
+/// A routed-expert layer replaces the MLP's 8 with `FusedMoE`'s path
+/// (vLLM `fused_moe/fused_moe.py`, SGLang `layers/moe/fused_moe_triton`):
+/// the block and router (module, gate linear: 3), `select_experts`
+/// (`fused_topk`'s three allocations and kernel, the renormalisation: 6),
+/// `fused_experts` (three cache allocations, `moe_align_block_size` with
+/// its three allocations, two Triton grouped GEMMs at two operators each —
+/// a Triton launch binds its arguments in Python — `silu_and_mul`,
+/// `moe_sum`, the output copy: 16): 25; shared experts add an MLP and the
+/// sum (9). MLA (DeepSeek-V2 §2.1; SGLang `forward_normal` for prefill)
+/// adds the query and KV latent projections and norms (`q_a_proj`,
+/// `q_a_layernorm`, `kv_a_proj_with_mqa`, `kv_a_layernorm`: 8), the KV
+/// up-projection (2), the splits of the latent, the nope/rope parts and
+/// K, V (5), the rope slices (2) and the `cat`s that rebuild Q and K (2):
+/// 19. Each operator is charged at `Efficiency::host_op`, fitted on eager
+/// PyTorch and taken as the same CPU cost per Python-level call here.
+pub(crate) fn engine_prefill_ops(spec: &ModelSpec, tp: u32, moe: bool) -> f64 {
+    let attention = 1.0 + 4.0 + 3.0 + 2.0 + 2.0 + 12.0;
+    let mla = match spec.attention {
+        crate::model::AttentionKind::Mla(_) => 19.0,
+        crate::model::AttentionKind::Standard => 0.0,
+    };
+    let mlp = match spec.moe {
+        Some(m) if moe => 25.0 + if m.shared_ffn > 0 { 9.0 } else { 0.0 },
+        _ => 8.0,
+    };
+    let reduce = if tp > 1 { 2.0 } else { 0.0 };
+    1.0 + attention + mla + mlp + reduce
+}
+
+/// Host seconds to issue one prefill forward over a stage's layers on an
+/// engine that runs prefill eagerly; 0 on the others (their prefill is
+/// compiled or C++: vLLM V1's piecewise graphs, TensorRT-LLM's engine).
+pub(crate) fn engine_prefill_seconds(r: &Resolved, w: &StageWork) -> f64 {
+    if !r.levers.engine.eager_prefill() {
+        return 0.0;
+    }
+    let ops = w.dense_layers * engine_prefill_ops(&r.spec, r.tp, false)
+        + w.moe_layers * engine_prefill_ops(&r.spec, r.tp, true);
+    ops * r.eff.host_op.base()
+}
+
 /// Backward host time relative to the forward's operators, for eager
 /// autograd: every forward operator that needs a gradient leaves a node
 /// the autograd engine runs, and a linear's node issues two GEMMs (input
@@ -213,6 +272,36 @@ mod tests {
 
     fn ops(spec: &ModelSpec, d: Dispatch, stack: MemoryStack, k: AttentionKernel) -> f64 {
         forward_ops(spec, (&d, stack), k, false)
+    }
+
+    /// The engines' eager prefill: 33 operators a dense Llama layer (35
+    /// with the two TP all-reduces); MLA and routed experts as their code
+    /// adds them; DeepSeek's shared experts an MLP more.
+    #[test]
+    fn engine_prefill_operators_follow_the_layer_code() {
+        let llama = catalog::model(ModelId::Llama31_8b).spec;
+        assert_eq!(engine_prefill_ops(&llama, 1, false), 33.0);
+        assert_eq!(engine_prefill_ops(&llama, 4, false), 35.0);
+        let v3 = catalog::model(ModelId::DeepseekV3).spec;
+        assert_eq!(engine_prefill_ops(&v3, 8, false), 35.0 + 19.0);
+        assert_eq!(
+            engine_prefill_ops(&v3, 8, true),
+            35.0 + 19.0 - 8.0 + 25.0 + 9.0
+        );
+        use crate::engine::Engine;
+        let eager: Vec<Engine> = [
+            Engine::Static,
+            Engine::Vllm,
+            Engine::VllmV0,
+            Engine::Sglang,
+            Engine::TrtLlm,
+            Engine::HfTransformers,
+        ]
+        .into_iter()
+        .filter(|e| e.eager_prefill())
+        .collect();
+        // transformers' own eager passes are counted by `forward_ops`.
+        assert_eq!(eager, [Engine::VllmV0, Engine::Sglang]);
     }
 
     #[test]

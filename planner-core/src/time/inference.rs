@@ -97,8 +97,15 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
 
 /// A pass is never shorter than the host's time to issue it
 /// (`time::host`): the GPU's idle wait is charged as its own part.
-fn host_floor(r: &Resolved, w: &StageWork, parts: &mut Parts) {
-    let host = super::host::forward_seconds(r, w);
+/// A pass that carries prompt tokens on an engine that prefills eagerly
+/// is issued layer by layer from Python (`host::engine_prefill_seconds`).
+fn host_floor(r: &Resolved, w: &StageWork, parts: &mut Parts, prompt: bool) {
+    let eager_prefill = if prompt {
+        super::host::engine_prefill_seconds(r, w)
+    } else {
+        0.0
+    };
+    let host = super::host::forward_seconds(r, w).max(eager_prefill);
     let wait = host - parts.total();
     if wait > 0.0 {
         parts.add(TimeKind::HostBound, wait, wait);
@@ -222,7 +229,7 @@ fn prefill(
     let mut one = Parts::default();
     pass_parts(r, &w, &mut one, true);
     stream_weights(r, dev, &w, &mut one);
-    host_floor(r, &w, &mut one);
+    host_floor(r, &w, &mut one, true);
     prefill.add_all(&one.scaled(chunks));
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, chunk), r.tp) * chunks * f64::from(r.pp - 1);
@@ -329,7 +336,7 @@ fn decode(
     stream_weights(r, dev, &w, &mut decode);
     let kv = kv_per_token_layer_rank(r) * windowed(r, ctx) * b * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut decode);
-    host_floor(r, &w, &mut decode);
+    host_floor(r, &w, &mut decode, false);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, b), r.tp) * f64::from(r.pp - 1);
         decode.add(TimeKind::PipelineP2p, t, t);
@@ -403,6 +410,9 @@ pub(crate) fn iteration(r: &Resolved, dev: Option<&Breakdown>, m: &Mix) -> Parts
     let read = m.decode_keys + m.prefill_cached;
     let kv = kv_per_token_layer_rank(r) * read * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut parts);
+    if m.prefill_tokens > 0.0 {
+        host_floor(r, &w, &mut parts, true);
+    }
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, tokens), r.tp) * f64::from(r.pp - 1);
         parts.add(TimeKind::PipelineP2p, t, t);
