@@ -154,8 +154,8 @@ impl ValidationBasis {
     pub fn band(self, dp: u32) -> Band {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
-            ValidationBasis::MegatronTraining => b(0.15, 0.10, 29),
-            ValidationBasis::PytorchTraining => b(0.16, 0.14, 155),
+            ValidationBasis::MegatronTraining => b(0.10, 0.10, 29),
+            ValidationBasis::PytorchTraining => b(0.14, 0.15, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
             ValidationBasis::MoeTraining => b(0.39, 0.10, 15),

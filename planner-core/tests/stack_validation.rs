@@ -1281,9 +1281,10 @@ fn deepspeed_table() {
     assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
     // GPT-3 175B (204 TFLOP/s, 65 % of the A100's peak in Megatron's
-    // count) is 15 % slow, the 1T and 2T rows 9 % fast: one GEMM
-    // fraction cannot hold both (docs/validation.md).
-    assert!(median <= 0.10 && worst <= 0.15, "{median} {worst}");
+    // count) is 16 % slow, the 1T and 2T rows 6-7 % fast: one GEMM
+    // fraction cannot hold both (docs/validation.md). (Before overlapped
+    // collectives were charged their contention, +15 % and 9 % fast.)
+    assert!(median <= 0.07 && worst <= 0.165, "{median} {worst}");
     let mut all = e;
 
     let (e, unfit) = table(
@@ -1722,16 +1723,18 @@ fn llm_foundry_table() {
             "{name}"
         );
     }
-    // Held out, pinned (2026-12-05): with the 2023 rows' Triton attention
-    // kernel named (`AttentionKernel::FlashTriton`), A100 median 5.1 %,
-    // worst 23.9 %; H100 7.6 %, 20.5 %; all 6.7 %. Before, when it ran
-    // as FlashAttention-2, the long-sequence rows were 30-42 % fast:
-    // 13.3 % / 42.4 %, 11.2 % / 30.3 %, 11.5 %.
+    // Held out, pinned (2026-12-05): with overlapped collectives charged
+    // their contention (`time::training::OVERLAP_CONTENTION`), A100
+    // median 5.6 %, worst 24.3 %; H100 7.7 %, 17.1 %; all 6.4 %. With the
+    // 2023 rows' Triton attention kernel named but no contention: 5.1 %
+    // / 23.9 %, 7.6 % / 20.5 %, 6.7 %. Before the Triton kernel, when
+    // it ran as FlashAttention-2, the long-sequence rows were 30-42 %
+    // fast: 13.3 % / 42.4 %, 11.2 % / 30.3 %, 11.5 %.
     let (ma, wa) = stats(&ea);
     let (mh, wh) = stats(&eh);
-    assert!(ma <= 0.052 && wa <= 0.24, "A100 {ma} {wa}");
-    assert!(mh <= 0.077 && wh <= 0.21, "H100 {mh} {wh}");
-    assert!(median <= 0.068, "{median}");
+    assert!(ma <= 0.057 && wa <= 0.245, "A100 {ma} {wa}");
+    assert!(mh <= 0.078 && wh <= 0.175, "H100 {mh} {wh}");
+    assert!(median <= 0.065, "{median}");
 }
 
 /// The report's step range is honest about these tables: the range each
@@ -2221,16 +2224,19 @@ fn dgxc_bf16_table() {
     // recompute, 341 MiB over on the first stage; with DP 8 it fits.
     assert_eq!(unfit, ["dgxc NeMo 24.09 H100×576 Llama31_405b BF16"]);
     // A named miss (docs/validation.md, "NVIDIA's BF16 recipes"): every
-    // model, shape and scale fast, by 1-17 % (median 12 %), but the
-    // Nemotron-4 340B rows (within 10 % either way). The Megatron-Core
-    // profile, whose GEMM rate was fitted on A100 Megatron-LM rows, runs
-    // BF16 GEMMs on H100 faster than these recipes measured.
+    // model, shape and scale fast, by up to 14 % (median 10 %), but the
+    // Nemotron-4 340B rows (within 11 % either way) and one Nemotron-4
+    // 15B row of NeMo 25.02 (+1.5 %). The Megatron-Core profile, whose
+    // GEMM rate was fitted on A100 Megatron-LM rows, runs BF16 GEMMs on
+    // H100 faster than these recipes measured. (Before overlapped
+    // collectives were charged their contention: median 13 %, every row
+    // but the 340B fast by 1-17 %.)
     for (run, x) in runs.iter().zip(&e) {
         if run.name.contains("340B") {
-            assert!(x.abs() < 0.10, "{} {x}", run.name);
+            assert!(x.abs() < 0.11, "{} {x}", run.name);
         } else {
-            assert!(*x < 0.0 && *x > -0.17, "{} {x}", run.name);
+            assert!(*x < 0.02 && *x > -0.15, "{} {x}", run.name);
         }
     }
-    assert!(median > 0.10 && median < 0.14, "{median}");
+    assert!(median > 0.08 && median < 0.11, "{median}");
 }
