@@ -134,15 +134,17 @@ impl ValidationBasis {
 
     /// The band of this basis (for [`ValidationBasis::Zero3AtScale`], at
     /// data-parallel degree `dp`). Figures as the validation tests print
-    /// them on 2026-12-04:
-    /// - Megatron training: 10th/90th percentiles −12.0 % / +9.2 % over
-    ///   29 runs, kept at the −15 % / +10 % first published with them.
-    /// - PyTorch-native training: −16.0 % / +13.6 % over 155 runs
-    ///   (2026-12-05, with llm-foundry's Triton attention kernel named;
-    ///   −27.8 % / +4.2 % before).
+    /// them on 2026-12-04 and 2026-12-05:
+    /// - Megatron training: 10th/90th percentiles −10.0 % / +9.6 % over
+    ///   29 runs (2026-12-05, with overlapped collectives charged their
+    ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
+    /// - PyTorch-native training: −13.3 % / +14.1 % over 155 runs
+    ///   (2026-12-05, contention charged; −16.0 % / +13.6 % with
+    ///   llm-foundry's Triton attention kernel named and no contention,
+    ///   −27.8 % / +4.2 % before the Triton kernel).
     /// - ZeRO-3 at scale: −15.1 % and −16.8 % below 768 GPUs, −36.2 % to
     ///   −73.8 % from 768 (six runs); the worst of each group.
-    /// - MoE training: −38.3 % / +9.3 % over 15 runs.
+    /// - MoE training: −38.2 % / +9.6 % over 15 runs.
     /// - Dense serving: −10.5 % / +10.1 % in time over TensorRT-LLM's 60
     ///   throughput rows; widened to −15 % / +11 %, since transformers'
     ///   eager `generate` (host-bound, `serve_validation.rs`) misses by
