@@ -90,6 +90,21 @@ impl Engine {
         matches!(self, Engine::VllmV0 | Engine::Sglang)
     }
 
+    /// Whether a pass's outputs reach the client only during the next
+    /// pass: vLLM 0.6's async output processing (on by default) queues a
+    /// step's sampled tokens and turns them into responses in a callback
+    /// the next step runs once its forward is launched (`LLMEngine.
+    /// step_async` appends to `output_queue`; `ModelRunner.execute_model`
+    /// calls `async_callback` → `_process_model_outputs`), so a first
+    /// token waits for the next scheduling and launch, or for the next
+    /// prompt's eager launches when a prefill follows; a multi-step
+    /// window's tokens likewise arrive one pass late. SGLang sends them
+    /// right after the pass; vLLM V1 and TensorRT-LLM process outputs
+    /// beside the next pass.
+    pub fn defers_output(self) -> bool {
+        self == Engine::VllmV0
+    }
+
     /// How the engine issues a forward pass's kernels: the serving engines
     /// capture CUDA graphs for decode (vLLM's `cudagraph_capture_sizes`,
     /// SGLang's `cuda_graph_max_bs`, TensorRT-LLM's
@@ -310,6 +325,15 @@ pub struct HostCost {
 }
 
 impl HostCost {
+    /// Host seconds before a pass's forward is launched: its scheduling,
+    /// input preparation for `sampled` sequences, and `issue` seconds of
+    /// eager launches (`time::inference::prefill_issue_seconds`). An
+    /// engine that hands outputs over in the next pass
+    /// ([`Engine::defers_output`]) delivers them this long into it.
+    pub fn lead(&self, sampled: f64, issue: f64) -> f64 {
+        self.per_step.base() + self.per_sequence.base() * sampled + issue
+    }
+
     /// Seconds of one iteration whose GPU work takes `gpu` and in which
     /// `sampled` sequences take a token; `window` decode steps share one
     /// scheduling (multi-step), 1 otherwise.

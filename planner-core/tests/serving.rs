@@ -12,7 +12,7 @@ use planner_core::plan::{
     Inference, Levers, LogitsScope, ModelChoice, Parallelism, Plan, Precisions, Workload,
 };
 use planner_core::precision::Precision;
-use planner_core::report::ServingReport;
+use planner_core::report::{ServingReport, TimeReport};
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::Frequency;
 
@@ -793,7 +793,7 @@ fn trt_llm_reserves_whole_requests_and_never_preempts() {
 /// is the GPU's; TensorRT-LLM's is never floored; decode is untouched.
 #[test]
 fn an_eager_prefill_is_never_shorter_than_its_host_time() {
-    use planner_core::report::{TimeKind, TimePart, TimeReport, Verdict};
+    use planner_core::report::{TimeKind, TimePart, Verdict};
     let waited = |parts: &[TimePart]| {
         parts
             .iter()
@@ -824,4 +824,32 @@ fn an_eager_prefill_is_never_shorter_than_its_host_time() {
     let (ttft, wait, _) = times(Engine::TrtLlm, 128);
     assert_eq!(wait, 0.0);
     assert!(ttft < host, "TensorRT-LLM's C++ runtime: {ttft} ms");
+}
+
+/// vLLM 0.6 hands a pass's outputs to the client during the next pass,
+/// once that pass is scheduled and launched (`Engine::defers_output`): on
+/// an idle engine a request's first token arrives after its prefill
+/// iteration (which pays V0's serial scheduling, 4 ms and 35 µs a
+/// sequence) and the next step's scheduling. SGLang hands it over when
+/// its prefill ends.
+#[test]
+fn vllm_v0_hands_outputs_over_in_the_next_pass() {
+    let at_rest = |engine: Engine| {
+        let p = with_stream(
+            plan(ModelId::Llama31_8b, GpuId::A100Sxm80, 1, engine, 220, 194),
+            poisson(0.05),
+            fixed(220),
+            fixed(194),
+        );
+        let s = planner_core::serving::simulate(&p).expect("a stream");
+        let TimeReport::Inference(t) = evaluate(&p).time else {
+            unreachable!("not a serving report")
+        };
+        s.ttft.p50.as_millis() - t.ttft.as_millis()
+    };
+    let scheduling = 4.0 + 0.035;
+    let v0 = at_rest(Engine::VllmV0);
+    assert!((v0 - 2.0 * scheduling).abs() < 0.05, "vLLM V0: {v0} ms");
+    let sglang = at_rest(Engine::Sglang);
+    assert!(sglang.abs() < 0.05, "SGLang: {sglang} ms");
 }

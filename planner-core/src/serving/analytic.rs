@@ -588,6 +588,22 @@ impl<'a> Shape<'a> {
         out
     }
 
+    /// Seconds into the next pass at which an engine that defers its
+    /// outputs (`Engine::defers_output`) hands a first token over: that
+    /// pass's scheduling and launch ([`crate::engine::HostCost::lead`]).
+    /// The next pass is another prompt's when one arrived during this
+    /// prefill (prompts go first), else a decode step.
+    fn output_lead(&self, rate: f64, st: &Step) -> f64 {
+        if !self.limits.deferred_output {
+            return 0.0;
+        }
+        let next_prefill = 1.0 - (-rate * st.tp).exp();
+        let issue = crate::time::inference::prefill_issue_seconds(self.r);
+        let h = &self.limits.host;
+        next_prefill * h.lead(1.0, issue).min(st.tp)
+            + (1.0 - next_prefill) * h.lead(st.d, 0.0).min(st.td)
+    }
+
     /// TTFT, running sequences and stability of a converged step.
     fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
         let p = self.fresh();
@@ -670,11 +686,14 @@ impl<'a> Shape<'a> {
             st.tp / 2.0
         };
         let r99 = if w < 0.01 { window } else { st.tp.max(window) };
-        // A held prompt waits out the rest of the balance cycle.
+        // A held prompt waits out the rest of the balance cycle; an
+        // engine that defers its outputs hands the first token over in
+        // the next pass (`Engine::defers_output`).
+        let lead = self.output_lead(rate, st);
         let ttft = [
-            class(0.5) + r50 + quantile(0.5) + st.hold,
-            class(0.99) + r99 + quantile(0.99) + 2.0 * st.hold,
-            class_mean + mean_residual + wait + st.hold,
+            class(0.5) + r50 + quantile(0.5) + st.hold + lead,
+            class(0.99) + r99 + quantile(0.99) + 2.0 * st.hold + lead,
+            class_mean + mean_residual + wait + st.hold + lead,
         ];
         let prefill_time = st.f * st.extra;
         Steady {

@@ -560,11 +560,17 @@ pub(crate) fn simulate(
     dec: &PoolModel,
     l: &Link,
 ) -> crate::report::SimulatedServing {
+    // The prefill pool's KV leaves when its pass ends; the client's
+    // tokens come from the decode pool.
+    let pre_limits = Limits {
+        deferred_output: false,
+        ..pre.limits
+    };
     let pr = sim::simulate_tiered(
         &pre.r,
         pre.tables.first(),
         &pre.cap,
-        pre.limits,
+        pre_limits,
         &pre.stream,
         pre.pool.replicas.max(1),
         None,

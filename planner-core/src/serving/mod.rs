@@ -45,6 +45,7 @@ fn limits(p: &EngineProfile) -> Limits {
         host: p.host,
         reserve: p.preemption == crate::engine::Preemption::ReserveToFinish,
         dp_balance: p.dp_balance == crate::engine::DpBalance::On,
+        deferred_output: p.engine.defers_output(),
     }
 }
 

@@ -50,6 +50,9 @@ pub(crate) struct Limits {
     /// Attention-DP ranks' prompts wait for each other
     /// (`engine::DpBalance::On`; only ranks run in lockstep read it).
     pub dp_balance: bool,
+    /// Outputs reach the client during the next pass
+    /// (`Engine::defers_output`).
+    pub deferred_output: bool,
 }
 
 impl Limits {
@@ -304,6 +307,12 @@ struct State<'a> {
     tiers: Option<Tiers>,
     /// Decode steps left in the current multi-step window.
     hold: u32,
+    /// Requests whose tokens wait for the next pass to be handed over
+    /// (`Limits::deferred_output`).
+    pending: Vec<usize>,
+    /// Host seconds to issue an eager prompt pass
+    /// (`time::inference::prefill_issue_seconds`).
+    issue: f64,
     /// Whether new prompts may start this iteration (attention-DP
     /// balance holds them, `Balance`).
     open: bool,
@@ -477,6 +486,9 @@ fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, st
     while s.run.iterations < MAX_ITERATIONS {
         s.arrive();
         if s.running.is_empty() && s.waiting.is_empty() {
+            // An idle engine's next step runs at once and hands the last
+            // outputs over.
+            s.deliver(s.clock);
             match s.next_arrival() {
                 Some(t) => {
                     s.clock = s.clock.max(t);
@@ -497,6 +509,7 @@ fn run(r: &Resolved, dev: Option<&Breakdown>, cap: &Capacity, limits: Limits, st
         }
         s.step(&plan);
     }
+    s.deliver(s.clock);
     s.run.tiers = s.tiers.map(|t| t.seen);
     s.run
 }
@@ -516,6 +529,12 @@ fn run_lockstep(
     starts: Vec<Start>,
 ) -> Run {
     use crate::time::work::expert_group_seconds;
+    // Lockstep ranks are attention-DP engines, none of which defers its
+    // outputs.
+    let limits = Limits {
+        deferred_output: false,
+        ..limits
+    };
     let mut states: Vec<State> = starts
         .into_iter()
         .map(|s| State::new(r, dev, cap, limits, s))
@@ -691,6 +710,8 @@ impl<'a> State<'a> {
             closed: clients.is_some(),
             tiers,
             hold: 0,
+            pending: Vec::new(),
+            issue: crate::time::inference::prefill_issue_seconds(r),
             open: true,
         }
     }
@@ -997,10 +1018,37 @@ impl<'a> State<'a> {
         })
     }
 
-    /// Runs one iteration and advances every scheduled request.
+    /// Runs one iteration and advances every scheduled request; tokens
+    /// the last one left for this one to hand over reach the client once
+    /// its forward is launched.
     fn step(&mut self, plan: &[(usize, u32)]) {
-        let (_, compute, wait) = self.work(plan);
+        let (m, compute, wait) = self.work(plan);
+        if !self.pending.is_empty() {
+            let issue = if m.prefill_tokens > 0.0 {
+                self.issue
+            } else {
+                0.0
+            };
+            let sampled = m.decode_seqs + m.prefill_done;
+            let lead = self.limits.host.lead(sampled, issue).min(compute + wait);
+            self.deliver(self.clock + lead);
+        }
         self.advance(plan, compute + wait);
+    }
+
+    /// Hands the pending requests' tokens to the client at `t`.
+    fn deliver(&mut self, t: f64) {
+        for i in std::mem::take(&mut self.pending) {
+            let q = &mut self.run.reqs[i];
+            q.first_token.get_or_insert(t);
+            if let Some(prev) = q.delivered {
+                self.run.itl.add(t - prev);
+            }
+            q.delivered = Some(t);
+            if q.finish.is_some() {
+                q.finish = Some(t);
+            }
+        }
     }
 
     /// The iteration's work, its compute time and what it waits for the
@@ -1076,14 +1124,22 @@ impl<'a> State<'a> {
                     q.computed += g - 1;
                 }
                 q.generated += g;
-                q.first_token.get_or_insert(self.clock);
                 // Inside a multi-step window the engine hands the tokens
-                // over when the window ends (or the request does).
-                if self.hold == 0 || q.generated >= q.output {
-                    if let Some(prev) = q.delivered {
-                        self.run.itl.add(self.clock - prev);
+                // over when the window ends (or the request does); an
+                // engine that defers its outputs, during the next pass.
+                let handed = self.hold == 0 || q.generated >= q.output;
+                if self.limits.deferred_output {
+                    if handed || q.first_token.is_none() {
+                        self.pending.push(i);
                     }
-                    q.delivered = Some(self.clock);
+                } else {
+                    q.first_token.get_or_insert(self.clock);
+                    if handed {
+                        if let Some(prev) = q.delivered {
+                            self.run.itl.add(self.clock - prev);
+                        }
+                        q.delivered = Some(self.clock);
+                    }
                 }
                 if q.generated >= q.output {
                     q.finish = Some(self.clock);

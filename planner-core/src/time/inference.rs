@@ -386,6 +386,22 @@ pub(crate) struct Mix {
     pub decode_keys: f64,
 }
 
+/// Host seconds an engine that prefills eagerly takes to issue one pass
+/// with prompt tokens over the whole model (`host::engine_prefill_seconds`;
+/// the count does not depend on the tokens), 0 on the others.
+pub(crate) fn prefill_issue_seconds(r: &Resolved) -> f64 {
+    if !r.levers.engine.eager_prefill() {
+        return 0.0;
+    }
+    let whole = whole_model(r);
+    let one = Pass {
+        tokens: 1.0,
+        keys: 1.0,
+        model_keys: 1.0,
+    };
+    super::host::engine_prefill_seconds(r, &stage(r, &whole, one, 1.0))
+}
+
 /// Time of one iteration: the GEMMs on all its tokens together (so the
 /// weights are read once per iteration, not once per sequence), attention
 /// per sequence through the summed keys, the KV the iteration reads, the

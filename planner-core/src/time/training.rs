@@ -236,16 +236,23 @@ impl Window {
         };
         let e = [net, host];
         let bind = usize::from(e[1] > e[0]);
+        // The collectives' seconds hidden behind compute slow it
+        // (`OVERLAP_CONTENTION`); what hides behind the host link's
+        // copies instead does not.
+        let slowed = OVERLAP_CONTENTION * (total[NET] - net).max(0.0);
         for (s, (&kind, &b)) in SLOTS.iter().zip(&self.busy).enumerate() {
             if b <= 0.0 {
                 continue;
             }
             let c = if s < NET_SLOTS { NET } else { HOST };
-            let exp = if c == bind && total[c] > 0.0 {
+            let mut exp = if c == bind && total[c] > 0.0 {
                 e[c] * b / total[c]
             } else {
                 0.0
             };
+            if c == NET && total[NET] > 0.0 {
+                exp += slowed * b / total[NET];
+            }
             parts.add(kind, b * self.times, exp * self.times);
         }
     }
@@ -1310,17 +1317,18 @@ impl StageMemo {
 /// Implications", arXiv 2507.03114, abstract).
 pub(crate) const OVERLAP_CONTENTION: f64 = 0.189;
 
-/// Charges every network collective's hidden seconds their contention
-/// ([`OVERLAP_CONTENTION`]) as exposed time of that collective: what the
-/// step loses to it, never more than its busy time. Tier copies run on the
-/// copy engines, not the SMs, and are not charged.
+/// Charges the hidden seconds of the collectives a stage overlaps with its
+/// own compute (TP, CP, EP) their contention ([`OVERLAP_CONTENTION`]) as
+/// exposed time of that collective: what the step loses to it, never more
+/// than its busy time. The data-parallel traffic is charged where its
+/// window settles (`Window::settle`), for the part hidden behind compute
+/// only. Tier copies run on the copy engines, not the SMs, and are not
+/// charged.
 fn contention(parts: &mut Parts) {
     for kind in [
         TimeKind::TensorParallel,
         TimeKind::ContextParallel,
         TimeKind::ExpertParallel,
-        TimeKind::DataParallel,
-        TimeKind::ParameterGather,
     ] {
         let i = kind as usize;
         let hidden = parts.busy[i] - parts.exposed[i];
