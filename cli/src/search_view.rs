@@ -106,9 +106,6 @@ pub fn levers(plan: &Plan) -> String {
             );
             let _ = write!(o, ", {}", offload(&l.offload));
             let _ = write!(o, ", {} GEMMs", l.precision.compute.label());
-            if l.attention != AttentionKernel::Flash {
-                let _ = write!(o, ", {} attention", l.attention.key());
-            }
         }
         Workload::Inference(i) => {
             let _ = write!(o, ", batch {}", i.batch);
@@ -120,6 +117,9 @@ pub fn levers(plan: &Plan) -> String {
             );
             let _ = write!(o, ", {}", offload(&l.offload));
         }
+    }
+    if l.attention != AttentionKernel::Flash {
+        let _ = write!(o, ", {} attention", l.attention.key());
     }
     o
 }

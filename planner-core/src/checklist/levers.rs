@@ -521,16 +521,16 @@ fn fused_attention_items(plan: &Plan) -> Vec<Draft> {
                 format!("在每个节点安装与集群 CUDA（或 ROCm）及 PyTorch 版本匹配的 flash-attn 2，并确认头维度（{head}）在其支持范围内：最多 256，ROCm 上反向最多 128。"),
             ),
             t(
-                "FlashAttention-2 ships kernels for Ampere, Ada and Hopper (MI200/MI300 on ROCm) in FP16 and BF16 only.",
-                "FlashAttention-2 只为 Ampere、Ada、Hopper（ROCm 上为 MI200/MI300）提供 FP16 与 BF16 内核。",
+                "flash-attn 2 ships kernels for Ampere, Ada and Hopper (MI200/MI300 on ROCm) in FP16 and BF16 only; on Blackwell use PyTorch SDPA's flash backend (attn_implementation=\"sdpa\") instead.",
+                "flash-attn 2 只为 Ampere、Ada、Hopper（ROCm 上为 MI200/MI300）提供 FP16 与 BF16 内核；Blackwell 上请改用 PyTorch SDPA 的 flash 后端（attn_implementation=\"sdpa\"）。",
             ),
         ),
         draft(
             "attention.switch",
             C::CodeChange,
             t(
-                "Switch the model's attention to it: attn_implementation=\"flash_attention_2\" in Hugging Face transformers, attn_config.attn_impl: flash in llm-foundry, or the framework's own flag.",
-                "把模型的注意力切换到它：Hugging Face transformers 中设 attn_implementation=\"flash_attention_2\"，llm-foundry 中设 attn_config.attn_impl: flash，或使用所用框架自己的开关。",
+                "Switch the model's attention implementation to FlashAttention-2: attn_implementation=\"flash_attention_2\" in Hugging Face transformers, attn_config.attn_impl: flash in llm-foundry, or the framework's own flag.",
+                "将模型的注意力实现切换为 FlashAttention-2：Hugging Face transformers 中设 attn_implementation=\"flash_attention_2\"，llm-foundry 中设 attn_config.attn_impl: flash，或使用所用框架自己的开关。",
             ),
             t(
                 "The plan keeps no score matrix and runs attention at FlashAttention-2's rate.",

@@ -209,10 +209,25 @@ pub(crate) fn with_kernels(
     if upgrade == Permission::Forbidden || !old || !sixteen {
         return options;
     }
+    // Head dimensions up to 256, backward up to 128 on ROCm (flash-attn
+    // README).
+    let head = match &base.model {
+        crate::plan::ModelChoice::Preset(id) => catalog::model(*id).spec.head_dim,
+        crate::plan::ModelChoice::Custom(c) => c.spec.head_dim,
+    };
+    let training = matches!(base.workload, crate::plan::Workload::Training(_));
+    let fits = |arch: crate::hardware::GpuArch| {
+        let rocm = matches!(
+            arch,
+            crate::hardware::GpuArch::Cdna2 | crate::hardware::GpuArch::Cdna3
+        );
+        head <= if rocm && training { 128 } else { 256 }
+    };
     options
         .into_iter()
         .flat_map(|o| {
-            let runs = o.hardware.gpu.spec().arch.runs_flash_attention_2();
+            let arch = o.hardware.gpu.spec().arch;
+            let runs = arch.runs_flash_attention_2() && fits(arch);
             let moved = runs.then(|| HwOption {
                 attention: Some(AttentionKernel::Flash),
                 ..o.clone()

@@ -364,7 +364,12 @@ fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
         r: &m.r,
         dev: m.tables.first(),
         cap: &m.cap,
-        limits: m.limits,
+        // The prefill pool's KV leaves when its pass ends (as in the
+        // simulator): its outputs are never deferred.
+        limits: Limits {
+            deferred_output: false,
+            ..m.limits
+        },
         prompt: m.stream.prompt.mean().max(1.0),
         output: 1.0,
         cached: super::cached(&m.stream, &m.limits, &m.cap),

@@ -156,11 +156,12 @@ pub(crate) fn forward_seconds(r: &Resolved, w: &StageWork) -> f64 {
 /// A routed-expert layer replaces the MLP's 8 with `FusedMoE`'s path
 /// (vLLM `fused_moe/fused_moe.py`, SGLang `layers/moe/fused_moe_triton`):
 /// the block and router (module, gate linear: 3), `select_experts`
-/// (`fused_topk`'s three allocations and kernel, the renormalisation: 6),
-/// `fused_experts` (three cache allocations, `moe_align_block_size` with
-/// its three allocations, two Triton grouped GEMMs at two operators each —
-/// a Triton launch binds its arguments in Python — `silu_and_mul`,
-/// `moe_sum`, the output copy: 16): 25; shared experts add an MLP and the
+/// (`fused_topk`'s three allocations and kernel, the renormalisation's
+/// sum and division: 6), `fused_experts` (three cache allocations,
+/// `moe_align_block_size` with its three allocations, two Triton grouped
+/// GEMMs at two operators each — a Triton launch binds its arguments in
+/// Python — `silu_and_mul`, `moe_sum`, the output copy: 14): 23; shared
+/// experts add an MLP and the
 /// sum (9). MLA (DeepSeek-V2 §2.1; SGLang `forward_normal` for prefill)
 /// adds the query and KV latent projections and norms (`q_a_proj`,
 /// `q_a_layernorm`, `kv_a_proj_with_mqa`, `kv_a_layernorm`: 8), the KV
@@ -175,7 +176,7 @@ pub(crate) fn engine_prefill_ops(spec: &ModelSpec, tp: u32, moe: bool) -> f64 {
         crate::model::AttentionKind::Standard => 0.0,
     };
     let mlp = match spec.moe {
-        Some(m) if moe => 25.0 + if m.shared_ffn > 0 { 9.0 } else { 0.0 },
+        Some(m) if moe => 23.0 + if m.shared_ffn > 0 { 9.0 } else { 0.0 },
         _ => 8.0,
     };
     let reduce = if tp > 1 { 2.0 } else { 0.0 };
@@ -286,7 +287,7 @@ mod tests {
         assert_eq!(engine_prefill_ops(&v3, 8, false), 35.0 + 19.0);
         assert_eq!(
             engine_prefill_ops(&v3, 8, true),
-            35.0 + 19.0 - 8.0 + 25.0 + 9.0
+            35.0 + 19.0 - 8.0 + 23.0 + 9.0
         );
         use crate::engine::Engine;
         let eager: Vec<Engine> = [

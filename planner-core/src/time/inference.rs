@@ -426,9 +426,7 @@ pub(crate) fn iteration(r: &Resolved, dev: Option<&Breakdown>, m: &Mix) -> Parts
     let read = m.decode_keys + m.prefill_cached;
     let kv = kv_per_token_layer_rank(r) * read * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut parts);
-    if m.prefill_tokens > 0.0 {
-        host_floor(r, &w, &mut parts, true);
-    }
+    host_floor(r, &w, &mut parts, m.prefill_tokens > 0.0);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, tokens), r.tp) * f64::from(r.pp - 1);
         parts.add(TimeKind::PipelineP2p, t, t);
