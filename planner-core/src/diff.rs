@@ -609,8 +609,9 @@ mod tests {
         assert_eq!(c[0].to, "fsdp_full_shard");
     }
 
-    /// The kernel reads as its plan key, and a change of kernel changes
-    /// no output: every fused kernel computes exact attention.
+    /// The kernel reads as its plan key (the name table's, which
+    /// `lang::tests` holds to serde's), and a change of kernel changes no
+    /// output: every fused kernel computes exact attention.
     #[test]
     fn the_attention_kernel_is_listed_by_its_key() {
         use crate::plan::AttentionKernel;
@@ -630,16 +631,6 @@ mod tests {
             c[0].describe(Lang::En),
             "attention kernel flash_triton → flash"
         );
-        for k in [
-            AttentionKernel::Flash,
-            AttentionKernel::Eager,
-            AttentionKernel::FlashTriton,
-        ] {
-            assert_eq!(
-                serde_json::to_value(k).ok(),
-                Some(serde_json::json!(k.key()))
-            );
-        }
     }
 
     #[test]

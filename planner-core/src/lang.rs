@@ -166,6 +166,8 @@ mod tests {
         same_key_as_serde(&crate::engine::DpBalance::ALL);
         same_key_as_serde(&[KvLoad::Bulk, KvLoad::Layerwise]);
         same_key_as_serde(&[PreemptedKv::Recompute, PreemptedKv::Swap]);
+        check(&crate::plan::AttentionKernel::ALL);
+        same_key_as_serde(&crate::plan::AttentionKernel::ALL);
         same_key_as_serde(&Tier::ALL);
         same_key_as_serde(&crate::stack::TrainingStack::ALL);
         same_key_as_serde(&crate::uncertainty::ValidationBasis::ALL);

@@ -272,14 +272,12 @@ impl AttentionKernel {
         self == AttentionKernel::Eager
     }
 
-    /// The kernel's key, as plans and links write it.
-    pub fn key(self) -> &'static str {
-        match self {
-            AttentionKernel::Flash => "flash",
-            AttentionKernel::Eager => "eager",
-            AttentionKernel::FlashTriton => "flash_triton",
-        }
-    }
+    /// Every kernel, in display order.
+    pub const ALL: [AttentionKernel; 3] = [
+        AttentionKernel::Flash,
+        AttentionKernel::Eager,
+        AttentionKernel::FlashTriton,
+    ];
 
     /// A fused kernel's forward and backward time against
     /// FlashAttention-2's: (1, 1) for FlashAttention itself,
@@ -293,6 +291,12 @@ impl AttentionKernel {
         }
     }
 }
+
+crate::lang::named!(AttentionKernel {
+    AttentionKernel::Flash => "flash", "FlashAttention", "FlashAttention";
+    AttentionKernel::Eager => "eager", "Eager (scores kept)", "朴素实现（保留分数矩阵）";
+    AttentionKernel::FlashTriton => "flash_triton", "FlashAttention (Triton)", "FlashAttention（Triton 版）";
+});
 
 /// Data-parallel sharding of model states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -142,8 +142,10 @@ impl ValidationBasis {
     ///   (2026-12-05, contention charged; −16.0 % / +13.6 % with
     ///   llm-foundry's Triton attention kernel named and no contention,
     ///   −27.8 % / +4.2 % before the Triton kernel).
-    /// - ZeRO-3 at scale: −15.1 % and −16.8 % below 768 GPUs, −36.2 % to
-    ///   −73.8 % from 768 (six runs); the worst of each group.
+    /// - ZeRO-3 at scale: −13.4 % and −16.3 % below 768 GPUs, −35.3 % to
+    ///   −70.6 % from 768 (six runs, 2026-12-05, contention charged;
+    ///   −15.1 / −16.8 % and −36.2 … −73.8 % before); the bands keep the
+    ///   worst of each group as first published, 17 % and 74 %.
     /// - MoE training: −38.2 % / +9.6 % over 15 runs.
     /// - Dense serving: −10.5 % / +10.1 % in time over TensorRT-LLM's 60
     ///   throughput rows; widened to −15 % / +11 %, since transformers'

@@ -1017,8 +1017,8 @@ fn sglang_moe_decode_steps() {
     }
     let high = errors.iter().filter(|e| **e > 0.0).count();
     let (median, worst) = median_and_worst(errors.iter().map(|e| e.abs()).collect());
-    // As measured on 2026-12-05 (17 rows): median |error| 6.2 %, worst
-    // 24.1 % (DeepSeek-R1 on B200 at concurrency 100, short); 4 rows
+    // As measured on 2026-12-05 (17 rows): median |error| 6.4 %, worst
+    // 24.6 % (DeepSeek-R1 on B200 at concurrency 100, short); 4 rows
     // long. Before SGLang's eager prefill was charged its host time
     // (`time::host::engine_prefill_seconds`: each prompt's pass stalls
     // the running batch), 6.9 % and 32.5 %; before the layers' small

@@ -602,8 +602,9 @@ fn time_table() {
     assert!(median <= 0.06, "median error {median}");
     assert!(worst <= 0.20, "worst error {worst}");
     // The Megatron band (`uncertainty.rs`) is these rows' 10th and 90th
-    // percentiles, kept at the wider −15 % / +10 % first published with
-    // them: never narrower than the rows, at most four points wider; and
+    // percentiles (−10 % / +10 % since overlapped collectives are charged
+    // their contention): never narrower than the rows, at most four points
+    // wider; and
     // the reported ranges hold at least three measured steps in four.
     let band = planner_core::uncertainty::ValidationBasis::MegatronTraining.band(8);
     println!("{inside} of {} inside their range", signed.len());

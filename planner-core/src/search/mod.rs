@@ -304,15 +304,9 @@ impl Ctx<'_> {
         // A plan that names no stack would be evaluated on the first that
         // runs its levers; name the one the search priced it on when that
         // is another. A plan moved to another framework always names it.
-        if let Some(kernel) = self.hw[hw].attention {
-            plan.levers.attention = kernel;
-        }
-        match self.hw[hw].stack {
-            Some(st) => plan.levers.training_stack = Some(st),
-            None if plan.training_stack() != self.stack => {
-                plan.levers.training_stack = self.stack;
-            }
-            None => {}
+        self.hw[hw].apply(&mut plan.levers);
+        if self.hw[hw].stack.is_none() && plan.training_stack() != self.stack {
+            plan.levers.training_stack = self.stack;
         }
         plan
     }
@@ -640,12 +634,7 @@ fn probe(ctx: &Ctx, hi: usize, n: u32, t: &mut Counters) -> Option<Probe> {
     let mut probe_plan = s.base.clone();
     probe_plan.hardware = ctx.hw[hi].hardware.clone();
     probe_plan.hardware.gpus = n;
-    if let Some(st) = ctx.hw[hi].stack {
-        probe_plan.levers.training_stack = Some(st);
-    }
-    if let Some(kernel) = ctx.hw[hi].attention {
-        probe_plan.levers.attention = kernel;
-    }
+    ctx.hw[hi].apply(&mut probe_plan.levers);
     probe_plan.economics = ctx.econ[hi].clone();
     let (r, _, diags) = resolve(&probe_plan);
     if errors(&diags).any(|d| !about_levers(&d.detail)) {

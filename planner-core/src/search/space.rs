@@ -40,6 +40,20 @@ pub(crate) struct HwOption {
     pub attention: Option<AttentionKernel>,
 }
 
+impl HwOption {
+    /// Writes the software the option moves a plan to (its framework, its
+    /// attention kernel) into the plan's levers; the base plan's own where
+    /// it names none.
+    pub(crate) fn apply(&self, l: &mut Levers) {
+        if let Some(st) = self.stack {
+            l.training_stack = Some(st);
+        }
+        if let Some(kernel) = self.attention {
+            l.attention = kernel;
+        }
+    }
+}
+
 /// Whether a hardware option has a CXL expansion the base plan lacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum AddedCxl {

@@ -290,17 +290,10 @@ mod tests {
             35.0 + 19.0 - 8.0 + 23.0 + 9.0
         );
         use crate::engine::Engine;
-        let eager: Vec<Engine> = [
-            Engine::Static,
-            Engine::Vllm,
-            Engine::VllmV0,
-            Engine::Sglang,
-            Engine::TrtLlm,
-            Engine::HfTransformers,
-        ]
-        .into_iter()
-        .filter(|e| e.eager_prefill())
-        .collect();
+        let eager: Vec<Engine> = Engine::ALL
+            .into_iter()
+            .filter(|e| e.eager_prefill())
+            .collect();
         // transformers' own eager passes are counted by `forward_ops`.
         assert_eq!(eager, [Engine::VllmV0, Engine::Sglang]);
     }
