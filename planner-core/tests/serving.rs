@@ -853,3 +853,25 @@ fn vllm_v0_hands_outputs_over_in_the_next_pass() {
     let sglang = at_rest(Engine::Sglang);
     assert!(sglang.abs() < 0.05, "SGLang: {sglang} ms");
 }
+
+/// A closed-loop client learns that its request ended when the tokens
+/// reach it, and only then sends the next: under vLLM V0's deferred
+/// outputs one client keeps exactly one request in flight, so requests/s
+/// × mean latency is 1 (Little's law). Released at the engine's
+/// completion instead, the next request would start before the last was
+/// delivered and the product would pass 1.
+#[test]
+fn a_closed_loop_client_waits_for_the_delivered_tokens() {
+    for engine in [Engine::VllmV0, Engine::Sglang] {
+        let p = with_stream(
+            plan(ModelId::Llama31_8b, GpuId::A100Sxm80, 1, engine, 220, 194),
+            Arrival::Concurrency { clients: 1 },
+            fixed(220),
+            fixed(194),
+        );
+        let s = planner_core::serving::simulate(&p).expect("a stream");
+        let little = s.requests_per_second * s.latency.mean.as_secs();
+        println!("{engine:?}: requests/s × latency = {little:.5}");
+        assert!((little - 1.0).abs() < 2e-3, "{engine:?}: {little}");
+    }
+}

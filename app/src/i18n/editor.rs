@@ -122,9 +122,6 @@ strings! {
     CkptGroup => "Layers per group", "每组层数";
     CkptLayers => "Recomputed layers per stage", "每阶段重计算层数";
     Attention => "Attention kernel", "注意力内核";
-    Flash => "FlashAttention", "FlashAttention";
-    Eager => "Eager (scores kept)", "朴素实现（保留分数矩阵）";
-    FlashTriton => "FlashAttention (Triton)", "FlashAttention（Triton 版）";
     Sharding => "ZeRO / FSDP sharding", "ZeRO / FSDP 分片";
     TrainingFramework => "Training framework", "训练框架";
     FrameworkDefault => "auto", "自动";
@@ -270,7 +267,6 @@ mod tests {
         K::AdamW,
         K::Adafactor,
         K::Sgd,
-        K::Flash,
         K::Zero1,
         K::Zero2,
         K::Zero3,

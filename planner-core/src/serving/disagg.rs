@@ -428,13 +428,22 @@ pub(crate) fn decode_steady(m: &PoolModel, rate: f64) -> Steady {
     let kv = d * (prompt + output / 2.0);
     let stable =
         converged && d <= f64::from(m.limits.max_seqs) && d * width <= budget && kv <= m.cap.tokens;
+    // An engine that defers its outputs (`Engine::defers_output`, vLLM
+    // V0) hands the first token over in the next decode step, once that
+    // step is scheduled and launched (`HostCost::lead`), as the
+    // simulator's decode replica does.
+    let lead = if m.limits.deferred_output {
+        m.limits.host.lead(d, 0.0).min(t)
+    } else {
+        0.0
+    };
     Steady {
         stable,
         t,
         tpot: t / yield_,
         running: d,
         // The wait for the iteration under way, then the first step.
-        ttft: [1.5 * t, 2.0 * t, 1.5 * t],
+        ttft: [1.5 * t + lead, 2.0 * t + lead, 1.5 * t + lead],
         rate,
         prefill_share: 0.0,
         wait: 0.0,

@@ -742,8 +742,14 @@ impl<'a> State<'a> {
 
     /// A closed-loop client sends its next request now.
     fn release_next(&mut self) {
+        self.release_next_at(self.clock);
+    }
+
+    /// A closed-loop client sends its next request at `t` (no earlier than
+    /// any request released before it).
+    fn release_next_at(&mut self, t: f64) {
         if self.closed && self.released < self.run.reqs.len() {
-            self.run.reqs[self.released].arrival = self.clock;
+            self.run.reqs[self.released].arrival = t;
             self.released += 1;
         }
     }
@@ -1036,7 +1042,8 @@ impl<'a> State<'a> {
         self.advance(plan, compute + wait);
     }
 
-    /// Hands the pending requests' tokens to the client at `t`.
+    /// Hands the pending requests' tokens to the client at `t`; a client
+    /// whose request ended there sends its next one then (closed loop).
     fn deliver(&mut self, t: f64) {
         for i in std::mem::take(&mut self.pending) {
             let q = &mut self.run.reqs[i];
@@ -1047,6 +1054,7 @@ impl<'a> State<'a> {
             q.delivered = Some(t);
             if q.finish.is_some() {
                 q.finish = Some(t);
+                self.release_next_at(t);
             }
         }
     }
@@ -1154,8 +1162,12 @@ impl<'a> State<'a> {
         }
         if !done.is_empty() {
             self.running.retain(|i| !done.contains(i));
-            for _ in &done {
-                self.release_next();
+            // Under deferral the client learns of the end when the
+            // tokens are handed over (`deliver`).
+            if !self.limits.deferred_output {
+                for _ in &done {
+                    self.release_next();
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ use super::lens::use_plan;
 use super::parse::{COUNT, OPT_COUNT};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
-use planner_core::plan::Checkpointing;
+use planner_core::plan::{AttentionKernel, Checkpointing};
 use planner_core::stack::TrainingStack;
 use planner_core::{Lang, Named};
 
@@ -28,6 +28,14 @@ fn frameworks(lang: Lang) -> Vec<(String, String)> {
     .collect()
 }
 
+/// The attention kernels by the core's names.
+fn kernels(lang: Lang) -> Vec<(String, String)> {
+    AttentionKernel::ALL
+        .iter()
+        .map(|k| (k.key().to_string(), k.name(lang).to_string()))
+        .collect()
+}
+
 /// Recompute and sharding levers.
 #[component]
 pub fn MemoryLevers() -> impl IntoView {
@@ -36,7 +44,9 @@ pub fn MemoryLevers() -> impl IntoView {
     view! {
         <details class="lever-set" open data-testid="levers-memory">
             <summary>{move || t(lens.lang(), K::MemorySection)}</summary>
-            {pick(lens, K::Attention, "lever-attention", |p| p.levers.attention, |p, v| p.levers.attention = v)}
+            {choice(lens, K::Attention, "lever-attention", kernels,
+                |p| p.levers.attention.key().to_string(),
+                |p, key| if let Some(k) = AttentionKernel::ALL.into_iter().find(|k| k.key() == key) { p.levers.attention = k })}
             // Recomputation and sharding act on training states only.
             <Show when=move || lens.trains()>
                 {pick(lens, K::Checkpointing, "lever-checkpointing", |p| p.levers.checkpointing, |p, v| p.levers.checkpointing = v)}

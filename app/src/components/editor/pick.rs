@@ -6,9 +6,9 @@
 use crate::i18n::editor::K;
 use planner_core::economics::{default_horizon_years, default_utilisation, Pricing};
 use planner_core::plan::{
-    AttentionKernel, Checkpointing, Inference, KvCacheLayout, LogitsScope, LoraSpec, LoraTargets,
-    Momentum, OffloadTarget, Optimizer, PipelineSchedule, Placement, Pruning, Sharding, Tier,
-    Training, TrainingKind, Workload,
+    Checkpointing, Inference, KvCacheLayout, LogitsScope, LoraSpec, LoraTargets, Momentum,
+    OffloadTarget, Optimizer, PipelineSchedule, Placement, Pruning, Sharding, Tier, Training,
+    TrainingKind, Workload,
 };
 use planner_core::precision::{DoubleQuant, Precision};
 
@@ -50,12 +50,6 @@ unit_pick!(Sharding {
     "fsdp_full_shard" => Sharding::FsdpFullShard, FsdpFull;
     "fsdp_shard_grad_op" => Sharding::FsdpShardGradOp, FsdpGradOp;
     "fsdp_shard_grad_op_no_sync" => Sharding::FsdpShardGradOpNoSync, FsdpGradOpNoSync;
-});
-
-unit_pick!(AttentionKernel {
-    "flash" => AttentionKernel::Flash, Flash;
-    "eager" => AttentionKernel::Eager, Eager;
-    "flash_triton" => AttentionKernel::FlashTriton, FlashTriton;
 });
 
 unit_pick!(Placement {
@@ -386,7 +380,6 @@ mod tests {
     #[test]
     fn every_option_round_trips() {
         round_trip(&[Sharding::None, Sharding::FsdpShardGradOp]);
-        round_trip(&[AttentionKernel::Flash, AttentionKernel::FlashTriton]);
         round_trip(&[Placement::ByHeat]);
         round_trip(&[LoraTargets::QueryValue]);
         round_trip(&[
