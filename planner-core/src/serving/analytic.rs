@@ -604,6 +604,35 @@ impl<'a> Shape<'a> {
             + (1.0 - next_prefill) * h.lead(st.d, 0.0).min(st.td)
     }
 
+    /// What an arrival waits for the iteration under way: its mean,
+    /// median and 99th percentile. The mean residual is E[t²]/(2E[t]) over
+    /// the two kinds of iteration; an arrival lands in a prefill iteration
+    /// with probability w (their share of time), so the median waits half
+    /// a decode iteration unless w ≥ ½, and the 99th percentile a whole
+    /// prefill iteration once w ≥ 1 %. Under multi-step scheduling an
+    /// arrival waits out the whole window of n decode steps: one
+    /// "iteration" of n·td in n.
+    fn residual(&self, st: &Step) -> [f64; 3] {
+        let n = f64::from(self.limits.scheduler_steps.max(1));
+        let mean =
+            (st.f * st.tp * st.tp + (1.0 - st.f) * n * st.td * st.td) / (2.0 * st.iter.max(1e-12));
+        let w = st.f * st.tp / st.iter.max(1e-12);
+        let window = n * st.td;
+        // The median: uniform over a prefill iteration with probability
+        // w, else over a decode window; with one step per window the
+        // older rule (half a decode iteration below w = ½) is the same to
+        // within a decode step.
+        let r50 = if n > 1.0 && w < 0.5 && window > st.tp {
+            (0.5 - w) / (1.0 - w) * window
+        } else if w < 0.5 {
+            window / 2.0
+        } else {
+            st.tp / 2.0
+        };
+        let r99 = if w < 0.01 { window } else { st.tp.max(window) };
+        [mean, r50, r99]
+    }
+
     /// TTFT, running sequences and stability of a converged step.
     fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
         let p = self.fresh();
@@ -662,30 +691,7 @@ impl<'a> Shape<'a> {
                 wait / rho * (rho / (1.0 - q)).ln()
             }
         };
-        // An arrival waits out the iteration under way: the mean residual
-        // is E[t²]/(2E[t]) over the two kinds; it lands in a prefill
-        // iteration with probability w (their share of time), so the
-        // median waits half a decode iteration unless w ≥ ½, and the 99th
-        // percentile a whole prefill iteration once w ≥ 1 %.
-        // Under multi-step scheduling an arrival waits out the whole
-        // window of n decode steps: one "iteration" of n·td in n.
-        let n = f64::from(self.limits.scheduler_steps.max(1));
-        let mean_residual =
-            (st.f * st.tp * st.tp + (1.0 - st.f) * n * st.td * st.td) / (2.0 * st.iter.max(1e-12));
-        let w = st.f * st.tp / st.iter.max(1e-12);
-        let window = n * st.td;
-        // The median wait: an arrival lands in a prefill iteration with
-        // probability w (uniform over it), else in a decode window; with
-        // one step per window the older rule (half a decode iteration
-        // below w = ½) is the same to within a decode step.
-        let r50 = if n > 1.0 && w < 0.5 && window > st.tp {
-            (0.5 - w) / (1.0 - w) * window
-        } else if w < 0.5 {
-            window / 2.0
-        } else {
-            st.tp / 2.0
-        };
-        let r99 = if w < 0.01 { window } else { st.tp.max(window) };
+        let [mean_residual, r50, r99] = self.residual(st);
         // A held prompt waits out the rest of the balance cycle; an
         // engine that defers its outputs hands the first token over in
         // the next pass (`Engine::defers_output`).
