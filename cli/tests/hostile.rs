@@ -464,6 +464,22 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("hidden"),
         ),
         eval(
+            "custom model windowing more layers than it has",
+            &[(
+                "/model",
+                json!({"custom": {"name": "over", "spec": windowed_model(Some(4096), 33)}}),
+            )],
+            Refused("windowed_layers"),
+        ),
+        eval(
+            "custom model windowing layers without a window",
+            &[(
+                "/model",
+                json!({"custom": {"name": "nowindow", "spec": windowed_model(None, 16)}}),
+            )],
+            Refused("windowed_layers"),
+        ),
+        eval(
             "custom model with 100,000 layers evaluates",
             &[
                 (
@@ -498,6 +514,17 @@ fn zero_gpu() -> Value {
         v[key] = json!(0.0);
     }
     v
+}
+
+/// A 32-layer Llama with `layers` of them windowed by `window`.
+fn windowed_model(window: Option<u32>, layers: u32) -> Value {
+    let mut spec = serde_json::to_value(planner_core::model::ModelSpec::llama(
+        32, 4096, 32, 32, 11008, 32000, 4096,
+    ))
+    .expect("spec");
+    spec["sliding_window"] = json!(window);
+    spec["windowed_layers"] = json!(layers);
+    spec
 }
 
 fn huge_model(layers: u64, width: u64) -> Value {
@@ -928,6 +955,7 @@ fn other_cases(plan: &[u8]) -> Vec<Case> {
         with_plan("checklist: unknown language", &["checklist", "-", "--lang", "fr"], Refused("lang")),
         case("import-hf: not a config", &["import-hf", "-"], b"{\"model_type\": 5}".to_vec(), Refused("model_type")),
         case("import-hf: MoE of an unknown type", &["import-hf", "-"], br#"{"model_type":"newmoe","hidden_size":4096,"num_hidden_layers":32,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000,"num_experts":64}"#.to_vec(), Refused("newmoe")),
+        case("import-hf: layer_types shorter than the layers", &["import-hf", "-"], br#"{"model_type":"gpt_oss","hidden_size":2880,"num_hidden_layers":36,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"intermediate_size":2880,"vocab_size":201088,"max_position_embeddings":131072,"num_local_experts":128,"num_experts_per_tok":4,"sliding_window":128,"layer_types":["sliding_attention"]}"#.to_vec(), Refused("layer_types")),
         case("import-hf: negative layers", &["import-hf", "-"], br#"{"model_type":"llama","hidden_size":4096,"num_hidden_layers":-32,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000}"#.to_vec(), Refused("num_hidden_layers")),
         case("calibrate: no measurements", &["calibrate", "-"], b"{\"measurements\": []}".to_vec(), Refused("measurements")),
         case("calibrate: not a report", &["calibrate", "-"], b"[]".to_vec(), Refused("invalid report")),

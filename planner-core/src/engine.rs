@@ -3,6 +3,7 @@
 //! and what it does when the cache runs out. Every default below is the
 //! engine's own, with the file it comes from.
 
+use crate::hardware::GpuArch;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -691,8 +692,20 @@ impl Engine {
     /// `tokens_per_block` default 32, `enable_block_reuse` default True.
     /// `max_num_tokens` 8192 and `max_batch_size` 2048 were not re-read in
     /// that pass.
-    pub fn profile(self, device_memory: Bytes, tp: u32, batch: u32) -> EngineProfile {
+    pub fn profile(
+        self,
+        device_memory: Bytes,
+        arch: GpuArch,
+        tp: u32,
+        batch: u32,
+    ) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
+        // vLLM keeps the small defaults on A100s whatever their memory (a
+        // device-name test, PR #17885: the large budget cut A100
+        // throughput); the Ampere parts past 70 GiB are the 80 GB A100 and
+        // its export variant A800, which vLLM's name test would let
+        // through, a difference accepted here.
+        let vllm_large = large && arch != GpuArch::Ampere;
         let block_tokens = self.block_tokens();
         let (pool, token_budget, max_seqs) = match self {
             Engine::Static | Engine::HfTransformers => (KvPoolRule::Leftover, None, batch.max(1)),
@@ -704,8 +717,8 @@ impl Engine {
             Engine::VllmV0 => (KvPoolRule::OfTotal { fraction: 0.9 }, None, 256),
             Engine::Vllm => (
                 KvPoolRule::OfTotal { fraction: 0.9 },
-                Some(if large { 8192 } else { 2048 }),
-                if large { 1024 } else { 256 },
+                Some(if vllm_large { 8192 } else { 2048 }),
+                if vllm_large { 1024 } else { 256 },
             ),
             Engine::Sglang => {
                 let fraction = match tp {
@@ -825,15 +838,43 @@ mod tests {
     fn defaults_depend_on_the_gpu_and_tp() {
         let big = Bytes::from_gib(80.0);
         let small = Bytes::from_gib(24.0);
-        assert_eq!(Engine::Vllm.profile(big, 1, 1).token_budget, Some(8192));
-        assert_eq!(Engine::Vllm.profile(small, 1, 1).token_budget, Some(2048));
         assert_eq!(
-            Engine::Sglang.profile(big, 8, 1).pool,
+            Engine::Vllm
+                .profile(big, GpuArch::Hopper, 1, 1)
+                .token_budget,
+            Some(8192)
+        );
+        assert_eq!(
+            Engine::Vllm
+                .profile(small, GpuArch::Hopper, 1, 1)
+                .token_budget,
+            Some(2048)
+        );
+        // vLLM keeps an 80 GB A100 on the small defaults (PR #17885).
+        let a100 = Engine::Vllm.profile(big, GpuArch::Ampere, 1, 1);
+        assert_eq!((a100.token_budget, a100.max_seqs), (Some(2048), 256));
+        let h100 = Engine::Vllm.profile(big, GpuArch::Hopper, 1, 1);
+        assert_eq!((h100.token_budget, h100.max_seqs), (Some(8192), 1024));
+        assert_eq!(
+            Engine::Sglang.profile(big, GpuArch::Hopper, 8, 1).pool,
             KvPoolRule::StaticOfTotal { fraction: 0.81 }
         );
-        assert_eq!(Engine::Sglang.profile(big, 8, 1).block_tokens, 1);
-        assert_eq!(Engine::TrtLlm.profile(big, 1, 1).block_tokens, 32);
-        assert_eq!(Engine::Static.profile(big, 1, 7).max_seqs, 7);
+        assert_eq!(
+            Engine::Sglang
+                .profile(big, GpuArch::Hopper, 8, 1)
+                .block_tokens,
+            1
+        );
+        assert_eq!(
+            Engine::TrtLlm
+                .profile(big, GpuArch::Hopper, 1, 1)
+                .block_tokens,
+            32
+        );
+        assert_eq!(
+            Engine::Static.profile(big, GpuArch::Hopper, 1, 7).max_seqs,
+            7
+        );
         assert!(!Engine::Static.continuous());
     }
 
@@ -860,7 +901,9 @@ mod tests {
         assert_eq!(Engine::VllmV0.host().overlap, HostOverlap::Serial);
         assert_eq!(Engine::Sglang.host().overlap, HostOverlap::Overlapped);
         assert_eq!(
-            Engine::VllmV0.profile(Bytes::from_gib(80.0), 1, 1).batching,
+            Engine::VllmV0
+                .profile(Bytes::from_gib(80.0), GpuArch::Hopper, 1, 1)
+                .batching,
             Batching::PrefillFirst
         );
     }
@@ -870,7 +913,7 @@ mod tests {
     #[test]
     fn each_engine_meets_prompts_its_own_way() {
         let big = Bytes::from_gib(80.0);
-        let sglang = Engine::Sglang.profile(big, 1, 1);
+        let sglang = Engine::Sglang.profile(big, GpuArch::Hopper, 1, 1);
         assert_eq!(sglang.batching, Batching::PrefillFirst);
         let mixed = EngineKnobs {
             batching: Some(Batching::Mixed),
@@ -878,7 +921,11 @@ mod tests {
         };
         assert_eq!(sglang.with_knobs(&mixed).batching, Batching::Mixed);
         for e in [Engine::Vllm, Engine::TrtLlm] {
-            assert_eq!(e.profile(big, 1, 1).batching, Batching::Mixed, "{e:?}");
+            assert_eq!(
+                e.profile(big, GpuArch::Hopper, 1, 1).batching,
+                Batching::Mixed,
+                "{e:?}"
+            );
         }
     }
 

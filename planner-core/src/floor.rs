@@ -150,11 +150,14 @@ fn gemm_params(spec: &ModelSpec, p: &ParamCounts) -> f64 {
 
 /// Forward attention-core FLOPs per token over all layers: QKᵀ and AV,
 /// 2 FLOPs per multiply-add, against the average keys a query sees —
-/// `s/2` executed causally (or half the window), `s` in the non-causal
+/// `s/2` executed causally (`ModelSpec::causal_keys` within a window), `s` in the non-causal
 /// convention MFU is quoted in (Narayanan et al. 2021, eq. 3).
 fn attention_flops(spec: &ModelSpec, seq: f64, causal: bool) -> f64 {
-    let keys = spec.sliding_window.map_or(seq, |w| seq.min(f64::from(w)));
-    let keys = if causal { keys / 2.0 } else { keys };
+    let keys = if causal {
+        spec.causal_keys(seq)
+    } else {
+        spec.keys_within(seq)
+    };
     let a = spec.attention_shape();
     2.0 * keys * (a.q_width + a.v_width) * f64::from(spec.layers)
 }

@@ -127,11 +127,30 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
         _ => decoder(&cfg, family, experts, &mut notes)?,
     };
 
+    quantization_note(&cfg, &mut notes);
     let name = match cfg.str_opt("_name_or_path")? {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => model_type.unwrap_or("unknown").to_string(),
     };
     Ok(ImportedModel { spec, name, notes })
+}
+
+/// A checkpoint that ships quantized (`quantization_config`, e.g.
+/// gpt-oss's MXFP4 experts, FP8 block-scaled DeepSeek-V3) says so in a
+/// note: the import describes the architecture, and the plan's weight
+/// precision stays the user's lever.
+fn quantization_note(cfg: &Cfg, notes: &mut Vec<String>) {
+    let Some(Value::Object(q)) = cfg.get("quantization_config") else {
+        return;
+    };
+    let method = q
+        .get("quant_method")
+        .and_then(Value::as_str)
+        .unwrap_or("unnamed");
+    notes.push(format!(
+        "quantization_config: the checkpoint ships {method}-quantized weights; \
+         set levers.precision.weights to serve it as shipped"
+    ));
 }
 
 /// The attention, norm and bias conventions of a `model_type`.
@@ -475,8 +494,77 @@ fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Bi
     Ok(bias)
 }
 
-/// The sliding window, where the family has one.
-fn sliding_window(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Option<u32>> {
+/// The sliding window and how many layers use it, where the model has
+/// one. `layer_types` (transformers' per-layer list, "sliding_attention"
+/// or "full_attention": gpt-oss, Gemma 2/3, Qwen 3) says which layers
+/// when present; gpt-oss without it but with a window alternates, its
+/// first layer windowed (`GptOssConfig`). Otherwise the family's keys apply to every layer.
+fn sliding_window(
+    cfg: &Cfg,
+    family: Family,
+    layers: u32,
+    notes: &mut Vec<String>,
+) -> Result<(Option<u32>, Option<u32>)> {
+    let windowed = match cfg.get("layer_types") {
+        Some(v) => Some(windowed_layers(v, layers, notes)?),
+        None if cfg.str_opt("model_type")? == Some("gpt_oss")
+            && cfg.u32_opt("sliding_window")?.is_some() =>
+        {
+            Some(layers.div_ceil(2))
+        }
+        None => None,
+    };
+    match windowed {
+        Some(0) => Ok((None, None)),
+        Some(n) => {
+            let w = cfg.u32_opt("sliding_window")?.ok_or_else(|| {
+                Cfg::invalid(
+                    "sliding_window",
+                    format!("{n} layers are sliding_attention but no window is given"),
+                )
+            })?;
+            Ok((Some(w), (n < layers).then_some(n)))
+        }
+        None => Ok((family_window(cfg, family, notes)?, None)),
+    }
+}
+
+/// Layers `layer_types` marks "sliding_attention"; the list must name
+/// every layer.
+fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<String>) -> Result<u32> {
+    let Value::Array(kinds) = v else {
+        return Err(Cfg::invalid(
+            "layer_types",
+            format!("expected a list of layer kinds, got {}", describe(v)),
+        ));
+    };
+    if kinds.len() != layers as usize {
+        return Err(Cfg::invalid(
+            "layer_types",
+            format!(
+                "lists {} layers, num_hidden_layers is {layers}",
+                kinds.len()
+            ),
+        ));
+    }
+    let mut windowed = 0;
+    for k in kinds {
+        match k.as_str() {
+            Some("sliding_attention") => windowed += 1,
+            Some("full_attention") => {}
+            _ => {
+                notes.push(format!(
+                    "layer_types has {}: read as full attention",
+                    describe(k)
+                ));
+            }
+        }
+    }
+    Ok(windowed)
+}
+
+/// The sliding window a family's keys give every layer.
+fn family_window(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Option<u32>> {
     Ok(match family {
         Family::Qwen2 | Family::Qwen3 => {
             if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
@@ -588,7 +676,7 @@ fn decoder(
     let embeddings = cfg.embeddings(false, notes)?;
     let dropout = cfg.dropout(&[("attention_dropout", 0.0), ("hidden_dropout", 0.0)])?;
     let bias = decoder_bias(cfg, family, notes)?;
-    let sliding_window = sliding_window(cfg, family, notes)?;
+    let (sliding_window, windowed_layers) = sliding_window(cfg, family, layers, notes)?;
     let a = if family == Family::Deepseek {
         mla_attention(cfg, heads, notes)?
     } else {
@@ -612,6 +700,7 @@ fn decoder(
         dropout,
         attention: a.attention,
         sliding_window,
+        windowed_layers,
         moe: a.moe,
         token_types: 0,
         max_context,
@@ -737,6 +826,7 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
         ])?,
         attention: AttentionKind::Standard,
         sliding_window: None,
+        windowed_layers: None,
         moe: None,
         token_types: 0,
         max_context: positions,
@@ -790,6 +880,7 @@ fn bert(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
         ])?,
         attention: AttentionKind::Standard,
         sliding_window: None,
+        windowed_layers: None,
         moe: None,
         token_types,
         max_context: max_positions,
@@ -844,6 +935,7 @@ fn opt(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
         dropout: cfg.dropout(&[("dropout", 0.1), ("attention_dropout", 0.0)])?,
         attention: AttentionKind::Standard,
         sliding_window: None,
+        windowed_layers: None,
         moe: None,
         token_types: 0,
         max_context,
@@ -1163,6 +1255,56 @@ mod tests {
     fn explicit_null_n_inner_means_four_h() {
         let json = GPT2_XL.replace("\"n_ctx\": 1024,", "\"n_inner\": null,");
         assert_eq!(import(&json).spec.ffn, 6400);
+    }
+
+    /// openai/gpt-oss-120b's `config.json` (Hugging Face Hub), the keys
+    /// memwall reads: 36 layers alternating a 128-token window with full
+    /// attention.
+    fn gpt_oss_120b(layer_types: &str) -> String {
+        format!(
+            r#"{{"architectures": ["GptOssForCausalLM"], "attention_bias": true,
+            "experts_per_token": 4, "head_dim": 64, "hidden_act": "silu",
+            "hidden_size": 2880, "intermediate_size": 2880, {layer_types}
+            "max_position_embeddings": 131072, "model_type": "gpt_oss",
+            "num_attention_heads": 64, "num_experts_per_tok": 4,
+            "num_hidden_layers": 36, "num_key_value_heads": 8,
+            "num_local_experts": 128, "sliding_window": 128,
+            "tie_word_embeddings": false, "vocab_size": 201088}}"#
+        )
+    }
+
+    #[test]
+    fn gpt_oss_windows_the_layers_its_layer_types_name() {
+        let alternating = (0..36)
+            .map(|i| {
+                if i % 2 == 0 {
+                    "\"sliding_attention\""
+                } else {
+                    "\"full_attention\""
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let listed = import(&gpt_oss_120b(&format!("\"layer_types\": [{alternating}],")));
+        assert_eq!(listed.spec.sliding_window, Some(128));
+        assert_eq!(listed.spec.windowed_layers, Some(18));
+        // Without the list, gpt-oss's own default: the same alternation.
+        let default = import(&gpt_oss_120b(""));
+        assert_eq!(default.spec.windowed_layers, Some(18));
+        // Every layer full: no window at all.
+        let full = vec!["\"full_attention\""; 36].join(", ");
+        let none = import(&gpt_oss_120b(&format!("\"layer_types\": [{full}],")));
+        assert_eq!(
+            (none.spec.sliding_window, none.spec.windowed_layers),
+            (None, None)
+        );
+        // The shipped quantization is noted, not applied.
+        let q = gpt_oss_120b("\"quantization_config\": {\"quant_method\": \"mxfp4\"},");
+        let notes = import(&q).notes;
+        assert!(notes.iter().any(|n| n.contains("mxfp4")), "{notes:?}");
+        // A list that does not name every layer is refused by name.
+        let short = error(&gpt_oss_120b("\"layer_types\": [\"full_attention\"],"));
+        assert!(short.to_string().contains("layer_types"), "{short}");
     }
 
     #[test]

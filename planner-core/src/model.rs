@@ -181,10 +181,16 @@ pub struct ModelSpec {
     /// Attention variant.
     #[serde(default = "standard_attention")]
     pub attention: AttentionKind,
-    /// Sliding-window attention span in tokens, applied to every layer
-    /// (Mistral 7B v0.1: 4096). Limits the KV cache a sequence holds.
+    /// Sliding-window attention span in tokens (Mistral 7B v0.1: 4096),
+    /// in every layer unless `windowed_layers` says how many. Limits the
+    /// keys a query attends to and the KV cache those layers hold.
     #[serde(default)]
     pub sliding_window: Option<u32>,
+    /// How many of the layers attend within `sliding_window`, the rest
+    /// attending to every earlier token: gpt-oss alternates the two (18
+    /// of 36, its `layer_types`). Absent: every layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windowed_layers: Option<u32>,
     /// Mixture of experts, if any.
     #[serde(default)]
     pub moe: Option<MoeSpec>,
@@ -299,6 +305,63 @@ impl ParamCounts {
 }
 
 impl ModelSpec {
+    /// The share of the layers that attend within the sliding window (0
+    /// without one).
+    pub fn windowed_share(&self) -> f64 {
+        match (self.sliding_window, self.windowed_layers) {
+            (None, _) => 0.0,
+            (Some(_), None) => 1.0,
+            (Some(_), Some(n)) => f64::from(n.min(self.layers)) / f64::from(self.layers.max(1)),
+        }
+    }
+
+    /// Keys a query attends to, or a sequence's cache holds, after
+    /// `tokens` tokens, averaged over the layers: a windowed layer holds
+    /// at most the window, a full one every token.
+    pub fn keys_within(&self, tokens: f64) -> f64 {
+        match self.sliding_window {
+            None => tokens,
+            Some(w) => {
+                let f = self.windowed_share();
+                (1.0 - f) * tokens + f * tokens.min(f64::from(w))
+            }
+        }
+    }
+
+    /// The mean keys per query of a causal pass over `s` tokens, averaged
+    /// over the layers, as a kernel that skips masked blocks computes
+    /// them: s/2 in a full layer; in a layer with a window w < s, the
+    /// first w queries see 1 to w keys and the rest w each, w − w²/(2s)
+    /// on average (continuous form).
+    pub fn causal_keys(&self, s: f64) -> f64 {
+        let full = s / 2.0;
+        match self.sliding_window {
+            None => full,
+            Some(w) => {
+                let w = f64::from(w).min(s);
+                let windowed = if s > 0.0 { w - w * w / (2.0 * s) } else { 0.0 };
+                let f = self.windowed_share();
+                (1.0 - f) * full + f * windowed
+            }
+        }
+    }
+
+    /// KV tokens a sequence of `tokens` tokens is allocated in blocks of
+    /// `block`, averaged over the layers: each kind of layer rounds its own
+    /// share up to whole blocks (vLLM's hybrid allocator keeps the full
+    /// and the windowed layers in separate groups of pages).
+    pub fn blocked_keys(&self, tokens: u32, block: u32) -> f64 {
+        let b = u64::from(block.max(1));
+        let whole = |t: u32| (u64::from(t).div_ceil(b) * b) as f64;
+        match self.sliding_window {
+            None => whole(tokens),
+            Some(w) => {
+                let f = self.windowed_share();
+                (1.0 - f) * whole(tokens) + f * whole(tokens.min(w))
+            }
+        }
+    }
+
     /// A GPT-2/GPT-3-style decoder: GELU FFN of 4h, learned positions for
     /// `seq` tokens, LayerNorm, biases everywhere, dropout, tied embeddings,
     /// `head_dim` = hidden / heads (Radford et al. 2019; Brown et al. 2020).
@@ -319,6 +382,7 @@ impl ModelSpec {
             dropout: Dropout::On,
             attention: AttentionKind::Standard,
             sliding_window: None,
+            windowed_layers: None,
             moe: None,
             token_types: 0,
             max_context: seq,
@@ -353,6 +417,7 @@ impl ModelSpec {
             dropout: Dropout::Off,
             attention: AttentionKind::Standard,
             sliding_window: None,
+            windowed_layers: None,
             moe: None,
             token_types: 0,
             max_context,
@@ -545,10 +610,38 @@ mod tests {
             dropout: Dropout::On,
             attention: AttentionKind::Standard,
             sliding_window: None,
+            windowed_layers: None,
             moe: None,
             token_types: 0,
             max_context: s,
         }
+    }
+
+    #[test]
+    fn windowed_layers_attend_within_the_window_and_the_rest_to_everything() {
+        let mut m = gpt(36, 2880, 64, 201_088, 131_072);
+        let s = 8192.0;
+        // No window: half the sequence causally, all of it held.
+        assert_eq!(m.causal_keys(s), s / 2.0);
+        assert_eq!(m.keys_within(s), s);
+        // A window in every layer: w − w²/(2s) causally (exact sum
+        // [w(w+1)/2 + (s − w)w]/s = 127.5 for w = 128 at s = 8192, against
+        // 127.0 here), at most w held; a window past the sequence changes
+        // nothing.
+        m.sliding_window = Some(128);
+        assert!((m.causal_keys(s) - 127.0).abs() < 1e-9);
+        assert_eq!(m.keys_within(s), 128.0);
+        assert_eq!(m.keys_within(100.0), 100.0);
+        m.sliding_window = Some(10_000);
+        assert_eq!(m.causal_keys(s), s / 2.0);
+        // Half the layers windowed (gpt-oss): the mean of the two kinds.
+        m.sliding_window = Some(128);
+        m.windowed_layers = Some(18);
+        assert!((m.causal_keys(s) - (s / 2.0 + 127.0) / 2.0).abs() < 1e-9);
+        assert_eq!(m.keys_within(s), (s + 128.0) / 2.0);
+        // Blocks of 16: the full layers round 8,200 up to 8,208, the
+        // windowed ones hold 128.
+        assert_eq!(m.blocked_keys(8200, 16), (8208.0 + 128.0) / 2.0);
     }
 
     #[test]

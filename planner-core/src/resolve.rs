@@ -333,6 +333,22 @@ fn check_spec(c: &mut Checker, s: &mut ModelSpec, at: &str) {
             s.sliding_window = None;
         }
     }
+    if let Some(n) = s.windowed_layers {
+        let problem = if s.sliding_window.is_none() {
+            Some("needs a sliding_window".to_string())
+        } else if n == 0 || n > s.layers {
+            Some(format!("must be 1 to the {} layers", s.layers))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: format!("{at}.windowed_layers"),
+                problem,
+            }));
+            s.windowed_layers = None;
+        }
+    }
     if let Some(m) = s.moe.as_mut() {
         m.experts = c.bounded(&format!("{at}.moe.experts"), m.experts, MAX_HEADS);
         m.top_k = c.count(&format!("{at}.moe.top_k"), m.top_k);
@@ -765,7 +781,7 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) {
     let tp = levers.parallel.tp.max(1);
     let profile = levers
         .engine
-        .profile(gpu.device_memory(), tp, 1)
+        .profile(gpu.device_memory(), gpu.arch, tp, 1)
         .with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;

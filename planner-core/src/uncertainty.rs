@@ -146,7 +146,9 @@ impl ValidationBasis {
     ///   −70.6 % from 768 (six runs, 2026-12-05, contention charged;
     ///   −15.1 / −16.8 % and −36.2 … −73.8 % before); the bands keep the
     ///   worst of each group as first published, 17 % and 74 %.
-    /// - MoE training: −38.2 % / +9.6 % over 15 runs.
+    /// - MoE training: −40.7 % / +9.6 % over 15 runs (2026-12-05, with
+    ///   gpt-oss's windowed layers read; −38.2 % when every layer was
+    ///   charged full attention).
     /// - Dense serving: −10.5 % / +10.1 % in time over TensorRT-LLM's 60
     ///   throughput rows; widened to −15 % / +11 %, since transformers'
     ///   eager `generate` (host-bound, `serve_validation.rs`) misses by
@@ -162,7 +164,7 @@ impl ValidationBasis {
             ValidationBasis::PytorchTraining => b(0.14, 0.15, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
-            ValidationBasis::MoeTraining => b(0.39, 0.10, 15),
+            ValidationBasis::MoeTraining => b(0.41, 0.10, 15),
             ValidationBasis::DenseServing => b(0.15, 0.11, 60),
             ValidationBasis::MoeServing => b(0.47, 0.0, 17),
         }

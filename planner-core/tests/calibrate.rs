@@ -38,6 +38,7 @@ fn decoder(layers: u32, hidden: u32, heads: u32) -> ModelSpec {
         dropout: Dropout::Off,
         attention: AttentionKind::Standard,
         sliding_window: None,
+        windowed_layers: None,
         moe: None,
         token_types: 0,
         max_context: 4096,

@@ -277,6 +277,7 @@ fn arbitrary_spec() -> impl Strategy<Value = ModelSpec> {
                     None => AttentionKind::Standard,
                 },
                 sliding_window: window,
+                windowed_layers: None,
                 moe: moe.map(
                     |(experts, top_k, expert_ffn, shared_ffn, dense_layers)| MoeSpec {
                         experts,

@@ -875,3 +875,41 @@ fn a_closed_loop_client_waits_for_the_delivered_tokens() {
         assert!((little - 1.0).abs() < 2e-3, "{engine:?}: {little}");
     }
 }
+
+/// A model whose layers alternate a short sliding window with full
+/// attention (gpt-oss: 128 tokens in 18 of 36 layers) holds the window in
+/// half its layers and the whole context in the rest, so at 32K tokens a
+/// sequence needs about half the KV blocks and the engine's pool carries
+/// about twice the sequences (vLLM's hybrid allocator keeps the two kinds
+/// of layer in their own page groups). Every layer windowed would carry
+/// far more still; no window, the base figure.
+#[test]
+fn alternating_windows_hold_half_the_cache_at_long_context() {
+    let base = plan(
+        ModelId::Llama31_8b,
+        GpuId::H100Sxm,
+        1,
+        Engine::Vllm,
+        32_000,
+        256,
+    );
+    let spec = planner_core::catalog::model(ModelId::Llama31_8b).spec;
+    let with = |window: Option<u32>, layers: Option<u32>| {
+        let mut p = base.clone();
+        let mut s = spec;
+        s.sliding_window = window;
+        s.windowed_layers = layers;
+        p.model = ModelChoice::Custom(planner_core::plan::CustomModel {
+            name: "windowed".into(),
+            spec: s,
+        });
+        serving(&p).max_concurrency
+    };
+    let full = with(None, None);
+    let half = with(Some(128), Some(16));
+    let all = with(Some(128), None);
+    println!("max concurrency: full {full:.2}, half windowed {half:.2}, all windowed {all:.2}");
+    let ratio = half / full;
+    assert!((1.9..=2.05).contains(&ratio), "{ratio}");
+    assert!(all > 50.0 * full, "{all} vs {full}");
+}

@@ -1070,10 +1070,9 @@ fn moe_more() -> Vec<Run> {
 /// `docs/performance-summary.md` at 00b7660, "25.11 NeMo Container"). Added
 /// after `Efficiency::moe_expert_host` was fitted, as a check on a model
 /// the fit never saw: 2 experts per rank on the racks, 16 on the B200s. The
-/// config is `openai/gpt-oss-120b`'s `config.json` on the Hugging Face Hub;
-/// memwall reads no sliding window for `gpt_oss`, so the 18 layers with
-/// GPT-OSS's 128-token window are charged full causal attention and these
-/// rows lean slow (more at 8,192 tokens than at 4,096). Left out: the
+/// config is `openai/gpt-oss-120b`'s `config.json` on the Hugging Face Hub
+/// (without its `layer_types` list, so the import applies gpt-oss's own
+/// default: a 128-token window in every other layer, 18 of 36). Left out: the
 /// DGX-H100 row (PP 4 over 64 GPUs leaves 16 data-parallel ranks, so its
 /// GA of 2 does not match GBS 512 at micro-batch 4).
 fn gpt_oss() -> Vec<Run> {

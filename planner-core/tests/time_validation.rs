@@ -221,6 +221,7 @@ fn gpt(name: &str, heads: u32, hidden: u32, layers: u32) -> ModelChoice {
             dropout: Dropout::On,
             attention: AttentionKind::Standard,
             sliding_window: None,
+            windowed_layers: None,
             moe: None,
             token_types: 0,
             max_context: 2048,

@@ -212,6 +212,7 @@ pub static MODELS: &[ModelEntry] = &[
         name: "Mistral 7B v0.1",
         spec: ModelSpec {
             sliding_window: Some(4096),
+            windowed_layers: None,
             ..ModelSpec::llama(32, 4096, 32, 8, 14336, 32000, 32768)
         },
         source: "mistralai/Mistral-7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, max_position_embeddings 32768, sliding_window 4096); Jiang et al., arXiv:2310.06825, Table 1. Checked against the same values quoted in public code, not the file itself",

@@ -35,14 +35,10 @@ pub(crate) fn kv_bytes_per_token(r: &Resolved) -> f64 {
 
 /// Tokens a sequence holds in the cache, and tokens allocated for it.
 fn kv_tokens(r: &Resolved, context: u32) -> (f64, f64) {
-    let held = match r.spec.sliding_window {
-        Some(w) => context.min(w),
-        None => context,
-    };
+    let held = r.spec.keys_within(f64::from(context));
     let alloc = match r.levers.kv_cache {
         KvCacheLayout::Paged { block_tokens } => {
-            let b = u64::from(block_tokens.max(1));
-            return (f64::from(held), (u64::from(held).div_ceil(b) * b) as f64);
+            return (held, r.spec.blocked_keys(context, block_tokens));
         }
         KvCacheLayout::Contiguous { reserve_tokens } => {
             let reserve = if reserve_tokens == 0 {
@@ -50,14 +46,10 @@ fn kv_tokens(r: &Resolved, context: u32) -> (f64, f64) {
             } else {
                 reserve_tokens
             };
-            let reserve = match r.spec.sliding_window {
-                Some(w) => reserve.min(w),
-                None => reserve,
-            };
-            reserve.max(held)
+            r.spec.keys_within(f64::from(reserve)).max(held)
         }
     };
-    (f64::from(held), f64::from(alloc))
+    (held, alloc)
 }
 
 /// Transient bytes of the prefill pass on one device: the widest point of

@@ -30,8 +30,8 @@ impl Capacity {
     /// Blocks a sequence of `tokens` tokens holds (sliding-window models
     /// hold at most the window).
     pub fn blocks_for(&self, r: &Resolved, tokens: u32) -> u64 {
-        let held = r.spec.sliding_window.map_or(tokens, |w| tokens.min(w));
-        u64::from(held).div_ceil(u64::from(self.block_tokens.max(1)))
+        let b = self.block_tokens.max(1);
+        (r.spec.blocked_keys(tokens, b) / f64::from(b)).ceil() as u64
     }
 
     /// Requests of `tokens` tokens the pool holds at once (vLLM's maximum
@@ -105,14 +105,13 @@ pub(crate) fn engine_devices(
     longest: u32,
 ) -> Vec<DeviceMemory> {
     let block = block_tokens(r, profile).max(1);
-    let held = r.spec.sliding_window.map_or(longest, |w| longest.min(w));
-    let one = u64::from(held).div_ceil(u64::from(block)) * u64::from(block);
+    let one = r.spec.blocked_keys(longest, block);
     devices
         .iter()
         .map(|d| {
             let p = pool(r, d, profile);
             let per = per_token(r, d);
-            let need = Bytes::new(one as f64 * per);
+            let need = Bytes::new(one * per);
             let bytes = p.max(need);
             let mut out = d.clone();
             let is_kv = |i: &crate::report::MemoryItem| {

@@ -185,7 +185,7 @@ fn whole_model(r: &Resolved) -> Stage {
 /// Keys within the sliding window, if any.
 #[inline]
 pub(crate) fn windowed(r: &Resolved, k: f64) -> f64 {
-    r.spec.sliding_window.map_or(k, |w| k.min(f64::from(w)))
+    r.spec.keys_within(k)
 }
 
 /// Activation bytes of `tokens` tokens sent between pipeline stages.
@@ -212,7 +212,7 @@ fn prefill(
     let mut prefill = Parts::default();
     let kernel_keys = match r.levers.attention {
         crate::plan::AttentionKernel::Flash | crate::plan::AttentionKernel::FlashTriton => {
-            windowed(r, s) / 2.0
+            r.spec.causal_keys(s)
         }
         crate::plan::AttentionKernel::Eager => s,
     };

@@ -707,15 +707,15 @@ fn setup(r: &Resolved, kind: TrainingKind, seq: u32) -> StepSetup {
     let cp = f64::from(r.cp);
     let s = f64::from(seq);
     let tokens_mb = mb * s / cp;
-    let window = r.spec.sliding_window.map_or(s, |w| f64::from(w).min(s));
+    // Keys per query in the convention model FLOPs are quoted in (every
+    // earlier key, within the window where a layer has one).
+    let window = r.spec.keys_within(s);
     let pass = Pass {
         tokens: tokens_mb,
         // Flash skips the masked half of a causal score matrix; the eager
         // path computes every score and masks afterwards.
         keys: match r.levers.attention {
-            AttentionKernel::Flash | AttentionKernel::FlashTriton => {
-                (window / 2.0).max(window - s / 2.0)
-            }
+            AttentionKernel::Flash | AttentionKernel::FlashTriton => r.spec.causal_keys(s),
             AttentionKernel::Eager => s,
         },
         model_keys: window,

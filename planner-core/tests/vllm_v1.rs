@@ -1,0 +1,316 @@
+//! Held-out validation of the serving simulator against vLLM's V1 engine:
+//! GPUStack's "Performance Lab" pages (gpustack/gpustack, `docs/
+//! performance-lab/`, read at commit 47277d79f4a5bae12a2d25e9ecbed2a2177a5f2d;
+//! first published 2025-10-15 and 2025-11-13), which print `vllm bench
+//! serve` output for a bare `vllm serve` of vLLM v0.11.0 on one GPU:
+//! - `qwen3-8b/h100-latency.md`: Qwen3-8B BF16 on one H100 SXM, ShareGPT
+//!   (`--dataset-name sharegpt`, chat endpoint), 100 prompts at
+//!   `--max-concurrency` 1, 2, 4 and 8;
+//! - `qwen3-14b/h100.md`, `qwen3-32b/h100.md`: Qwen3-14B and Qwen3-32B
+//!   BF16 on one H100 SXM, every prompt sent at once: ShareGPT (1,000
+//!   prompts) and random prompts of fixed length (`--dataset-name random`,
+//!   range ratio 0: 32,000 / 100 tokens, 100 prompts; 4,000 / 200, 500,
+//!   seed 42; 2,000 / 100, 500; 128 / 4, 1,000);
+//! - `qwen3-32b/a100.md`: Qwen3-32B BF16 on one A100 SXM 80 GB, the same
+//!   cases (ShareGPT with `--max-model-len 32768`).
+//!
+//! vLLM 0.11.0's defaults apply (its `arg_utils.py`): 8,192 batched tokens
+//! and 1,024 sequences on the H100, 2,048 and 256 on the A100; 90 % of
+//! HBM; prefix caching on (nothing is shared here). Asynchronous
+//! scheduling was still opt-in in 0.11 (`--async-scheduling`, vLLM PR
+//! #19970; made the default by PR #27614 after it), so the host's
+//! scheduling runs between GPU steps: `HostOverlap::Serial`. No
+//! `--ignore-eos`: the pages' totals show the random cases' outputs at
+//! 99.8–100 % of nominal, so they are taken as fixed. ShareGPT's lengths
+//! are the dataset's shape (`request::sharegpt`) scaled to the means the
+//! pages' totals give. Nothing in the model was fitted to these rows.
+//!
+//! `cargo test --release -p planner-core --test vllm_v1 -- --nocapture`
+//! prints the table (docs/validation.md, "vLLM V1 (GPUStack)").
+
+use planner_core::catalog::GpuId;
+use planner_core::engine::{Engine, EngineKnobs, HostOverlap};
+use planner_core::hardware::{GpuChoice, Hardware};
+use planner_core::plan::{
+    Inference, Levers, LogitsScope, ModelChoice, Parallelism, Plan, Precisions, Workload,
+};
+use planner_core::precision::Precision;
+use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+
+/// Qwen3's `config.json` on the Hugging Face Hub (Qwen/Qwen3-8B,
+/// Qwen3-14B, Qwen3-32B: head_dim 128, 8 KV heads, vocabulary 151,936,
+/// untied), imported as a user would.
+fn qwen3(name: &str, layers: u32, hidden: u32, heads: u32, ffn: u32) -> ModelChoice {
+    let json = format!(
+        r#"{{"architectures": ["Qwen3ForCausalLM"], "head_dim": 128, "hidden_act": "silu",
+        "hidden_size": {hidden}, "intermediate_size": {ffn}, "max_position_embeddings": 40960,
+        "max_window_layers": {layers}, "model_type": "qwen3", "num_attention_heads": {heads},
+        "num_hidden_layers": {layers}, "num_key_value_heads": 8, "sliding_window": null,
+        "tie_word_embeddings": false, "use_sliding_window": false, "vocab_size": 151936}}"#
+    );
+    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3 config imports");
+    ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: name.into(),
+        spec: m.spec,
+    })
+}
+
+/// What a row measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Metric {
+    /// Mean time to first token, ms.
+    TtftMs,
+    /// Mean time per output token, ms.
+    TpotMs,
+    /// Output tokens per second.
+    OutTokPerS,
+}
+
+/// The workload of a row.
+#[derive(Clone, Copy, Debug)]
+enum Data {
+    /// ShareGPT with the page's mean prompt and output tokens.
+    ShareGpt { prompt: f64, output: f64 },
+    /// Fixed lengths.
+    Fixed { prompt: u32, output: u32 },
+}
+
+impl Data {
+    fn lengths(self) -> (Lengths, Lengths) {
+        match self {
+            Data::Fixed { prompt, output } => (
+                Lengths::Fixed { tokens: prompt },
+                Lengths::Fixed { tokens: output },
+            ),
+            Data::ShareGpt { prompt, output } => {
+                let (p, o) = planner_core::request::sharegpt();
+                (scaled(p, prompt), scaled(o, output))
+            }
+        }
+    }
+}
+
+/// An empirical length distribution scaled to `mean`.
+fn scaled(l: Lengths, mean: f64) -> Lengths {
+    let k = mean / l.mean();
+    match l {
+        Lengths::Empirical { points } => Lengths::Empirical {
+            points: points
+                .into_iter()
+                .map(|(t, w)| (((f64::from(t) * k).round() as u32).max(1), w))
+                .collect(),
+        },
+        other => other,
+    }
+}
+
+/// One published figure.
+struct Row {
+    label: &'static str,
+    model: ModelChoice,
+    gpu: GpuId,
+    data: Data,
+    prompts: u32,
+    /// `--max-concurrency`; `None`: every prompt sent at once.
+    clients: Option<u32>,
+    metric: Metric,
+    published: f64,
+}
+
+impl Row {
+    fn plan(&self) -> Plan {
+        let (prompt, output) = self.data.lengths();
+        Plan {
+            version: 1,
+            name: self.label.into(),
+            model: self.model.clone(),
+            workload: Workload::Inference(Inference {
+                prompt_tokens: prompt.mean().round() as u32,
+                output_tokens: output.mean().round() as u32,
+                batch: 1,
+                logits: LogitsScope::LastToken,
+                stream: Some(RequestStream {
+                    arrival: Arrival::Concurrency {
+                        clients: self.clients.unwrap_or(self.prompts),
+                    },
+                    prompt,
+                    output,
+                    slo: Slo::default(),
+                    shared_prefix: 0,
+                    reuse: None,
+                    requests: self.prompts,
+                    seed: 0,
+                }),
+            }),
+            levers: Levers {
+                precision: Precisions {
+                    weights: Precision::Bf16,
+                    compute: Precision::Bf16,
+                    ..Precisions::default()
+                },
+                parallel: Parallelism::default(),
+                engine: Engine::Vllm,
+                engine_knobs: EngineKnobs {
+                    host_overlap: Some(HostOverlap::Serial),
+                    ..EngineKnobs::default()
+                },
+                ..Levers::default()
+            },
+            hardware: Hardware::new(GpuChoice::Preset(self.gpu), 1),
+            overheads: Default::default(),
+            efficiency: Default::default(),
+            economics: Default::default(),
+            distillation: None,
+        }
+    }
+
+    fn predicted(&self) -> f64 {
+        let s = planner_core::serving::simulate(&self.plan()).expect("a stream");
+        match self.metric {
+            Metric::TtftMs => s.ttft.mean.as_millis(),
+            Metric::TpotMs => s.tpot.mean.as_millis(),
+            Metric::OutTokPerS => s.output_tokens_per_second,
+        }
+    }
+}
+
+fn rows() -> Vec<Row> {
+    let q8 = || qwen3("Qwen3-8B", 36, 4096, 32, 12288);
+    let q14 = || qwen3("Qwen3-14B", 40, 5120, 40, 17408);
+    let q32 = || qwen3("Qwen3-32B", 64, 5120, 64, 25600);
+    let mut out = Vec::new();
+    // h100-latency.md: 23,260 prompt and 22,061 output tokens over 100.
+    let latency = Data::ShareGpt {
+        prompt: 232.6,
+        output: 220.6,
+    };
+    #[rustfmt::skip]
+    let by_clients = [
+        (1, 59.01, 7.28, 132.86), (2, 63.78, 7.37, 257.19),
+        (4, 64.00, 7.38, 496.88), (8, 74.57, 7.71, 917.28),
+    ];
+    for (c, ttft, tpot, tps) in by_clients {
+        for (metric, published) in [
+            (Metric::TtftMs, ttft),
+            (Metric::TpotMs, tpot),
+            (Metric::OutTokPerS, tps),
+        ] {
+            out.push(Row {
+                label: [
+                    "G1 8B H100 c=1",
+                    "G2 8B H100 c=2",
+                    "G3 8B H100 c=4",
+                    "G4 8B H100 c=8",
+                ][(c as f64).log2() as usize],
+                model: q8(),
+                gpu: GpuId::H100Sxm,
+                data: latency,
+                prompts: 100,
+                clients: Some(c),
+                metric,
+                published,
+            });
+        }
+    }
+    // Every prompt at once: output tokens per second. ShareGPT totals:
+    // 217,393 prompt tokens over 1,000; outputs 201,648 (14B H100),
+    // 201,422 (32B H100), 201,396 (32B A100).
+    let sg = |output: f64| Data::ShareGpt {
+        prompt: 217.4,
+        output,
+    };
+    let fixed = |prompt, output| Data::Fixed { prompt, output };
+    #[rustfmt::skip]
+    let offline = [
+        ("G5 14B H100 ShareGPT", q14(), GpuId::H100Sxm, sg(201.6), 1000, 3173.92),
+        ("G6 14B H100 32000/100", q14(), GpuId::H100Sxm, fixed(32_000, 100), 100, 25.48),
+        ("G7 14B H100 4000/200", q14(), GpuId::H100Sxm, fixed(4000, 200), 500, 438.56),
+        ("G8 14B H100 2000/100", q14(), GpuId::H100Sxm, fixed(2000, 100), 500, 505.51),
+        ("G9 14B H100 128/4", q14(), GpuId::H100Sxm, fixed(128, 4), 1000, 176.06),
+        ("G10 32B H100 ShareGPT", q32(), GpuId::H100Sxm, sg(201.4), 1000, 1131.55),
+        ("G11 32B H100 32000/100", q32(), GpuId::H100Sxm, fixed(32_000, 100), 100, 6.64),
+        ("G12 32B H100 4000/200", q32(), GpuId::H100Sxm, fixed(4000, 200), 500, 102.21),
+        ("G13 32B H100 2000/100", q32(), GpuId::H100Sxm, fixed(2000, 100), 500, 152.42),
+        ("G14 32B H100 128/4", q32(), GpuId::H100Sxm, fixed(128, 4), 1000, 121.66),
+        ("G22 32B A100 ShareGPT", q32(), GpuId::A100Sxm80, sg(201.4), 1000, 832.43),
+        ("G25 32B A100 32000/100", q32(), GpuId::A100Sxm80, fixed(32_000, 100), 100, 4.32),
+        ("G26 32B A100 4000/200", q32(), GpuId::A100Sxm80, fixed(4000, 200), 500, 87.48),
+        ("G27 32B A100 2000/100", q32(), GpuId::A100Sxm80, fixed(2000, 100), 500, 120.27),
+        ("G28 32B A100 128/4", q32(), GpuId::A100Sxm80, fixed(128, 4), 1000, 80.69),
+    ];
+    for (label, model, gpu, data, prompts, published) in offline {
+        out.push(Row {
+            label,
+            model,
+            gpu,
+            data,
+            prompts,
+            clients: None,
+            metric: Metric::OutTokPerS,
+            published,
+        });
+    }
+    out
+}
+
+/// Median and worst |error|.
+fn summary(errors: &[f64]) -> (f64, f64) {
+    let mut a: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+    a.sort_by(f64::total_cmp);
+    (a[a.len() / 2], a.last().copied().unwrap_or(0.0))
+}
+
+#[test]
+fn vllm_v1_on_one_gpu() {
+    let rows = rows();
+    println!(
+        "{:<26} {:<10} {:>10} {:>10} {:>8}",
+        "row", "metric", "published", "predicted", "error"
+    );
+    let mut by_metric: Vec<(Metric, Vec<f64>)> = Vec::new();
+    for row in &rows {
+        let predicted = row.predicted();
+        let e = predicted / row.published - 1.0;
+        println!(
+            "{:<26} {:<10} {:>10.2} {:>10.2} {:>+7.1}%",
+            row.label,
+            format!("{:?}", row.metric),
+            row.published,
+            predicted,
+            e * 100.0
+        );
+        match by_metric.iter_mut().find(|(m, _)| *m == row.metric) {
+            Some((_, v)) => v.push(e),
+            None => by_metric.push((row.metric, vec![e])),
+        }
+    }
+    for (metric, errors) in &by_metric {
+        let (median, worst) = summary(errors);
+        println!(
+            "{metric:?}: {} rows, median |error| {:.1} %, worst {:.1} %",
+            errors.len(),
+            median * 100.0,
+            worst * 100.0
+        );
+        // Today's figures, pinned so a change shows here
+        // (docs/validation.md, "vLLM V1 (GPUStack)"):
+        match metric {
+            // The decode step at one to eight sequences: 6–7 % fast.
+            Metric::TpotMs => assert!(
+                errors.iter().all(|e| (-0.10..=0.0).contains(e)),
+                "{errors:?}"
+            ),
+            // A named miss: about 50 ms of each request's first token is
+            // spent outside the engine's passes (the OpenAI server, the
+            // chat template, the client), which the model does not have.
+            Metric::TtftMs => assert!(
+                errors.iter().all(|e| (-0.90..=-0.75).contains(e)),
+                "{errors:?}"
+            ),
+            // Saturation runs: nine of the ten H100 rows 1.7–4.1× the
+            // measured throughput, the A100 rows −62 % to +39 % (the docs
+            // say what is and is not explained).
+            Metric::OutTokPerS => assert!(median <= 0.65 && worst <= 3.2, "{median} {worst}"),
+        }
+    }
+}
