@@ -307,10 +307,36 @@ fn vllm_v1_on_one_gpu() {
                 errors.iter().all(|e| (-0.90..=-0.75).contains(e)),
                 "{errors:?}"
             ),
-            // Saturation runs: nine of the ten H100 rows 1.7–4.1× the
-            // measured throughput, the A100 rows −62 % to +39 % (the docs
-            // say what is and is not explained).
-            Metric::OutTokPerS => assert!(median <= 0.65 && worst <= 3.2, "{median} {worst}"),
+            // Saturation runs: the H100 rows 1.7–4.1× the measured
+            // throughput, the A100 rows +4 % to +39 % (the docs say what
+            // is and is not explained).
+            Metric::OutTokPerS => assert!(median <= 0.70 && worst <= 3.2, "{median} {worst}"),
         }
     }
+}
+
+/// With a prefix cache (vLLM V1's default) a preempted request's blocks
+/// go back to the free queue still holding its KV, behind every block
+/// freed before them, and a request admitted again finds what was not
+/// handed out since: it resumes instead of computing its prompt again.
+/// Qwen3-32B at 4,000/200 on an A100 is the case: about nine requests'
+/// KV fit, so the decoding ones preempt the newest (G26).
+#[test]
+fn a_preempted_request_finds_its_blocks_still_cached() {
+    use planner_core::engine::PrefixCaching;
+    let Some(g26) = rows().into_iter().find(|r| r.label.starts_with("G26")) else {
+        unreachable!("G26 is a row")
+    };
+    let run = |caching: PrefixCaching| {
+        let mut p = g26.plan();
+        p.levers.engine_knobs.prefix_caching = Some(caching);
+        planner_core::serving::simulate(&p).expect("a stream")
+    };
+    let (on, off) = (run(PrefixCaching::On), run(PrefixCaching::Off));
+    println!(
+        "cached: {:.1} tok/s, {} preemptions; not cached: {:.1} tok/s, {} preemptions",
+        on.output_tokens_per_second, on.preemptions, off.output_tokens_per_second, off.preemptions
+    );
+    assert!(off.preemptions > 0);
+    assert!(on.output_tokens_per_second > 1.3 * off.output_tokens_per_second);
 }

@@ -112,6 +112,9 @@ pub(crate) struct Req {
     /// When the client last received tokens of it (the first token, or a
     /// later chunk).
     delivered: Option<f64>,
+    /// Blocks of its own KV still cached in the free pool after a
+    /// preemption (`State::pool`).
+    kept: u64,
 }
 
 impl Req {
@@ -297,6 +300,20 @@ struct State<'a> {
     waiting: VecDeque<usize>,
     running: Vec<usize>,
     free: u64,
+    /// The free blocks in the order the engine hands them out again,
+    /// when a prefix cache keeps what they held: runs of blocks, each a
+    /// preempted request's (still cached for it) or anyone's. vLLM V1's
+    /// free queue takes blocks from its head, the least recently freed,
+    /// and puts freed ones at its tail, a request's last block first
+    /// (`BlockPool`, `KVCacheManager.free`). SGLang's radix cache keeps
+    /// the part of a retracted request it had inserted (its prompt) until
+    /// evicted and frees the rest (`retract_decode`); counting its decoded
+    /// tokens as kept too is the approximation here. Empty when nothing is
+    /// tracked (`tracks`).
+    pool: VecDeque<(Option<usize>, u64)>,
+    /// Whether preempted requests' blocks stay cached: a prefix cache, no
+    /// sliding window (whose pages are not cached whole), no reservation.
+    tracks: bool,
     clock: f64,
     /// Next request not yet arrived.
     next: usize,
@@ -691,6 +708,8 @@ impl<'a> State<'a> {
             tiers,
         } = start;
         let released = clients.map_or(reqs.len(), |c| (c as usize).min(reqs.len()));
+        let free = cap.blocks().saturating_sub(shared_blocks);
+        let tracks = limits.prefix_cache && r.spec.sliding_window.is_none() && !limits.reserve;
         State {
             r,
             dev,
@@ -703,7 +722,13 @@ impl<'a> State<'a> {
             },
             waiting: VecDeque::new(),
             running: Vec::new(),
-            free: cap.blocks().saturating_sub(shared_blocks),
+            free,
+            pool: if tracks {
+                VecDeque::from([(None, free)])
+            } else {
+                VecDeque::new()
+            },
+            tracks,
             clock: 0.0,
             next: 0,
             released,
@@ -783,16 +808,91 @@ impl<'a> State<'a> {
     fn preempt_last(&mut self) -> Option<usize> {
         let v = self.running.pop()?;
         let q = &mut self.run.reqs[v];
-        self.free += q.blocks;
+        let held = q.blocks;
         q.blocks = 0;
         if let Some(t) = self.tiers.as_mut() {
             swap_out(t, q);
             t.release(q);
         }
+        // Its whole blocks of computed KV stay cached, unless swapped out.
+        let block = self.cap.block_tokens.max(1);
+        let whole = u64::from(q.computed.saturating_sub(q.cached) / block);
+        let kept = if self.tracks && q.swapped == 0 {
+            whole.min(held)
+        } else {
+            0
+        };
+        q.kept = kept;
         q.computed = q.cached;
+        self.give_back(None, held - kept);
+        self.give_back(Some(v), kept);
         self.waiting.push_front(v);
         self.run.preemptions += 1;
         Some(v)
+    }
+
+    /// `n` blocks return to the free pool, behind every block already
+    /// there; `owner`'s stay cached for it until handed out again.
+    fn give_back(&mut self, owner: Option<usize>, n: u64) {
+        self.free += n;
+        if !self.tracks || n == 0 {
+            return;
+        }
+        match (self.pool.back_mut(), owner) {
+            (Some((None, k)), None) => *k += n,
+            _ => self.pool.push_back((owner, n)),
+        }
+    }
+
+    /// New KV takes `n` free blocks from the head of the pool, evicting
+    /// what they cached.
+    fn take(&mut self, n: u64) {
+        self.free -= n;
+        let mut n = n;
+        while n > 0 && self.tracks {
+            let Some(front) = self.pool.front_mut() else {
+                break;
+            };
+            let k = front.1.min(n);
+            front.1 -= k;
+            n -= k;
+            if let Some(j) = front.0 {
+                self.run.reqs[j].kept -= k;
+            }
+            if front.1 == 0 {
+                self.pool.pop_front();
+            }
+        }
+    }
+
+    /// A preempted request about to be admitted again finds the blocks it
+    /// left still cached: it holds them again and resumes after their
+    /// tokens (at least one token is computed again, as vLLM's prefix hit
+    /// leaves the last). Returns the blocks; `reattach` takes them out of
+    /// the pool once the admission holds.
+    fn cached_again(&mut self, i: usize) -> u64 {
+        let block = self.cap.block_tokens.max(1);
+        let q = &mut self.run.reqs[i];
+        let kept = q.kept;
+        if kept == 0 {
+            return 0;
+        }
+        let own = (kept * u64::from(block)).min(u64::from(q.len().saturating_sub(1 + q.cached)));
+        q.computed = q.cached + own as u32;
+        q.blocks = kept;
+        kept
+    }
+
+    /// Request `i`'s cached blocks leave the free pool with it.
+    fn reattach(&mut self, i: usize, kept: u64) {
+        if kept == 0 {
+            return;
+        }
+        if let Some(at) = self.pool.iter().position(|s| s.0 == Some(i)) {
+            self.pool.remove(at);
+        }
+        self.run.reqs[i].kept = 0;
+        self.free -= kept;
     }
 
     /// The iteration's plan, as the engine's batching fills it: inside a
@@ -853,7 +953,7 @@ impl<'a> State<'a> {
             if me {
                 break;
             }
-            self.free -= need;
+            self.take(need);
             self.run.reqs[i].blocks += need;
             plan.push((i, n));
             budget = budget.saturating_sub(u64::from(held));
@@ -879,7 +979,7 @@ impl<'a> State<'a> {
             if self.free < need {
                 continue;
             }
-            self.free -= need;
+            self.take(need);
             self.run.reqs[i].blocks += need;
             plan.push((i, n));
             budget -= u64::from(n);
@@ -899,6 +999,7 @@ impl<'a> State<'a> {
             };
             let before = self.run.reqs[i];
             let found = self.look(i);
+            let kept = self.cached_again(i);
             let q = &self.run.reqs[i];
             let n = u64::from(q.len() - q.computed).min(budget) as u32;
             // A reserving engine takes the blocks of the whole request now.
@@ -908,13 +1009,14 @@ impl<'a> State<'a> {
             } else {
                 self.needs(i, n)
             };
-            if self.free < need {
+            if self.free < need + kept {
                 self.run.reqs[i] = before;
                 break;
             }
             self.found(i, found);
             self.waiting.pop_front();
-            self.free -= need;
+            self.reattach(i, kept);
+            self.take(need);
             self.run.reqs[i].blocks += need;
             self.running.push(i);
             plan.push((i, n));
@@ -1151,12 +1253,13 @@ impl<'a> State<'a> {
                 }
                 if q.generated >= q.output {
                     q.finish = Some(self.clock);
-                    self.free += q.blocks;
+                    let held = q.blocks;
                     q.blocks = 0;
                     if let Some(t) = self.tiers.as_mut() {
                         t.release(q);
                     }
                     done.push(i);
+                    self.give_back(None, held);
                 }
             }
         }
