@@ -3,7 +3,6 @@
 //! and what it does when the cache runs out. Every default below is the
 //! engine's own, with the file it comes from.
 
-use crate::hardware::GpuArch;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -632,6 +631,13 @@ impl Speculation {
 /// Device memory from which vLLM and SGLang pick their larger defaults.
 const LARGE_GPU_GIB: f64 = 70.0;
 
+/// Whether a GPU's name is an A100's, as vLLM tests it (`"a100"` in the
+/// lower-cased device name, `EngineArgs.get_batch_defaults`): an A800
+/// is not.
+pub(crate) fn named_a100(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("a100")
+}
+
 impl EngineProfile {
     /// The profile with the plan's engine knobs over the defaults (the
     /// running limit only on a continuous-batching engine).
@@ -692,20 +698,12 @@ impl Engine {
     /// `tokens_per_block` default 32, `enable_block_reuse` default True.
     /// `max_num_tokens` 8192 and `max_batch_size` 2048 were not re-read in
     /// that pass.
-    pub fn profile(
-        self,
-        device_memory: Bytes,
-        arch: GpuArch,
-        tp: u32,
-        batch: u32,
-    ) -> EngineProfile {
+    pub fn profile(self, device_memory: Bytes, a100: bool, tp: u32, batch: u32) -> EngineProfile {
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
-        // vLLM keeps the small defaults on A100s whatever their memory (a
-        // device-name test, PR #17885: the large budget cut A100
-        // throughput); the Ampere parts past 70 GiB are the 80 GB A100 and
-        // its export variant A800, which vLLM's name test would let
-        // through, a difference accepted here.
-        let vllm_large = large && arch != GpuArch::Ampere;
+        // vLLM keeps the small defaults on A100s whatever their memory:
+        // the device's name is tested (PR #17885: the large budget cut
+        // A100 throughput), so an A800 gets the large ones.
+        let vllm_large = large && !a100;
         let block_tokens = self.block_tokens();
         let (pool, token_budget, max_seqs) = match self {
             Engine::Static | Engine::HfTransformers => (KvPoolRule::Leftover, None, batch.max(1)),
@@ -839,42 +837,27 @@ mod tests {
         let big = Bytes::from_gib(80.0);
         let small = Bytes::from_gib(24.0);
         assert_eq!(
-            Engine::Vllm
-                .profile(big, GpuArch::Hopper, 1, 1)
-                .token_budget,
+            Engine::Vllm.profile(big, false, 1, 1).token_budget,
             Some(8192)
         );
         assert_eq!(
-            Engine::Vllm
-                .profile(small, GpuArch::Hopper, 1, 1)
-                .token_budget,
+            Engine::Vllm.profile(small, false, 1, 1).token_budget,
             Some(2048)
         );
-        // vLLM keeps an 80 GB A100 on the small defaults (PR #17885).
-        let a100 = Engine::Vllm.profile(big, GpuArch::Ampere, 1, 1);
+        // vLLM keeps an 80 GB A100 on the small defaults (PR #17885), by
+        // name: an A800 is not one.
+        assert!(named_a100("NVIDIA A100 SXM4 80GB") && !named_a100("NVIDIA A800 SXM4 80GB"));
+        let a100 = Engine::Vllm.profile(big, true, 1, 1);
         assert_eq!((a100.token_budget, a100.max_seqs), (Some(2048), 256));
-        let h100 = Engine::Vllm.profile(big, GpuArch::Hopper, 1, 1);
+        let h100 = Engine::Vllm.profile(big, false, 1, 1);
         assert_eq!((h100.token_budget, h100.max_seqs), (Some(8192), 1024));
         assert_eq!(
-            Engine::Sglang.profile(big, GpuArch::Hopper, 8, 1).pool,
+            Engine::Sglang.profile(big, false, 8, 1).pool,
             KvPoolRule::StaticOfTotal { fraction: 0.81 }
         );
-        assert_eq!(
-            Engine::Sglang
-                .profile(big, GpuArch::Hopper, 8, 1)
-                .block_tokens,
-            1
-        );
-        assert_eq!(
-            Engine::TrtLlm
-                .profile(big, GpuArch::Hopper, 1, 1)
-                .block_tokens,
-            32
-        );
-        assert_eq!(
-            Engine::Static.profile(big, GpuArch::Hopper, 1, 7).max_seqs,
-            7
-        );
+        assert_eq!(Engine::Sglang.profile(big, false, 8, 1).block_tokens, 1);
+        assert_eq!(Engine::TrtLlm.profile(big, false, 1, 1).block_tokens, 32);
+        assert_eq!(Engine::Static.profile(big, false, 1, 7).max_seqs, 7);
         assert!(!Engine::Static.continuous());
     }
 
@@ -902,7 +885,7 @@ mod tests {
         assert_eq!(Engine::Sglang.host().overlap, HostOverlap::Overlapped);
         assert_eq!(
             Engine::VllmV0
-                .profile(Bytes::from_gib(80.0), GpuArch::Hopper, 1, 1)
+                .profile(Bytes::from_gib(80.0), false, 1, 1)
                 .batching,
             Batching::PrefillFirst
         );
@@ -913,7 +896,7 @@ mod tests {
     #[test]
     fn each_engine_meets_prompts_its_own_way() {
         let big = Bytes::from_gib(80.0);
-        let sglang = Engine::Sglang.profile(big, GpuArch::Hopper, 1, 1);
+        let sglang = Engine::Sglang.profile(big, false, 1, 1);
         assert_eq!(sglang.batching, Batching::PrefillFirst);
         let mixed = EngineKnobs {
             batching: Some(Batching::Mixed),
@@ -922,7 +905,7 @@ mod tests {
         assert_eq!(sglang.with_knobs(&mixed).batching, Batching::Mixed);
         for e in [Engine::Vllm, Engine::TrtLlm] {
             assert_eq!(
-                e.profile(big, GpuArch::Hopper, 1, 1).batching,
+                e.profile(big, false, 1, 1).batching,
                 Batching::Mixed,
                 "{e:?}"
             );

@@ -43,6 +43,9 @@ pub(crate) struct Resolved {
     pub spec: ModelSpec,
     pub params: ParamCounts,
     pub gpu: GpuSpec,
+    /// Whether the GPU's name says A100, the test vLLM keys its smaller
+    /// batch defaults on (`Engine::profile`).
+    pub gpu_named_a100: bool,
     pub levers: Levers,
     pub overheads: Overheads,
     pub work: Work,
@@ -437,11 +440,12 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
     let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
+    let gpu_named_a100 = crate::engine::named_a100(&gpu_name);
     let hw = &plan.hardware;
     let cluster = resolve_cluster(&mut c, hw, &gpu);
     let eff = check_efficiency(&mut c, plan.efficiency_in_force());
     if let Workload::Inference(_) = plan.workload {
-        apply_engine(&mut c, &mut levers, &gpu);
+        apply_engine(&mut c, &mut levers, &gpu, gpu_named_a100);
     }
     let hbm = capped_hbm(&mut c, &mut levers, &gpu);
     let overheads = check_overheads(&mut c, plan.overheads);
@@ -498,6 +502,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         split: Split::EMPTY,
         spec,
         params,
+        gpu_named_a100,
         gpu,
         levers,
         overheads,
@@ -763,7 +768,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
 /// (vLLM sizes everything, weights included, inside that fraction;
 /// SGLang's and TensorRT-LLM's rules size only the KV pool and are
 /// applied by the serving model).
-fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) {
+fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool) {
     if !levers.engine.continuous() {
         return;
     }
@@ -781,7 +786,7 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec) {
     let tp = levers.parallel.tp.max(1);
     let profile = levers
         .engine
-        .profile(gpu.device_memory(), gpu.arch, tp, 1)
+        .profile(gpu.device_memory(), a100, tp, 1)
         .with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;

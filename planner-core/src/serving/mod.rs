@@ -27,7 +27,7 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
     let mut p = r
         .levers
         .engine
-        .profile(r.gpu.device_memory(), r.gpu.arch, r.tp, batch)
+        .profile(r.gpu.device_memory(), r.gpu_named_a100, r.tp, batch)
         .with_knobs(&r.levers.engine_knobs);
     p.token_budget = r.levers.prefill_chunk;
     p.block_tokens = capacity::block_tokens(r, &p);
