@@ -268,8 +268,16 @@ fn vllm_v1_on_one_gpu() {
         "row", "metric", "published", "predicted", "error"
     );
     let mut by_metric: Vec<(Metric, Vec<f64>)> = Vec::new();
+    let mut refused = Vec::new();
     for row in &rows {
         let predicted = row.predicted();
+        if predicted <= 0.0 {
+            // The KV pool cannot hold one request: the plan does not fit,
+            // as vLLM refuses to start (`check_enough_kv_cache_memory`).
+            println!("{:<26} does not fit", row.label);
+            refused.push(row.label);
+            continue;
+        }
         let e = predicted / row.published - 1.0;
         println!(
             "{:<26} {:<10} {:>10.2} {:>10.2} {:>+7.1}%",
@@ -284,6 +292,13 @@ fn vllm_v1_on_one_gpu() {
             None => by_metric.push((row.metric, vec![e])),
         }
     }
+    // Qwen3-32B's 32,000-token prompts on the H100: the model's pool
+    // (~7.5 GiB once vLLM's profile peak is taken off) holds less than one
+    // 32,100-token request (7.8 GiB). vLLM 0.11's own arithmetic gives
+    // about 8.0 GiB with FlashInfer's sampler and 4.5 GiB without, against
+    // the 10 GiB its default 40,960-token context needs, so the run as
+    // described could not have started with vLLM's defaults; named.
+    assert_eq!(refused, ["G11 32B H100 32000/100"]);
     for (metric, errors) in &by_metric {
         let (median, worst) = summary(errors);
         println!(
@@ -307,10 +322,10 @@ fn vllm_v1_on_one_gpu() {
                 errors.iter().all(|e| (-0.90..=-0.75).contains(e)),
                 "{errors:?}"
             ),
-            // Saturation runs: the H100 rows 1.7–4.1× the measured
-            // throughput, the A100 rows +4 % to +39 % (the docs say what
+            // Saturation runs: the H100 rows 1.5–4.1× the measured
+            // throughput, the A100 rows +2 % to +39 % (the docs say what
             // is and is not explained).
-            Metric::OutTokPerS => assert!(median <= 0.70 && worst <= 3.2, "{median} {worst}"),
+            Metric::OutTokPerS => assert!(median <= 0.60 && worst <= 3.2, "{median} {worst}"),
         }
     }
 }
@@ -319,24 +334,93 @@ fn vllm_v1_on_one_gpu() {
 /// go back to the free queue still holding its KV, behind every block
 /// freed before them, and a request admitted again finds what was not
 /// handed out since: it resumes instead of computing its prompt again.
-/// Qwen3-32B at 4,000/200 on an A100 is the case: about nine requests'
-/// KV fit, so the decoding ones preempt the newest (G26).
+/// Qwen3-32B on an A100 leaves room for a few long requests, so the
+/// decoding ones preempt the newest (as in G26). Whether a run falls into
+/// a storm of preemptions without the cache depends on the lengths; with
+/// it, throughput is never lower and the storms go (printed).
 #[test]
 fn a_preempted_request_finds_its_blocks_still_cached() {
     use planner_core::engine::PrefixCaching;
     let Some(g26) = rows().into_iter().find(|r| r.label.starts_with("G26")) else {
         unreachable!("G26 is a row")
     };
-    let run = |caching: PrefixCaching| {
+    let run = |(prompt, output): (u32, u32), caching: PrefixCaching| {
         let mut p = g26.plan();
+        if let Workload::Inference(i) = &mut p.workload {
+            if let Some(s) = i.stream.as_mut() {
+                s.prompt = Lengths::Fixed { tokens: prompt };
+                s.output = Lengths::Fixed { tokens: output };
+            }
+        }
         p.levers.engine_knobs.prefix_caching = Some(caching);
         planner_core::serving::simulate(&p).expect("a stream")
     };
-    let (on, off) = (run(PrefixCaching::On), run(PrefixCaching::Off));
-    println!(
-        "cached: {:.1} tok/s, {} preemptions; not cached: {:.1} tok/s, {} preemptions",
-        on.output_tokens_per_second, on.preemptions, off.output_tokens_per_second, off.preemptions
-    );
-    assert!(off.preemptions > 0);
-    assert!(on.output_tokens_per_second > 1.3 * off.output_tokens_per_second);
+    let mut storms_gone = 0;
+    let shapes = [
+        (4000, 400),
+        (3000, 300),
+        (2000, 500),
+        (8000, 100),
+        (4000, 200),
+    ];
+    for shape in shapes {
+        let (on, off) = (
+            run(shape, PrefixCaching::On),
+            run(shape, PrefixCaching::Off),
+        );
+        println!(
+            "{shape:?}: cached {:.1} tok/s, {} preemptions; not cached {:.1} tok/s, {} preemptions",
+            on.output_tokens_per_second,
+            on.preemptions,
+            off.output_tokens_per_second,
+            off.preemptions
+        );
+        assert!(
+            on.output_tokens_per_second >= 0.999 * off.output_tokens_per_second,
+            "{shape:?}"
+        );
+        if on.output_tokens_per_second > 1.3 * off.output_tokens_per_second
+            && off.preemptions > 5 * on.preemptions
+        {
+            storms_gone += 1;
+        }
+    }
+    assert!(storms_gone >= 3, "{storms_gone}");
+}
+
+/// vLLM V1 takes its profile run's peak off the KV budget: a forward of
+/// the whole token budget, or on the last stage the sampler over
+/// `max_num_seqs` requests' full-vocabulary logits, the larger. Qwen3-32B
+/// with vLLM's H100 defaults (8,192 tokens, 1,024 requests): the sampler,
+/// 1,024 × 151,936 logits × (2 + 12) B plus the hidden states, 2.13 GiB;
+/// with the A100's (2,048, 256), 0.53 GiB; with four sequences the
+/// forward's MLP of 8,192 tokens, 1.33 GiB. Every byte of it is a byte
+/// less of KV.
+#[test]
+fn vllm_takes_its_profile_peak_off_the_kv_budget() {
+    use planner_core::report::ItemKind;
+    let peak_and_pool = |label: &str, max_seqs: Option<u32>| {
+        let Some(row) = rows().into_iter().find(|r| r.label.starts_with(label)) else {
+            unreachable!("{label} is a row")
+        };
+        let mut p = row.plan();
+        p.levers.engine_knobs.max_seqs = max_seqs;
+        let r = planner_core::evaluate(&p);
+        let peak: f64 = r.devices[r.binding]
+            .items
+            .iter()
+            .filter(|i| i.kind == ItemKind::PrefillActivations)
+            .map(|i| i.bytes.as_gib())
+            .sum();
+        let pool = r.serving.map_or(0.0, |s| s.kv_pool.as_gib());
+        (peak, pool)
+    };
+    let (h100, h100_pool) = peak_and_pool("G12", None);
+    let (a100, _) = peak_and_pool("G26", None);
+    let (few, few_pool) = peak_and_pool("G12", Some(4));
+    println!("H100 {h100:.2} GiB (pool {h100_pool:.2}), A100 {a100:.2}, 4 sequences {few:.2} (pool {few_pool:.2})");
+    assert!((h100 - 2.13).abs() < 0.02, "{h100}");
+    assert!((a100 - 0.53).abs() < 0.02, "{a100}");
+    assert!((few - 1.33).abs() < 0.05, "{few}");
+    assert!((few_pool - h100_pool - (h100 - few)).abs() < 0.01);
 }

@@ -64,27 +64,7 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
         .levers
         .prefill_chunk
         .map_or(all, |c| all.min(f64::from(c)));
-    let h = f64::from(spec.hidden);
-    let shape = spec.attention_shape();
-    // Residual stream and its normalised copy.
-    let base = 2.0 * ab * tokens * h;
-    let qkv = ab * tokens * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t;
-    let scores = match r.levers.attention {
-        // Scores and softmax output of every head for the pass's queries
-        // against the prompt's keys.
-        AttentionKernel::Eager => 2.0 * ab * f64::from(spec.heads) * tokens * f64::from(prompt) / t,
-        AttentionKernel::Flash | AttentionKernel::FlashTriton => 0.0,
-    };
-    let per_f = gated_mlp_live(r, spec);
-    let mlp = match spec.moe {
-        Some(m) if st.moe_layers > 0 => {
-            let k = f64::from(m.top_k);
-            ab * tokens
-                * (k * h + per_f * (k * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)) / t)
-        }
-        _ => ab * per_f * tokens * f64::from(spec.ffn) / t,
-    };
-    let layer = base + (qkv + scores).max(mlp);
+    let layer = layer_transient(r, st, tokens, f64::from(prompt));
     let head = if st.head {
         let rows = match logits {
             LogitsScope::LastToken => (tokens / f64::from(prompt)).ceil().max(1.0),
@@ -96,6 +76,82 @@ fn prefill(r: &Resolved, st: &Stage, prompt: u32, batch: u32, logits: LogitsScop
         0.0
     };
     layer + head
+}
+
+/// The widest point of one layer's forward over `tokens` tokens whose
+/// queries see `keys` keys: the residual stream and its normalised copy,
+/// then the larger of the attention's projections (with the eager
+/// kernel's scores) and the MLP's live tensors.
+fn layer_transient(r: &Resolved, st: &Stage, tokens: f64, keys: f64) -> f64 {
+    let spec = &r.spec;
+    let t = f64::from(r.tp);
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let h = f64::from(spec.hidden);
+    let shape = spec.attention_shape();
+    let base = 2.0 * ab * tokens * h;
+    let qkv = ab * tokens * (shape.q_width + shape.k_width + shape.v_width + shape.o_width) / t;
+    let scores = match r.levers.attention {
+        // Scores and softmax output of every head for the pass's queries
+        // against the prompt's keys.
+        AttentionKernel::Eager => 2.0 * ab * f64::from(spec.heads) * tokens * keys / t,
+        AttentionKernel::Flash | AttentionKernel::FlashTriton => 0.0,
+    };
+    let per_f = gated_mlp_live(r, spec);
+    let mlp = match spec.moe {
+        Some(m) if st.moe_layers > 0 => {
+            let k = f64::from(m.top_k);
+            ab * tokens
+                * (k * h + per_f * (k * f64::from(m.expert_ffn) + f64::from(m.shared_ffn)) / t)
+        }
+        _ => ab * per_f * tokens * f64::from(spec.ffn) / t,
+    };
+    base + (qkv + scores).max(mlp)
+}
+
+/// Bytes per logit vLLM V1's sampler holds at its peak, past the logits
+/// in the compute format: their FP32 copy, the masked copy and the
+/// probabilities (4 B each) on FlashInfer's top-k/top-p path, which vLLM
+/// takes whenever FlashInfer is installed, as in its Docker images
+/// (`vllm/v1/sample/sampler.py` FP32 upcast;
+/// `vllm/v1/sample/ops/topk_topp_sampler.py`, v0.11.0). Without
+/// FlashInfer (a bare `pip install` of 0.11) the sort path holds sorted
+/// values and int64 indices too, about 36 B in all.
+const SAMPLER_FP32_BYTES_PER_LOGIT: f64 = 12.0;
+
+/// What vLLM V1 takes off its KV budget for activations: the peak of its
+/// profile run (`gpu_worker.determine_available_memory`, v0.11.0), one
+/// dummy forward of `max_num_batched_tokens` tokens with attention
+/// skipped, then on the last pipeline stage the sampler on
+/// min(`max_num_seqs`, tokens) requests with top-k and top-p on, whose
+/// logits span the whole vocabulary on every TP rank. The larger of the
+/// two. Checked against vLLM's start-up logs: Qwen3-8B at 2,048 tokens
+/// and 256 requests, "torch peak memory increase: 1.40GiB" (sort path,
+/// 1.40 predicted); OPT-2.7B with FlashInfer, 0.22 GiB (0.21; vLLM issue
+/// #29070). `None` for other engines.
+fn vllm_profile_peak(r: &Resolved, st: &Stage) -> Option<f64> {
+    if r.levers.engine != crate::engine::Engine::Vllm {
+        return None;
+    }
+    let tokens = f64::from(r.levers.prefill_chunk?);
+    let ab = r.levers.precision.activations.bytes_per_element();
+    let forward = layer_transient(r, st, tokens, 0.0);
+    if !st.head {
+        return Some(forward);
+    }
+    let seqs = r
+        .levers
+        .engine
+        .profile(r.gpu.device_memory(), r.gpu_named_a100, r.tp, 1)
+        .with_knobs(&r.levers.engine_knobs)
+        .max_seqs;
+    let reqs = f64::from(seqs).min(tokens);
+    let h = f64::from(r.spec.hidden);
+    // The pass's hidden states, the gathered last ones (twice), and the
+    // logits with the sampler's copies.
+    let sampler = ab * tokens * h
+        + 2.0 * ab * reqs * h
+        + reqs * f64::from(r.spec.vocab) * (ab + SAMPLER_FP32_BYTES_PER_LOGIT);
+    Some(forward.max(sampler))
 }
 
 /// FFN-wide tensors alive at once in a prefill layer's MLP. Plain: the up
@@ -213,11 +269,18 @@ pub(crate) fn fill<S: Sink>(
             }
         },
     );
-    items.hbm(
-        ItemKind::PrefillActivations,
-        prefill(r, st, prompt, batch, logits),
-        || "widest transient tensors of one layer's prefill + logits".into(),
-    );
+    match vllm_profile_peak(r, st) {
+        Some(peak) => items.hbm(ItemKind::PrefillActivations, peak, || {
+            "vLLM's profile-run peak: one forward of the token budget, or the sampler over \
+             max_num_seqs requests' logits (the larger)"
+                .into()
+        }),
+        None => items.hbm(
+            ItemKind::PrefillActivations,
+            prefill(r, st, prompt, batch, logits),
+            || "widest transient tensors of one layer's prefill + logits".into(),
+        ),
+    }
     if items.past_capacity() {
         return;
     }
