@@ -82,7 +82,7 @@ fn heading(o: &mut String, r: &Report) {
             .filter(|s| s.profile.engine.continuous() && s.analytic.is_some())
         {
             Some(s) => format!(
-                "FITS: the engine's {} KV pool per device fills its memory cap",
+                "FITS: the engine's {} KV pool per device fills its memory budget",
                 s.kv_pool
             ),
             None => format!("FITS with {} of HBM to spare", r.hbm_margin),

@@ -433,8 +433,9 @@ pub struct EngineKnobs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_overlap: Option<HostOverlap>,
     /// The engine's memory fraction over its default, in (0, 1]: vLLM
-    /// `gpu_memory_utilization` (everything inside it; becomes the memory
-    /// cap unless `levers.memory_cap` is set), SGLang `mem_fraction_static`
+    /// `gpu_memory_utilization` (weights, the profile run's peak and the
+    /// pool inside it; the CUDA context and NCCL outside, as vLLM counts
+    /// them: `serving::capacity::pool`), SGLang `mem_fraction_static`
     /// (weights and KV pool), TensorRT-LLM `free_gpu_memory_fraction` (of
     /// what weights and buffers leave).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -763,11 +763,10 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
 
 /// A continuous-batching engine's defaults where the plan leaves the lever
 /// unset: its token budget becomes the prefill chunk (every prefill pass
-/// carries at most that many tokens, so the activation peak is the
-/// budget's), and vLLM's `gpu_memory_utilization` becomes the memory cap
-/// (vLLM sizes everything, weights included, inside that fraction;
-/// SGLang's and TensorRT-LLM's rules size only the KV pool and are
-/// applied by the serving model).
+/// carries at most that many tokens). The engines' pool rules (vLLM's
+/// `gpu_memory_utilization` budget, SGLang's static fraction,
+/// TensorRT-LLM's share of the free memory) are applied by the serving
+/// model (`serving::capacity::pool`); the memory cap stays the plan's.
 fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool) {
     if !levers.engine.continuous() {
         return;
@@ -790,9 +789,6 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool)
         .with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;
-    }
-    if let crate::engine::KvPoolRule::OfTotal { fraction } = profile.pool {
-        levers.memory_cap.get_or_insert(fraction);
     }
 }
 

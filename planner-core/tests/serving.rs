@@ -537,12 +537,23 @@ fn the_memory_table_shows_the_engines_kv_pool() {
         "{:?}",
         r.diagnostics
     );
-    // The cap is 0.9 of the 79.6 GiB CUDA reports; the pool fills it.
+    // vLLM's budget is 0.9 of what CUDA reports; the pool fills it, and
+    // the CUDA context, NCCL's buffers and the allocator's rounding sit
+    // outside it (vLLM measures after they exist, in allocated bytes).
     let hbm = r.devices[0].hbm().expect("hbm");
-    let (used, cap) = (hbm.used.as_gib(), hbm.capacity.as_gib());
+    let (used, capacity) = (hbm.used.as_gib(), hbm.capacity.as_gib());
+    let outside: f64 = r.devices[0]
+        .items
+        .iter()
+        .filter(|i| {
+            use planner_core::report::ItemKind::*;
+            matches!(i.kind, CudaContext | NcclBuffers | Fragmentation)
+        })
+        .map(|i| i.bytes.as_gib())
+        .sum();
     assert!(
-        (used - cap).abs() < 1e-6 && cap < 0.9 * 80.0,
-        "{used} of {cap} GiB"
+        (used - outside - 0.9 * capacity).abs() < 1e-6 && used < capacity && outside > 0.3,
+        "{used} of {capacity} GiB, {outside} outside the budget"
     );
     let pool = r.serving.as_ref().expect("serving").kv_pool.as_gib();
     assert!(

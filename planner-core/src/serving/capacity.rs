@@ -55,9 +55,17 @@ pub(crate) fn block_tokens(r: &Resolved, profile: &EngineProfile) -> u32 {
     }
 }
 
-/// KV pool of one device by the engine's rule. vLLM's fraction is already
-/// the plan's memory cap (resolve applies it), so HBM capacity minus the
-/// rest is its pool.
+/// KV pool of one device by the engine's rule, never more than the HBM
+/// the rest leaves (the plan's memory cap, when set, bounds it).
+///
+/// vLLM's budget is `gpu_memory_utilization` × the device's total less
+/// the bytes PyTorch allocated for the weights and the profile run, and
+/// the non-torch growth after its start-up snapshot
+/// (`vllm/v1/worker/gpu_worker.py` `determine_available_memory`,
+/// v0.11.0). The snapshot follows CUDA's and NCCL's initialisation, and
+/// both measures are of allocated bytes, so the CUDA context, NCCL's
+/// buffers and the caching allocator's rounding sit outside the budget:
+/// vLLM's process uses the fraction plus those.
 pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
     let total = r.capacity(Tier::Hbm);
     let in_hbm = |k: ItemKind| -> Bytes {
@@ -70,11 +78,23 @@ pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> B
     let kv = in_hbm(ItemKind::KvCache) + in_hbm(ItemKind::KvCacheWaste);
     let weights = in_hbm(ItemKind::Weights);
     let others = (d.hbm_used() - kv - weights).max(Bytes::ZERO);
-    let rule = match profile.pool {
-        KvPoolRule::OfTotal { .. } => KvPoolRule::Leftover,
-        rule => rule,
-    };
-    rule.pool(total, weights, others)
+    let leftover = KvPoolRule::Leftover.pool(total, weights, others);
+    match profile.pool {
+        KvPoolRule::OfTotal { fraction } => {
+            let outside = in_hbm(ItemKind::CudaContext)
+                + in_hbm(ItemKind::NcclBuffers)
+                + in_hbm(ItemKind::Fragmentation);
+            let budgeted = (others - outside).max(Bytes::ZERO);
+            let budget =
+                KvPoolRule::OfTotal { fraction }.pool(r.gpu.device_memory(), weights, budgeted);
+            if budget < leftover {
+                budget
+            } else {
+                leftover
+            }
+        }
+        rule => rule.pool(total, weights, others),
+    }
 }
 
 /// KV bytes per token on device `d`: its layers' share, and the
