@@ -181,15 +181,20 @@ impl KvPoolRule {
     /// weights it holds in HBM, `others` everything else besides the KV
     /// cache (activations at the token budget, runtime overheads).
     pub fn pool(self, total: Bytes, weights: Bytes, others: Bytes) -> Bytes {
+        Bytes::new(self.balance(total, weights, others).max(0.0))
+    }
+
+    /// [`KvPoolRule::pool`] before it is floored at zero: negative by
+    /// what the rule lacks when the weights and the rest overrun it.
+    pub fn balance(self, total: Bytes, weights: Bytes, others: Bytes) -> f64 {
         let t = total.base();
         let (w, o) = (weights.base(), others.base());
-        let b = match self {
+        match self {
             KvPoolRule::Leftover => t - w - o,
             KvPoolRule::OfTotal { fraction } => fraction * t - w - o,
             KvPoolRule::StaticOfTotal { fraction } => (fraction * t - w).min(t - w - o),
             KvPoolRule::OfFree { fraction } => fraction * (t - w - o),
-        };
-        Bytes::new(b.max(0.0))
+        }
     }
 }
 

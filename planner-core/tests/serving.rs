@@ -924,3 +924,32 @@ fn alternating_windows_hold_half_the_cache_at_long_context() {
     assert!((1.9..=2.05).contains(&ratio), "{ratio}");
     assert!(all > 50.0 * full, "{all} vs {full}");
 }
+
+/// vLLM refuses to start when its budget (`gpu_memory_utilization` of the
+/// device) cannot hold the weights, the profile peak and one request's KV,
+/// even if the device's memory beyond the budget could: Llama 3.1 70B in
+/// BF16 (131 GiB of weights) on one H200 (139.8 GiB, a 125.8 GiB budget)
+/// does not fit, and the report says by how much the budget falls short.
+#[test]
+fn a_model_past_vllms_budget_does_not_fit_even_where_the_device_would_hold_it() {
+    let p = with_stream(
+        plan(
+            ModelId::Llama31_70b,
+            GpuId::H200Sxm,
+            1,
+            Engine::Vllm,
+            1024,
+            256,
+        ),
+        poisson(1.0),
+        fixed(1024),
+        fixed(256),
+    );
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, planner_core::Verdict::DoesNotFit);
+    let over = r.over_tiers();
+    println!("{over:?}");
+    assert!(over
+        .iter()
+        .any(|(t, by)| *t == planner_core::plan::Tier::Hbm && by.as_gib() > 5.0));
+}

@@ -67,6 +67,14 @@ pub(crate) fn block_tokens(r: &Resolved, profile: &EngineProfile) -> u32 {
 /// buffers and the caching allocator's rounding sit outside the budget:
 /// vLLM's process uses the fraction plus those.
 pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> Bytes {
+    pool_and_room(r, d, profile).0
+}
+
+/// The pool by the engine's rule, the HBM the device leaves for KV
+/// whatever the rule (the plan's cap or the device's memory, less every
+/// other item), and the rule's balance before it is floored at zero
+/// (negative by what it lacks).
+fn pool_and_room(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> (Bytes, Bytes, f64) {
     let total = r.capacity(Tier::Hbm);
     let in_hbm = |k: ItemKind| -> Bytes {
         d.items
@@ -79,22 +87,18 @@ pub(crate) fn pool(r: &Resolved, d: &DeviceMemory, profile: &EngineProfile) -> B
     let weights = in_hbm(ItemKind::Weights);
     let others = (d.hbm_used() - kv - weights).max(Bytes::ZERO);
     let leftover = KvPoolRule::Leftover.pool(total, weights, others);
-    match profile.pool {
+    let balance = match profile.pool {
         KvPoolRule::OfTotal { fraction } => {
             let outside = in_hbm(ItemKind::CudaContext)
                 + in_hbm(ItemKind::NcclBuffers)
                 + in_hbm(ItemKind::Fragmentation);
             let budgeted = (others - outside).max(Bytes::ZERO);
-            let budget =
-                KvPoolRule::OfTotal { fraction }.pool(r.gpu.device_memory(), weights, budgeted);
-            if budget < leftover {
-                budget
-            } else {
-                leftover
-            }
+            KvPoolRule::OfTotal { fraction }.balance(r.gpu.device_memory(), weights, budgeted)
         }
-        rule => rule.pool(total, weights, others),
-    }
+        rule => rule.balance(total, weights, others),
+    };
+    let balance = balance.min(leftover.base());
+    (Bytes::new(balance.max(0.0)), leftover, balance)
 }
 
 /// KV bytes per token on device `d`: its layers' share, and the
@@ -114,8 +118,9 @@ pub(crate) fn per_token(r: &Resolved, d: &DeviceMemory) -> f64 {
 /// `GPUModelRunner.initialize_kv_cache`, SGLang's `TokenToKVPool`,
 /// TensorRT-LLM's `KVCacheManager`), so each device's HBM KV items become
 /// that pool, not one batch's cache. A pool smaller than one request of
-/// `longest` tokens is shown at that request's size: the device is then
-/// over and the verdict says so, as vLLM refuses to start when
+/// `longest` tokens is shown at that request's size plus the HBM the
+/// engine's rule leaves unused: the device is then over by what the rule
+/// lacks, and the verdict says so, as vLLM refuses to start when
 /// `max_model_len` exceeds what the cache stores
 /// (`vllm/v1/core/kv_cache_utils.py`, `check_enough_kv_cache_memory`).
 pub(crate) fn engine_devices(
@@ -129,10 +134,18 @@ pub(crate) fn engine_devices(
     devices
         .iter()
         .map(|d| {
-            let p = pool(r, d, profile);
+            let (p, room, balance) = pool_and_room(r, d, profile);
             let per = per_token(r, d);
             let need = Bytes::new(one * per);
-            let bytes = p.max(need);
+            // Short of one request, the engine refuses to start: the
+            // device is shown over by what its rule lacks (one request
+            // less the rule's balance), even where the HBM its rule leaves
+            // unused would hold it.
+            let bytes = if p < need {
+                Bytes::new(need.base() + room.base() - balance)
+            } else {
+                p
+            };
             let mut out = d.clone();
             let is_kv = |i: &crate::report::MemoryItem| {
                 i.tier == Tier::Hbm && matches!(i.kind, ItemKind::KvCache | ItemKind::KvCacheWaste)
