@@ -75,7 +75,7 @@ fn heading(o: &mut String, r: &Report) {
     }
     let _ = writeln!(o, "gpu      {}", r.gpu);
     let verdict = match r.verdict {
-        // A serving engine fills its memory cap with its KV pool on purpose.
+        // A serving engine fills its memory budget with its KV pool on purpose.
         Verdict::Fits => match r
             .serving
             .as_ref()
