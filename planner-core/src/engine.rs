@@ -641,7 +641,9 @@ const LARGE_GPU_GIB: f64 = 70.0;
 /// lower-cased device name, `EngineArgs.get_batch_defaults`): an A800
 /// is not.
 pub(crate) fn named_a100(name: &str) -> bool {
-    name.to_ascii_lowercase().contains("a100")
+    name.as_bytes()
+        .windows(4)
+        .any(|w| w.eq_ignore_ascii_case(b"a100"))
 }
 
 impl EngineProfile {

@@ -122,6 +122,25 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
 }
 
 impl Resolved {
+    /// The serving engine's defaults with the plan's knobs over them, its
+    /// token budget the resolved prefill chunk (resolve puts the engine's
+    /// default there). `batch` is the static batch (the Static engine's
+    /// running limit).
+    pub(crate) fn engine_profile(&self, batch: u32) -> crate::engine::EngineProfile {
+        let mut p = self
+            .levers
+            .engine
+            .profile(
+                self.gpu.device_memory(),
+                self.gpu_named_a100,
+                self.tp,
+                batch,
+            )
+            .with_knobs(&self.levers.engine_knobs);
+        p.token_budget = self.levers.prefill_chunk;
+        p
+    }
+
     /// Tensor-parallel degree inside each routed expert: `levers.moe.expert_tp`
     /// (checked to divide TP), else TP.
     #[inline]

@@ -124,10 +124,7 @@ const SAMPLER_FP32_BYTES_PER_LOGIT: f64 = 12.0;
 /// skipped, then on the last pipeline stage the sampler on
 /// min(`max_num_seqs`, tokens) requests with top-k and top-p on, whose
 /// logits span the whole vocabulary on every TP rank. The larger of the
-/// two. Checked against vLLM's start-up logs: Qwen3-8B at 2,048 tokens
-/// and 256 requests, "torch peak memory increase: 1.40GiB" (sort path,
-/// 1.40 predicted); OPT-2.7B with FlashInfer, 0.22 GiB (0.21; vLLM issue
-/// #29070). `None` for other engines.
+/// two. `None` for other engines.
 fn vllm_profile_peak(r: &Resolved, st: &Stage) -> Option<f64> {
     if r.levers.engine != crate::engine::Engine::Vllm {
         return None;
@@ -138,20 +135,29 @@ fn vllm_profile_peak(r: &Resolved, st: &Stage) -> Option<f64> {
     if !st.head {
         return Some(forward);
     }
-    let seqs = r
-        .levers
-        .engine
-        .profile(r.gpu.device_memory(), r.gpu_named_a100, r.tp, 1)
-        .with_knobs(&r.levers.engine_knobs)
-        .max_seqs;
-    let reqs = f64::from(seqs).min(tokens);
-    let h = f64::from(r.spec.hidden);
-    // The pass's hidden states, the gathered last ones (twice), and the
-    // logits with the sampler's copies.
-    let sampler = ab * tokens * h
-        + 2.0 * ab * reqs * h
-        + reqs * f64::from(r.spec.vocab) * (ab + SAMPLER_FP32_BYTES_PER_LOGIT);
+    let reqs = f64::from(r.engine_profile(1).max_seqs).min(tokens);
+    let sampler = sampler_peak(
+        (tokens, reqs),
+        (f64::from(r.spec.hidden), f64::from(r.spec.vocab)),
+        ab,
+        SAMPLER_FP32_BYTES_PER_LOGIT,
+    );
     Some(forward.max(sampler))
+}
+
+/// Bytes live at the sampler's peak in vLLM V1's profile run, for
+/// `tokens` tokens and `reqs` requests of a model of `hidden` width and
+/// `vocab` logits, activations of `ab` bytes: the pass's hidden states,
+/// the gathered last ones (twice), and the logits with the sampler's
+/// copies, `fp32_per_logit` bytes past the compute format. Checked
+/// against vLLM's start-up logs in the tests below.
+fn sampler_peak(
+    (tokens, reqs): (f64, f64),
+    (hidden, vocab): (f64, f64),
+    ab: f64,
+    fp32_per_logit: f64,
+) -> f64 {
+    ab * tokens * hidden + 2.0 * ab * reqs * hidden + reqs * vocab * (ab + fp32_per_logit)
 }
 
 /// FFN-wide tensors alive at once in a prefill layer's MLP. Plain: the up
@@ -285,4 +291,43 @@ pub(crate) fn fill<S: Sink>(
         return;
     }
     super::overheads(items, r, &super::process_groups(r));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sampler_peak, SAMPLER_FP32_BYTES_PER_LOGIT};
+
+    /// The sort path's bytes per logit past the compute format, where
+    /// FlashInfer is absent: the FP32 copy 4, sorted values 4, int64
+    /// indices and their inverse 16, the sort's scratch about 12.
+    const SORT_PATH_FP32_BYTES_PER_LOGIT: f64 = 36.0;
+
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+    /// vLLM's start-up logs where they print the profile's peak (its
+    /// "torch peak memory increase"), at the defaults of a GPU under
+    /// 70 GiB (2,048 tokens, 256 requests), BF16 activations:
+    /// - Qwen3-8B FP8 (hidden 4,096, vocabulary 151,936), vLLM 0.10.2
+    ///   without FlashInfer: 1.40 GiB, the sampler's sort path;
+    /// - OPT-2.7B (hidden 2,560, vocabulary 50,272) with FlashInfer 0.3.1,
+    ///   vLLM 0.11.1.dev on 4 A30s (vllm-project/vllm#29070): 0.22 GiB, of
+    ///   which the model's sampler is 0.18 (its forward at TP 4 is far
+    ///   smaller); the rest is not accounted for.
+    #[test]
+    fn the_sampler_peak_matches_vllms_start_up_logs() {
+        let qwen3 = sampler_peak(
+            (2048.0, 256.0),
+            (4096.0, 151_936.0),
+            2.0,
+            SORT_PATH_FP32_BYTES_PER_LOGIT,
+        ) / GIB;
+        assert!((qwen3 - 1.40).abs() < 0.01, "{qwen3}");
+        let opt = sampler_peak(
+            (2048.0, 256.0),
+            (2560.0, 50_272.0),
+            2.0,
+            SAMPLER_FP32_BYTES_PER_LOGIT,
+        ) / GIB;
+        assert!(opt < 0.22 && opt > 0.8 * 0.22, "{opt}");
+    }
 }

@@ -21,15 +21,10 @@ use analytic::{meets, Shape, Steady};
 use kv_tiers::{KvUse, Tiering};
 use sim::{Limits, Run};
 
-/// The engine's profile as this plan applies it: the resolved prefill
-/// chunk is the token budget (resolve puts the engine's default there).
+/// The engine's profile as this plan applies it
+/// ([`Resolved::engine_profile`]), with the plan's page size.
 pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
-    let mut p = r
-        .levers
-        .engine
-        .profile(r.gpu.device_memory(), r.gpu_named_a100, r.tp, batch)
-        .with_knobs(&r.levers.engine_knobs);
-    p.token_budget = r.levers.prefill_chunk;
+    let mut p = r.engine_profile(batch);
     p.block_tokens = capacity::block_tokens(r, &p);
     p
 }
