@@ -102,12 +102,18 @@ pub(crate) enum Cmd {
     /// Turn a Hugging Face config.json (or -) into a plan for that model
     ///
     /// The example plan with its model replaced; notes go to stderr.
-    #[command(after_help = "Example:
-  memwall import-hf config.json | memwall eval - --format table")]
+    /// With --serving, the serving example, stored in the formats the
+    /// checkpoint ships (its quantization_config).
+    #[command(after_help = "Examples:
+  memwall import-hf config.json | memwall eval - --format table
+  memwall import-hf config.json --serving | memwall eval - --format table")]
     ImportHf {
         /// A Hugging Face config.json, or - for stdin
         #[arg(value_name = "CONFIG")]
         file: String,
+        /// Start from the serving example and serve the checkpoint as shipped
+        #[arg(long)]
+        serving: bool,
     },
     /// Pack jobs (plans) onto a shared pool of GPUs (JOBS file or -)
     ///

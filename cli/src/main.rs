@@ -68,7 +68,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
         Cmd::Checklist(a) => ops::checklist(&a),
         Cmd::Wall(a) => ops::wall(&a),
         Cmd::Presets { catalog } => presets(catalog),
-        Cmd::ImportHf { file } => import_hf(&file),
+        Cmd::ImportHf { file, serving } => import_hf(&file, serving),
         Cmd::Calibrate(a) => calibrate(&a),
         Cmd::Completions { shell } => {
             let shell: clap_complete::Shell = shell.into();
@@ -272,15 +272,25 @@ fn calibrate(a: &args::Calibrate) -> Result<ExitCode, Fail> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the example plan with its model replaced by the imported one.
-fn import_hf(file: &str) -> Result<ExitCode, Fail> {
+/// Prints the example plan (or, `serving`, the serving example in the
+/// checkpoint's shipped formats) with its model replaced by the imported
+/// one.
+fn import_hf(file: &str, serving: bool) -> Result<ExitCode, Fail> {
     let text = read_input(file)?;
     let imported = planner_core::hf::import_hf_config(&text)
         .map_err(|e| Fail(format!("cannot import {file}: {e}")))?;
     for note in &imported.notes {
         eprintln!("note: {}", io::one_line(note));
     }
-    let mut plan = example_plan();
+    let mut plan = if serving {
+        planner_core::example_serving_plan()
+    } else {
+        example_plan()
+    };
+    if let Some(shipped) = imported.shipped.filter(|_| serving) {
+        shipped.serve(&mut plan);
+        eprintln!("note: weights stored as shipped");
+    }
     plan.name = format!("{} (imported)", imported.name);
     plan.model = planner_core::plan::ModelChoice::Custom(planner_core::plan::CustomModel {
         name: imported.name,

@@ -66,6 +66,8 @@ pub enum IgnoredLever {
     ExpertOffload,
     /// `levers.offload.experts` on a model without routed experts.
     ExpertOffloadDense,
+    /// `levers.precision.experts` on a model without routed experts.
+    ExpertFormatDense,
     /// `levers.engine` (a continuous-batching engine) on training.
     ServingEngine,
     /// `levers.engine_knobs.scheduler_steps` on an engine other than vLLM V0.
@@ -93,10 +95,11 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 13] = [
+    pub const ALL: [IgnoredLever; 14] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
+        IgnoredLever::ExpertFormatDense,
         IgnoredLever::ServingEngine,
         IgnoredLever::SchedulerSteps,
         IgnoredLever::DpBalance,
@@ -114,6 +117,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::KvCacheOffload => "kv_cache_offload", "KV-cache offload", "KV 缓存卸载";
     IgnoredLever::ExpertOffload => "expert_offload", "expert offload", "专家卸载";
     IgnoredLever::ExpertOffloadDense => "expert_offload_dense", "expert offload (the model has no routed experts)", "专家卸载（该模型没有路由专家）";
+    IgnoredLever::ExpertFormatDense => "expert_format_dense", "levers.precision.experts (the model has no routed experts)", "levers.precision.experts（该模型没有路由专家）";
     IgnoredLever::ServingEngine => "serving_engine", "serving engine", "推理服务引擎";
     IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
     IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";

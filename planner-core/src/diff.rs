@@ -54,6 +54,9 @@ pub enum Setting {
     Checkpointing,
     /// Weight format.
     Weights,
+    /// Routed experts' weights (`levers.precision.experts`, or the
+    /// weights' format when unset).
+    ExpertWeights,
     /// GEMM compute format.
     Compute,
     /// KV-cache format.
@@ -128,6 +131,7 @@ crate::lang::named!(Setting {
     Setting::Sharding => "sharding", "sharding", "分片";
     Setting::Checkpointing => "checkpointing", "recomputation", "重计算";
     Setting::Weights => "weights", "weights", "权重格式";
+    Setting::ExpertWeights => "expert_weights", "expert weights", "专家权重格式";
     Setting::Compute => "compute", "compute", "计算格式";
     Setting::KvCache => "kv_cache", "KV cache", "KV 缓存格式";
     Setting::NumberFormats => "number_formats", "number formats", "数值格式";
@@ -311,6 +315,17 @@ fn format_changes(a: &Precisions, b: &Precisions, out: &mut Vec<Change>) {
     let q = Impact::Quality;
     let l = |p: Precision| p.label();
     push(out, Setting::Weights, l(a.weights), l(b.weights), q);
+    // The experts' own line only where a plan stores them apart: else
+    // they follow the weights' line.
+    if a.experts.is_some() || b.experts.is_some() {
+        push(
+            out,
+            Setting::ExpertWeights,
+            l(a.expert_weights()),
+            l(b.expert_weights()),
+            q,
+        );
+    }
     push(out, Setting::Compute, l(a.compute), l(b.compute), q);
     push(out, Setting::KvCache, l(a.kv_cache), l(b.kv_cache), q);
     let rest = |p: &Precisions| {

@@ -373,6 +373,7 @@ fn other_formats(p: &Precisions) -> Precisions {
         weights: d.weights,
         kv_cache: d.kv_cache,
         compute: d.compute,
+        experts: d.experts,
         ..*p
     }
 }
@@ -387,6 +388,8 @@ enum Setting {
     Flag,
     Pipeline(u32, crate::plan::PipelineSchedule),
     Format(Precision),
+    /// The weights' format and the routed experts' own, if set.
+    WeightFormats(Precision, Option<Precision>),
     Formats(Precisions),
     Optimizer(crate::plan::Optimizer),
     Offload(crate::plan::Offload),
@@ -417,7 +420,8 @@ fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
                 .then_some(Setting::Format(l.precision.compute))
         }
         Lever::WeightQuantization => {
-            quantized(l.precision.weights).then_some(Setting::Format(l.precision.weights))
+            let (w, x) = (l.precision.weights, l.precision.experts);
+            (quantized(w) || x.is_some_and(quantized)).then_some(Setting::WeightFormats(w, x))
         }
         Lever::KvCacheQuantization => {
             quantized(l.precision.kv_cache).then_some(Setting::Format(l.precision.kv_cache))

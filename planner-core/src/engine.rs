@@ -818,6 +818,84 @@ impl Engine {
     }
 }
 
+/// How an engine lays out MXFP4 routed-expert weights in HBM after
+/// loading. The checkpoint holds 4-bit values with one 8-bit scale per 32
+/// (4.25 bits); the engines' MoE kernels pad or copy parts of that.
+///
+/// Source: vLLM's `model_executor/layers/quantization/mxfp4.py`
+/// (`create_weights`, `process_weights_after_loading`, `get_mxfp4_backend`)
+/// in the 0.12–0.14 wheels, with the `triton_kernels` layouts it bundles
+/// (`hopper_scale.py`: scale rows padded to `2 · num_warps · 2 · 8` = 256
+/// with 8 warps; `hopper_value.py`: values in 16-row × 32-byte packs).
+/// Checked against vLLM's "Model loading took" lines for gpt-oss on one
+/// H100 (64.38 GiB for the 120b, 13.47 GiB for the 20b: vLLM issue #33155
+/// and llm-d-benchmark's empirical memory results), which the Triton
+/// layout below puts at 64.2 and 13.4 GiB before the experts' biases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mxfp4Layout {
+    /// As the checkpoint stores it (engines whose layout memwall has not
+    /// read: SGLang, TensorRT-LLM, and everything but vLLM).
+    Checkpoint,
+    /// vLLM's Triton backend on Hopper: the values as stored, the scales
+    /// swizzled into a copy whose rows are padded to 256, the original
+    /// scales kept beside it.
+    TritonHopper,
+    /// vLLM's Marlin backend (Ampere and Ada, weight-only FP4): the
+    /// hidden width padded to 256 and the expert width to 128, values
+    /// and scales alike.
+    Marlin,
+    /// vLLM's default on Blackwell, FlashInfer's TensorRT-LLM kernels:
+    /// both widths padded to 256.
+    TrtllmBlackwell,
+}
+
+/// `n` rounded up to a multiple of `m`.
+fn round_up(n: f64, m: f64) -> f64 {
+    (n / m).ceil() * m
+}
+
+impl Mxfp4Layout {
+    /// The layout `engine` uses on a GPU of architecture `arch`.
+    pub fn of(engine: Engine, arch: crate::hardware::GpuArch) -> Mxfp4Layout {
+        use crate::hardware::GpuArch as A;
+        match (engine, arch) {
+            (Engine::Vllm, A::Hopper) => Mxfp4Layout::TritonHopper,
+            (Engine::Vllm, A::Ampere | A::Ada) => Mxfp4Layout::Marlin,
+            (Engine::Vllm, A::Blackwell) => Mxfp4Layout::TrtllmBlackwell,
+            _ => Mxfp4Layout::Checkpoint,
+        }
+    }
+
+    /// Bytes per routed-expert weight element of an expert with `hidden`
+    /// inputs and a `width`-wide hidden layer on this device (after expert
+    /// TP), its `mats` matrices (3 when gated: the fused gate-and-up
+    /// projection of 2·width rows and the down projection of `hidden`
+    /// rows).
+    pub fn bytes_per_weight(self, hidden: u32, width: u32, mats: f64) -> f64 {
+        let (h, w) = (f64::from(hidden.max(1)), f64::from(width.max(1)));
+        let up_rows = (mats - 1.0).max(1.0) * w;
+        let elements = up_rows * h + h * w;
+        let value = 0.5;
+        let scale = 1.0 / 32.0;
+        let stored = match self {
+            Mxfp4Layout::Checkpoint => elements * (value + scale),
+            Mxfp4Layout::TritonHopper => {
+                let padded_scales = (round_up(up_rows, 256.0) * h + round_up(h, 256.0) * w) * scale;
+                elements * (value + scale) + padded_scales
+            }
+            Mxfp4Layout::Marlin => {
+                let (ph, pw) = (round_up(h, 256.0), round_up(w, 128.0));
+                ((mats - 1.0).max(1.0) * pw * ph + ph * pw) * (value + scale)
+            }
+            Mxfp4Layout::TrtllmBlackwell => {
+                let (ph, pw) = (round_up(h, 256.0), round_up(w, 256.0));
+                ((mats - 1.0).max(1.0) * pw * ph + ph * pw) * (value + scale)
+            }
+        };
+        stored / elements
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

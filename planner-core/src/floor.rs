@@ -90,7 +90,15 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
         Workload::Inference(i) => {
             let pp = f64::from(plan.levers.parallel.pp.max(1));
             let stage_gpus = (gpus / pp).max(1.0);
-            let bytes = gemm * plan.levers.precision.weights.bytes_per_element();
+            // The routed experts a token passes through are read in their
+            // own format when the plan gives them one.
+            let prec = &plan.levers.precision;
+            let routed = spec.moe.map_or(0.0, |m| {
+                f64::from(m.top_k) * params.moe_layer.one_expert * f64::from(params.moe_layers)
+            });
+            let routed = routed.min(gemm);
+            let bytes = (gemm - routed) * prec.weights.bytes_per_element()
+                + routed * prec.expert_weights().bytes_per_element();
             let hbm = gpu.memory_bandwidth.base();
             let read = if hbm > 0.0 {
                 bytes / (stage_gpus * hbm)
@@ -116,7 +124,7 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
                         * f64::from(m.top_k)
                         * params.moe_layer.one_expert
                         * f64::from(params.moe_layers)
-                        * plan.levers.precision.weights.bytes_per_element()
+                        * prec.expert_weights().bytes_per_element()
                 });
             let link = catalog::link(gpu.host_link).per_direction.base();
             let stream = if link > 0.0 {

@@ -10,6 +10,7 @@ use crate::model::{
     AttentionKind, Bias, Dropout, Embeddings, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Norm,
     Positions,
 };
+use crate::precision::Precision;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -22,6 +23,35 @@ pub struct ImportedModel {
     pub name: String,
     /// Defaults filled in and simplifications made, one sentence each.
     pub notes: Vec<String>,
+    /// The weight formats the checkpoint ships in, when its
+    /// `quantization_config` names one memwall models: a serving plan
+    /// sets these to serve it as shipped.
+    pub shipped: Option<ShippedWeights>,
+}
+
+/// The stored formats of a quantized checkpoint, as plan levers read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShippedWeights {
+    /// `levers.precision.weights`: the linear layers.
+    pub weights: Precision,
+    /// `levers.precision.experts`: the routed experts, where they are
+    /// stored apart from the other linear layers.
+    pub experts: Option<Precision>,
+}
+
+impl ShippedWeights {
+    /// Sets these formats on a serving plan and says whether it did: a
+    /// training plan keeps its own (frameworks dequantize a shipped
+    /// checkpoint to train it).
+    pub fn serve(self, plan: &mut crate::plan::Plan) -> bool {
+        if !matches!(plan.workload, crate::plan::Workload::Inference(_)) {
+            return false;
+        }
+        let p = &mut plan.levers.precision;
+        p.weights = self.weights;
+        p.experts = self.experts;
+        true
+    }
 }
 
 /// Why a `config.json` could not be imported.
@@ -127,30 +157,92 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
         _ => decoder(&cfg, family, experts, &mut notes)?,
     };
 
-    quantization_note(&cfg, &mut notes);
+    let shipped = quantization(&cfg, spec.moe.is_some(), &mut notes);
     let name = match cfg.str_opt("_name_or_path")? {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => model_type.unwrap_or("unknown").to_string(),
     };
-    Ok(ImportedModel { spec, name, notes })
+    Ok(ImportedModel {
+        spec,
+        name,
+        notes,
+        shipped,
+    })
 }
 
-/// A checkpoint that ships quantized (`quantization_config`, e.g.
-/// gpt-oss's MXFP4 experts, FP8 block-scaled DeepSeek-V3) says so in a
-/// note: the import describes the architecture, and the plan's weight
-/// precision stays the user's lever.
-fn quantization_note(cfg: &Cfg, notes: &mut Vec<String>) {
+/// A checkpoint that ships quantized (`quantization_config`) names its
+/// method; the formats memwall models are read into [`ShippedWeights`]
+/// and said in a note, and any other method is named in a note:
+/// - `mxfp4` (gpt-oss): the MoE weights in MXFP4 and everything else,
+///   attention included, left in BF16 (gpt-oss model card, arXiv:2508.10925
+///   §2; its `quantization_config.modules_to_not_convert` lists the
+///   attention, router, embedding and output layers). On a dense model
+///   every linear layer.
+/// - `fp8` (DeepSeek-V3's and Qwen3's FP8 releases: 128 × 128 block
+///   scales, one FP32 scale per 16,384 weights, which the FP8 format's
+///   negligible-scale cost covers).
+/// - `gptq` / `awq` with `bits` 4 (group size `group_size`, 128 if absent)
+///   or 8.
+fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<ShippedWeights> {
     let Some(Value::Object(q)) = cfg.get("quantization_config") else {
-        return;
+        return None;
     };
     let method = q
         .get("quant_method")
         .and_then(Value::as_str)
         .unwrap_or("unnamed");
-    notes.push(format!(
-        "quantization_config: the checkpoint ships {method}-quantized weights; \
-         set levers.precision.weights to serve it as shipped"
-    ));
+    let bits = q.get("bits").and_then(Value::as_u64);
+    let group = q
+        .get("group_size")
+        .and_then(Value::as_u64)
+        .and_then(|g| u32::try_from(g).ok())
+        .filter(|&g| g > 0)
+        .unwrap_or(128);
+    let shipped = match (method, bits) {
+        ("mxfp4", _) if moe => Some(ShippedWeights {
+            weights: Precision::Bf16,
+            experts: Some(Precision::Mxfp4),
+        }),
+        ("mxfp4", _) => Some(ShippedWeights {
+            weights: Precision::Mxfp4,
+            experts: None,
+        }),
+        ("fp8", _) => Some(ShippedWeights {
+            weights: Precision::Fp8,
+            experts: None,
+        }),
+        ("gptq" | "awq", Some(4)) => Some(ShippedWeights {
+            weights: Precision::Int4 { group_size: group },
+            experts: None,
+        }),
+        ("gptq" | "awq", Some(8)) => Some(ShippedWeights {
+            weights: Precision::Int8,
+            experts: None,
+        }),
+        _ => None,
+    };
+    notes.push(match shipped {
+        Some(ShippedWeights {
+            weights,
+            experts: Some(x),
+        }) => format!(
+            "quantization_config: the checkpoint ships {method}: routed experts in {} and the \
+             other linear layers in {}; set levers.precision.experts and \
+             levers.precision.weights to serve it as shipped",
+            x.label(),
+            weights.label()
+        ),
+        Some(ShippedWeights { weights, .. }) => format!(
+            "quantization_config: the checkpoint ships {method}: linear layers in {}; set \
+             levers.precision.weights to serve it as shipped",
+            weights.label()
+        ),
+        None => format!(
+            "quantization_config: the checkpoint ships {method}-quantized weights, a method \
+             memwall does not read; set levers.precision.weights to the nearest format"
+        ),
+    });
+    shipped
 }
 
 /// The attention, norm and bias conventions of a `model_type`.
@@ -1127,6 +1219,13 @@ mod tests {
             let imported = import(json);
             assert_eq!(imported.spec, model(id).spec, "{id:?}");
         }
+        // gpt-oss: the 120b's keys, and the 20b's 24 layers of 32 experts.
+        let oss = gpt_oss_120b("");
+        assert_eq!(import(&oss).spec, model(ModelId::GptOss120b).spec);
+        let small = oss
+            .replace("\"num_hidden_layers\": 36", "\"num_hidden_layers\": 24")
+            .replace("\"num_local_experts\": 128", "\"num_local_experts\": 32");
+        assert_eq!(import(&small).spec, model(ModelId::GptOss20b).spec);
     }
 
     /// Qwen3-30B-A3B's config.json (Qwen/Qwen3-30B-A3B on the Hugging Face
@@ -1274,6 +1373,54 @@ mod tests {
     }
 
     #[test]
+    fn a_quantized_checkpoint_ships_the_formats_its_method_names() {
+        let with = |q: &str| {
+            let cfg = format!(
+                r#"{{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+                "num_attention_heads": 32, "num_hidden_layers": 32, "vocab_size": 32000,
+                "max_position_embeddings": 4096, "quantization_config": {q}}}"#
+            );
+            import(&cfg)
+        };
+        let w = |m: ImportedModel| m.shipped.map(|s| (s.weights, s.experts));
+        assert_eq!(
+            w(with(
+                r#"{"quant_method": "gptq", "bits": 4, "group_size": 64}"#
+            )),
+            Some((Precision::Int4 { group_size: 64 }, None))
+        );
+        assert_eq!(
+            w(with(r#"{"quant_method": "awq", "bits": 4}"#)),
+            Some((Precision::Int4 { group_size: 128 }, None))
+        );
+        assert_eq!(
+            w(with(
+                r#"{"quant_method": "gptq", "bits": 8, "group_size": -1}"#
+            )),
+            Some((Precision::Int8, None))
+        );
+        assert_eq!(
+            w(with(
+                r#"{"quant_method": "fp8", "weight_block_size": [128, 128]}"#
+            )),
+            Some((Precision::Fp8, None))
+        );
+        // On a dense model MXFP4 is every linear layer.
+        assert_eq!(
+            w(with(r#"{"quant_method": "mxfp4"}"#)),
+            Some((Precision::Mxfp4, None))
+        );
+        // A method memwall does not read is named, and nothing is set.
+        let m = with(r#"{"quant_method": "bitsandbytes", "load_in_4bit": true}"#);
+        assert!(m.shipped.is_none());
+        assert!(
+            m.notes.iter().any(|n| n.contains("bitsandbytes")),
+            "{:?}",
+            m.notes
+        );
+    }
+
+    #[test]
     fn gpt_oss_windows_the_layers_its_layer_types_name() {
         let alternating = (0..36)
             .map(|i| {
@@ -1298,10 +1445,18 @@ mod tests {
             (none.spec.sliding_window, none.spec.windowed_layers),
             (None, None)
         );
-        // The shipped quantization is noted, not applied.
+        // The shipped quantization is read and noted: MXFP4 experts,
+        // everything else BF16.
         let q = gpt_oss_120b("\"quantization_config\": {\"quant_method\": \"mxfp4\"},");
-        let notes = import(&q).notes;
-        assert!(notes.iter().any(|n| n.contains("mxfp4")), "{notes:?}");
+        let m = import(&q);
+        assert!(m.notes.iter().any(|n| n.contains("mxfp4")), "{:?}", m.notes);
+        assert_eq!(
+            m.shipped,
+            Some(ShippedWeights {
+                weights: Precision::Bf16,
+                experts: Some(Precision::Mxfp4)
+            })
+        );
         // A list that does not name every layer is refused by name.
         let short = error(&gpt_oss_120b("\"layer_types\": [\"full_attention\"],"));
         assert!(short.to_string().contains("layer_types"), "{short}");

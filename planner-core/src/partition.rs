@@ -11,6 +11,7 @@
 //! callers holding a resolved plan pass it as is.
 
 use crate::diagnostics::DeviceRole;
+use crate::engine::Mxfp4Layout;
 use crate::fixed::FixedVec;
 use crate::model::{LayerParams, ModelSpec, ParamCounts};
 use crate::plan::{Pruning, TrainingKind};
@@ -39,6 +40,12 @@ pub(crate) struct Partition<'a> {
     pub training: Option<TrainingKind>,
     /// Precision of the weights as the levers set it.
     pub weights: Precision,
+    /// Precision of the routed experts' weights (the weights' own unless
+    /// `levers.precision.experts` sets one).
+    pub experts: Precision,
+    /// How the serving engine lays out MXFP4 experts on this GPU
+    /// (`Checkpoint` when training).
+    pub mxfp4_layout: Mxfp4Layout,
     /// The pruning lever (2:4 sparsity changes the bytes per weight).
     pub pruning: Pruning,
 }
@@ -237,22 +244,34 @@ fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> StageParams {
     }
 }
 
-/// Bytes per linear-layer weight and per other weight.
-fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
-    let r = p.into();
-    let w = match r.training {
+/// The format a linear weight is stored in: QLoRA's base is NF4 whatever
+/// the levers say.
+fn stored<'a>(p: impl Into<Partition<'a>>, levers: Precision) -> Precision {
+    match p.into().training {
         Some(TrainingKind::Qlora(_)) => Precision::Nf4 {
             double_quant: DoubleQuant::On,
         },
-        _ => r.weights,
-    };
-    let mut lin = w.bytes_per_element();
-    if r.pruning == Pruning::Sparse24 {
+        _ => levers,
+    }
+}
+
+/// Bytes per stored linear weight of format `w`, 2:4 pruning included.
+fn linear_bytes(w: Precision, pruning: Pruning) -> f64 {
+    let b = w.bytes_per_element();
+    if pruning == Pruning::Sparse24 {
         // 2:4: half the values kept, 2 bits of position per kept value
         // (NVIDIA Ampere architecture whitepaper, "Fine-grained structured
         // sparsity"; cuSPARSELt compressed format).
-        lin = 0.5 * lin + 0.5 * 2.0 / 8.0;
+        0.5 * b + 0.5 * 2.0 / 8.0
+    } else {
+        b
     }
+}
+
+/// Bytes per linear-layer weight and per other weight.
+fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
+    let r = p.into();
+    let w = stored(r, r.weights);
     // Embeddings, the output layer and norms are not quantized: vLLM's FP8
     // path quantizes every Linear "except for the final lm_head", and
     // GPTQ/AWQ/QLoRA leave embeddings in 16 bits. Only pure FP32 keeps them
@@ -262,7 +281,26 @@ fn weight_bytes<'a>(p: impl Into<Partition<'a>>) -> (f64, f64) {
     } else {
         Precision::Bf16.bytes_per_element()
     };
-    (lin, other)
+    (linear_bytes(w, r.pruning), other)
+}
+
+/// Bytes per routed-expert weight: MXFP4 as the engine lays it out on
+/// the device's share of each expert (`Mxfp4Layout`), any other format as
+/// stored.
+fn expert_bytes<'a>(p: impl Into<Partition<'a>>) -> f64 {
+    let r = p.into();
+    match (stored(r, r.experts), r.spec.moe) {
+        (Precision::Mxfp4, Some(m)) if r.pruning == Pruning::None => {
+            let mats = if r.spec.activation.is_gated() {
+                3.0
+            } else {
+                2.0
+            };
+            let width = m.expert_ffn / r.etp.max(1);
+            r.mxfp4_layout.bytes_per_weight(r.spec.hidden, width, mats)
+        }
+        (w, _) => linear_bytes(w, r.pruning),
+    }
 }
 
 /// The partition of one resolved plan, computed once: its stages, what
@@ -278,6 +316,9 @@ pub(crate) struct Split {
     params: [StageParams; 2],
     /// Bytes per linear-layer weight and per other weight.
     pub weight_bytes: (f64, f64),
+    /// Bytes per routed-expert weight (the linear layers' unless the
+    /// experts have a format of their own).
+    pub expert_bytes: f64,
     /// LoRA adapter parameters of the whole model.
     pub adapters: f64,
 }
@@ -302,6 +343,7 @@ impl Split {
             adapters: 0.0,
         }; 2],
         weight_bytes: (0.0, 0.0),
+        expert_bytes: 0.0,
         adapters: 0.0,
     };
 
@@ -317,6 +359,7 @@ impl Split {
             stages,
             params,
             weight_bytes: weight_bytes(p),
+            expert_bytes: expert_bytes(p),
             adapters: adapter_params(p),
         }
     }

@@ -95,6 +95,17 @@ pub enum ModelChoice {
     Custom(CustomModel),
 }
 
+impl ModelChoice {
+    /// Whether the model routes tokens to experts (a catalog entry's or
+    /// the described architecture's).
+    pub fn has_experts(&self) -> bool {
+        match self {
+            ModelChoice::Preset(id) => crate::catalog::model(*id).spec.moe.is_some(),
+            ModelChoice::Custom(c) => c.spec.moe.is_some(),
+        }
+    }
+}
+
 /// A user-defined model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -447,6 +458,23 @@ pub struct Precisions {
     /// GEMM compute format; FP8 adds quantized weight copies (Transformer Engine).
     #[serde(default = "bf16")]
     pub compute: Precision,
+    /// Routed experts' weights when they are stored apart from the other
+    /// linear layers: gpt-oss ships its MoE weights in MXFP4 and the rest
+    /// in BF16 (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card",
+    /// arXiv:2508.10925, §2: "we quantize the MoE weights to MXFP4"), and
+    /// NVIDIA's FP4 DeepSeek-R1 quantizes only the experts' linear
+    /// layers. `None`: the experts are stored as `weights`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experts: Option<Precision>,
+}
+
+impl Precisions {
+    /// The routed experts' stored format: their own if set, else the
+    /// weights'.
+    #[inline]
+    pub fn expert_weights(&self) -> Precision {
+        self.experts.unwrap_or(self.weights)
+    }
 }
 
 fn bf16() -> Precision {
@@ -470,6 +498,7 @@ impl Default for Precisions {
             activations: Precision::Bf16,
             kv_cache: Precision::Bf16,
             compute: Precision::Bf16,
+            experts: None,
         }
     }
 }

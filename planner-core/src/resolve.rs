@@ -116,6 +116,11 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
                 Work::Infer { .. } => None,
             },
             weights: r.levers.precision.weights,
+            experts: r.levers.precision.expert_weights(),
+            mxfp4_layout: match r.work {
+                Work::Train { .. } => crate::engine::Mxfp4Layout::Checkpoint,
+                Work::Infer { .. } => crate::engine::Mxfp4Layout::of(r.levers.engine, r.gpu.arch),
+            },
             pruning: r.levers.pruning,
         }
     }
@@ -502,6 +507,11 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     if spec.moe.is_none() && levers.offload.experts.take().is_some() {
         c.push(Diagnostic::info(K::LeverIgnored {
             lever: IgnoredLever::ExpertOffloadDense,
+        }));
+    }
+    if spec.moe.is_none() && levers.precision.experts.take().is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::ExpertFormatDense,
         }));
     }
     check_kv_tier(&mut c, &mut levers, &caps);
@@ -1232,6 +1242,9 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
     }
     if let Precision::Int4 { group_size } = levers.precision.weights {
         c.count("levers.precision.weights.int4.group_size", group_size);
+    }
+    if let Some(Precision::Int4 { group_size }) = levers.precision.experts {
+        c.count("levers.precision.experts.int4.group_size", group_size);
     }
     check_speculation(c, levers);
     if let Some(m) = levers.engine_knobs.max_seqs {

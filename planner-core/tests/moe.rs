@@ -376,3 +376,88 @@ fn moe_host_time_follows_experts_per_rank_not_tokens() {
     titan.levers.training_stack = Some(TrainingStack::Torchtitan);
     assert_eq!(host(&titan), 0.0);
 }
+
+/// gpt-oss-120b served on one H100 under vLLM, weights stored as
+/// `weights` with the routed experts as `experts`.
+fn gpt_oss(weights: Precision, experts: Option<Precision>) -> Plan {
+    let mut p = v3_serving(1, 1, 1, 1, MoeLevers::default());
+    p.name = "gpt-oss-120b on 1×H100".into();
+    p.model = ModelChoice::Preset(ModelId::GptOss120b);
+    p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), 1);
+    p.levers.precision = Precisions {
+        weights,
+        experts,
+        ..Precisions::default()
+    };
+    p
+}
+
+fn weight_gib(r: &Report) -> f64 {
+    r.binding_device()
+        .expect("a device")
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::Weights)
+        .map(|i| i.bytes.as_gib())
+        .sum()
+}
+
+/// gpt-oss ships its MoE weights in MXFP4 and everything else in BF16
+/// (model card, arXiv:2508.10925, §2 and Table 1: 114.71B MLP, 0.96B
+/// attention, 1.16B embedding and unembedding; checkpoint 60.8 GiB).
+/// Stored so, the weights come to the checkpoint's size; MXFP4 on every
+/// linear layer would undercount the BF16 attention by about 1.3 GiB, and
+/// BF16 experts would not fit one H100. Decode reads the attention in BF16
+/// and the four experts a token visits in MXFP4.
+#[test]
+fn gpt_oss_holds_its_checkpoint_as_shipped() {
+    let shipped = evaluate(&gpt_oss(Precision::Bf16, Some(Precision::Mxfp4)));
+    let all_fp4 = evaluate(&gpt_oss(Precision::Mxfp4, None));
+    let all_bf16 = evaluate(&gpt_oss(Precision::Bf16, None));
+    let w = weight_gib(&shipped);
+    assert!((w / 60.8 - 1.0).abs() < 0.005, "shipped weights {w:.2} GiB");
+    // The attention projections' 0.96B and the router's 0.01B at
+    // 2 − 4.25/8 bytes more.
+    let gap = w - weight_gib(&all_fp4);
+    let attention = 36.0 * (26_542_080.0 + 368_640.0) * (2.0 - 4.25 / 8.0) / f64::from(1u32 << 30);
+    assert!(
+        (gap / attention - 1.0).abs() < 0.01,
+        "{gap:.3} vs {attention:.3} GiB"
+    );
+    assert!(errors(&shipped).is_empty(), "{:?}", errors(&shipped));
+    assert!(!errors(&all_bf16).is_empty(), "BF16 experts fit one H100?");
+    // Decode at batch 1 is weight-bound: shipped reads more than all-MXFP4
+    // (the BF16 attention) and far less than all-BF16.
+    let reads = |r: &Report| busy(&inference(r).decode, TimeKind::WeightRead);
+    let (s, f, b) = (reads(&shipped), reads(&all_fp4), reads(&all_bf16));
+    assert!(f < s && s < 0.5 * b, "weight reads {f} < {s} < {b}/2");
+    // The experts' own format is a plan's change like any other format.
+    let changes = planner_core::diff::changes(
+        &gpt_oss(Precision::Bf16, None),
+        &gpt_oss(Precision::Bf16, Some(Precision::Mxfp4)),
+    );
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(
+        changes[0].setting,
+        planner_core::diff::Setting::ExpertWeights
+    );
+}
+
+/// A dense model has no experts to store apart: the lever is named as
+/// ignored and changes nothing.
+#[test]
+fn an_expert_format_on_a_dense_model_is_ignored_by_name() {
+    let mut p = gpt_oss(Precision::Bf16, Some(Precision::Mxfp4));
+    p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+    let with = evaluate(&p);
+    p.levers.precision.experts = None;
+    let without = evaluate(&p);
+    assert_eq!(weight_gib(&with), weight_gib(&without));
+    assert!(
+        with.diagnostics
+            .iter()
+            .any(|d| d.message.contains("levers.precision.experts")),
+        "{:?}",
+        with.diagnostics
+    );
+}

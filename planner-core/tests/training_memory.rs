@@ -916,6 +916,7 @@ fn precisions(mp: Mp) -> Precisions {
         activations: act,
         kv_cache: act,
         compute,
+        experts: None,
     };
     match mp {
         Mp::Fp32 => p(fp32, None, fp32, fp32, fp32),
@@ -1260,6 +1261,7 @@ fn qlora_plan(c: &FitClaim) -> Plan {
                 activations: bf16,
                 kv_cache: bf16,
                 compute: bf16,
+                experts: None,
             },
             checkpointing: Checkpointing::Full,
             attention: AttentionKernel::Eager,
@@ -1429,6 +1431,7 @@ fn autocast_over_fp32_weights_caches_16_bit_casts() {
         activations: Precision::Bf16,
         kv_cache: Precision::Bf16,
         compute: Precision::Bf16,
+        experts: None,
     };
     let cache = mib(&evaluate(&p), ItemKind::AutocastCache);
     // Llama 2 7B: 6.48e9 linear weights (the embedding stays FP32) × 2 B.

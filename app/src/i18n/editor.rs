@@ -95,6 +95,8 @@ strings! {
     WeightsPrecision => "Weights", "权重";
     ComputePrecision => "GEMM compute", "矩阵乘计算";
     KvPrecision => "KV cache", "KV 缓存";
+    ExpertsPrecision => "Routed experts", "路由专家";
+    AsWeights => "as the weights", "同权重";
     Fp32 => "FP32", "FP32";
     Bf16 => "BF16", "BF16";
     Fp16 => "FP16", "FP16";

@@ -63,6 +63,12 @@ pub enum ModelId {
     /// DeepSeek-V3 (671B total, without the multi-token-prediction module).
     #[serde(rename = "deepseek-v3")]
     DeepseekV3,
+    /// OpenAI gpt-oss-120b (117B total, 5.1B active).
+    #[serde(rename = "gpt-oss-120b")]
+    GptOss120b,
+    /// OpenAI gpt-oss-20b (21B total, 3.6B active).
+    #[serde(rename = "gpt-oss-20b")]
+    GptOss20b,
 }
 
 impl ModelId {
@@ -87,6 +93,8 @@ impl ModelId {
         ModelId::Qwen25_7b,
         ModelId::Qwen25_72b,
         ModelId::DeepseekV3,
+        ModelId::GptOss120b,
+        ModelId::GptOss20b,
     ];
 }
 
@@ -280,7 +288,42 @@ pub static MODELS: &[ModelEntry] = &[
         source: "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3 with intermediate 18432, 256 routed experts of 2048, 8 per token, 1 shared expert, vocab 129280, max_position_embeddings 163840, untied); DeepSeek-AI, arXiv:2412.19437. The multi-token-prediction layer (num_nextn_predict_layers 1) and the router's score-correction bias are not modelled. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
     },
+    ModelEntry {
+        id: ModelId::GptOss120b,
+        name: "gpt-oss-120b",
+        spec: gpt_oss(36, 128),
+        source: "openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, attention_bias true, 128 local experts of intermediate 2880, 4 per token, vocab 201088, max_position_embeddings 131072, sliding_window 128 on the layer_types' alternate sliding_attention layers, untied); OpenAI, \"gpt-oss-120b & gpt-oss-20b Model Card\", arXiv:2508.10925, Table 1 (116.83B total, 5.13B active). As shipped the MoE weights are MXFP4 and the rest BF16 (levers.precision.experts). The attention sinks and the experts' biases (0.04B) are not modelled. Checked by importing the config (hf::tests)",
+        provenance: Provenance::VerifiedCopy,
+    },
+    ModelEntry {
+        id: ModelId::GptOss20b,
+        name: "gpt-oss-20b",
+        spec: gpt_oss(24, 32),
+        source: "openai/gpt-oss-20b config.json (24 layers, 32 local experts, the rest as gpt-oss-120b); OpenAI, arXiv:2508.10925, Table 1 (20.91B total, 3.61B active). As shipped the MoE weights are MXFP4 and the rest BF16 (levers.precision.experts). Checked by importing the config (hf::tests)",
+        provenance: Provenance::VerifiedCopy,
+    },
 ];
+
+/// gpt-oss's shape with `layers` layers and `experts` experts: hidden 2880,
+/// 64 query heads of 64 (wider than hidden ÷ heads), 8 KV heads, biases on
+/// every projection, experts of 2880 with 4 per token, and a 128-token
+/// window on every other layer.
+const fn gpt_oss(layers: u32, experts: u32) -> ModelSpec {
+    ModelSpec {
+        head_dim: 64,
+        bias: Bias::All,
+        sliding_window: Some(128),
+        windowed_layers: Some(layers / 2),
+        moe: Some(MoeSpec {
+            experts,
+            top_k: 4,
+            expert_ffn: 2880,
+            shared_ffn: 0,
+            dense_layers: 0,
+        }),
+        ..ModelSpec::llama(layers, 2880, 64, 8, 2880, 201088, 131072)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -309,6 +352,8 @@ mod tests {
             ModelId::Qwen25_7b => 15,
             ModelId::Qwen25_72b => 16,
             ModelId::DeepseekV3 => 17,
+            ModelId::GptOss120b => 18,
+            ModelId::GptOss20b => 19,
         }
     }
 
@@ -321,7 +366,7 @@ mod tests {
         for (i, id) in ModelId::ALL.iter().enumerate() {
             assert_eq!(position(*id), i, "{id:?} is out of place in ModelId::ALL");
         }
-        assert_eq!(ModelId::ALL.len(), position(ModelId::DeepseekV3) + 1);
+        assert_eq!(ModelId::ALL.len(), position(ModelId::GptOss20b) + 1);
     }
 
     #[test]
@@ -356,7 +401,9 @@ mod tests {
                 "{}: kv heads must divide heads",
                 e.name
             );
-            if s.attention == AttentionKind::Standard {
+            // gpt-oss's config sets its heads wider than hidden ÷ heads.
+            let apart = matches!(e.id, ModelId::GptOss120b | ModelId::GptOss20b);
+            if s.attention == AttentionKind::Standard && !apart {
                 assert_eq!(s.heads * s.head_dim, s.hidden, "{}", e.name);
             }
             if let Some(m) = s.moe {
@@ -402,6 +449,10 @@ mod tests {
             // 671B for the main model; the released checkpoint's 685B adds
             // the 14B multi-token-prediction module.
             (ModelId::DeepseekV3, 671.0e9, 1e-3),
+            // The card's 116.83B and 20.91B include the experts' biases
+            // (0.04B in the 120b), which the shape does not model.
+            (ModelId::GptOss120b, 116.83e9, 5e-4),
+            (ModelId::GptOss20b, 20.91e9, 5e-4),
         ];
         assert_eq!(cases.len(), ModelId::ALL.len(), "every model needs a case");
         for &(id, published, tol) in cases {
@@ -414,23 +465,32 @@ mod tests {
         }
     }
 
-    /// Active parameters of the MoE models. The two vendors count
+    /// Active parameters of the MoE models. The vendors count
     /// differently: Mistral's 12.9B includes the input embedding, DeepSeek's
     /// 36.6B (V3 release notes, "including 0.9B for the output head") does
-    /// not, which is exactly `active_non_embedding`.
+    /// not, which is exactly `active_non_embedding`; so do OpenAI's 5.13B
+    /// and 3.61B (the unembedding in, the embedding out).
     #[test]
     fn moe_active_counts_match_published() {
-        let cases: &[(ModelId, bool, f64, f64)] = &[
+        #[derive(Clone, Copy)]
+        enum Plus {
+            Nothing,
+            InputEmbedding,
+        }
+        let cases: &[(ModelId, Plus, f64, f64)] = &[
             // Exact derivation: 12.88B, which Mistral rounds to 12.9B.
-            (ModelId::Mixtral8x7b, true, 12.9e9, 2e-3),
-            (ModelId::DeepseekV3, false, 36.6e9, 2e-3),
+            (ModelId::Mixtral8x7b, Plus::InputEmbedding, 12.9e9, 2e-3),
+            (ModelId::DeepseekV3, Plus::Nothing, 36.6e9, 2e-3),
+            (ModelId::GptOss120b, Plus::Nothing, 5.13e9, 2e-3),
+            (ModelId::GptOss20b, Plus::Nothing, 3.61e9, 2e-3),
         ];
-        for &(id, with_input_embedding, published, tol) in cases {
+        for &(id, plus, published, tol) in cases {
             let spec = &entry(id).spec;
             let p = spec.params();
             let mut active = p.active_non_embedding(spec);
-            if with_input_embedding {
-                active += p.embedding + p.final_norm;
+            match plus {
+                Plus::Nothing => {}
+                Plus::InputEmbedding => active += p.embedding + p.final_norm,
             }
             let err = (active / published - 1.0).abs();
             assert!(err <= tol, "{id:?}: active {active:.0} vs {published:.0}");

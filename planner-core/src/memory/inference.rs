@@ -197,6 +197,7 @@ pub(crate) fn fill<S: Sink>(
 ) {
     let sp = r.split.params(st);
     let (w_lin, w_other) = r.split.weight_bytes;
+    let w_exp = r.split.expert_bytes;
     // With `levers.offload.experts` the routed experts go where it says
     // and the rest where `parameters` says; without it they all follow
     // `parameters`.
@@ -204,26 +205,28 @@ pub(crate) fn fill<S: Sink>(
     let pooled = if apart.is_some() { 0.0 } else { sp.experts };
     items.place(
         ItemKind::Weights,
-        (sp.linear + pooled) * w_lin + sp.other * w_other,
+        sp.linear * w_lin + pooled * w_exp + sp.other * w_other,
         r.levers.offload.parameters,
         || {
+            let experts = if pooled > 0.0 {
+                format!(" + {pooled:.3e} routed-expert params × {w_exp:.4} B")
+            } else {
+                String::new()
+            };
             format!(
-                "{:.3e} linear params × {:.4} B + {:.3e} others × {} B",
-                sp.linear + pooled,
-                w_lin,
-                sp.other,
-                w_other
+                "{:.3e} linear params × {:.4} B{experts} + {:.3e} others × {} B",
+                sp.linear, w_lin, sp.other, w_other
             )
         },
     );
     if let Some(to) = apart {
-        items.place(ItemKind::Weights, sp.experts * w_lin, Some(to), || {
-            format!("routed experts: {:.3e} params × {:.4} B", sp.experts, w_lin)
+        items.place(ItemKind::Weights, sp.experts * w_exp, Some(to), || {
+            format!("routed experts: {:.3e} params × {:.4} B", sp.experts, w_exp)
         });
         if to.tier != crate::plan::Tier::Hbm && st.moe_layers > 0 {
             // The copy of one layer's experts lands while the layer
             // before runs: two layers' moved share in HBM at most.
-            let layer = sp.experts / f64::from(st.moe_layers) * w_lin * to.fraction;
+            let layer = sp.experts / f64::from(st.moe_layers) * w_exp * to.fraction;
             items.hbm(ItemKind::GatherBuffers, 2.0 * layer, || {
                 "two MoE layers' offloaded experts staged in HBM".into()
             });

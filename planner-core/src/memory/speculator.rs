@@ -63,7 +63,7 @@ impl Speculator {
         };
         let sp = d.split.params(&st);
         let (w_lin, w_other) = d.split.weight_bytes;
-        let linear = (sp.linear + sp.experts) * w_lin;
+        let linear = sp.linear * w_lin + sp.experts * d.split.expert_bytes;
         match self.spec.drafter {
             Drafter::Model { .. } => linear + sp.other * w_other,
             Drafter::Heads { .. } => {

@@ -475,7 +475,7 @@ fn model_state_items<S: Sink>(
         w_lin
     };
     let dense = model_states(dense_params, per(w_dense), sharding, n);
-    let experts = model_states(sp.experts, per(w_lin), sharding, ne);
+    let experts = model_states(sp.experts, per(r.split.expert_bytes), sharding, ne);
 
     items.place(
         ItemKind::Weights,

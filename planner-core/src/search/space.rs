@@ -501,7 +501,8 @@ pub(crate) fn checkpointings(base: Checkpointing, training: bool) -> Vec<Checkpo
 
 /// Number formats: the base plan's; when narrower formats are allowed,
 /// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8,
-/// INT8 and INT4 weights, each with the base or an FP8 KV cache.
+/// INT8 and INT4 weights (and, for an MoE, INT4 experts alone), each with
+/// the base or an FP8 KV cache.
 pub(crate) fn precisions(
     r: &Resolved,
     base: Precisions,
@@ -537,6 +538,21 @@ pub(crate) fn precisions(
                         out,
                         Precisions {
                             weights: w,
+                            kv_cache: kv,
+                            ..base
+                        },
+                    );
+                }
+            }
+            // An MoE's routed experts hold most of its weights: 4-bit
+            // experts beside the base's attention, as gpt-oss ships and
+            // NVIDIA's FP4 DeepSeek-R1 quantizes.
+            if r.spec.moe.is_some() {
+                for kv in [base.kv_cache, Precision::Fp8] {
+                    out = with(
+                        out,
+                        Precisions {
+                            experts: Some(Precision::Int4 { group_size: 128 }),
                             kv_cache: kv,
                             ..base
                         },

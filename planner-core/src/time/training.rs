@@ -782,8 +782,8 @@ struct StageBytes {
     dense: f64,
     /// Routed-expert elements.
     experts: f64,
-    /// Bytes per linear weight.
-    w_lin: f64,
+    /// Bytes per routed-expert weight.
+    w_exp: f64,
     /// Bytes per dense weight, averaged over linear and other.
     w_dense: f64,
     trainable_dense: f64,
@@ -804,7 +804,7 @@ fn stage_bytes(r: &Resolved, st: &Stage, frozen: bool) -> StageBytes {
     StageBytes {
         dense,
         experts: sp.experts,
-        w_lin,
+        w_exp: r.split.expert_bytes,
         w_dense,
         trainable_dense: if frozen { sp.adapters } else { dense },
         trainable_experts: if frozen { 0.0 } else { sp.experts },
@@ -878,7 +878,7 @@ impl DpGroups {
             r,
             Collective::AllGather,
             b.dense * b.w_dense,
-            b.experts * b.w_lin,
+            b.experts * b.w_exp,
             pieces,
         )
     }
@@ -1016,7 +1016,7 @@ fn data_parallel(
     let grad_pieces = grad_buckets(r, st, trainable, trainable * b.g);
     let (gather_pieces, prefetched) = gather_buckets(r, st);
     let all = b.dense + b.experts;
-    let step_gather_pieces = grad_buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_lin);
+    let step_gather_pieces = grad_buckets(r, st, all, b.dense * b.w_dense + b.experts * b.w_exp);
     for &(exchange, cadence) in crate::zero::mode(r.levers.sharding).exchanges {
         let (kind, seconds, pieces) = match exchange {
             Exchange::GradientAllReduce => (

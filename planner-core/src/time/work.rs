@@ -347,7 +347,7 @@ pub(crate) fn routed_experts(r: &Resolved, l: &LayerParams, tok: f64, mats: f64)
     RoutedExperts {
         flops,
         compute,
-        weight_bytes: touched * expert * linear_weight_bytes(r),
+        weight_bytes: touched * expert * r.split.expert_bytes,
         touched,
         io_bytes,
         dispatch_buffer,

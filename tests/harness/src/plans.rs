@@ -185,6 +185,7 @@ pub fn train_precisions(p: TrainPrecision) -> Precisions {
         activations: half,
         kv_cache: half,
         compute: half,
+        experts: None,
     };
     match p {
         TrainPrecision::Fp32 => Precisions {
@@ -195,6 +196,7 @@ pub fn train_precisions(p: TrainPrecision) -> Precisions {
             activations: Precision::Fp32,
             kv_cache: Precision::Fp32,
             compute: Precision::Fp32,
+            experts: None,
         },
         TrainPrecision::AmpFp16 => amp(Precision::Fp16),
         TrainPrecision::AmpBf16 => amp(Precision::Bf16),
@@ -297,6 +299,7 @@ pub fn infer_plan(i: &InferConfig, m: &GridModel, gpu: GpuChoice) -> Plan {
                 activations: Precision::Bf16,
                 kv_cache: Precision::Bf16,
                 compute: Precision::Bf16,
+                experts: None,
             },
             attention: AttentionKernel::Flash,
             kv_cache: KvCacheLayout::Contiguous { reserve_tokens: 0 },

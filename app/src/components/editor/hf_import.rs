@@ -6,7 +6,7 @@ use super::lens::use_plan;
 use crate::i18n::editor::{t, K};
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::hf::import_hf_config;
+use planner_core::hf::{import_hf_config, ShippedWeights};
 use planner_core::plan::{CustomModel, ModelChoice};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -30,13 +30,23 @@ pub enum Outcome {
     TooLarge,
 }
 
-/// Reads `text` with the core: the model to use, and what to show.
-pub fn import(text: &str) -> (Option<CustomModel>, Outcome) {
+/// What an import puts into the plan: the model, and the formats its
+/// checkpoint ships in (a serving plan takes them).
+pub struct Imported {
+    model: CustomModel,
+    shipped: Option<ShippedWeights>,
+}
+
+/// Reads `text` with the core: what to put in the plan, and what to show.
+pub fn import(text: &str) -> (Option<Imported>, Outcome) {
     match import_hf_config(text) {
         Ok(m) => (
-            Some(CustomModel {
-                name: m.name.clone(),
-                spec: m.spec,
+            Some(Imported {
+                model: CustomModel {
+                    name: m.name.clone(),
+                    spec: m.spec,
+                },
+                shipped: m.shipped,
             }),
             Outcome::Imported {
                 name: m.name,
@@ -85,7 +95,12 @@ pub fn HfImport() -> impl IntoView {
     let run = move |_| {
         let (model, said) = text.with_untracked(|s| import(s));
         if let Some(m) = model {
-            lens.set(History::Push, |p| p.model = ModelChoice::Custom(m));
+            lens.set(History::Push, |p| {
+                p.model = ModelChoice::Custom(m.model);
+                if let Some(s) = m.shipped {
+                    s.serve(p);
+                }
+            });
         }
         outcome.set(Some(said));
     };
@@ -136,7 +151,7 @@ mod tests {
             "num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,
             "vocab_size":32000,"max_position_embeddings":4096,"_name_or_path":"<b>x</b>"}"#;
         let (m, o) = import(llama);
-        assert_eq!(m.map(|m| m.spec.layers), Some(32));
+        assert_eq!(m.map(|m| m.model.spec.layers), Some(32));
         // Names are kept as text; the view never renders them as markup.
         assert!(matches!(o, Outcome::Imported { ref name, .. } if name == "<b>x</b>"));
         for bad in ["", "[]", "{", r#"{"model_type":"nope"}"#] {

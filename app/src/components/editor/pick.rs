@@ -206,6 +206,31 @@ impl Pick for Precision {
     }
 }
 
+/// The routed experts' format: the weights' own, or one of the formats.
+impl Pick for Option<Precision> {
+    const OPTIONS: &'static [(&'static str, K)] = &[
+        ("same", K::AsWeights),
+        ("fp32", K::Fp32),
+        ("bf16", K::Bf16),
+        ("fp16", K::Fp16),
+        ("fp8", K::Fp8),
+        ("int8", K::Int8),
+        ("int4", K::Int4),
+        ("nf4", K::Nf4),
+        ("nf4_dq", K::Nf4Dq),
+        ("mxfp4", K::Mxfp4),
+    ];
+    fn key(&self) -> &'static str {
+        self.map_or("same", |p| p.key())
+    }
+    fn pick(key: &str, current: &Self) -> Option<Self> {
+        if key == "same" {
+            return Some(None);
+        }
+        Precision::pick(key, &current.unwrap_or(Precision::Bf16)).map(Some)
+    }
+}
+
 impl Pick for Pruning {
     const OPTIONS: &'static [(&'static str, K)] = &[
         ("none", K::PruneNone),
