@@ -79,6 +79,8 @@ pub enum IgnoredLever {
     /// (vLLM V1 and TensorRT-LLM always mix; static batches do not
     /// schedule by iteration).
     Batching,
+    /// `levers.engine_knobs.sampler` on an engine other than vLLM V1.
+    Sampler,
     /// `levers.offload.optimizer` on serving.
     OptimizerOffload,
     /// `levers.offload.gradients` on serving.
@@ -95,7 +97,7 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 14] = [
+    pub const ALL: [IgnoredLever; 15] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
@@ -104,6 +106,7 @@ impl IgnoredLever {
         IgnoredLever::SchedulerSteps,
         IgnoredLever::DpBalance,
         IgnoredLever::Batching,
+        IgnoredLever::Sampler,
         IgnoredLever::OptimizerOffload,
         IgnoredLever::GradientOffload,
         IgnoredLever::ActivationOffload,
@@ -122,6 +125,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
     IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";
     IgnoredLever::Batching => "batching", "levers.engine_knobs.batching (only SGLang and vLLM V0 choose how prompts meet decoding)", "levers.engine_knobs.batching（仅 SGLang 与 vLLM V0 可选择提示与解码的组合方式）";
+    IgnoredLever::Sampler => "sampler", "levers.engine_knobs.sampler (only vLLM V1 profiles its sampler)", "levers.engine_knobs.sampler（仅 vLLM V1 预先测量其采样器）";
     IgnoredLever::OptimizerOffload => "optimizer_offload", "optimizer offload", "优化器卸载";
     IgnoredLever::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
     IgnoredLever::ActivationOffload => "activation_offload", "activation offload", "激活卸载";

@@ -290,6 +290,54 @@ crate::lang::named!(Batching {
     Batching::PrefillFirst => "prefill_first", "whole prompts first, decode paused", "整段提示优先，解码暂停";
 });
 
+/// The top-k/top-p sampler whose peak vLLM V1's profile run takes off
+/// its KV budget (`_dummy_sampler_run`: top-p 0.9 and top-k on every
+/// request, the logits over the whole vocabulary).
+///
+/// vLLM's defaults, read in its PyPI wheels (`vllm/envs.py`
+/// `VLLM_USE_FLASHINFER_SAMPLER`, `v1/sample/ops/topk_topp_sampler.py`):
+/// FlashInfer's kernel where FlashInfer is installed in 0.9.0–0.11.0
+/// (which `pip install vllm` did not install), off from 0.11.1 (PR #26859,
+/// "Disable FlashInfer sampler by default") to 0.20.0, on again from 0.21.0
+/// (PR #40376), where the profile run then also warms the PyTorch path
+/// with a seeded call. So the sort path's peak is what every release but
+/// 0.9–0.11.0's Docker images reaches, and the default here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Sampler {
+    /// PyTorch's sort-based top-k/top-p: an FP32 copy of the logits, the
+    /// sorted values, int64 indices and their inverse, and the sort's
+    /// scratch, about 36 bytes a logit past the compute format. Checked
+    /// against vLLM's logs (`memory::inference` tests): Qwen3-8B's
+    /// 1.40 GiB and gpt-oss-120b's 7.38 GiB profile peaks.
+    #[default]
+    Sort,
+    /// FlashInfer's sampling kernels (`top_k_top_p_sampling_from_logits`):
+    /// the FP32 logits and probabilities and a little scratch, about 12
+    /// bytes a logit.
+    FlashInfer,
+}
+
+impl Sampler {
+    /// Both samplers, in display order.
+    pub const ALL: [Sampler; 2] = [Sampler::Sort, Sampler::FlashInfer];
+
+    /// Bytes a logit holds at the sampler's peak past its copy in the
+    /// compute format.
+    pub fn bytes_per_logit(self) -> f64 {
+        match self {
+            Sampler::Sort => 36.0,
+            Sampler::FlashInfer => 12.0,
+        }
+    }
+}
+
+crate::lang::named!(Sampler {
+    Sampler::Sort => "sort", "PyTorch sort (top-k/top-p)", "PyTorch 排序（top-k/top-p）";
+    Sampler::FlashInfer => "flash_infer", "FlashInfer sampling kernels", "FlashInfer 采样内核";
+});
+
 /// Whether the host's work for the next iteration runs while the GPU
 /// computes this one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -455,6 +503,10 @@ pub struct EngineKnobs {
     /// TensorRT-LLM). Static batches ignore it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batching: Option<Batching>,
+    /// The top-k/top-p sampler vLLM's profile run goes through
+    /// ([`Sampler`]); `None` is the sort path. Only `vllm` has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<Sampler>,
 }
 
 /// The most decode steps per scheduling a plan may state.

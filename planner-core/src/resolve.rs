@@ -1295,6 +1295,13 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
         }));
         levers.engine_knobs.batching = None;
     }
+    // Only vLLM V1 profiles its sampler before sizing the pool.
+    if levers.engine_knobs.sampler.is_some() && levers.engine != crate::engine::Engine::Vllm {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::Sampler,
+        }));
+        levers.engine_knobs.sampler = None;
+    }
 }
 
 /// Disaggregated pools: GPUs in each, within the plan's; a link that

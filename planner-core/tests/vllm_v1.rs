@@ -292,12 +292,14 @@ fn vllm_v1_on_one_gpu() {
             None => by_metric.push((row.metric, vec![e])),
         }
     }
-    // Every row fits. The closest is Qwen3-32B's 32,000-token prompts on
-    // the H100: the pool (about 7.9 GiB, as vLLM 0.11's own arithmetic gives
-    // about 8.0 with FlashInfer's sampler) holds one 32,100-token request
-    // (7.84 GiB) but not the 10 GiB vLLM's default 40,960-token context
-    // needs, so that run must have lowered `max_model_len`.
-    assert!(refused.is_empty(), "{refused:?}");
+    // Every row fits but Qwen3-32B's 32,000-token prompts on the H100: at
+    // vLLM's defaults its budget keeps a 4.4 GiB pool (the sort-path
+    // sampler's 5.6 GiB peak over 1,024 requests taken off), less than one
+    // 32,100-token request (7.84 GiB) and the 10 GiB of the default
+    // 40,960-token context. That run must have lowered `max_model_len`
+    // and either `max_num_seqs` or taken FlashInfer's sampler (a pool of
+    // 7.9 GiB); the page does not say which, so the row is not predicted.
+    assert_eq!(refused, ["G11 32B H100 32000/100"]);
     for (metric, errors) in &by_metric {
         let (median, worst) = summary(errors);
         println!(
@@ -321,10 +323,11 @@ fn vllm_v1_on_one_gpu() {
                 errors.iter().all(|e| (-0.90..=-0.75).contains(e)),
                 "{errors:?}"
             ),
-            // Saturation runs: the H100 rows 1.5–4.1× the measured
-            // throughput, the A100 rows +2 % to +39 % (the docs say what
-            // is and is not explained).
-            Metric::OutTokPerS => assert!(median <= 0.60 && worst <= 3.2, "{median} {worst}"),
+            // Concurrency 1–8 +11 … +15 %; saturation runs: the 32B rows
+            // −1 … +39 % but for the 128/4 runs (+157 % on the H100), the
+            // 14B H100 rows +67 … +313 % (the docs say what is and is not
+            // explained).
+            Metric::OutTokPerS => assert!(median <= 0.25 && worst <= 3.2, "{median} {worst}"),
         }
     }
 }
@@ -390,20 +393,22 @@ fn a_preempted_request_finds_its_blocks_still_cached() {
 /// vLLM V1 takes its profile run's peak off the KV budget: a forward of
 /// the whole token budget, or on the last stage the sampler over
 /// `max_num_seqs` requests' full-vocabulary logits, the larger. Qwen3-32B
-/// with vLLM's H100 defaults (8,192 tokens, 1,024 requests): the sampler,
-/// 1,024 × 151,936 logits × (2 + 12) B plus the hidden states, 2.13 GiB;
-/// with the A100's (2,048, 256), 0.53 GiB; with four sequences the
-/// forward's MLP of 8,192 tokens, 1.33 GiB. Every byte of it is a byte
-/// less of KV.
+/// with vLLM's H100 defaults (8,192 tokens, 1,024 requests): the sampler
+/// on the sort path, 1,024 × 151,936 logits × (2 + 36) B plus the hidden
+/// states, 5.60 GiB (FlashInfer's kernels, 2 + 12 B: 2.13 GiB); with the
+/// A100's (2,048, 256), 1.40 GiB; with four sequences the forward's MLP
+/// of 8,192 tokens, 1.33 GiB. Every byte of it is a byte less of KV.
 #[test]
 fn vllm_takes_its_profile_peak_off_the_kv_budget() {
+    use planner_core::engine::Sampler;
     use planner_core::report::ItemKind;
-    let peak_and_pool = |label: &str, max_seqs: Option<u32>| {
+    let peak_and_pool = |label: &str, max_seqs: Option<u32>, sampler: Option<Sampler>| {
         let Some(row) = rows().into_iter().find(|r| r.label.starts_with(label)) else {
             unreachable!("{label} is a row")
         };
         let mut p = row.plan();
         p.levers.engine_knobs.max_seqs = max_seqs;
+        p.levers.engine_knobs.sampler = sampler;
         let r = planner_core::evaluate(&p);
         let peak: f64 = r.devices[r.binding]
             .items
@@ -414,12 +419,14 @@ fn vllm_takes_its_profile_peak_off_the_kv_budget() {
         let pool = r.serving.map_or(0.0, |s| s.kv_pool.as_gib());
         (peak, pool)
     };
-    let (h100, h100_pool) = peak_and_pool("G12", None);
-    let (a100, _) = peak_and_pool("G26", None);
-    let (few, few_pool) = peak_and_pool("G12", Some(4));
-    println!("H100 {h100:.2} GiB (pool {h100_pool:.2}), A100 {a100:.2}, 4 sequences {few:.2} (pool {few_pool:.2})");
-    assert!((h100 - 2.13).abs() < 0.02, "{h100}");
-    assert!((a100 - 0.53).abs() < 0.02, "{a100}");
+    let (h100, h100_pool) = peak_and_pool("G12", None, None);
+    let (flash, _) = peak_and_pool("G12", None, Some(Sampler::FlashInfer));
+    let (a100, _) = peak_and_pool("G26", None, None);
+    let (few, few_pool) = peak_and_pool("G12", Some(4), None);
+    println!("H100 {h100:.2} GiB (pool {h100_pool:.2}; FlashInfer {flash:.2}), A100 {a100:.2}, 4 sequences {few:.2} (pool {few_pool:.2})");
+    assert!((h100 - 5.60).abs() < 0.02, "{h100}");
+    assert!((flash - 2.13).abs() < 0.02, "{flash}");
+    assert!((a100 - 1.40).abs() < 0.02, "{a100}");
     assert!((few - 1.33).abs() < 0.05, "{few}");
     assert!((few_pool - h100_pool - (h100 - few)).abs() < 0.01);
 }

@@ -108,16 +108,6 @@ fn layer_transient(r: &Resolved, st: &Stage, tokens: f64, keys: f64) -> f64 {
     base + (qkv + scores).max(mlp)
 }
 
-/// Bytes per logit vLLM V1's sampler holds at its peak, past the logits
-/// in the compute format: their FP32 copy, the masked copy and the
-/// probabilities (4 B each) on FlashInfer's top-k/top-p path, which vLLM
-/// takes whenever FlashInfer is installed, as in its Docker images
-/// (`vllm/v1/sample/sampler.py` FP32 upcast;
-/// `vllm/v1/sample/ops/topk_topp_sampler.py`, v0.11.0). Without
-/// FlashInfer (a bare `pip install` of 0.11) the sort path holds sorted
-/// values and int64 indices too, about 36 B in all.
-const SAMPLER_FP32_BYTES_PER_LOGIT: f64 = 12.0;
-
 /// What vLLM V1 takes off its KV budget for activations: the peak of its
 /// profile run (`gpu_worker.determine_available_memory`, v0.11.0), one
 /// dummy forward of `max_num_batched_tokens` tokens with attention
@@ -140,7 +130,11 @@ fn vllm_profile_peak(r: &Resolved, st: &Stage) -> Option<f64> {
         (tokens, reqs),
         (f64::from(r.spec.hidden), f64::from(r.spec.vocab)),
         ab,
-        SAMPLER_FP32_BYTES_PER_LOGIT,
+        r.levers
+            .engine_knobs
+            .sampler
+            .unwrap_or_default()
+            .bytes_per_logit(),
     );
     Some(forward.max(sampler))
 }
@@ -298,12 +292,8 @@ pub(crate) fn fill<S: Sink>(
 
 #[cfg(test)]
 mod tests {
-    use super::{sampler_peak, SAMPLER_FP32_BYTES_PER_LOGIT};
-
-    /// The sort path's bytes per logit past the compute format, where
-    /// FlashInfer is absent: the FP32 copy 4, sorted values 4, int64
-    /// indices and their inverse 16, the sort's scratch about 12.
-    const SORT_PATH_FP32_BYTES_PER_LOGIT: f64 = 36.0;
+    use super::sampler_peak;
+    use crate::engine::Sampler;
 
     const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
@@ -316,21 +306,34 @@ mod tests {
     ///   vLLM 0.11.1.dev on 4 A30s (vllm-project/vllm#29070): 0.22 GiB, of
     ///   which the model's sampler is 0.18 (its forward at TP 4 is far
     ///   smaller); the rest is not accounted for.
+    ///
+    /// and at an H100's defaults (8,192 tokens, 1,024 requests):
+    /// - gpt-oss-120b (hidden 2,880, vocabulary 201,088) on one H100
+    ///   (vLLM `vllm-openai` image, llm-d-benchmark's
+    ///   `config_explorer/empirical-vllm-memory-results.md`): activation
+    ///   peak 7.38 GiB, the sort path.
     #[test]
     fn the_sampler_peak_matches_vllms_start_up_logs() {
         let qwen3 = sampler_peak(
             (2048.0, 256.0),
             (4096.0, 151_936.0),
             2.0,
-            SORT_PATH_FP32_BYTES_PER_LOGIT,
+            Sampler::Sort.bytes_per_logit(),
         ) / GIB;
         assert!((qwen3 - 1.40).abs() < 0.01, "{qwen3}");
         let opt = sampler_peak(
             (2048.0, 256.0),
             (2560.0, 50_272.0),
             2.0,
-            SAMPLER_FP32_BYTES_PER_LOGIT,
+            Sampler::FlashInfer.bytes_per_logit(),
         ) / GIB;
         assert!(opt < 0.22 && opt > 0.8 * 0.22, "{opt}");
+        let oss = sampler_peak(
+            (8192.0, 1024.0),
+            (2880.0, 201_088.0),
+            2.0,
+            Sampler::Sort.bytes_per_logit(),
+        ) / GIB;
+        assert!((oss / 7.38 - 1.0).abs() < 0.01, "{oss}");
     }
 }
