@@ -430,3 +430,69 @@ fn vllm_takes_its_profile_peak_off_the_kv_budget() {
     assert!((few - 1.33).abs() < 0.05, "{few}");
     assert!((few_pool - h100_pool - (h100 - few)).abs() < 0.01);
 }
+
+/// gpt-oss-120b as shipped (MXFP4 experts, BF16 attention) under vLLM
+/// 0.10.2 on one H100 and on two at TP 2 with `--async-scheduling`, ShareGPT
+/// at `--max-concurrency` 4, 100 prompts (21,691 output tokens; the
+/// total-token rate gives about 229 prompt tokens a request): GPUStack's
+/// `docs/performance-lab/gpt-oss-120b/h100.md`. 0.10.2 samples with
+/// FlashInfer where it is installed (`engine::Sampler`), and the one-GPU
+/// server set `--max-model-len 32768`. Held out; the misses are named in
+/// docs/validation.md ("gpt-oss as shipped"): the decode step is 19–28 %
+/// fast, the MXFP4 MoE kernels of 0.10.x (which warn "mxfp4 quantization
+/// is not fully optimized yet") running slower than their weight reads,
+/// and TTFT carries the ~30 ms a request outside the engine seen above.
+#[test]
+fn gpt_oss_120b_at_concurrency_four() {
+    use planner_core::catalog::ModelId;
+    use planner_core::engine::Sampler;
+    let data = Data::ShareGpt {
+        prompt: 229.4,
+        output: 216.9,
+    };
+    // (TP, host overlap, published mean TTFT ms, mean TPOT ms, output tokens/s)
+    #[rustfmt::skip]
+    let cases = [
+        (1, HostOverlap::Serial, 49.00, 8.31, 453.04),
+        (2, HostOverlap::Overlapped, 37.51, 5.75, 645.55),
+    ];
+    for (tp, overlap, ttft, tpot, tps) in cases {
+        let row = Row {
+            label: "gpt-oss-120b",
+            model: ModelChoice::Preset(ModelId::GptOss120b),
+            gpu: GpuId::H100Sxm,
+            data,
+            prompts: 100,
+            clients: Some(4),
+            metric: Metric::TpotMs,
+            published: tpot,
+        };
+        let mut p = row.plan();
+        p.levers.precision.experts = Some(Precision::Mxfp4);
+        p.levers.parallel.tp = tp;
+        p.hardware = Hardware::new(GpuChoice::Preset(GpuId::H100Sxm), tp);
+        p.levers.engine_knobs.sampler = Some(Sampler::FlashInfer);
+        p.levers.engine_knobs.host_overlap = Some(overlap);
+        let r = planner_core::evaluate(&p);
+        assert_eq!(r.verdict, planner_core::Verdict::Fits, "TP {tp}");
+        let s = planner_core::serving::simulate(&p).expect("a stream");
+        let e = |pred: f64, publ: f64| pred / publ - 1.0;
+        let (et, ep, eo) = (
+            e(s.ttft.mean.as_millis(), ttft),
+            e(s.tpot.mean.as_millis(), tpot),
+            e(s.output_tokens_per_second, tps),
+        );
+        println!(
+            "gpt-oss-120b TP {tp} c=4: TTFT {:.1} ms ({:+.1} %), TPOT {:.2} ms ({:+.1} %), {:.0} tok/s ({:+.1} %)",
+            s.ttft.mean.as_millis(),
+            et * 100.0,
+            s.tpot.mean.as_millis(),
+            ep * 100.0,
+            s.output_tokens_per_second,
+            eo * 100.0
+        );
+        // Pinned so a change shows: TPOT fast by at most 30 %, never slow.
+        assert!((-0.30..=0.0).contains(&ep), "TP {tp}: TPOT {ep}");
+        assert!((-0.70..=0.0).contains(&et), "TP {tp}: TTFT {et}");
+    }
+}
