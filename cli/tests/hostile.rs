@@ -491,6 +491,32 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Answered,
         ),
         eval(
+            "routed experts in a format that does not exist",
+            &[("/levers/precision/experts", json!("fp3"))],
+            Refused("levers.precision.experts"),
+        ),
+        eval(
+            "routed experts in INT4 groups of zero",
+            &[
+                ("/model", json!({"preset": "gpt-oss-20b"})),
+                (
+                    "/levers/precision/experts",
+                    json!({"int4": {"group_size": 0}}),
+                ),
+            ],
+            Refused("levers.precision.experts.int4.group_size"),
+        ),
+        eval(
+            "routed experts' format on a dense model is named as ignored",
+            &[("/levers/precision/experts", json!("mxfp4"))],
+            Answered,
+        ),
+        eval(
+            "a sampler vLLM does not have",
+            &[("/levers/engine_knobs", json!({"sampler": "fastest"}))],
+            Refused("levers.engine_knobs.sampler"),
+        ),
+        eval(
             "name with terminal escapes",
             &[("/name", json!("\u{1b}[2Jevil\u{7}"))],
             Answered,
