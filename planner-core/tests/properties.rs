@@ -27,6 +27,8 @@ fn model_id() -> impl Strategy<Value = ModelId> {
         ModelId::DeepseekV3,
         ModelId::Gpt3_175b,
         ModelId::BertLarge,
+        ModelId::GptOss20b,
+        ModelId::GptOss120b,
     ])
 }
 
@@ -479,13 +481,18 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
             0u32..4,
         ),
         (0u32..6, 0u32..3, any::<bool>(), 64u32..4096, 1u32..9),
-        (0u32..4, 0.0f64..=1.0, prop::option::of(0.5f64..=1.0)),
+        (
+            0u32..4,
+            0.0f64..=1.0,
+            prop::option::of(0.5f64..=1.0),
+            prop::option::of(precision()),
+        ),
     )
         .prop_map(|(deg, lev, work, hw)| {
             let (model, tp_i, pp, dp_log, cp_log, mb) = deg;
             let (ckpt, sharding, weights, sp, chunks) = lev;
             let (offload, compute, serve, seq, k) = work;
-            let (gpu_i, frac, cap) = hw;
+            let (gpu_i, frac, cap, experts) = hw;
             let spec = planner_core::catalog::model(model).spec;
             let ok_tp = |t: u32| {
                 spec.heads % t == 0
@@ -543,6 +550,7 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                 ..Levers::default()
             };
             levers.precision.weights = weights;
+            levers.precision.experts = experts;
             levers.precision.compute = match compute {
                 0 => Precision::Bf16,
                 1 => Precision::Fp8,
