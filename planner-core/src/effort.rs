@@ -362,6 +362,7 @@ fn quantized(p: Precision) -> bool {
             | Precision::Nf4 { .. }
             | Precision::Fp8
             | Precision::Mxfp4
+            | Precision::Nvfp4
     )
 }
 
@@ -415,10 +416,11 @@ fn setting(plan: &Plan, lever: Lever) -> Option<Setting> {
         Lever::PipelineParallel => (par.pp > 1).then_some(Setting::Pipeline(par.pp, par.schedule)),
         Lever::ContextParallel => (par.cp > 1).then_some(Setting::Degree(par.cp)),
         Lever::ExpertParallel => (par.ep > 1).then_some(Setting::Degree(par.ep)),
-        Lever::LowPrecisionCompute => {
-            matches!(l.precision.compute, Precision::Fp8 | Precision::Mxfp4)
-                .then_some(Setting::Format(l.precision.compute))
-        }
+        Lever::LowPrecisionCompute => matches!(
+            l.precision.compute,
+            Precision::Fp8 | Precision::Mxfp4 | Precision::Nvfp4
+        )
+        .then_some(Setting::Format(l.precision.compute)),
         Lever::WeightQuantization => {
             let (w, x) = (l.precision.weights, l.precision.experts);
             (quantized(w) || x.is_some_and(quantized)).then_some(Setting::WeightFormats(w, x))

@@ -178,7 +178,9 @@ fn fastest_rate(gpu: &GpuSpec, compute: Precision) -> f64 {
     let fp4 = gpu.fp4.map_or(0.0, |r| r.base());
     match compute {
         Precision::Fp8 | Precision::Int8 => b16.max(fp8),
-        Precision::Mxfp4 | Precision::Nf4 { .. } | Precision::Int4 { .. } => b16.max(fp8).max(fp4),
+        Precision::Mxfp4 | Precision::Nvfp4 | Precision::Nf4 { .. } | Precision::Int4 { .. } => {
+            b16.max(fp8).max(fp4)
+        }
         _ => b16,
     }
 }
@@ -195,7 +197,9 @@ fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
     let c = gpu.matmul_ceiling;
     let bf16 = c.map_or(catalog::DEFAULT_CEILING, |c| c.bf16);
     let matmul = match compute {
-        Precision::Fp8 | Precision::Mxfp4 => c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16),
+        Precision::Fp8 | Precision::Mxfp4 | Precision::Nvfp4 => {
+            c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16)
+        }
         _ => bf16,
     };
     matmul

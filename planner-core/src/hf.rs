@@ -183,6 +183,10 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
 ///   negligible-scale cost covers).
 /// - `gptq` / `awq` with `bits` 4 (group size `group_size`, 128 if absent)
 ///   or 8.
+/// - `modelopt` (NVIDIA TensorRT Model Optimizer exports) with `quant_algo`
+///   `NVFP4` or `FP8`; an MoE whose `exclude_modules` keep the attention
+///   layers (`…self_attn…`) has only its experts in NVFP4, the rest taken
+///   as BF16.
 fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<ShippedWeights> {
     let Some(Value::Object(q)) = cfg.get("quantization_config") else {
         return None;
@@ -198,7 +202,33 @@ fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<Shipped
         .and_then(|g| u32::try_from(g).ok())
         .filter(|&g| g > 0)
         .unwrap_or(128);
+    // NVIDIA ModelOpt exports name the format in `quant_algo` and the
+    // layers left unquantized in `exclude_modules`.
+    let algo = q.get("quant_algo").and_then(Value::as_str).unwrap_or("");
+    let attention_kept = q
+        .get("exclude_modules")
+        .and_then(Value::as_array)
+        .is_some_and(|m| {
+            m.iter()
+                .filter_map(Value::as_str)
+                .any(|n| n.contains("attn"))
+        });
     let shipped = match (method, bits) {
+        ("modelopt", _) if algo.eq_ignore_ascii_case("nvfp4") => Some(if moe && attention_kept {
+            ShippedWeights {
+                weights: Precision::Bf16,
+                experts: Some(Precision::Nvfp4),
+            }
+        } else {
+            ShippedWeights {
+                weights: Precision::Nvfp4,
+                experts: None,
+            }
+        }),
+        ("modelopt", _) if algo.eq_ignore_ascii_case("fp8") => Some(ShippedWeights {
+            weights: Precision::Fp8,
+            experts: None,
+        }),
         ("mxfp4", _) if moe => Some(ShippedWeights {
             weights: Precision::Bf16,
             experts: Some(Precision::Mxfp4),
@@ -1409,6 +1439,28 @@ mod tests {
         assert_eq!(
             w(with(r#"{"quant_method": "mxfp4"}"#)),
             Some((Precision::Mxfp4, None))
+        );
+        assert_eq!(
+            w(with(
+                r#"{"quant_method": "modelopt", "quant_algo": "NVFP4", "exclude_modules": ["lm_head"]}"#
+            )),
+            Some((Precision::Nvfp4, None))
+        );
+        assert_eq!(
+            w(with(r#"{"quant_method": "modelopt", "quant_algo": "FP8"}"#)),
+            Some((Precision::Fp8, None))
+        );
+        // An MoE whose attention stays unquantized: FP4 experts alone.
+        let moe = gpt_oss_120b(
+            r#""quantization_config": {"quant_method": "modelopt", "quant_algo": "NVFP4",
+            "exclude_modules": ["lm_head", "model.layers.*.self_attn*"]},"#,
+        );
+        assert_eq!(
+            import(&moe).shipped,
+            Some(ShippedWeights {
+                weights: Precision::Bf16,
+                experts: Some(Precision::Nvfp4)
+            })
         );
         // A method memwall does not read is named, and nothing is set.
         let m = with(r#"{"quant_method": "bitsandbytes", "load_in_4bit": true}"#);

@@ -132,6 +132,7 @@ mod tests {
                 double_quant: DoubleQuant::On,
             },
             Precision::Mxfp4,
+            Precision::Nvfp4,
         ]);
     }
 

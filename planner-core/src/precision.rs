@@ -49,6 +49,10 @@ pub enum Precision {
     /// MXFP4 (OCP Microscaling v1.0): 4-bit elements with one 8-bit shared
     /// exponent per block of 32, i.e. 4.25 bits per element.
     Mxfp4,
+    /// NVFP4 (NVIDIA Blackwell): 4-bit E2M1 elements with one FP8 (E4M3)
+    /// scale per block of 16 and one FP32 scale per tensor, i.e. 4.5 bits
+    /// per element.
+    Nvfp4,
 }
 
 impl Precision {
@@ -59,7 +63,10 @@ impl Precision {
     /// 8-bit optimizer blocks of 2048, Dettmers et al., "8-bit Optimizers via
     /// Block-wise Quantization", arXiv:2110.02861 §2; MXFP4, OCP
     /// Microscaling Formats (MX) Specification v1.0 (2023), Table 1
-    /// (k = 32, 8-bit E8M0 scale); INT4 groups, Frantar et al., "GPTQ",
+    /// (k = 32, 8-bit E8M0 scale); NVFP4, NVIDIA, "Introducing NVFP4 for
+    /// Efficient and Accurate Low-Precision Inference" (technical blog,
+    /// 2025-06: 16-value micro-blocks with an E4M3 scale, plus a per-tensor
+    /// FP32 scale); INT4 groups, Frantar et al., "GPTQ",
     /// arXiv:2210.17323 (group-wise quantization, FP16 scales).
     pub fn bytes_per_element(self) -> f64 {
         match self {
@@ -73,6 +80,7 @@ impl Precision {
                 DoubleQuant::On => 0.5 + 1.0 / 64.0 + 4.0 / (64.0 * 256.0),
             },
             Precision::Mxfp4 => 4.25 / 8.0,
+            Precision::Nvfp4 => 4.5 / 8.0,
         }
     }
 
@@ -90,6 +98,7 @@ impl Precision {
                 DoubleQuant::On => "nf4+dq".into(),
             },
             Precision::Mxfp4 => "mxfp4".into(),
+            Precision::Nvfp4 => "nvfp4".into(),
         }
     }
 
@@ -112,6 +121,7 @@ crate::lang::named!(Precision {
     Precision::Int4 { .. } => "int4", "INT4 (grouped)", "INT4（分组）";
     Precision::Nf4 { .. } => "nf4", "NF4 (QLoRA)", "NF4（QLoRA）";
     Precision::Mxfp4 => "mxfp4", "MXFP4", "MXFP4";
+    Precision::Nvfp4 => "nvfp4", "NVFP4", "NVFP4";
 });
 
 #[cfg(test)]
@@ -141,5 +151,7 @@ mod tests {
             0.5 + 2.5 / 128.0
         );
         assert_eq!(Precision::Mxfp4.bytes_per_element(), 0.531_25);
+        // NVFP4: 4 bits and an 8-bit scale per 16.
+        assert_eq!(Precision::Nvfp4.bytes_per_element(), 0.5625);
     }
 }

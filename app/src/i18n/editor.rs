@@ -106,6 +106,7 @@ strings! {
     Nf4 => "NF4", "NF4";
     Nf4Dq => "NF4 + double quantization", "NF4 + 双重量化";
     Mxfp4 => "MXFP4", "MXFP4";
+    Nvfp4 => "NVFP4", "NVFP4";
     Optimizer => "Optimizer", "优化器";
     AdamW => "AdamW", "AdamW";
     Adam8bit => "8-bit Adam", "8 位 Adam";

@@ -501,8 +501,9 @@ pub(crate) fn checkpointings(base: Checkpointing, training: bool) -> Vec<Checkpo
 
 /// Number formats: the base plan's; when narrower formats are allowed,
 /// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8,
-/// INT8 and INT4 weights (and, for an MoE, INT4 experts alone), each with
-/// the base or an FP8 KV cache.
+/// INT8 and INT4 weights, NVFP4 weights and compute on parts with FP4
+/// units, and for an MoE INT4 experts alone, each with the base or an FP8
+/// KV cache.
 pub(crate) fn precisions(
     r: &Resolved,
     base: Precisions,
@@ -538,6 +539,22 @@ pub(crate) fn precisions(
                         out,
                         Precisions {
                             weights: w,
+                            kv_cache: kv,
+                            ..base
+                        },
+                    );
+                }
+            }
+            // Blackwell computes in NVFP4: weights and activations in
+            // 4 bits, as NVIDIA's FP4 checkpoints run (TensorRT Model
+            // Optimizer's NVFP4 W4A4).
+            if r.gpu.fp4.is_some() {
+                for kv in [base.kv_cache, Precision::Fp8] {
+                    out = with(
+                        out,
+                        Precisions {
+                            weights: Precision::Nvfp4,
+                            compute: Precision::Nvfp4,
                             kv_cache: kv,
                             ..base
                         },

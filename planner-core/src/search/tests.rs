@@ -783,3 +783,37 @@ fn a_search_moves_eager_attention_to_flash_attention_and_prices_it() {
         }
     }
 }
+
+/// Serving formats: NVFP4 weights and compute only on parts with FP4
+/// units, INT4 routed experts beside the base's attention only for an MoE.
+#[test]
+fn serving_formats_offer_nvfp4_on_fp4_parts_and_experts_alone_on_an_moe() {
+    use crate::precision::Precision;
+    let mut p = small_moe().base;
+    p.workload = Workload::Inference(Inference {
+        prompt_tokens: 1000,
+        output_tokens: 200,
+        batch: 8,
+        logits: LogitsScope::LastToken,
+        stream: None,
+    });
+    for (model, moe) in [(ModelId::Mixtral8x7b, true), (ModelId::Llama31_8b, false)] {
+        p.model = ModelChoice::Preset(model);
+        for (gpu, fp4) in [(GpuId::H100Sxm, false), (GpuId::B200, true)] {
+            p.hardware = Hardware::new(GpuChoice::Preset(gpu), 8);
+            let (r, _, _) = crate::resolve::resolve(&p);
+            let formats = space::precisions(&r, p.levers.precision, Permission::Allowed);
+            let nvfp4 = formats
+                .iter()
+                .any(|f| f.weights == Precision::Nvfp4 && f.compute == Precision::Nvfp4);
+            assert_eq!(nvfp4, fp4, "{model:?} on {gpu:?}");
+            let experts_alone = formats.iter().any(|f| {
+                f.weights == Precision::Bf16
+                    && f.experts == Some(Precision::Int4 { group_size: 128 })
+            });
+            assert_eq!(experts_alone, moe, "{model:?} on {gpu:?}");
+            let forbidden = space::precisions(&r, p.levers.precision, Permission::Forbidden);
+            assert_eq!(forbidden, vec![p.levers.precision]);
+        }
+    }
+}

@@ -32,7 +32,7 @@ pub(crate) fn peak(r: &Resolved) -> f64 {
             crate::hardware::GpuArch::Volta => g.fp16.base() / 8.0,
             _ => half / 2.0,
         },
-        Precision::Mxfp4 => g.fp4.or(g.fp8).map_or(half, |f| f.base()),
+        Precision::Mxfp4 | Precision::Nvfp4 => g.fp4.or(g.fp8).map_or(half, |f| f.base()),
         _ => half,
     }
 }
@@ -111,7 +111,9 @@ pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
     let c = r.gpu.matmul_ceiling;
     let bf16 = c.map_or(crate::catalog::DEFAULT_CEILING, |c| c.bf16);
     match r.levers.precision.compute {
-        Precision::Fp8 | Precision::Mxfp4 => c.and_then(|c| c.fp8).unwrap_or(bf16),
+        Precision::Fp8 | Precision::Mxfp4 | Precision::Nvfp4 => {
+            c.and_then(|c| c.fp8).unwrap_or(bf16)
+        }
         _ => bf16,
     }
 }

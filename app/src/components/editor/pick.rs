@@ -164,6 +164,7 @@ impl Pick for Precision {
         ("nf4", K::Nf4),
         ("nf4_dq", K::Nf4Dq),
         ("mxfp4", K::Mxfp4),
+        ("nvfp4", K::Nvfp4),
     ];
     fn key(&self) -> &'static str {
         match self {
@@ -180,6 +181,7 @@ impl Pick for Precision {
                 double_quant: DoubleQuant::On,
             } => "nf4_dq",
             Precision::Mxfp4 => "mxfp4",
+            Precision::Nvfp4 => "nvfp4",
         }
     }
     fn pick(key: &str, current: &Self) -> Option<Self> {
@@ -201,6 +203,7 @@ impl Pick for Precision {
                 double_quant: DoubleQuant::On,
             },
             "mxfp4" => Precision::Mxfp4,
+            "nvfp4" => Precision::Nvfp4,
             _ => return None,
         })
     }
@@ -219,6 +222,7 @@ impl Pick for Option<Precision> {
         ("nf4", K::Nf4),
         ("nf4_dq", K::Nf4Dq),
         ("mxfp4", K::Mxfp4),
+        ("nvfp4", K::Nvfp4),
     ];
     fn key(&self) -> &'static str {
         self.map_or("same", |p| p.key())
