@@ -431,6 +431,26 @@ fn gpt_oss_holds_its_checkpoint_as_shipped() {
     let reads = |r: &Report| busy(&inference(r).decode, TimeKind::WeightRead);
     let (s, f, b) = (reads(&shipped), reads(&all_fp4), reads(&all_bf16));
     assert!(f < s && s < 0.5 * b, "weight reads {f} < {s} < {b}/2");
+    // The checklist names the formats as stored, experts included.
+    let list = planner_core::checklist::checklist_from_plain(
+        &gpt_oss(Precision::Bf16, Some(Precision::Mxfp4)),
+        &Default::default(),
+    );
+    let quant = list
+        .items
+        .iter()
+        .find(|i| i.id == "quant.weights")
+        .expect("a weight-quantization item");
+    assert!(
+        quant.text.en.contains("bf16 (routed experts in mxfp4)"),
+        "{}",
+        quant.text.en
+    );
+    assert!(
+        quant.text.zh.contains("路由专家为 mxfp4"),
+        "{}",
+        quant.text.zh
+    );
     // The experts' own format is a plan's change like any other format.
     let changes = planner_core::diff::changes(
         &gpt_oss(Precision::Bf16, None),

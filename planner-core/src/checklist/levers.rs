@@ -292,18 +292,27 @@ fn low_precision_compute_items(plan: &Plan) -> Vec<Draft> {
 
 /// Items for [`Lever::WeightQuantization`].
 fn weight_quantization_items(plan: &Plan) -> Vec<Draft> {
-    let l = &plan.levers;
+    let p = &plan.levers.precision;
+    // The formats as stored: the weights', and the routed experts' where
+    // they have their own.
+    let (en, zh) = match p.experts {
+        Some(x) => (
+            format!("{} (routed experts in {})", p.weights.label(), x.label()),
+            format!("{}（路由专家为 {}）", p.weights.label(), x.label()),
+        ),
+        None => (p.weights.label(), p.weights.label()),
+    };
     vec![
         draft(
             "quant.weights",
             C::FrameworkSupport,
             t(
-                format!("Produce a {} checkpoint the serving engine loads (GPTQ/AWQ/FP8 in vLLM or TensorRT-LLM) and run the accuracy evaluation before switching traffic.", l.precision.weights.label()),
-                format!("生成推理引擎可加载的 {} 检查点（vLLM 或 TensorRT-LLM 中的 GPTQ/AWQ/FP8），并在切换流量前完成精度评测。", l.precision.weights.label()),
+                format!("Produce a {en} checkpoint the serving engine loads (GPTQ/AWQ/FP8 in vLLM or TensorRT-LLM) and run the accuracy evaluation before switching traffic."),
+                format!("生成推理引擎可加载的 {zh} 检查点（vLLM 或 TensorRT-LLM 中的 GPTQ/AWQ/FP8），并在切换流量前完成精度评测。"),
             ),
             t(
-                format!("The plan stores weights in {}.", l.precision.weights.label()),
-                format!("方案以 {} 存储权重。", l.precision.weights.label()),
+                format!("The plan stores weights in {en}."),
+                format!("方案以 {zh} 存储权重。"),
             ),
         ),
     ]
