@@ -267,6 +267,7 @@ mod tests {
         K::Int8,
         K::Nf4,
         K::Mxfp4,
+        K::Nvfp4,
         K::AdamW,
         K::Adafactor,
         K::Sgd,

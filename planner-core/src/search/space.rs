@@ -534,49 +534,42 @@ pub(crate) fn precisions(
                 Precision::Int4 { group_size: 128 },
             ];
             for w in weights {
-                for kv in [base.kv_cache, Precision::Fp8] {
-                    out = with(
-                        out,
-                        Precisions {
-                            weights: w,
-                            kv_cache: kv,
-                            ..base
-                        },
-                    );
-                }
+                out = with_both_caches(out, base.kv_cache, Precisions { weights: w, ..base });
             }
             // Blackwell computes in NVFP4: weights and activations in
             // 4 bits, as NVIDIA's FP4 checkpoints run (TensorRT Model
             // Optimizer's NVFP4 W4A4).
             if r.gpu.fp4.is_some() {
-                for kv in [base.kv_cache, Precision::Fp8] {
-                    out = with(
-                        out,
-                        Precisions {
-                            weights: Precision::Nvfp4,
-                            compute: Precision::Nvfp4,
-                            kv_cache: kv,
-                            ..base
-                        },
-                    );
-                }
+                let fp4 = Precisions {
+                    weights: Precision::Nvfp4,
+                    compute: Precision::Nvfp4,
+                    ..base
+                };
+                out = with_both_caches(out, base.kv_cache, fp4);
             }
             // An MoE's routed experts hold most of its weights: 4-bit
             // experts beside the base's attention, as gpt-oss ships and
             // NVIDIA's FP4 DeepSeek-R1 quantizes.
             if r.spec.moe.is_some() {
-                for kv in [base.kv_cache, Precision::Fp8] {
-                    out = with(
-                        out,
-                        Precisions {
-                            experts: Some(Precision::Int4 { group_size: 128 }),
-                            kv_cache: kv,
-                            ..base
-                        },
-                    );
-                }
+                let experts = Precisions {
+                    experts: Some(Precision::Int4 { group_size: 128 }),
+                    ..base
+                };
+                out = with_both_caches(out, base.kv_cache, experts);
             }
         }
+    }
+    out
+}
+
+/// `p` with the base plan's KV-cache format and with an FP8 one.
+fn with_both_caches(
+    mut out: Vec<Precisions>,
+    base_kv: Precision,
+    p: Precisions,
+) -> Vec<Precisions> {
+    for kv in [base_kv, Precision::Fp8] {
+        out = with(out, Precisions { kv_cache: kv, ..p });
     }
     out
 }

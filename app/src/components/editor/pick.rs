@@ -153,19 +153,33 @@ impl Pick for KvCacheLayout {
     }
 }
 
+/// The number formats the editor offers, in display order.
+const FORMATS: [(&str, K); 10] = [
+    ("fp32", K::Fp32),
+    ("bf16", K::Bf16),
+    ("fp16", K::Fp16),
+    ("fp8", K::Fp8),
+    ("int8", K::Int8),
+    ("int4", K::Int4),
+    ("nf4", K::Nf4),
+    ("nf4_dq", K::Nf4Dq),
+    ("mxfp4", K::Mxfp4),
+    ("nvfp4", K::Nvfp4),
+];
+
+/// "As the weights", then every format.
+const EXPERT_FORMATS: [(&str, K); 11] = {
+    let mut out = [("same", K::AsWeights); 11];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        out[i + 1] = FORMATS[i];
+        i += 1;
+    }
+    out
+};
+
 impl Pick for Precision {
-    const OPTIONS: &'static [(&'static str, K)] = &[
-        ("fp32", K::Fp32),
-        ("bf16", K::Bf16),
-        ("fp16", K::Fp16),
-        ("fp8", K::Fp8),
-        ("int8", K::Int8),
-        ("int4", K::Int4),
-        ("nf4", K::Nf4),
-        ("nf4_dq", K::Nf4Dq),
-        ("mxfp4", K::Mxfp4),
-        ("nvfp4", K::Nvfp4),
-    ];
+    const OPTIONS: &'static [(&'static str, K)] = &FORMATS;
     fn key(&self) -> &'static str {
         match self {
             Precision::Fp32 => "fp32",
@@ -211,19 +225,7 @@ impl Pick for Precision {
 
 /// The routed experts' format: the weights' own, or one of the formats.
 impl Pick for Option<Precision> {
-    const OPTIONS: &'static [(&'static str, K)] = &[
-        ("same", K::AsWeights),
-        ("fp32", K::Fp32),
-        ("bf16", K::Bf16),
-        ("fp16", K::Fp16),
-        ("fp8", K::Fp8),
-        ("int8", K::Int8),
-        ("int4", K::Int4),
-        ("nf4", K::Nf4),
-        ("nf4_dq", K::Nf4Dq),
-        ("mxfp4", K::Mxfp4),
-        ("nvfp4", K::Nvfp4),
-    ];
+    const OPTIONS: &'static [(&'static str, K)] = &EXPERT_FORMATS;
     fn key(&self) -> &'static str {
         self.map_or("same", |p| p.key())
     }
