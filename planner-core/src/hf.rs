@@ -251,7 +251,13 @@ fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<Shipped
         }),
         _ => None,
     };
-    notes.push(match shipped {
+    notes.push(shipped_note(method, shipped));
+    shipped
+}
+
+/// The note that says what a checkpoint ships and which levers serve it so.
+fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> String {
+    match shipped {
         Some(ShippedWeights {
             weights,
             experts: Some(x),
@@ -271,8 +277,7 @@ fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<Shipped
             "quantization_config: the checkpoint ships {method}-quantized weights, a method \
              memwall does not read; set levers.precision.weights to the nearest format"
         ),
-    });
-    shipped
+    }
 }
 
 /// The attention, norm and bias conventions of a `model_type`.
