@@ -154,5 +154,21 @@ test('an MoE plan stores its routed experts in their own format', async ({ page 
   await experts.selectOption('mxfp4');
   await expect(verdict).not.toHaveText(before ?? '');
   await expect(experts).toHaveValue('mxfp4');
+
+  // A checkpoint's config.json with its quantization_config: a serving
+  // plan takes the formats it ships, and the page says so.
+  await page.getByTestId('model-select').selectOption('llama3.1-8b');
+  await expect(page.getByTestId('lever-experts-precision')).toHaveCount(0);
+  await page.getByTestId('hf-config').fill(JSON.stringify({
+    model_type: 'gpt_oss', _name_or_path: 'openai/gpt-oss-20b', hidden_size: 2880,
+    intermediate_size: 2880, num_hidden_layers: 24, num_attention_heads: 64,
+    num_key_value_heads: 8, head_dim: 64, vocab_size: 201088, max_position_embeddings: 131072,
+    num_local_experts: 32, num_experts_per_tok: 4, sliding_window: 128,
+    quantization_config: { quant_method: 'mxfp4' },
+  }));
+  await page.getByTestId('hf-import').click();
+  await expect(page.getByTestId('hf-shipped')).toContainText('mxfp4');
+  await expect(page.getByTestId('lever-experts-precision')).toHaveValue('mxfp4');
+  await expect(page.getByTestId('lever-weights-precision')).toHaveValue('bf16');
   expect(w.errors).toEqual([]);
 });

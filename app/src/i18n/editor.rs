@@ -67,6 +67,7 @@ strings! {
     Import => "Import", "导入";
     ImportedAs => "Imported:", "已导入：";
     ImportFailed => "Could not import:", "无法导入：";
+    ShippedFormats => "Stored as the checkpoint ships:", "按检查点发布的格式存储：";
     FileTooLarge => "That file is too large for a config.json (over 1 MiB).", "文件过大，不像 config.json（超过 1 MiB）。";
     // Workload.
     Workload => "Workload", "工作负载";

@@ -8,6 +8,7 @@ use crate::url::History;
 use leptos::prelude::*;
 use planner_core::hf::{import_hf_config, ShippedWeights};
 use planner_core::plan::{CustomModel, ModelChoice};
+use planner_core::Lang;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -57,6 +58,15 @@ pub fn import(text: &str) -> (Option<Imported>, Outcome) {
     }
 }
 
+/// The formats a serving plan took from the checkpoint, named.
+fn formats(lang: Lang, s: ShippedWeights) -> String {
+    let weights = format!("{} {}", t(lang, K::WeightsPrecision), s.weights.label());
+    match s.experts {
+        Some(x) => format!("{weights}, {} {}", t(lang, K::ExpertsPrecision), x.label()),
+        None => weights,
+    }
+}
+
 /// Reads the first chosen file's text into `into`.
 fn read_file(ev: &web_sys::Event, into: RwSignal<String>, outcome: RwSignal<Option<Outcome>>) {
     let Some(input) = ev
@@ -92,14 +102,14 @@ pub fn HfImport() -> impl IntoView {
     let lang = move || lens.lang();
     let text = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Outcome>);
+    let applied = RwSignal::new(None::<ShippedWeights>);
     let run = move |_| {
         let (model, said) = text.with_untracked(|s| import(s));
+        applied.set(None);
         if let Some(m) = model {
             lens.set(History::Push, |p| {
                 p.model = ModelChoice::Custom(m.model);
-                if let Some(s) = m.shipped {
-                    s.serve(p);
-                }
+                applied.set(m.shipped.filter(|s| s.serve(p)));
             });
         }
         outcome.set(Some(said));
@@ -124,6 +134,9 @@ pub fn HfImport() -> impl IntoView {
                     Outcome::Imported { name, notes } => view! {
                         <div class="hf-result" data-testid="hf-result">
                             <p>{t(lang(), K::ImportedAs)} " " <strong data-testid="hf-name">{name}</strong></p>
+                            {move || applied.get().map(|f| view! {
+                                <p data-testid="hf-shipped">{t(lang(), K::ShippedFormats)} " " <strong>{formats(lang(), f)}</strong></p>
+                            })}
                             <ul data-testid="hf-notes">
                                 {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
                             </ul>
