@@ -62,7 +62,14 @@ pub fn import(text: &str) -> (Option<Imported>, Outcome) {
 fn formats(lang: Lang, s: ShippedWeights) -> String {
     let weights = format!("{} {}", t(lang, K::WeightsPrecision), s.weights.label());
     match s.experts {
-        Some(x) => format!("{weights}, {} {}", t(lang, K::ExpertsPrecision), x.label()),
+        Some(x) => {
+            let comma = if lang == Lang::Zh { "，" } else { ", " };
+            format!(
+                "{weights}{comma}{} {}",
+                t(lang, K::ExpertsPrecision),
+                x.label()
+            )
+        }
         None => weights,
     }
 }
