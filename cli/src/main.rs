@@ -288,7 +288,7 @@ fn import_hf(file: &str, serving: bool) -> Result<ExitCode, Fail> {
         example_plan()
     };
     if let Some(shipped) = imported.shipped.filter(|_| serving) {
-        shipped.serve(&mut plan);
+        plan.serve_as_shipped(shipped);
         eprintln!("note: weights stored as shipped");
     }
     plan.name = format!("{} (imported)", imported.name);

@@ -11,6 +11,7 @@ use crate::model::{
     Positions,
 };
 use crate::precision::Precision;
+pub use crate::precision::ShippedWeights;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -27,31 +28,6 @@ pub struct ImportedModel {
     /// `quantization_config` names one memwall models: a serving plan
     /// sets these to serve it as shipped.
     pub shipped: Option<ShippedWeights>,
-}
-
-/// The stored formats of a quantized checkpoint, as plan levers read them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShippedWeights {
-    /// `levers.precision.weights`: the linear layers.
-    pub weights: Precision,
-    /// `levers.precision.experts`: the routed experts, where they are
-    /// stored apart from the other linear layers.
-    pub experts: Option<Precision>,
-}
-
-impl ShippedWeights {
-    /// Sets these formats on a serving plan and says whether it did: a
-    /// training plan keeps its own (frameworks dequantize a shipped
-    /// checkpoint to train it).
-    pub fn serve(self, plan: &mut crate::plan::Plan) -> bool {
-        if !matches!(plan.workload, crate::plan::Workload::Inference(_)) {
-            return false;
-        }
-        let p = &mut plan.levers.precision;
-        p.weights = self.weights;
-        p.experts = self.experts;
-        true
-    }
 }
 
 /// Why a `config.json` could not be imported.
@@ -1503,7 +1479,7 @@ mod tests {
             (None, None)
         );
         // The shipped quantization is read and noted: MXFP4 experts,
-        // everything else BF16.
+        // everything else BF16, as the catalog entry says.
         let q = gpt_oss_120b("\"quantization_config\": {\"quant_method\": \"mxfp4\"},");
         let m = import(&q);
         assert!(m.notes.iter().any(|n| n.contains("mxfp4")), "{:?}", m.notes);
@@ -1514,6 +1490,7 @@ mod tests {
                 experts: Some(Precision::Mxfp4)
             })
         );
+        assert_eq!(m.shipped, model(ModelId::GptOss120b).shipped);
         // A list that does not name every layer is refused by name.
         let short = error(&gpt_oss_120b("\"layer_types\": [\"full_attention\"],"));
         assert!(short.to_string().contains("layer_types"), "{short}");

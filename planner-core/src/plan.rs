@@ -95,7 +95,49 @@ pub enum ModelChoice {
     Custom(CustomModel),
 }
 
+impl Plan {
+    /// Stores the weights as a checkpoint ships them, on a serving plan,
+    /// and says whether it did: a training plan keeps its own formats
+    /// (frameworks dequantize a shipped checkpoint to train it).
+    pub fn serve_as_shipped(&mut self, s: crate::precision::ShippedWeights) -> bool {
+        self.serve_formats(s)
+    }
+
+    /// Puts a catalog model in the plan: a serving plan stores it as its
+    /// checkpoint ships (gpt-oss's MXFP4 experts), and an experts' format
+    /// goes with a model that has no experts.
+    pub fn set_preset_model(&mut self, id: ModelId) {
+        self.model = ModelChoice::Preset(id);
+        match self.model.shipped() {
+            Some(s) => {
+                self.serve_formats(s);
+            }
+            None if !self.model.has_experts() => self.levers.precision.experts = None,
+            None => {}
+        }
+    }
+
+    fn serve_formats(&mut self, s: crate::precision::ShippedWeights) -> bool {
+        if !matches!(self.workload, Workload::Inference(_)) {
+            return false;
+        }
+        let p = &mut self.levers.precision;
+        p.weights = s.weights;
+        p.experts = s.experts;
+        true
+    }
+}
+
 impl ModelChoice {
+    /// The formats a catalog entry ships in (`None` for a described
+    /// architecture: its import says them).
+    pub fn shipped(&self) -> Option<crate::precision::ShippedWeights> {
+        match self {
+            ModelChoice::Preset(id) => crate::catalog::model(*id).shipped,
+            ModelChoice::Custom(_) => None,
+        }
+    }
+
     /// Whether the model routes tokens to experts (a catalog entry's or
     /// the described architecture's).
     pub fn has_experts(&self) -> bool {

@@ -55,6 +55,17 @@ pub enum Precision {
     Nvfp4,
 }
 
+/// The stored formats of a quantized checkpoint, as plan levers read them
+/// (`Plan::serve_as_shipped` sets them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShippedWeights {
+    /// `levers.precision.weights`: the linear layers.
+    pub weights: Precision,
+    /// `levers.precision.experts`: the routed experts, where they are
+    /// stored apart from the other linear layers.
+    pub experts: Option<Precision>,
+}
+
 impl Precision {
     /// Memory cost of one element in bytes, block-scale overhead included.
     ///

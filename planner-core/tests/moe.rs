@@ -481,3 +481,22 @@ fn an_expert_format_on_a_dense_model_is_ignored_by_name() {
         with.diagnostics
     );
 }
+
+/// A catalog model that ships quantized is served as it ships: picking
+/// gpt-oss for a serving plan stores its experts in MXFP4; a training plan
+/// keeps its formats; a model without experts drops the experts' format.
+#[test]
+fn a_serving_plan_takes_a_catalog_models_shipped_formats() {
+    let mut p = gpt_oss(Precision::Fp8, None);
+    p.set_preset_model(ModelId::GptOss20b);
+    assert_eq!(
+        (p.levers.precision.weights, p.levers.precision.experts),
+        (Precision::Bf16, Some(Precision::Mxfp4))
+    );
+    p.set_preset_model(ModelId::Llama31_8b);
+    assert_eq!(p.levers.precision.experts, None);
+    let mut t = mixtral_training(1, 1, MoeLevers::default());
+    let before = t.levers.precision;
+    t.set_preset_model(ModelId::GptOss20b);
+    assert_eq!(t.levers.precision, before);
+}

@@ -140,20 +140,22 @@ for (const lang of ['en', 'zh'] as const) {
 }
 
 // An MoE model's routed experts take a format of their own (gpt-oss ships
-// MXFP4 experts beside BF16 attention); a dense model shows no such lever.
+// MXFP4 experts beside BF16 attention, and a serving plan starts from
+// them); a dense model shows no such lever.
 test('an MoE plan stores its routed experts in their own format', async ({ page }) => {
   const w = watch(page);
   await open(page);
   await page.getByTestId('preset-select').selectOption('serving');
   await expect(page.getByTestId('lever-experts-precision')).toHaveCount(0);
+  // A catalog model that ships quantized is served as it ships.
   await page.getByTestId('model-select').selectOption('gpt-oss-120b');
   const experts = page.getByTestId('lever-experts-precision');
-  await expect(experts).toHaveValue('same');
+  await expect(experts).toHaveValue('mxfp4');
   const verdict = page.getByTestId('verdict');
   const before = await verdict.textContent();
-  await experts.selectOption('mxfp4');
+  await experts.selectOption('same');
   await expect(verdict).not.toHaveText(before ?? '');
-  await expect(experts).toHaveValue('mxfp4');
+  await expect(experts).toHaveValue('same');
 
   // A checkpoint's config.json with its quantization_config: a serving
   // plan takes the formats it ships, and the page says so.

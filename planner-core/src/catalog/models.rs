@@ -3,6 +3,7 @@
 
 use super::Provenance;
 use crate::model::{AttentionKind, Bias, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Positions};
+use crate::precision::{Precision, ShippedWeights};
 use serde::{Deserialize, Serialize};
 
 /// Catalog ids of models (the names used in plans and links).
@@ -111,6 +112,9 @@ pub struct ModelEntry {
     pub source: &'static str,
     /// How it was checked.
     pub provenance: Provenance,
+    /// The formats its released checkpoint stores, where it ships
+    /// quantized (a serving plan starts from them).
+    pub shipped: Option<ShippedWeights>,
 }
 
 /// The model catalog.
@@ -121,6 +125,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::gpt(96, 12288, 96, 51200, 2048),
         source: "Brown et al., \"Language Models are Few-Shot Learners\", arXiv:2005.14165, Table 2.1 (96 layers, d_model 12288, 96 heads, context 2048); vocab 51200 as padded by Megatron-LM (Korthikanti et al. 2022, Table 3)",
         provenance: Provenance::Verified,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Megatron22b,
@@ -128,6 +133,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::gpt(48, 6144, 64, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3",
         provenance: Provenance::Verified,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama2_7b,
@@ -135,6 +141,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(32, 4096, 32, 32, 11008, 32000, 4096),
         source: "meta-llama/Llama-2-7b-hf config.json (hidden_size 4096, intermediate_size 11008, 32 layers, 32 heads, vocab 32000); Touvron et al., arXiv:2307.09288",
         provenance: Provenance::Verified,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Megatron530b,
@@ -142,6 +149,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::gpt(105, 20480, 128, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3 (105 layers, hidden 20480, 128 heads, sequence 2048, vocabulary 51200); shape recalled, the table was not re-read for this entry",
         provenance: Provenance::Recalled,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Megatron1t,
@@ -149,6 +157,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::gpt(128, 25600, 160, 51200, 2048),
         source: "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\", arXiv:2205.05198, Table 3 (128 layers, hidden 25600, 160 heads, sequence 2048, vocabulary 51200); shape recalled, the table was not re-read for this entry",
         provenance: Provenance::Recalled,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Gpt2Xl,
@@ -156,6 +165,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::gpt(48, 1600, 25, 50257, 1024),
         source: "openai-community/gpt2-xl config.json (n_layer 48, n_embd 1600, n_head 25, n_positions 1024, vocab_size 50257, n_inner null so the FFN is 4h, resid/attn/embd dropout 0.1); Radford et al. 2019, Table 2. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::BertLarge,
@@ -166,6 +176,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "google-bert/bert-large-uncased config.json (24 layers, hidden 1024, 16 heads, intermediate 4096, vocab 30522, 512 learned positions, type_vocab_size 2, GELU, dropout 0.1); Devlin et al., arXiv:1810.04805. The pooler (h x h + h) and the MLM head transform are not modelled; the embedding LayerNorm stands where a final norm would be, which has the same 2h size. Checked against a full copy of the config (as printed by transformers) in public documentation",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Opt13b,
@@ -179,6 +190,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "facebook/opt-13b config.json (40 layers, hidden 5120, 40 heads, ffn_dim 20480, ReLU, vocab 50272, max_position_embeddings 2048, word_embed_proj_dim 5120, dropout 0.1); Zhang et al., arXiv:2205.01068, Table 1. The learned position table has 2 extra rows (OPTLearnedPositionalEmbedding offset). Checked against a copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama2_13b,
@@ -186,6 +198,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(40, 5120, 40, 40, 13824, 32000, 4096),
         source: "meta-llama/Llama-2-13b-hf config.json (40 layers, hidden 5120, 40 heads, intermediate 13824, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama2_70b,
@@ -193,6 +206,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(80, 8192, 64, 8, 28672, 32000, 4096),
         source: "meta-llama/Llama-2-70b-hf config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 32000, 4096 positions); Touvron et al., arXiv:2307.09288. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama31_8b,
@@ -200,6 +214,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(32, 4096, 32, 8, 14336, 128256, 131072),
         source: "meta-llama/Llama-3.1-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama31_70b,
@@ -207,6 +222,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(80, 8192, 64, 8, 28672, 128256, 131072),
         source: "meta-llama/Llama-3.1-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Llama31_405b,
@@ -214,6 +230,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: ModelSpec::llama(126, 16384, 128, 8, 53248, 128256, 131072),
         source: "meta-llama/Llama-3.1-405B config.json (126 layers, hidden 16384, 128 heads, 8 KV heads, intermediate 53248, vocab 128256, max_position_embeddings 131072, untied); Llama Team, arXiv:2407.21783, Table 3. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Mistral7bV01,
@@ -225,6 +242,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "mistralai/Mistral-7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, max_position_embeddings 32768, sliding_window 4096); Jiang et al., arXiv:2310.06825, Table 1. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Mixtral8x7b,
@@ -241,6 +259,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "mistralai/Mixtral-8x7B-v0.1 config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336 per expert, num_local_experts 8, num_experts_per_tok 2, vocab 32000, max_position_embeddings 32768, sliding_window null so attention is full, untied); Jiang et al., arXiv:2401.04088. Checked against a full copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Qwen25_7b,
@@ -251,6 +270,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "Qwen/Qwen2.5-7B-Instruct config.json (28 layers, hidden 3584, 28 heads, 4 KV heads, intermediate 18944, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false, use_sliding_window false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against a full copy of the config in public code",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::Qwen25_72b,
@@ -261,6 +281,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "Qwen/Qwen2.5-72B-Instruct config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, max_position_embeddings 32768, tie_word_embeddings false); Q/K/V biases are built into the Qwen2 architecture. Qwen Team, arXiv:2412.15115. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::DeepseekV3,
@@ -287,6 +308,7 @@ pub static MODELS: &[ModelEntry] = &[
         },
         source: "deepseek-ai/DeepSeek-V3 config.json (61 layers, hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, first_k_dense_replace 3 with intermediate 18432, 256 routed experts of 2048, 8 per token, 1 shared expert, vocab 129280, max_position_embeddings 163840, untied); DeepSeek-AI, arXiv:2412.19437. The multi-token-prediction layer (num_nextn_predict_layers 1) and the router's score-correction bias are not modelled. Checked against the same values quoted in public code, not the file itself",
         provenance: Provenance::VerifiedCopy,
+        shipped: None,
     },
     ModelEntry {
         id: ModelId::GptOss120b,
@@ -294,6 +316,7 @@ pub static MODELS: &[ModelEntry] = &[
         spec: gpt_oss(36, 128),
         source: "openai/gpt-oss-120b config.json (36 layers, hidden 2880, 64 heads of 64, 8 KV heads, attention_bias true, 128 local experts of intermediate 2880, 4 per token, vocab 201088, max_position_embeddings 131072, sliding_window 128 on the layer_types' alternate sliding_attention layers, untied); OpenAI, \"gpt-oss-120b & gpt-oss-20b Model Card\", arXiv:2508.10925, Table 1 (116.83B total, 5.13B active). As shipped the MoE weights are MXFP4 and the rest BF16 (levers.precision.experts). The attention sinks and the experts' biases (0.04B) are not modelled. Checked by importing the config (hf::tests)",
         provenance: Provenance::VerifiedCopy,
+        shipped: GPT_OSS_SHIPPED,
     },
     ModelEntry {
         id: ModelId::GptOss20b,
@@ -301,8 +324,16 @@ pub static MODELS: &[ModelEntry] = &[
         spec: gpt_oss(24, 32),
         source: "openai/gpt-oss-20b config.json (24 layers, 32 local experts, the rest as gpt-oss-120b); OpenAI, arXiv:2508.10925, Table 1 (20.91B total, 3.61B active). As shipped the MoE weights are MXFP4 and the rest BF16 (levers.precision.experts). Checked by importing the config (hf::tests)",
         provenance: Provenance::VerifiedCopy,
+        shipped: GPT_OSS_SHIPPED,
     },
 ];
+
+/// gpt-oss as released: MoE weights in MXFP4, everything else in BF16
+/// (model card, arXiv:2508.10925, §2).
+const GPT_OSS_SHIPPED: Option<ShippedWeights> = Some(ShippedWeights {
+    weights: Precision::Bf16,
+    experts: Some(Precision::Mxfp4),
+});
 
 /// gpt-oss's shape with `layers` layers and `experts` experts: hidden 2880,
 /// 64 query heads of 64 (wider than hidden ÷ heads), 8 KV heads, biases on

@@ -116,7 +116,7 @@ pub fn HfImport() -> impl IntoView {
         if let Some(m) = model {
             lens.set(History::Push, |p| {
                 p.model = ModelChoice::Custom(m.model);
-                applied.set(m.shipped.filter(|s| s.serve(p)));
+                applied.set(m.shipped.filter(|s| p.serve_as_shipped(*s)));
             });
         }
         outcome.set(Some(said));

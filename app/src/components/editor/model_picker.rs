@@ -62,7 +62,7 @@ fn key(p: &Plan) -> String {
 
 fn set(p: &mut Plan, key: &str) {
     if let Some(id) = model_of_key(key) {
-        p.model = ModelChoice::Preset(id);
+        p.set_preset_model(id);
     } else if let (true, ModelChoice::Preset(id)) = (key == "custom", &p.model) {
         // Start from the catalog entry, so the user edits from a real shape.
         p.model = ModelChoice::Custom(Custom {
