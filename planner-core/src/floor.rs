@@ -28,7 +28,7 @@
 use crate::catalog;
 use crate::hardware::GpuSpec;
 use crate::model::{ModelSpec, ParamCounts};
-use crate::plan::{ModelChoice, Plan, Pruning, TrainingKind, Workload};
+use crate::plan::{Plan, Pruning, TrainingKind, Workload};
 use crate::precision::Precision;
 use crate::units::Seconds;
 
@@ -49,10 +49,7 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
     if plan.distillation.is_some() || plan.levers.pruning != Pruning::None {
         return None;
     }
-    let spec = match &plan.model {
-        ModelChoice::Preset(id) => catalog::model(*id).spec,
-        ModelChoice::Custom(c) => c.spec,
-    };
+    let spec = plan.model.spec();
     let gpu = plan.hardware.gpu.spec();
     let gpus = f64::from(plan.hardware.gpus.max(1));
     let compute = plan.levers.precision.compute;
@@ -93,10 +90,7 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
             // The routed experts a token passes through are read in their
             // own format when the plan gives them one.
             let prec = &plan.levers.precision;
-            let routed = spec.moe.map_or(0.0, |m| {
-                f64::from(m.top_k) * params.moe_layer.one_expert * f64::from(params.moe_layers)
-            });
-            let routed = routed.min(gemm);
+            let routed = params.active_routed(&spec).min(gemm);
             let bytes = (gemm - routed) * prec.weights.bytes_per_element()
                 + routed * prec.expert_weights().bytes_per_element();
             let hbm = gpu.memory_bandwidth.base();
@@ -118,12 +112,9 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
                 .offload
                 .experts
                 .filter(|o| o.tier != crate::plan::Tier::Hbm)
-                .zip(spec.moe)
-                .map_or(0.0, |(o, m)| {
+                .map_or(0.0, |o| {
                     o.fraction.clamp(0.0, 1.0)
-                        * f64::from(m.top_k)
-                        * params.moe_layer.one_expert
-                        * f64::from(params.moe_layers)
+                        * params.active_routed(&spec)
                         * prec.expert_weights().bytes_per_element()
                 });
             let link = catalog::link(gpu.host_link).per_direction.base();

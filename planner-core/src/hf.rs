@@ -189,42 +189,28 @@ fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<Shipped
                 .filter_map(Value::as_str)
                 .any(|n| n.contains("attn"))
         });
-    let shipped = match (method, bits) {
-        ("modelopt", _) if algo.eq_ignore_ascii_case("nvfp4") => Some(if moe && attention_kept {
-            ShippedWeights {
-                weights: Precision::Bf16,
-                experts: Some(Precision::Nvfp4),
-            }
+    // A 4-bit format on an MoE that keeps its attention wide is on the
+    // experts alone.
+    let four_bit = |p, experts_only| {
+        if moe && experts_only {
+            ShippedWeights::experts(p)
         } else {
-            ShippedWeights {
-                weights: Precision::Nvfp4,
-                experts: None,
-            }
-        }),
-        ("modelopt", _) if algo.eq_ignore_ascii_case("fp8") => Some(ShippedWeights {
-            weights: Precision::Fp8,
-            experts: None,
-        }),
-        ("mxfp4", _) if moe => Some(ShippedWeights {
-            weights: Precision::Bf16,
-            experts: Some(Precision::Mxfp4),
-        }),
-        ("mxfp4", _) => Some(ShippedWeights {
-            weights: Precision::Mxfp4,
-            experts: None,
-        }),
-        ("fp8", _) => Some(ShippedWeights {
-            weights: Precision::Fp8,
-            experts: None,
-        }),
-        ("gptq" | "awq", Some(4)) => Some(ShippedWeights {
-            weights: Precision::Int4 { group_size: group },
-            experts: None,
-        }),
-        ("gptq" | "awq", Some(8)) => Some(ShippedWeights {
-            weights: Precision::Int8,
-            experts: None,
-        }),
+            ShippedWeights::linear(p)
+        }
+    };
+    let shipped = match (method, bits) {
+        ("modelopt", _) if algo.eq_ignore_ascii_case("nvfp4") => {
+            Some(four_bit(Precision::Nvfp4, attention_kept))
+        }
+        ("modelopt", _) if algo.eq_ignore_ascii_case("fp8") => {
+            Some(ShippedWeights::linear(Precision::Fp8))
+        }
+        ("mxfp4", _) => Some(four_bit(Precision::Mxfp4, true)),
+        ("fp8", _) => Some(ShippedWeights::linear(Precision::Fp8)),
+        ("gptq" | "awq", Some(4)) => Some(ShippedWeights::linear(Precision::Int4 {
+            group_size: group,
+        })),
+        ("gptq" | "awq", Some(8)) => Some(ShippedWeights::linear(Precision::Int8)),
         _ => None,
     };
     notes.push(shipped_note(method, shipped));

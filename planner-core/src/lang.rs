@@ -158,10 +158,12 @@ mod tests {
         check(&Engine::ALL);
         check(&Batching::ALL);
         check(&HostOverlap::ALL);
+        check(&crate::engine::Sampler::ALL);
         check(&IgnoredLever::ALL);
         same_key_as_serde(&Engine::ALL);
         same_key_as_serde(&Batching::ALL);
         same_key_as_serde(&HostOverlap::ALL);
+        same_key_as_serde(&crate::engine::Sampler::ALL);
         same_key_as_serde(&IgnoredLever::ALL);
         same_key_as_serde(&[PrefixCaching::On, PrefixCaching::Off]);
         same_key_as_serde(&crate::engine::DpBalance::ALL);

@@ -302,6 +302,14 @@ impl ParamCounts {
             // The logits GEMM runs whether or not the matrix is tied.
             + f64::from(spec.vocab) * f64::from(spec.hidden)
     }
+
+    /// Routed-expert parameters one token passes through: its top-k
+    /// experts in every MoE layer (0 for a dense model).
+    pub fn active_routed(&self, spec: &ModelSpec) -> f64 {
+        spec.moe.map_or(0.0, |m| {
+            f64::from(m.top_k) * self.moe_layer.one_expert * f64::from(self.moe_layers)
+        })
+    }
 }
 
 impl ModelSpec {

@@ -100,7 +100,13 @@ impl Plan {
     /// and says whether it did: a training plan keeps its own formats
     /// (frameworks dequantize a shipped checkpoint to train it).
     pub fn serve_as_shipped(&mut self, s: crate::precision::ShippedWeights) -> bool {
-        self.serve_formats(s)
+        if !matches!(self.workload, Workload::Inference(_)) {
+            return false;
+        }
+        let p = &mut self.levers.precision;
+        p.weights = s.weights;
+        p.experts = s.experts;
+        true
     }
 
     /// Puts a catalog model in the plan: a serving plan stores it as its
@@ -110,21 +116,11 @@ impl Plan {
         self.model = ModelChoice::Preset(id);
         match self.model.shipped() {
             Some(s) => {
-                self.serve_formats(s);
+                self.serve_as_shipped(s);
             }
-            None if !self.model.has_experts() => self.levers.precision.experts = None,
+            None if self.model.spec().moe.is_none() => self.levers.precision.experts = None,
             None => {}
         }
-    }
-
-    fn serve_formats(&mut self, s: crate::precision::ShippedWeights) -> bool {
-        if !matches!(self.workload, Workload::Inference(_)) {
-            return false;
-        }
-        let p = &mut self.levers.precision;
-        p.weights = s.weights;
-        p.experts = s.experts;
-        true
     }
 }
 
@@ -138,12 +134,11 @@ impl ModelChoice {
         }
     }
 
-    /// Whether the model routes tokens to experts (a catalog entry's or
-    /// the described architecture's).
-    pub fn has_experts(&self) -> bool {
+    /// The architecture: a catalog entry's, or the one described.
+    pub fn spec(&self) -> ModelSpec {
         match self {
-            ModelChoice::Preset(id) => crate::catalog::model(*id).spec.moe.is_some(),
-            ModelChoice::Custom(c) => c.spec.moe.is_some(),
+            ModelChoice::Preset(id) => crate::catalog::model(*id).spec,
+            ModelChoice::Custom(c) => c.spec,
         }
     }
 }

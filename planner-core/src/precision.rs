@@ -66,6 +66,24 @@ pub struct ShippedWeights {
     pub experts: Option<Precision>,
 }
 
+impl ShippedWeights {
+    /// Every linear layer in `p`.
+    pub const fn linear(p: Precision) -> Self {
+        Self {
+            weights: p,
+            experts: None,
+        }
+    }
+
+    /// The routed experts in `p`, every other weight in BF16 (gpt-oss).
+    pub const fn experts(p: Precision) -> Self {
+        Self {
+            weights: Precision::Bf16,
+            experts: Some(p),
+        }
+    }
+}
+
 impl Precision {
     /// Memory cost of one element in bytes, block-scale overhead included.
     ///

@@ -380,10 +380,7 @@ fn on_gpus(plan: &Plan, gpu: &GpuChoice, n: u32) -> Plan {
     let micro = p.levers.parallel.micro_batch.max(1);
     // Mixture-of-experts layers are too wide to gather whole: their experts
     // go over as many ranks as divide both the experts and the GPUs.
-    let experts = match &p.model {
-        ModelChoice::Preset(id) => catalog::model(*id).spec.moe.map_or(1, |m| m.experts),
-        ModelChoice::Custom(c) => c.spec.moe.map_or(1, |m| m.experts),
-    };
+    let experts = p.model.spec().moe.map_or(1, |m| m.experts);
     let ep = gcd(experts.max(1), n.max(1));
     match &mut p.workload {
         Workload::Training(t) => {

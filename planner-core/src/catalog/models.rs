@@ -330,10 +330,7 @@ pub static MODELS: &[ModelEntry] = &[
 
 /// gpt-oss as released: MoE weights in MXFP4, everything else in BF16
 /// (model card, arXiv:2508.10925, §2).
-const GPT_OSS_SHIPPED: Option<ShippedWeights> = Some(ShippedWeights {
-    weights: Precision::Bf16,
-    experts: Some(Precision::Mxfp4),
-});
+const GPT_OSS_SHIPPED: Option<ShippedWeights> = Some(ShippedWeights::experts(Precision::Mxfp4));
 
 /// gpt-oss's shape with `layers` layers and `experts` experts: hidden 2880,
 /// 64 query heads of 64 (wider than hidden ÷ heads), 8 KV heads, biases on

@@ -517,10 +517,7 @@ fn pruning_or_distillation_items() -> Vec<Draft> {
 /// on ROCm; FP16 and BF16; head dimensions up to 256, backward up to 128
 /// on ROCm).
 fn fused_attention_items(plan: &Plan) -> Vec<Draft> {
-    let head = match &plan.model {
-        crate::plan::ModelChoice::Preset(id) => crate::catalog::model(*id).spec.head_dim,
-        crate::plan::ModelChoice::Custom(c) => c.spec.head_dim,
-    };
+    let head = plan.model.spec().head_dim;
     vec![
         draft(
             "attention.install",

@@ -225,10 +225,7 @@ pub(crate) fn with_kernels(
     }
     // Head dimensions up to 256, backward up to 128 on ROCm (flash-attn
     // README).
-    let head = match &base.model {
-        crate::plan::ModelChoice::Preset(id) => catalog::model(*id).spec.head_dim,
-        crate::plan::ModelChoice::Custom(c) => c.spec.head_dim,
-    };
+    let head = base.model.spec().head_dim;
     let training = matches!(base.workload, crate::plan::Workload::Training(_));
     let fits = |arch: crate::hardware::GpuArch| {
         let rocm = matches!(

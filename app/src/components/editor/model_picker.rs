@@ -10,7 +10,6 @@ use crate::i18n::Lang;
 use crate::numfmt::params_label;
 use leptos::prelude::*;
 use planner_core::catalog::{self, ModelId, MODELS};
-use planner_core::model::ModelSpec;
 use planner_core::plan::{CustomModel as Custom, ModelChoice, Plan};
 
 /// The catalog key of a model id (its name in plans and links).
@@ -39,14 +38,6 @@ pub fn catalog_options() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The architecture a model choice stands for.
-pub fn spec_of(m: &ModelChoice) -> ModelSpec {
-    match m {
-        ModelChoice::Preset(id) => catalog::model(*id).spec,
-        ModelChoice::Custom(c) => c.spec,
-    }
-}
-
 fn options(lang: Lang) -> Vec<(String, String)> {
     let mut o = catalog_options();
     o.push(("custom".into(), t(lang, K::CustomModel).into()));
@@ -67,7 +58,7 @@ fn set(p: &mut Plan, key: &str) {
         // Start from the catalog entry, so the user edits from a real shape.
         p.model = ModelChoice::Custom(Custom {
             name: catalog::model(*id).name.to_string(),
-            spec: spec_of(&p.model),
+            spec: p.model.spec(),
         });
     }
 }
@@ -107,7 +98,7 @@ mod tests {
         let mut p = planner_core::example_plan();
         set(&mut p, "custom");
         assert_eq!(key(&p), "custom");
-        assert_eq!(spec_of(&p.model), catalog::model(ModelId::Llama2_7b).spec);
+        assert_eq!(p.model.spec(), catalog::model(ModelId::Llama2_7b).spec);
         set(&mut p, "no-such-model");
         assert_eq!(key(&p), "custom");
         set(&mut p, &model_key(ModelId::Qwen25_7b));

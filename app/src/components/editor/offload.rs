@@ -3,7 +3,6 @@
 
 use super::bind::{fraction_slider, pick};
 use super::lens::use_plan;
-use super::model_picker::spec_of;
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::plan::{Offload, OffloadTarget, Plan};
@@ -117,7 +116,7 @@ fn state_row(s: State) -> impl IntoView {
 #[component]
 pub fn OffloadLevers() -> impl IntoView {
     let lens = use_plan();
-    let moe = Memo::new(move |_| lens.get(|p| spec_of(&p.model).moe.is_some()));
+    let moe = Memo::new(move |_| lens.get(|p| p.model.spec().moe.is_some()));
     view! {
         <details class="lever-set" open data-testid="levers-offload">
             <summary>{move || t(lens.lang(), K::Offload)}</summary>

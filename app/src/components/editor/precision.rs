@@ -10,7 +10,7 @@ use leptos::prelude::*;
 #[component]
 pub fn PrecisionLevers() -> impl IntoView {
     let lens = use_plan();
-    let moe = Memo::new(move |_| lens.get(|p| p.model.has_experts()));
+    let moe = Memo::new(move |_| lens.get(|p| p.model.spec().moe.is_some()));
     view! {
         <details class="lever-set" open data-testid="levers-precision">
             <summary>{move || t(lens.lang(), K::Precision)}</summary>

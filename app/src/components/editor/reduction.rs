@@ -135,7 +135,7 @@ mod tests {
         // A custom student from a link is listed and survives re-picking it.
         let custom = planner_core::plan::CustomModel {
             name: "mine".into(),
-            spec: super::super::model_picker::spec_of(&p.model),
+            spec: p.model.spec(),
         };
         p.distillation = Some(Distillation {
             student: ModelChoice::Custom(custom),
