@@ -10,7 +10,10 @@
 //! sharding, TP = PP = CP = EP = 1, no checkpointing, Megatron-LM BF16 mixed
 //! precision (on the training framework the plan names, if it names one), AdamW, no offload, no quantization, no pruning, no
 //! distillation, paged KV (the baseline of vLLM-class servers) and no CXL,
-//! pool or multi-node scale-up domain.
+//! pool or multi-node scale-up domain. A serving plan's baseline stores a
+//! catalog model's weights as its checkpoint ships them
+//! ([`crate::catalog::ModelEntry::shipped`]): serving gpt-oss with its
+//! MXFP4 experts quantizes nothing.
 //!
 //! **The person-week figures are assumptions**, set from what each change
 //! involves in the frameworks that implement it (named in [`LeverEffort::why`]);
@@ -164,7 +167,7 @@ pub fn family(plan: &Plan, baseline: &Plan) -> PlanFamily {
 /// plan names.
 pub fn plain_baseline(plan: &Plan) -> Plan {
     let hw = &plan.hardware;
-    Plan {
+    let mut base = Plan {
         levers: Levers {
             parallel: Parallelism {
                 dp: hw.gpus.max(1),
@@ -187,7 +190,14 @@ pub fn plain_baseline(plan: &Plan) -> Plan {
         },
         distillation: None,
         ..plan.clone()
+    };
+    // A catalog model served in the formats its checkpoint ships in
+    // (gpt-oss's MXFP4 experts) quantizes nothing: those formats are the
+    // model as released, like the machine, not a lever pulled.
+    if let Some(s) = plan.model.shipped() {
+        base.serve_as_shipped(s);
     }
+    base
 }
 
 /// Default effort of each lever: class, person-weeks and the reason.
@@ -807,6 +817,34 @@ mod tests {
         assert!(e
             .iter()
             .any(|x| x.lever == Lever::Distillation && x.class == MigrationClass::ModelCodeChange));
+    }
+
+    /// gpt-oss served as it ships (MXFP4 experts) costs no quantization
+    /// effort and its checklist asks for no checkpoint; quantizing its
+    /// BF16 attention too is still a change, and training it is unchanged
+    /// (its baseline trains in the plain formats).
+    #[test]
+    fn a_checkpoint_served_as_it_ships_quantizes_nothing() {
+        let mut p = crate::examples::example_serving_plan();
+        p.set_preset_model(ModelId::GptOss120b);
+        assert_eq!(p.levers.precision.experts, Some(Precision::Mxfp4));
+        let e = plain(&p);
+        assert!(
+            e.iter().all(|x| x.lever != Lever::WeightQuantization),
+            "{e:?}"
+        );
+        let c = crate::checklist::checklist_from_plain(&p, &Default::default());
+        assert!(c.items.iter().all(|i| !i.id.starts_with("quant.")), "{c:?}");
+        p.levers.precision.weights = Precision::Int4 { group_size: 128 };
+        assert!(plain(&p)
+            .iter()
+            .any(|x| x.lever == Lever::WeightQuantization));
+        // A Llama has no shipped formats: its INT4 is a quantization.
+        let mut q = crate::examples::example_serving_plan();
+        q.levers.precision.weights = Precision::Int4 { group_size: 128 };
+        assert!(plain(&q)
+            .iter()
+            .any(|x| x.lever == Lever::WeightQuantization));
     }
 
     #[test]
