@@ -280,7 +280,7 @@ fn import_hf(file: &str, serving: bool) -> Result<ExitCode, Fail> {
     let imported = planner_core::hf::import_hf_config(&text)
         .map_err(|e| Fail(format!("cannot import {file}: {e}")))?;
     for note in &imported.notes {
-        eprintln!("note: {}", io::one_line(note));
+        eprintln!("note: {}", io::one_line(&note.en));
     }
     let mut plan = if serving {
         planner_core::example_serving_plan()

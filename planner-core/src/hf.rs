@@ -6,6 +6,7 @@
 //! however malformed, yields either a model or an [`ImportError`] that names
 //! the offending key: this module never panics.
 
+use crate::lang::Text;
 use crate::model::{
     AttentionKind, Bias, Dropout, Embeddings, FfnActivation, MlaSpec, ModelSpec, MoeSpec, Norm,
     Positions,
@@ -22,8 +23,9 @@ pub struct ImportedModel {
     pub spec: ModelSpec,
     /// `_name_or_path` when the file has one, else its `model_type`.
     pub name: String,
-    /// Defaults filled in and simplifications made, one sentence each.
-    pub notes: Vec<String>,
+    /// Defaults filled in and simplifications made, one sentence each, in
+    /// both languages.
+    pub notes: Vec<Text>,
     /// The weight formats the checkpoint ships in, when its
     /// `quantization_config` names one memwall models: a serving plan
     /// sets these to serve it as shipped.
@@ -163,7 +165,7 @@ pub fn import_hf_config(json: &str) -> Result<ImportedModel> {
 ///   `NVFP4` or `FP8`; an MoE whose `exclude_modules` keep the attention
 ///   layers (`…self_attn…`) has only its experts in NVFP4, the rest taken
 ///   as BF16.
-fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<ShippedWeights> {
+fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<Text>) -> Option<ShippedWeights> {
     let Some(Value::Object(q)) = cfg.get("quantization_config") else {
         return None;
     };
@@ -218,27 +220,56 @@ fn quantization(cfg: &Cfg, moe: bool, notes: &mut Vec<String>) -> Option<Shipped
 }
 
 /// The note that says what a checkpoint ships and which levers serve it so.
-fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> String {
+fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> Text {
     match shipped {
         Some(ShippedWeights {
             weights,
             experts: Some(x),
-        }) => format!(
-            "quantization_config: the checkpoint ships {method}: routed experts in {} and the \
-             other linear layers in {}; set levers.precision.experts and \
-             levers.precision.weights to serve it as shipped",
-            x.label(),
-            weights.label()
+        }) => note(
+            format!(
+                "quantization_config: the checkpoint ships {method}: routed experts in {} and \
+                 the other linear layers in {}; set levers.precision.experts and \
+                 levers.precision.weights to serve it as shipped",
+                x.label(),
+                weights.label()
+            ),
+            format!(
+                "quantization_config：检查点以 {method} 发布，路由专家为 {}，其余线性层为 {}；\
+                 把 levers.precision.experts 和 levers.precision.weights 设为这两种格式即按发布格式推理",
+                x.label(),
+                weights.label()
+            ),
         ),
-        Some(ShippedWeights { weights, .. }) => format!(
-            "quantization_config: the checkpoint ships {method}: linear layers in {}; set \
-             levers.precision.weights to serve it as shipped",
-            weights.label()
+        Some(ShippedWeights { weights, .. }) => note(
+            format!(
+                "quantization_config: the checkpoint ships {method}: linear layers in {}; set \
+                 levers.precision.weights to serve it as shipped",
+                weights.label()
+            ),
+            format!(
+                "quantization_config：检查点以 {method} 发布，线性层为 {}；\
+                 把 levers.precision.weights 设为该格式即按发布格式推理",
+                weights.label()
+            ),
         ),
-        None => format!(
-            "quantization_config: the checkpoint ships {method}-quantized weights, a method \
-             memwall does not read; set levers.precision.weights to the nearest format"
+        None => note(
+            format!(
+                "quantization_config: the checkpoint ships {method}-quantized weights, a method \
+                 memwall does not read; set levers.precision.weights to the nearest format"
+            ),
+            format!(
+                "quantization_config：检查点的权重以 {method} 量化，memwall 不识别该方法；\
+                 请把 levers.precision.weights 设为最接近的格式"
+            ),
         ),
+    }
+}
+
+/// A note in both languages.
+fn note(en: impl Into<String>, zh: impl Into<String>) -> Text {
+    Text {
+        en: en.into(),
+        zh: zh.into(),
     }
 }
 
@@ -318,7 +349,7 @@ const EXPERT_KEYS: [&str; 10] = [
 fn fallback(
     cfg: &Cfg,
     model_type: Option<&str>,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Text>,
 ) -> Result<(Family, ExpertKeys)> {
     let shown = model_type.map_or("(absent)".to_string(), |t| format!("\"{t}\""));
     let experts: Vec<&str> = EXPERT_KEYS
@@ -343,9 +374,15 @@ fn fallback(
             None => ImportError::MissingKey("model_type".into()),
         });
     }
-    notes.push(format!(
-        "model_type {shown} is not one memwall knows; read as a Llama-style decoder \
-         (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys"
+    notes.push(note(
+        format!(
+            "model_type {shown} is not one memwall knows; read as a Llama-style decoder \
+             (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys"
+        ),
+        format!(
+            "model_type {shown} 不在 memwall 已知的类型中；因其具备 Llama 的键，\
+             按 Llama 式解码器读取（SwiGLU、RMSNorm、旋转位置编码）"
+        ),
     ));
     Ok((Family::Llama, ExpertKeys::None))
 }
@@ -477,12 +514,16 @@ impl Cfg<'_> {
     }
 
     /// `tie_word_embeddings`, or the model class's default when absent.
-    fn embeddings(&self, default_tied: bool, notes: &mut Vec<String>) -> Result<Embeddings> {
+    fn embeddings(&self, default_tied: bool, notes: &mut Vec<Text>) -> Result<Embeddings> {
         let tied = match self.bool_opt("tie_word_embeddings")? {
             Some(t) => t,
             None => {
-                notes.push(format!(
-                    "tie_word_embeddings absent: took this model class's default ({default_tied})"
+                notes.push(note(
+                    format!(
+                        "tie_word_embeddings absent: took this model class's default \
+                         ({default_tied})"
+                    ),
+                    format!("缺少 tie_word_embeddings：取该模型类的默认值（{default_tied}）"),
                 ));
                 default_tied
             }
@@ -511,12 +552,15 @@ fn heads_and_dims(
     hidden: u32,
     heads: u32,
     heads_key: &str,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Text>,
 ) -> Result<(u32, u32)> {
     let kv_heads = match cfg.u32_opt("num_key_value_heads")? {
         Some(k) => k,
         None => {
-            notes.push("num_key_value_heads absent: multi-head attention assumed".into());
+            notes.push(note(
+                "num_key_value_heads absent: multi-head attention assumed",
+                "缺少 num_key_value_heads：按多头注意力（MHA）处理",
+            ));
             heads
         }
     };
@@ -537,7 +581,10 @@ fn heads_and_dims(
                     ),
                 ));
             }
-            notes.push("head_dim derived as hidden / heads".into());
+            notes.push(note(
+                "head_dim derived as hidden / heads",
+                "head_dim 由 hidden / heads 推出",
+            ));
             hidden / heads
         }
     };
@@ -566,9 +613,12 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
 }
 
 /// The biases of a Llama-style decoder.
-fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Bias> {
+fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<Text>) -> Result<Bias> {
     let bias = if family == Family::Qwen2 {
-        notes.push("Qwen2 always has Q/K/V biases (not a config key)".into());
+        notes.push(note(
+            "Qwen2 always has Q/K/V biases (not a config key)",
+            "Qwen2 的 Q/K/V 投影总是带偏置（不是配置键）",
+        ));
         Bias::QkvOnly
     } else if cfg.bool_opt("attention_bias")?.unwrap_or(false) {
         // In Llama-style code attention_bias puts a bias on Q, K, V and O; a
@@ -578,7 +628,10 @@ fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Bi
         Bias::None
     };
     if cfg.bool_opt("mlp_bias")?.unwrap_or(false) {
-        notes.push("mlp_bias is true: MLP biases are not counted (a small undercount)".into());
+        notes.push(note(
+            "mlp_bias is true: MLP biases are not counted (a small undercount)",
+            "mlp_bias 为 true：未计入 MLP 偏置（略有低估）",
+        ));
     }
     Ok(bias)
 }
@@ -592,7 +645,7 @@ fn sliding_window(
     cfg: &Cfg,
     family: Family,
     layers: u32,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Text>,
 ) -> Result<(Option<u32>, Option<u32>)> {
     let windowed = match cfg.get("layer_types") {
         Some(v) => Some(windowed_layers(v, layers, notes)?),
@@ -620,7 +673,7 @@ fn sliding_window(
 
 /// Layers `layer_types` marks "sliding_attention"; the list must name
 /// every layer.
-fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<String>) -> Result<u32> {
+fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<Text>) -> Result<u32> {
     let Value::Array(kinds) = v else {
         return Err(Cfg::invalid(
             "layer_types",
@@ -642,9 +695,9 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<String>) -> Result<u3
             Some("sliding_attention") => windowed += 1,
             Some("full_attention") => {}
             _ => {
-                notes.push(format!(
-                    "layer_types has {}: read as full attention",
-                    describe(k)
+                notes.push(note(
+                    format!("layer_types has {}: read as full attention", describe(k)),
+                    format!("layer_types 含 {}：按全注意力读取", describe(k)),
                 ));
             }
         }
@@ -653,15 +706,15 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<String>) -> Result<u3
 }
 
 /// The sliding window a family's keys give every layer.
-fn family_window(cfg: &Cfg, family: Family, notes: &mut Vec<String>) -> Result<Option<u32>> {
+fn family_window(cfg: &Cfg, family: Family, notes: &mut Vec<Text>) -> Result<Option<u32>> {
     Ok(match family {
         Family::Qwen2 | Family::Qwen3 => {
             if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
-                notes.push(
+                notes.push(note(
                     "use_sliding_window is true: the window is applied to every layer, \
-                     ignoring max_window_layers"
-                        .into(),
-                );
+                     ignoring max_window_layers",
+                    "use_sliding_window 为 true：滑动窗口用于每一层，忽略 max_window_layers",
+                ));
                 cfg.u32_opt("sliding_window")?
             } else {
                 None
@@ -681,11 +734,14 @@ struct DecoderAttention {
 }
 
 /// DeepSeek's multi-head latent attention and its experts.
-fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<String>) -> Result<DecoderAttention> {
+fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<Text>) -> Result<DecoderAttention> {
     let q_lora_rank = match cfg.u32_opt("q_lora_rank")? {
         Some(r) => r,
         None => {
-            notes.push("q_lora_rank is null: queries are not compressed".into());
+            notes.push(note(
+                "q_lora_rank is null: queries are not compressed",
+                "q_lora_rank 为 null：查询不做压缩",
+            ));
             0
         }
     };
@@ -696,11 +752,12 @@ fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<String>) -> Result<Decod
         qk_rope_head_dim: cfg.u32("qk_rope_head_dim")?,
         v_head_dim: cfg.u32("v_head_dim")?,
     };
-    notes.push(
+    notes.push(note(
         "multi-head latent attention: head_dim recorded as qk_nope + qk_rope; \
-         num_nextn_predict_layers (MTP) is not modelled"
-            .into(),
-    );
+         num_nextn_predict_layers (MTP) is not modelled",
+        "多头潜在注意力（MLA）：head_dim 记为 qk_nope + qk_rope；\
+         未建模 num_nextn_predict_layers（MTP）",
+    ));
     Ok(DecoderAttention {
         // MLA ignores kv_heads for its shapes; keep what the file says.
         kv_heads: cfg.u32_opt("num_key_value_heads")?.unwrap_or(heads),
@@ -716,7 +773,7 @@ fn standard_attention(
     cfg: &Cfg,
     (hidden, heads, ffn): (u32, u32, u32),
     experts: ExpertKeys,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Text>,
 ) -> Result<DecoderAttention> {
     let (kv_heads, head_dim) = heads_and_dims(cfg, hidden, heads, "num_attention_heads", notes)?;
     let moe = match experts {
@@ -752,7 +809,7 @@ fn decoder(
     cfg: &Cfg,
     family: Family,
     experts: ExpertKeys,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Text>,
 ) -> Result<ModelSpec> {
     let layers = cfg.u32("num_hidden_layers")?;
     let hidden = cfg.u32("hidden_size")?;
@@ -797,9 +854,12 @@ fn decoder(
 }
 
 /// DeepSeek's MoE keys; `None` for a config without routed experts.
-fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<Option<MoeSpec>> {
+fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<Option<MoeSpec>> {
     let Some(experts) = cfg.u32_opt("n_routed_experts")? else {
-        notes.push("n_routed_experts is absent: every layer is dense".into());
+        notes.push(note(
+            "n_routed_experts is absent: every layer is dense",
+            "缺少 n_routed_experts：每一层都是稠密层",
+        ));
         return Ok(None);
     };
     if let Some(freq) = cfg.u32_opt("moe_layer_freq")? {
@@ -815,7 +875,10 @@ fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<Option<MoeSpec>> {
         None => return Err(ImportError::MissingKey("n_shared_experts".into())),
         Some(_) => cfg.u32_or_zero_opt("n_shared_experts")?.unwrap_or(0),
     };
-    notes.push("router score-correction bias (per expert) is not counted".into());
+    notes.push(note(
+        "router score-correction bias (per expert) is not counted",
+        "未计入路由器的打分校正偏置（每个专家一个）",
+    ));
     Ok(Some(MoeSpec {
         experts,
         top_k: cfg.u32("num_experts_per_tok")?,
@@ -839,7 +902,7 @@ fn experts_of_ffn(cfg: &Cfg, experts_key: &str, ffn: u32) -> Result<MoeSpec> {
 
 /// Qwen2-MoE and Qwen3-MoE, when every layer is MoE (`decoder_sparse_step` 1, no
 /// `mlp_only_layers`), which is what the released checkpoints do.
-fn qwen_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
+fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
     if let Some(step) = cfg.u32_opt("decoder_sparse_step")? {
         if step != 1 {
             return Err(ImportError::Unsupported {
@@ -862,7 +925,10 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
         .u32_or_zero_opt("shared_expert_intermediate_size")?
         .unwrap_or(0);
     if shared_ffn > 0 {
-        notes.push("the shared expert's sigmoid gate (h per layer) is not counted".into());
+        notes.push(note(
+            "the shared expert's sigmoid gate (h per layer) is not counted",
+            "未计入共享专家的 sigmoid 门控（每层 h 个参数）",
+        ));
     }
     Ok(MoeSpec {
         experts: cfg.u32("num_experts")?,
@@ -874,7 +940,7 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<String>) -> Result<MoeSpec> {
 }
 
 /// GPT-2: its own key names, learned positions, LayerNorm, biases everywhere.
-fn gpt2(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+fn gpt2(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     let layers = cfg.u32("n_layer")?;
     let hidden = cfg.u32("n_embd")?;
     let heads = cfg.u32("n_head")?;
@@ -889,7 +955,10 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
     let ffn = match cfg.u32_opt("n_inner")? {
         Some(f) => f,
         None => {
-            notes.push("n_inner is null: FFN width is 4 x n_embd".into());
+            notes.push(note(
+                "n_inner is null: FFN width is 4 x n_embd",
+                "n_inner 为 null：FFN 宽度取 4 x n_embd",
+            ));
             hidden.saturating_mul(4)
         }
     };
@@ -923,7 +992,7 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
 }
 
 /// BERT: the encoder, without its pooler or MLM head.
-fn bert(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+fn bert(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     let layers = cfg.u32("num_hidden_layers")?;
     let hidden = cfg.u32("hidden_size")?;
     let heads = cfg.u32("num_attention_heads")?;
@@ -945,11 +1014,11 @@ fn bert(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
             format!("{heads} heads do not divide hidden size {hidden}"),
         ));
     }
-    notes.push(
+    notes.push(note(
         "the pooler and the MLM head transform are not modelled; the embedding \
-         LayerNorm is counted as the final norm (same size)"
-            .into(),
-    );
+         LayerNorm is counted as the final norm (same size)",
+        "未建模 pooler 和 MLM 头的变换层；嵌入层的 LayerNorm 按最终归一化层计入（大小相同）",
+    ));
     Ok(ModelSpec {
         layers,
         hidden,
@@ -977,7 +1046,7 @@ fn bert(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
 }
 
 /// OPT: GPT-like, ReLU by default, position table offset by two rows.
-fn opt(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
+fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     let layers = cfg.u32("num_hidden_layers")?;
     let hidden = cfg.u32("hidden_size")?;
     let heads = cfg.u32("num_attention_heads")?;
@@ -1005,7 +1074,10 @@ fn opt(cfg: &Cfg, notes: &mut Vec<String>) -> Result<ModelSpec> {
     } else {
         Bias::None
     };
-    notes.push("OPT's learned position table has 2 extra rows (offset 2)".into());
+    notes.push(note(
+        "OPT's learned position table has 2 extra rows (offset 2)",
+        "OPT 的可学习位置表多 2 行（偏移量 2）",
+    ));
     Ok(ModelSpec {
         layers,
         hidden,
@@ -1287,7 +1359,9 @@ mod tests {
             "{total} B, the card says 30.5 B"
         );
         assert!(
-            !m.notes.iter().any(|n| n.contains("not one memwall knows")),
+            !m.notes
+                .iter()
+                .any(|n| n.en.contains("not one memwall knows")),
             "{:?}",
             m.notes
         );
@@ -1341,10 +1415,10 @@ mod tests {
     #[test]
     fn assumptions_are_reported() {
         let notes = import(GPT2_XL).notes;
-        assert!(notes.iter().any(|n| n.contains("n_inner")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("tie_word_embeddings")));
+        assert!(notes.iter().any(|n| n.en.contains("n_inner")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.en.contains("tie_word_embeddings")));
         let notes = import(MIXTRAL_8X7B).notes;
-        assert!(notes.iter().any(|n| n.contains("head_dim derived")));
+        assert!(notes.iter().any(|n| n.en.contains("head_dim derived")));
     }
 
     #[test]
@@ -1433,7 +1507,7 @@ mod tests {
         let m = with(r#"{"quant_method": "bitsandbytes", "load_in_4bit": true}"#);
         assert!(m.shipped.is_none());
         assert!(
-            m.notes.iter().any(|n| n.contains("bitsandbytes")),
+            m.notes.iter().any(|n| n.en.contains("bitsandbytes")),
             "{:?}",
             m.notes
         );
@@ -1468,7 +1542,11 @@ mod tests {
         // everything else BF16, as the catalog entry says.
         let q = gpt_oss_120b("\"quantization_config\": {\"quant_method\": \"mxfp4\"},");
         let m = import(&q);
-        assert!(m.notes.iter().any(|n| n.contains("mxfp4")), "{:?}", m.notes);
+        assert!(
+            m.notes.iter().any(|n| n.en.contains("mxfp4")),
+            "{:?}",
+            m.notes
+        );
         assert_eq!(
             m.shipped,
             Some(ShippedWeights {
@@ -1493,12 +1571,49 @@ mod tests {
         assert_eq!(spec.moe, None);
     }
 
+    /// Every note an import writes reads in both languages: the Chinese
+    /// is written out (CJK characters), not the English again.
+    #[test]
+    fn every_note_is_in_both_languages() {
+        let unknown = LLAMA31_8B.replace("\"llama\"", "\"granite\"");
+        let quantized = gpt_oss_120b("").replace(
+            "\"vocab_size\"",
+            r#""quantization_config": {"quant_method": "mxfp4"}, "vocab_size""#,
+        );
+        let configs = [
+            LLAMA31_8B,
+            MIXTRAL_8X7B,
+            QWEN25_7B,
+            GPT2_XL,
+            BERT_LARGE,
+            OPT_13B,
+            DEEPSEEK_V3,
+            QWEN3_30B_A3B,
+            OLMOE_1B_7B,
+            &unknown,
+            &quantized,
+        ];
+        let mut seen = 0;
+        for c in configs {
+            for n in import(c).notes {
+                assert!(!n.en.is_empty(), "{n:?}");
+                assert!(
+                    n.zh.chars()
+                        .any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
+                    "{n:?}"
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen >= 10, "{seen} notes");
+    }
+
     #[test]
     fn unknown_decoder_with_llama_keys_falls_back() {
         let json = LLAMA31_8B.replace("\"llama\"", "\"granite\"");
         let imported = import(&json);
         assert_eq!(imported.spec, model(ModelId::Llama31_8b).spec);
-        assert!(imported.notes.iter().any(|n| n.contains("\"granite\"")));
+        assert!(imported.notes.iter().any(|n| n.en.contains("\"granite\"")));
     }
 
     #[test]

@@ -73,6 +73,26 @@ macro_rules! named {
 }
 pub(crate) use named;
 
+/// A text in both languages (checklist items, import notes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Text {
+    /// English.
+    pub en: String,
+    /// Simplified Chinese.
+    pub zh: String,
+}
+
+impl Text {
+    /// The text in a language.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

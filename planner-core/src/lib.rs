@@ -66,7 +66,7 @@ pub mod zero;
 pub use diagnostics::{Diagnostic, DiagnosticKind, IgnoredLever, Severity};
 pub use evaluate::evaluate;
 pub use examples::{example_disagg_plan, example_plan, example_serving_plan};
-pub use lang::{Lang, Named};
+pub use lang::{Lang, Named, Text};
 /// The fitted allocator reserve per lazily created state (for the GPU
 /// harness's fit test; `overheads.allocator_cache` overrides it).
 pub use memory::allocator::CACHE_PER_LAZY_STATE;

@@ -21,6 +21,7 @@ use crate::checkpoint::CheckpointSettings;
 use crate::effort::{self, Lever, MigrationClass};
 use crate::evaluate::evaluate;
 use crate::lang::Lang;
+pub use crate::lang::Text;
 use crate::plan::{Plan, Workload};
 use serde::{Deserialize, Serialize};
 
@@ -64,26 +65,6 @@ impl Category {
             (Category::Isolation, Lang::Zh) => "隔离与访问控制",
             (Category::Monitoring, Lang::En) => "Monitoring",
             (Category::Monitoring, Lang::Zh) => "监控",
-        }
-    }
-}
-
-/// A text in both languages.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Text {
-    /// English.
-    pub en: String,
-    /// Simplified Chinese.
-    pub zh: String,
-}
-
-impl Text {
-    /// The text in a language.
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
         }
     }
 }

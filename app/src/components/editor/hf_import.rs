@@ -8,7 +8,7 @@ use crate::url::History;
 use leptos::prelude::*;
 use planner_core::hf::{import_hf_config, ShippedWeights};
 use planner_core::plan::{CustomModel, ModelChoice};
-use planner_core::Lang;
+use planner_core::{Lang, Text};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -22,8 +22,8 @@ pub enum Outcome {
     Imported {
         /// The model's name.
         name: String,
-        /// One sentence per assumption.
-        notes: Vec<String>,
+        /// One sentence per assumption, in both languages.
+        notes: Vec<Text>,
     },
     /// Not imported, and why (the core's message).
     Failed(String),
@@ -145,7 +145,7 @@ pub fn HfImport() -> impl IntoView {
                                 <p data-testid="hf-shipped">{t(lang(), K::ShippedFormats)} " " <strong>{formats(lang(), f)}</strong></p>
                             })}
                             <ul data-testid="hf-notes">
-                                {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                                {notes.into_iter().map(|n| view! { <li>{n.get(lang()).to_string()}</li> }).collect_view()}
                             </ul>
                         </div>
                     }.into_any(),
