@@ -431,9 +431,23 @@ fn gpt_oss_holds_its_checkpoint_as_shipped() {
     let reads = |r: &Report| busy(&inference(r).decode, TimeKind::WeightRead);
     let (s, f, b) = (reads(&shipped), reads(&all_fp4), reads(&all_bf16));
     assert!(f < s && s < 0.5 * b, "weight reads {f} < {s} < {b}/2");
-    // The checklist names the formats as stored, experts included.
+    // Served as it ships, nothing is quantized: no checklist item asks
+    // for a quantized checkpoint (the plain baseline keeps the shipped
+    // formats, `effort::plain_baseline`).
     let list = planner_core::checklist::checklist_from_plain(
         &gpt_oss(Precision::Bf16, Some(Precision::Mxfp4)),
+        &Default::default(),
+    );
+    assert!(
+        list.items.iter().all(|i| !i.id.starts_with("quant.")),
+        "{:?}",
+        list.items.iter().map(|i| &i.id).collect::<Vec<_>>()
+    );
+    // Quantizing the attention too is a change, and the checklist names
+    // the formats as stored, experts included.
+    let int4 = Precision::Int4 { group_size: 128 };
+    let list = planner_core::checklist::checklist_from_plain(
+        &gpt_oss(int4, Some(Precision::Mxfp4)),
         &Default::default(),
     );
     let quant = list
@@ -441,11 +455,8 @@ fn gpt_oss_holds_its_checkpoint_as_shipped() {
         .iter()
         .find(|i| i.id == "quant.weights")
         .expect("a weight-quantization item");
-    assert!(
-        quant.text.en.contains("bf16 (routed experts in mxfp4)"),
-        "{}",
-        quant.text.en
-    );
+    let named = format!("{} (routed experts in mxfp4)", int4.label());
+    assert!(quant.text.en.contains(&named), "{}", quant.text.en);
     assert!(
         quant.text.zh.contains("路由专家为 mxfp4"),
         "{}",
