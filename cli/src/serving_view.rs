@@ -121,6 +121,13 @@ pub fn serving(o: &mut String, s: &ServingReport) {
             if m.meets_slo { "met" } else { "MISSED" }
         );
     }
+    let front = s.profile.front_end.as_millis();
+    if front > 0.0 && (s.simulated.is_some() || s.analytic.is_some()) {
+        let _ = writeln!(
+            o,
+            "         TTFT is the client's: {front:.0} ms of it the server's front end (HTTP, template, tokenisation; levers.engine_knobs.front_end_ms)"
+        );
+    }
     if let Some(a) = &s.analytic {
         let under = a
             .max_rate_under_slo

@@ -911,6 +911,24 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             Refused("levers.engine_knobs.memory_fraction"),
         ),
         case(
+            "a negative front-end latency",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[("/levers/engine_knobs", json!({"front_end_ms": -5.0}))],
+            ),
+            Refused("levers.engine_knobs.front_end_ms"),
+        ),
+        case(
+            "a front-end latency of eleven days",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[("/levers/engine_knobs", json!({"front_end_ms": 1e9}))],
+            ),
+            Refused("levers.engine_knobs.front_end_ms"),
+        ),
+        case(
             "batching that is not a way",
             &["eval", "-"],
             patched(

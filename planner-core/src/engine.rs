@@ -252,6 +252,9 @@ pub struct EngineProfile {
     /// Whether attention-DP ranks' prompts wait for each other.
     #[serde(default)]
     pub dp_balance: DpBalance,
+    /// Seconds a streamed request spends outside the engine loop on the
+    /// way to its first token ([`Engine::front_end`]).
+    pub front_end: crate::units::Seconds,
 }
 
 fn one() -> u32 {
@@ -507,7 +510,17 @@ pub struct EngineKnobs {
     /// ([`Sampler`]); `None` is the sort path. Only `vllm` has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampler: Option<Sampler>,
+    /// Milliseconds a streamed request spends outside the engine loop on
+    /// the way to its first token, over the engine's default
+    /// ([`Engine::front_end`]), 0..=[`MAX_FRONT_END_MS`]: 0 for an offline
+    /// benchmark that calls the engine in-process (`trtllm-bench`, vLLM's
+    /// `LLM.generate`), more behind a gateway.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front_end_ms: Option<f64>,
 }
+
+/// The longest front-end latency a plan may state, milliseconds.
+pub const MAX_FRONT_END_MS: f64 = 10_000.0;
 
 /// The most decode steps per scheduling a plan may state.
 pub const MAX_SCHEDULER_STEPS: u32 = 64;
@@ -723,6 +736,9 @@ impl EngineProfile {
         if let (true, Some(b)) = (self.engine.continuous(), k.batching) {
             self.batching = b;
         }
+        if let (true, Some(ms)) = (self.engine.continuous(), k.front_end_ms) {
+            self.front_end = crate::units::Seconds::from_millis(ms.clamp(0.0, MAX_FRONT_END_MS));
+        }
         self
     }
 }
@@ -813,6 +829,7 @@ impl Engine {
             scheduler_steps: 1,
             host: self.host(),
             dp_balance: DpBalance::Off,
+            front_end: self.front_end(),
         }
     }
 
@@ -867,6 +884,43 @@ impl Engine {
             per_sequence: crate::units::Seconds::from_micros(per_sequence),
             overlap,
         }
+    }
+
+    /// What a streamed request spends outside the engine loop before its
+    /// first token reaches the client: the HTTP request, the chat template
+    /// and tokenization in the API server, the hand-over to the engine
+    /// process, and the first token's detokenization and server-sent
+    /// event. A client at concurrency 1 sees it in every TTFT, and a
+    /// closed-loop client once a request. No source breaks it into parts;
+    /// each figure is the residual of published TTFTs at low concurrency
+    /// over the prefill the time model gives them, one calibration per
+    /// server (docs/validation.md, "Front-end latency"):
+    /// - vLLM's OpenAI server (V1 and V0): 30 ms. GPUStack's performance
+    ///   lab (`vllm bench serve`, chat endpoint, ShareGPT, one H100):
+    ///   Qwen3-8B on vLLM 0.11.0 at concurrency 1–4, 59–64 ms against
+    ///   about 10 ms of prefill; gpt-oss-120b on 0.10.2 at concurrency 4,
+    ///   about 25–30 ms over prefill; Qwen3.5-9B on 0.17.1 at 1 request/s
+    ///   (guidellm), about 20 ms; vLLM issue #20710 (0.9.0, Llama 3.3 70B
+    ///   FP8 on two B200, concurrency 1, 512 tokens), about 30 ms. The
+    ///   residuals span 20–50 ms.
+    /// - SGLang: 10 ms. The same GPUStack run with SGLang 0.5.3.post3,
+    ///   27.7 ms at concurrency 4 (at most 15–20 ms over prefill); SGLang's
+    ///   `benchmark/benchmark_vllm_060` (SGLang 0.3.0 online at 4 and 8
+    ///   requests/s, Llama 3.1 8B on an A100 and 70B on four H100s), 6–9 ms
+    ///   over the time model's TTFT (vLLM 0.6.0 there: 16–67 ms, growing
+    ///   with the rate).
+    /// - TensorRT-LLM served over HTTP: 10 ms. NVIDIA NIM 1.8 (Llama 3.3
+    ///   70B FP8 on two H100, concurrency 1), 5–9 ms over the time model's
+    ///   TTFT; `trtllm-serve` 1.2.0rc1 in the GPUStack run, about 35–40 ms.
+    /// - Static batches and transformers' `generate`: none (no server).
+    pub fn front_end(self) -> crate::units::Seconds {
+        let ms = match self {
+            Engine::Vllm | Engine::VllmV0 => 30.0,
+            Engine::Sglang => 10.0,
+            Engine::TrtLlm => 10.0,
+            Engine::Static | Engine::HfTransformers => 0.0,
+        };
+        crate::units::Seconds::from_millis(ms)
     }
 }
 

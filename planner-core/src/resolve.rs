@@ -811,6 +811,19 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool)
         }
         levers.engine_knobs.memory_fraction = Some(f);
     }
+    if let Some(ms) = levers.engine_knobs.front_end_ms {
+        use crate::engine::MAX_FRONT_END_MS;
+        if !(ms.is_finite() && (0.0..=MAX_FRONT_END_MS).contains(&ms)) {
+            c.push(Diagnostic::error(K::InvalidValue {
+                field: "levers.engine_knobs.front_end_ms".into(),
+                problem: format!(
+                    "must be between 0 and {MAX_FRONT_END_MS} ms, got {}",
+                    short_number(ms)
+                ),
+            }));
+            levers.engine_knobs.front_end_ms = None;
+        }
+    }
     let tp = levers.parallel.tp.max(1);
     let profile = levers
         .engine

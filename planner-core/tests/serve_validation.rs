@@ -327,6 +327,8 @@ fn offline(model: ModelChoice, gpu: GpuId, (tp, dp, ep): (u32, u32, u32), i: u32
     p.levers.parallel.ep = ep;
     p.levers.precision.kv_cache = Precision::Fp8;
     p.levers.engine = Engine::TrtLlm;
+    // `trtllm-bench` drives the engine in-process: no HTTP server.
+    p.levers.engine_knobs.front_end_ms = Some(0.0);
     if let Workload::Inference(w) = &mut p.workload {
         w.stream = Some(RequestStream {
             arrival: Arrival::Concurrency { clients: 8192 },

@@ -316,11 +316,14 @@ fn vllm_v1_on_one_gpu() {
                 errors.iter().all(|e| (-0.10..=0.0).contains(e)),
                 "{errors:?}"
             ),
-            // A named miss: about 50 ms of each request's first token is
-            // spent outside the engine's passes (the OpenAI server, the
-            // chat template, the client), which the model does not have.
+            // About 50 ms of each request's first token is spent outside
+            // the engine's passes (the OpenAI server, the chat template,
+            // the client); the model charges vLLM's front end at 30 ms
+            // (`Engine::front_end`, the middle of its sources' 20–50 ms,
+            // these rows the top), so the rows stay 31–38 % short (before
+            // it was charged, 84–85 %).
             Metric::TtftMs => assert!(
-                errors.iter().all(|e| (-0.90..=-0.75).contains(e)),
+                errors.iter().all(|e| (-0.40..=-0.25).contains(e)),
                 "{errors:?}"
             ),
             // Concurrency 1–8 +11 … +15 %; saturation runs: the 32B rows
@@ -440,8 +443,9 @@ fn vllm_takes_its_profile_peak_off_the_kv_budget() {
 /// server set `--max-model-len 32768`. Held out; the misses are named in
 /// docs/validation.md ("gpt-oss as shipped"): the decode step is 19–28 %
 /// fast, the MXFP4 MoE kernels of 0.10.x (which warn "mxfp4 quantization
-/// is not fully optimized yet") running slower than their weight reads,
-/// and TTFT carries the ~30 ms a request outside the engine seen above.
+/// is not fully optimized yet") running slower than their weight reads;
+/// TTFT carries vLLM's front end (`Engine::front_end`), which these rows
+/// are among the sources of.
 #[test]
 fn gpt_oss_120b_at_concurrency_four() {
     use planner_core::catalog::ModelId;
@@ -491,8 +495,10 @@ fn gpt_oss_120b_at_concurrency_four() {
             s.output_tokens_per_second,
             eo * 100.0
         );
-        // Pinned so a change shows: TPOT fast by at most 30 %, never slow.
+        // Pinned so a change shows: TPOT fast by at most 30 %, never slow;
+        // TTFT, with vLLM's 30 ms front end (`Engine::front_end`), 10 %
+        // and 27 % long (before it was charged, 53 % and 63 % short).
         assert!((-0.30..=0.0).contains(&ep), "TP {tp}: TPOT {ep}");
-        assert!((-0.70..=0.0).contains(&et), "TP {tp}: TTFT {et}");
+        assert!((0.0..=0.30).contains(&et), "TP {tp}: TTFT {et}");
     }
 }

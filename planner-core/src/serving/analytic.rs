@@ -695,7 +695,9 @@ impl<'a> Shape<'a> {
         // A held prompt waits out the rest of the balance cycle; an
         // engine that defers its outputs hands the first token over in
         // the next pass (`Engine::defers_output`).
-        let lead = self.output_lead(rate, st);
+        // The request's way through the server to the engine and its first
+        // token's way back (`Engine::front_end`).
+        let lead = self.output_lead(rate, st) + self.limits.front_end;
         let ttft = [
             class(0.5) + r50 + quantile(0.5) + st.hold + lead,
             class(0.99) + r99 + quantile(0.99) + 2.0 * st.hold + lead,

@@ -350,10 +350,11 @@ fn prefill_alone(m: &PoolModel) -> f64 {
 }
 
 /// The mean time a request spends in prefill passes in the prefill pool
-/// at `rate` requests/s over all replicas (its TTFT there less its wait).
+/// at `rate` requests/s over all replicas (its TTFT there less its wait
+/// and the server's front end).
 fn prefill_span(m: &PoolModel, rate: f64) -> f64 {
     let p = prefill_shape(m, |s| s.steady(rate / f64::from(m.pool.replicas.max(1))));
-    (p.ttft[2] - p.wait).max(0.0)
+    (p.ttft[2] - p.wait - m.limits.front_end).max(0.0)
 }
 
 /// The prefill pool's steady-state shape (one output token per request),
@@ -508,7 +509,7 @@ fn combined(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) -> (bool, [f6
     let d = decode_steady(dec, rate / f64::from(dec.pool.replicas.max(1)));
     // A request's time in prefill passes: its TTFT in the pool less its
     // queueing wait, for the mean prompt; a longer prompt's in proportion.
-    let span = (p.ttft[2] - p.wait).max(0.0);
+    let span = (p.ttft[2] - p.wait - pre.limits.front_end).max(0.0);
     let prompt = pre.stream.prompt.mean().max(1.0);
     let most = f64::from(pre.stream.prompt.max().max(1));
     let mean = l.after_prefill(prompt, span);

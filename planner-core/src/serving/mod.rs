@@ -41,6 +41,7 @@ fn limits(p: &EngineProfile) -> Limits {
         reserve: p.preemption == crate::engine::Preemption::ReserveToFinish,
         dp_balance: p.dp_balance == crate::engine::DpBalance::On,
         deferred_output: p.engine.defers_output(),
+        front_end: p.front_end.base(),
     }
 }
 
@@ -301,7 +302,8 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
     let (mut out_tokens, mut in_tokens) = (0.0, 0.0);
     for q in &done {
         let (first, fin) = (q.first_token.unwrap_or(q.arrival), q.finish.unwrap_or(0.0));
-        let t1 = first - q.arrival;
+        // The client's clock: the front-end latency beside the engine's.
+        let t1 = first - q.arrival + run.front_end;
         let tp = if q.output > 1 {
             (fin - first) / f64::from(q.output - 1)
         } else {
@@ -309,7 +311,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
         };
         ttft.push(t1);
         tpot.push(tp);
-        latency.push(fin - q.arrival);
+        latency.push(fin - q.arrival + run.front_end);
         out_tokens += f64::from(q.output);
         in_tokens += f64::from(q.prompt);
         let ok_t = slo.ttft_p99.is_none_or(|b| t1 <= b.as_secs());

@@ -53,6 +53,11 @@ pub(crate) struct Limits {
     /// Outputs reach the client during the next pass
     /// (`Engine::defers_output`).
     pub deferred_output: bool,
+    /// Seconds a request spends outside the engine loop on the way to its
+    /// first token (`Engine::front_end`): added to every TTFT, and
+    /// between a closed-loop client's response and its next request's
+    /// arrival at the engine.
+    pub front_end: f64,
 }
 
 impl Limits {
@@ -140,6 +145,9 @@ pub(crate) struct Run {
     /// Replicas simulated together (data-parallel attention ranks in
     /// lockstep, `run_lockstep`); 0 or 1 for one.
     pub ranks: u32,
+    /// The engine's front-end latency (`Limits::front_end`), which every
+    /// request's TTFT and latency carry beside its time in the engine.
+    pub front_end: f64,
 }
 
 /// Inter-token latency as a streaming benchmark client measures it
@@ -677,6 +685,7 @@ fn merge(runs: impl Iterator<Item = Run>, iterations: u32) -> Run {
         ..Run::default()
     };
     for r in runs {
+        out.front_end = r.front_end;
         out.reqs.extend(r.reqs);
         out.preemptions += r.preemptions;
         out.itl.merge(&r.itl);
@@ -718,6 +727,7 @@ impl<'a> State<'a> {
             spec: Speculator::of(r),
             run: Run {
                 reqs,
+                front_end: limits.front_end,
                 ..Run::default()
             },
             waiting: VecDeque::new(),
@@ -771,10 +781,11 @@ impl<'a> State<'a> {
     }
 
     /// A closed-loop client sends its next request at `t` (no earlier than
-    /// any request released before it).
+    /// any request released before it); it reaches the engine the
+    /// front-end latency later.
     fn release_next_at(&mut self, t: f64) {
         if self.closed && self.released < self.run.reqs.len() {
-            self.run.reqs[self.released].arrival = t;
+            self.run.reqs[self.released].arrival = t + self.limits.front_end;
             self.released += 1;
         }
     }
