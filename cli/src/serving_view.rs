@@ -123,9 +123,12 @@ pub fn serving(o: &mut String, s: &ServingReport) {
     }
     let front = s.profile.front_end.as_millis();
     if front > 0.0 && (s.simulated.is_some() || s.analytic.is_some()) {
+        let (lo, hi) = s.profile.engine.front_end_span();
         let _ = writeln!(
             o,
-            "         TTFT is the client's: {front:.0} ms of it the server's front end (HTTP, template, tokenisation; levers.engine_knobs.front_end_ms)"
+            "         TTFT is the client's: {front:.0} ms of it the server's front end (HTTP, template, tokenisation; published harnesses {:.0}–{:.0} ms; levers.engine_knobs.front_end_ms)",
+            lo.as_millis(),
+            hi.as_millis()
         );
     }
     if let Some(a) = &s.analytic {

@@ -922,6 +922,23 @@ impl Engine {
         };
         crate::units::Seconds::from_millis(ms)
     }
+
+    /// The span of the residuals [`Engine::front_end`] was read from,
+    /// least and most (its sources, above): vLLM 20–50 ms, SGLang 6–20,
+    /// TensorRT-LLM 5 (NIM) to 40 (`trtllm-serve`). What a plan's TTFT
+    /// carries is one harness's; this is how far harnesses part.
+    pub fn front_end_span(self) -> (crate::units::Seconds, crate::units::Seconds) {
+        let (lo, hi) = match self {
+            Engine::Vllm | Engine::VllmV0 => (20.0, 50.0),
+            Engine::Sglang => (6.0, 20.0),
+            Engine::TrtLlm => (5.0, 40.0),
+            Engine::Static | Engine::HfTransformers => (0.0, 0.0),
+        };
+        (
+            crate::units::Seconds::from_millis(lo),
+            crate::units::Seconds::from_millis(hi),
+        )
+    }
 }
 
 /// How an engine lays out MXFP4 routed-expert weights in HBM after

@@ -43,9 +43,13 @@ for (const lang of ['en', 'zh'] as const) {
     await page.getByTestId('stream-rate').press('Enter');
     await expect(ttft).not.toHaveText(before ?? '');
 
+    // A static batch has no server; an engine's server has a front end,
+    // which the panel says is part of the client's TTFT.
+    await expect(page.getByTestId('serving-front-end')).toHaveCount(0);
     // The engine is a lever, named as the core names it.
     await page.getByTestId('lever-engine').selectOption('sglang');
     await expect(panel.locator('h3')).toContainText('SGLang');
+    await expect(page.getByTestId('serving-front-end')).toContainText(lang === 'zh' ? '10 毫秒' : '10 ms');
     await expect(page.getByTestId('lever-host-overlap')).toBeVisible();
     await expect(page.getByTestId('lever-scheduler-steps')).toHaveCount(0);
     await panel.screenshot({ path: `${shots}/serving-${lang}.png` });

@@ -194,6 +194,20 @@ pub fn t(lang: Lang, k: K) -> &'static str {
     }
 }
 
+/// The sentence under the serving figures that says how much of a
+/// streamed TTFT is the server's front end (`Engine::front_end`), and how
+/// far published harnesses part.
+pub fn front_end_note(lang: Lang, ms: f64, (lo, hi): (f64, f64)) -> String {
+    match lang {
+        Lang::En => format!(
+            "TTFT is the client's: {ms:.0} ms of it is the server's front end (HTTP, chat template, tokenisation, the first token's way back); published harnesses leave {lo:.0}–{hi:.0} ms."
+        ),
+        Lang::Zh => format!(
+            "TTFT 按客户端计：其中 {ms:.0} 毫秒是服务端前端（HTTP、对话模板、分词、首个 token 的回传）；已发布的测试环境在 {lo:.0}–{hi:.0} 毫秒之间。"
+        ),
+    }
+}
+
 /// The sentence under the time chart: which measured runs the expected
 /// range comes from (`planner_core::uncertainty::ValidationBasis`).
 pub fn range_basis(lang: Lang, runs: &str, rows: u32) -> String {

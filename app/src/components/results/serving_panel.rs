@@ -57,6 +57,16 @@ pub fn rows(s: &ServingReport, lang: Lang) -> Vec<(&'static str, &'static str, S
         .collect()
 }
 
+/// How much of a streamed TTFT the server's front end is, when a stream
+/// runs on a server that has one.
+fn front_end(s: &ServingReport, lang: Lang) -> Option<String> {
+    let ms = s.profile.front_end.as_millis();
+    (ms > 0.0 && (s.simulated.is_some() || s.analytic.is_some())).then(|| {
+        let (lo, hi) = s.profile.engine.front_end_span();
+        crate::i18n::results::front_end_note(lang, ms, (lo.as_millis(), hi.as_millis()))
+    })
+}
+
 /// The serving figures of the active plan; nothing for a training plan.
 #[component]
 pub fn ServingPanel() -> impl IntoView {
@@ -90,6 +100,9 @@ pub fn ServingPanel() -> impl IntoView {
                                 .collect_view()}
                         </dl>
                         <p class="note" data-testid="serving-note">{t(lang, note)}</p>
+                        {front_end(&s, lang).map(|n| view! {
+                            <p class="note" data-testid="serving-front-end">{n}</p>
+                        })}
                     </section>
                 }
             })
@@ -114,6 +127,24 @@ mod tests {
             assert!(shown.iter().all(|(k, _, _)| *k != "dp_stall"));
             assert!(shown.iter().all(|(_, n, v)| !n.is_empty() && !v.is_empty()));
         }
+    }
+
+    /// A stream on vLLM says how much of its TTFT is the server's front
+    /// end, in both languages; a static batch says nothing of it.
+    #[test]
+    fn a_stream_names_the_servers_front_end() {
+        let r = evaluate(&example_serving_plan());
+        let s = r.serving.expect("a serving report");
+        let en = front_end(&s, Lang::En).expect("a note");
+        let zh = front_end(&s, Lang::Zh).expect("a note");
+        assert!(en.contains("30 ms") && en.contains("20–50"), "{en}");
+        assert!(zh.contains("30 毫秒"), "{zh}");
+        let mut p = example_serving_plan();
+        if let planner_core::plan::Workload::Inference(i) = &mut p.workload {
+            i.stream = None;
+        }
+        let s = evaluate(&p).serving.expect("a serving report");
+        assert_eq!(front_end(&s, Lang::En), None);
     }
 
     #[test]
