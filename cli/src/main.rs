@@ -293,6 +293,7 @@ fn import_hf(file: &str, serving: bool) -> Result<ExitCode, Fail> {
     }
     plan.name = format!("{} (imported)", imported.name);
     plan.model = planner_core::plan::ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: imported.shipped,
         name: imported.name,
         spec: imported.spec,
     });

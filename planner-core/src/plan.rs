@@ -125,12 +125,12 @@ impl Plan {
 }
 
 impl ModelChoice {
-    /// The formats a catalog entry ships in (`None` for a described
-    /// architecture: its import says them).
+    /// The formats the model's checkpoint ships in: a catalog entry's,
+    /// or what a described model's import read.
     pub fn shipped(&self) -> Option<crate::precision::ShippedWeights> {
         match self {
             ModelChoice::Preset(id) => crate::catalog::model(*id).shipped,
-            ModelChoice::Custom(_) => None,
+            ModelChoice::Custom(c) => c.shipped,
         }
     }
 
@@ -153,6 +153,11 @@ pub struct CustomModel {
     pub name: String,
     /// The architecture.
     pub spec: ModelSpec,
+    /// The formats its checkpoint ships in, when it ships quantized (a
+    /// config.json's `quantization_config`, as the import reads it): a
+    /// serving plan that stores them quantizes nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shipped: Option<crate::precision::ShippedWeights>,
 }
 
 /// Training or inference.

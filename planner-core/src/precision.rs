@@ -56,13 +56,18 @@ pub enum Precision {
 }
 
 /// The stored formats of a quantized checkpoint, as plan levers read them
-/// (`Plan::serve_as_shipped` sets them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// (`Plan::serve_as_shipped` sets them). A described model carries them
+/// (`CustomModel::shipped`) so that serving it as shipped is not counted
+/// as quantizing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ShippedWeights {
     /// `levers.precision.weights`: the linear layers.
     pub weights: Precision,
     /// `levers.precision.experts`: the routed experts, where they are
     /// stored apart from the other linear layers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experts: Option<Precision>,
 }
 

@@ -353,6 +353,7 @@ fn with_model(template: &Plan, point: &ModelPoint) -> Plan {
     p.model = match point.model {
         WallModel::Catalog(id) => ModelChoice::Preset(id),
         WallModel::Spec(spec) => ModelChoice::Custom(CustomModel {
+            shipped: None,
             name: point.name.to_string(),
             spec,
         }),

@@ -50,6 +50,7 @@ fn base(spec: ModelSpec, workload: Workload, levers: Levers) -> Plan {
         version: SCHEMA_VERSION,
         name: String::new(),
         model: ModelChoice::Custom(CustomModel {
+            shipped: None,
             name: "synthetic".into(),
             spec,
         }),

@@ -61,6 +61,7 @@ fn absurd_dimensions_are_refused_by_field() {
     spec.hidden = u32::MAX;
     let mut p = planner_core::example_plan();
     p.model = ModelChoice::Custom(CustomModel {
+        shipped: None,
         name: "absurd".into(),
         spec,
     });

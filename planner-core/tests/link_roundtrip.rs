@@ -189,3 +189,39 @@ fn the_reference_workspace_is_a_link_of_a_few_characters() {
     assert!(v2.len() * 5 < v1.len(), "{v2}");
     assert_eq!(Workspace::from_link(&v2), Ok(ws));
 }
+
+/// A model imported from a quantized checkpoint's config.json carries the
+/// formats it ships in: served in them, its plan quantizes nothing (no
+/// weight-quantization effort), and a link keeps that.
+#[test]
+fn an_imported_checkpoint_is_served_as_it_ships_through_a_link() {
+    use planner_core::effort::{efforts, plain_baseline, Lever};
+    let cfg = r#"{"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "vocab_size": 32000,
+        "max_position_embeddings": 4096,
+        "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128}}"#;
+    let m = planner_core::hf::import_hf_config(cfg).expect("an AWQ config imports");
+    let shipped = m.shipped.expect("AWQ 4-bit is read");
+    let mut p = planner_core::example_serving_plan();
+    p.model = planner_core::plan::ModelChoice::Custom(planner_core::plan::CustomModel {
+        name: m.name,
+        spec: m.spec,
+        shipped: Some(shipped),
+    });
+    assert!(p.serve_as_shipped(shipped));
+    let quantizes = |p: &planner_core::Plan| {
+        efforts(p, &plain_baseline(p), &p.economics.engineering)
+            .iter()
+            .any(|e| e.lever == Lever::WeightQuantization)
+    };
+    assert!(!quantizes(&p), "served as shipped");
+    let ws = Workspace::new(p.clone());
+    let back = Workspace::from_link(&ws.to_link()).expect("the link opens");
+    assert_eq!(back, ws);
+    assert!(!quantizes(&back.plans[0]));
+    // Without the shipped formats the same INT4 plan is a quantization.
+    if let planner_core::plan::ModelChoice::Custom(c) = &mut p.model {
+        c.shipped = None;
+    }
+    assert!(quantizes(&p));
+}

@@ -444,6 +444,7 @@ fn routed_experts_run_as_grouped_gemms() {
     let serve = |spec: planner_core::model::ModelSpec| {
         let mut p = llama70b_on_one_h100(Offload::default());
         p.model = ModelChoice::Custom(CustomModel {
+            shipped: None,
             name: "DeepSeek-V3 shape".into(),
             spec,
         });

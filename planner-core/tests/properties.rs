@@ -324,6 +324,7 @@ fn arbitrary_plan() -> impl Strategy<Value = Plan> {
                 version: 1,
                 name: "arbitrary".into(),
                 model: ModelChoice::Custom(CustomModel {
+                    shipped: None,
                     name: String::new(),
                     spec,
                 }),

@@ -411,6 +411,7 @@ fn qwen3_moe(
     );
     let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
     ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: name.into(),
         spec: m.spec,
     })

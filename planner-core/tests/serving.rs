@@ -914,6 +914,7 @@ fn alternating_windows_hold_half_the_cache_at_long_context() {
         s.sliding_window = window;
         s.windowed_layers = layers;
         p.model = ModelChoice::Custom(planner_core::plan::CustomModel {
+            shipped: None,
             name: "windowed".into(),
             spec: s,
         });

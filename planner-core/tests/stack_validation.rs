@@ -618,6 +618,7 @@ const AZURE_ZERO3: Zero3Fetch = Zero3Fetch {
 
 fn deepspeed_azure() -> Vec<Run> {
     let two_t = ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: "GPT 2T (DeepSpeed Azure)".into(),
         spec: planner_core::model::ModelSpec {
             layers: 160,
@@ -753,6 +754,7 @@ fn zero3_narayanan() -> Vec<Run> {
 ///   12). Assumed: micro-batch 1, full recompute.
 fn megatron_deepspeed() -> Vec<Run> {
     let bloom = ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: "BLOOM 176B".into(),
         spec: planner_core::model::ModelSpec {
             positions: planner_core::model::Positions::Alibi,
@@ -898,6 +900,7 @@ fn qwen3_moe(
     );
     let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
     ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: name.into(),
         spec: m.spec,
     })
@@ -1084,6 +1087,7 @@ fn gpt_oss() -> Vec<Run> {
         "tie_word_embeddings": false, "vocab_size": 201088}"#;
     let m = planner_core::hf::import_hf_config(json).expect("GPT-OSS's config imports");
     let model = ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: "GPT-OSS 120B".into(),
         spec: m.spec,
     });
@@ -1537,6 +1541,7 @@ fn mpt(size: &str, seq: u32) -> ModelChoice {
         _ => unreachable!("no MPT {size} in the tables"),
     };
     ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: format!("MPT {size}"),
         spec: planner_core::model::ModelSpec {
             // The benchmark configs keep MPT's learned position table
@@ -2183,6 +2188,7 @@ fn nemotron4(layers: u32, hidden: u32, heads: u32, ffn: u32) -> ModelChoice {
     use planner_core::model::{Bias, FfnActivation, ModelSpec, Norm};
     use planner_core::plan::CustomModel;
     ModelChoice::Custom(CustomModel {
+        shipped: None,
         name: format!("Nemotron-4 {layers} layers"),
         spec: ModelSpec {
             activation: FfnActivation::Relu,

@@ -202,6 +202,7 @@ fn korthikanti() -> Vec<Case> {
 /// LayerNorm, biases, learned positions, tied embeddings, V = 51200.
 fn gpt(name: &str, heads: u32, hidden: u32, layers: u32) -> ModelChoice {
     ModelChoice::Custom(CustomModel {
+        shipped: None,
         name: name.into(),
         spec: ModelSpec {
             layers,

@@ -963,6 +963,7 @@ fn plan(row: &Row) -> Plan {
     let model = match row.model {
         Model::Preset(id) => ModelChoice::Preset(id),
         Model::Spec(spec) => ModelChoice::Custom(CustomModel {
+            shipped: None,
             name: row.id.into(),
             spec,
         }),
@@ -1239,6 +1240,7 @@ fn qlora_plan(c: &FitClaim) -> Plan {
         version: 1,
         name: c.id.into(),
         model: ModelChoice::Custom(CustomModel {
+            shipped: None,
             name: c.id.into(),
             spec: c.spec,
         }),

@@ -50,6 +50,7 @@ fn qwen3(name: &str, layers: u32, hidden: u32, heads: u32, ffn: u32) -> ModelCho
     );
     let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3 config imports");
     ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: None,
         name: name.into(),
         spec: m.spec,
     })

@@ -579,6 +579,7 @@ fn a_broken_base_plan_stops_the_search_with_its_diagnostics() {
         let mut spec = crate::catalog::model(ModelId::Llama2_7b).spec;
         spec.hidden = 0;
         s.base.model = ModelChoice::Custom(crate::plan::CustomModel {
+            shipped: None,
             name: "broken".into(),
             spec,
         });

@@ -212,6 +212,7 @@ pub fn hf(data: &[u8]) {
     };
     let mut plan = planner_core::example_plan();
     plan.model = planner_core::plan::ModelChoice::Custom(planner_core::plan::CustomModel {
+        shipped: imported.shipped,
         name: imported.name,
         spec: imported.spec,
     });

@@ -212,6 +212,7 @@ fn one_gpu(gpu: GpuChoice) -> Hardware {
 
 fn custom_model(name: &str, m: &GridModel) -> ModelChoice {
     ModelChoice::Custom(CustomModel {
+        shipped: None,
         name: name.to_string(),
         spec: m.spec,
     })

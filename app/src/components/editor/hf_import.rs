@@ -31,23 +31,16 @@ pub enum Outcome {
     TooLarge,
 }
 
-/// What an import puts into the plan: the model, and the formats its
-/// checkpoint ships in (a serving plan takes them).
-pub struct Imported {
-    model: CustomModel,
-    shipped: Option<ShippedWeights>,
-}
-
-/// Reads `text` with the core: what to put in the plan, and what to show.
-pub fn import(text: &str) -> (Option<Imported>, Outcome) {
+/// Reads `text` with the core: what to put in the plan (the model, with
+/// the formats its checkpoint ships in, which a serving plan takes), and
+/// what to show.
+pub fn import(text: &str) -> (Option<CustomModel>, Outcome) {
     match import_hf_config(text) {
         Ok(m) => (
-            Some(Imported {
-                model: CustomModel {
-                    name: m.name.clone(),
-                    spec: m.spec,
-                },
+            Some(CustomModel {
                 shipped: m.shipped,
+                name: m.name.clone(),
+                spec: m.spec,
             }),
             Outcome::Imported {
                 name: m.name,
@@ -115,8 +108,9 @@ pub fn HfImport() -> impl IntoView {
         applied.set(None);
         if let Some(m) = model {
             lens.set(History::Push, |p| {
-                p.model = ModelChoice::Custom(m.model);
-                applied.set(m.shipped.filter(|s| p.serve_as_shipped(*s)));
+                let shipped = m.shipped;
+                p.model = ModelChoice::Custom(m);
+                applied.set(shipped.filter(|s| p.serve_as_shipped(*s)));
             });
         }
         outcome.set(Some(said));
@@ -171,7 +165,7 @@ mod tests {
             "num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,
             "vocab_size":32000,"max_position_embeddings":4096,"_name_or_path":"<b>x</b>"}"#;
         let (m, o) = import(llama);
-        assert_eq!(m.map(|m| m.model.spec.layers), Some(32));
+        assert_eq!(m.map(|m| m.spec.layers), Some(32));
         // Names are kept as text; the view never renders them as markup.
         assert!(matches!(o, Outcome::Imported { ref name, .. } if name == "<b>x</b>"));
         for bad in ["", "[]", "{", r#"{"model_type":"nope"}"#] {

@@ -59,6 +59,7 @@ fn set(p: &mut Plan, key: &str) {
         p.model = ModelChoice::Custom(Custom {
             name: catalog::model(*id).name.to_string(),
             spec: p.model.spec(),
+            shipped: p.model.shipped(),
         });
     }
 }

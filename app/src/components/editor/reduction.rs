@@ -134,6 +134,7 @@ mod tests {
         );
         // A custom student from a link is listed and survives re-picking it.
         let custom = planner_core::plan::CustomModel {
+            shipped: None,
             name: "mine".into(),
             spec: p.model.spec(),
         };
