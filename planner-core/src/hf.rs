@@ -52,8 +52,8 @@ pub enum ImportError {
     InvalidValue {
         /// The key.
         key: String,
-        /// What is wrong with it.
-        reason: String,
+        /// What is wrong with it, in both languages.
+        reason: Text,
     },
     /// The `model_type` is not one we read, and the file lacks the Llama key
     /// set we could fall back on.
@@ -62,32 +62,51 @@ pub enum ImportError {
     Unsupported {
         /// The key.
         key: String,
-        /// What is not supported.
-        reason: String,
+        /// What is not supported, in both languages.
+        reason: Text,
     },
 }
 
-impl fmt::Display for ImportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ImportError {
+    /// The message in both languages (the parser's own words, for invalid
+    /// JSON, stay as the parser wrote them).
+    pub fn text(&self) -> Text {
         match self {
             ImportError::InvalidJson {
                 line,
                 column,
                 message,
-            } => write!(f, "invalid JSON at line {line} column {column}: {message}"),
-            ImportError::NotAnObject => write!(f, "config.json must be a JSON object"),
-            ImportError::MissingKey(key) => write!(f, "missing key \"{key}\""),
-            ImportError::InvalidValue { key, reason } => {
-                write!(f, "invalid value for \"{key}\": {reason}")
-            }
-            ImportError::UnsupportedModelType(t) => write!(
-                f,
-                "unsupported model_type \"{t}\" (and no Llama-style keys to fall back on)"
+            } => note(
+                format!("invalid JSON at line {line} column {column}: {message}"),
+                format!("JSON 无效（第 {line} 行第 {column} 列）：{message}"),
             ),
-            ImportError::Unsupported { key, reason } => {
-                write!(f, "unsupported \"{key}\": {reason}")
-            }
+            ImportError::NotAnObject => note(
+                "config.json must be a JSON object",
+                "config.json 必须是一个 JSON 对象",
+            ),
+            ImportError::MissingKey(key) => note(
+                format!("missing key \"{key}\""),
+                format!("缺少键 \"{key}\""),
+            ),
+            ImportError::InvalidValue { key, reason } => note(
+                format!("invalid value for \"{key}\": {}", reason.en),
+                format!("键 \"{key}\" 的值无效：{}", reason.zh),
+            ),
+            ImportError::UnsupportedModelType(t) => note(
+                format!("unsupported model_type \"{t}\" (and no Llama-style keys to fall back on)"),
+                format!("不支持的 model_type \"{t}\"（且没有可退回的 Llama 式键）"),
+            ),
+            ImportError::Unsupported { key, reason } => note(
+                format!("unsupported \"{key}\": {}", reason.en),
+                format!("不支持的 \"{key}\"：{}", reason.zh),
+            ),
         }
+    }
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text().en)
     }
 }
 
@@ -360,11 +379,18 @@ fn fallback(
     if !experts.is_empty() {
         return Err(ImportError::Unsupported {
             key: "model_type".into(),
-            reason: format!(
-                "{shown} has mixture-of-experts keys ({}) that memwall cannot map to experts \
-                 for this type; reading it as dense would undercount its weights, so describe \
-                 it as a custom model instead",
-                experts.join(", ")
+            reason: note(
+                format!(
+                    "{shown} has mixture-of-experts keys ({}) that memwall cannot map to experts \
+                     for this type; reading it as dense would undercount its weights, so \
+                     describe it as a custom model instead",
+                    experts.join(", ")
+                ),
+                format!(
+                    "{shown} 含有混合专家的键（{}），memwall 无法为该类型映射专家；\
+                     按稠密模型读取会严重低估权重，请改为自定义模型描述",
+                    experts.join(", ")
+                ),
             ),
         });
     }
@@ -393,15 +419,23 @@ struct Cfg<'a> {
     obj: &'a Map<String, Value>,
 }
 
-fn describe(v: &Value) -> String {
+fn describe(v: &Value) -> Text {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("the string \"{s}\""),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
+        Value::Null => note("null", "null"),
+        Value::Bool(b) => note(format!("the boolean {b}"), format!("布尔值 {b}")),
+        Value::Number(n) => note(n.to_string(), n.to_string()),
+        Value::String(s) => note(format!("the string \"{s}\""), format!("字符串 \"{s}\"")),
+        Value::Array(_) => note("an array", "一个数组"),
+        Value::Object(_) => note("an object", "一个对象"),
     }
+}
+
+/// "expected …, got …" in both languages.
+fn expected(what: (&str, &str), got: &Text) -> Text {
+    note(
+        format!("expected {}, got {}", what.0, got.en),
+        format!("应为{}，实际为{}", what.1, got.zh),
+    )
 }
 
 impl Cfg<'_> {
@@ -409,7 +443,7 @@ impl Cfg<'_> {
         self.obj.get(key).filter(|v| !v.is_null())
     }
 
-    fn invalid(key: &str, reason: String) -> ImportError {
+    fn invalid(key: &str, reason: Text) -> ImportError {
         ImportError::InvalidValue {
             key: key.to_string(),
             reason,
@@ -418,24 +452,26 @@ impl Cfg<'_> {
 
     fn to_u32(key: &str, v: &Value, allow_zero: bool) -> Result<u32> {
         let what = if allow_zero {
-            "a non-negative integer"
+            ("a non-negative integer", "非负整数")
         } else {
-            "a positive integer"
+            ("a positive integer", "正整数")
         };
         let n = match v {
             Value::Number(n) => n,
-            other => {
-                return Err(Self::invalid(
-                    key,
-                    format!("expected {what}, got {}", describe(other)),
-                ))
-            }
+            other => return Err(Self::invalid(key, expected(what, &describe(other)))),
         };
         match n.as_u64() {
-            Some(0) if !allow_zero => Err(Self::invalid(key, format!("expected {what}, got 0"))),
-            Some(u) => u32::try_from(u)
-                .map_err(|_| Self::invalid(key, format!("{u} is too large (limit {})", u32::MAX))),
-            None => Err(Self::invalid(key, format!("expected {what}, got {n}"))),
+            Some(0) if !allow_zero => Err(Self::invalid(key, expected(what, &note("0", "0")))),
+            Some(u) => u32::try_from(u).map_err(|_| {
+                Self::invalid(
+                    key,
+                    note(
+                        format!("{u} is too large (limit {})", u32::MAX),
+                        format!("{u} 过大（上限 {}）", u32::MAX),
+                    ),
+                )
+            }),
+            None => Err(Self::invalid(key, expected(what, &describe(v)))),
         }
     }
 
@@ -469,12 +505,15 @@ impl Cfg<'_> {
                 Some(x) if x >= 0.0 && x.is_finite() => Ok(Some(x)),
                 _ => Err(Self::invalid(
                     key,
-                    format!("expected a non-negative number, got {n}"),
+                    expected(
+                        ("a non-negative number", "非负数"),
+                        &note(n.to_string(), n.to_string()),
+                    ),
                 )),
             },
             Some(other) => Err(Self::invalid(
                 key,
-                format!("expected a number, got {}", describe(other)),
+                expected(("a number", "数值"), &describe(other)),
             )),
         }
     }
@@ -485,7 +524,7 @@ impl Cfg<'_> {
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(other) => Err(Self::invalid(
                 key,
-                format!("expected true or false, got {}", describe(other)),
+                expected(("true or false", " true 或 false"), &describe(other)),
             )),
         }
     }
@@ -496,7 +535,7 @@ impl Cfg<'_> {
             Some(Value::String(s)) => Ok(Some(s.as_str())),
             Some(other) => Err(Self::invalid(
                 key,
-                format!("expected a string, got {}", describe(other)),
+                expected(("a string", "字符串"), &describe(other)),
             )),
         }
     }
@@ -567,7 +606,10 @@ fn heads_and_dims(
     if kv_heads > heads || heads % kv_heads != 0 {
         return Err(Cfg::invalid(
             "num_key_value_heads",
-            format!("{kv_heads} does not divide the {heads} attention heads"),
+            note(
+                format!("{kv_heads} does not divide the {heads} attention heads"),
+                format!("{kv_heads} 不能整除 {heads} 个注意力头"),
+            ),
         ));
     }
     let head_dim = match cfg.u32_opt("head_dim")? {
@@ -576,8 +618,12 @@ fn heads_and_dims(
             if hidden % heads != 0 {
                 return Err(Cfg::invalid(
                     heads_key,
-                    format!(
-                        "{heads} heads do not divide hidden size {hidden}, and no head_dim is given"
+                    note(
+                        format!(
+                            "{heads} heads do not divide hidden size {hidden}, and no head_dim \
+                             is given"
+                        ),
+                        format!("{heads} 个头不能整除隐藏维度 {hidden}，且未给出 head_dim"),
                     ),
                 ));
             }
@@ -602,9 +648,15 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
         _ => {
             return Err(ImportError::Unsupported {
                 key: key.to_string(),
-                reason: format!(
-                    "activation \"{name}\" in a {} MLP",
-                    if gated { "gated" } else { "two-matrix" }
+                reason: note(
+                    format!(
+                        "activation \"{name}\" in a {} MLP",
+                        if gated { "gated" } else { "two-matrix" }
+                    ),
+                    format!(
+                        "{} MLP 中的激活函数 \"{name}\"",
+                        if gated { "门控" } else { "两矩阵" }
+                    ),
                 ),
             })
         }
@@ -662,7 +714,10 @@ fn sliding_window(
             let w = cfg.u32_opt("sliding_window")?.ok_or_else(|| {
                 Cfg::invalid(
                     "sliding_window",
-                    format!("{n} layers are sliding_attention but no window is given"),
+                    note(
+                        format!("{n} layers are sliding_attention but no window is given"),
+                        format!("{n} 层为 sliding_attention，但未给出窗口大小"),
+                    ),
                 )
             })?;
             Ok((Some(w), (n < layers).then_some(n)))
@@ -677,15 +732,18 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<Text>) -> Result<u32>
     let Value::Array(kinds) = v else {
         return Err(Cfg::invalid(
             "layer_types",
-            format!("expected a list of layer kinds, got {}", describe(v)),
+            expected(("a list of layer kinds", "层类型列表"), &describe(v)),
         ));
     };
     if kinds.len() != layers as usize {
         return Err(Cfg::invalid(
             "layer_types",
-            format!(
-                "lists {} layers, num_hidden_layers is {layers}",
-                kinds.len()
+            note(
+                format!(
+                    "lists {} layers, num_hidden_layers is {layers}",
+                    kinds.len()
+                ),
+                format!("列出 {} 层，而 num_hidden_layers 为 {layers}", kinds.len()),
             ),
         ));
     }
@@ -696,8 +754,8 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<Text>) -> Result<u32>
             Some("full_attention") => {}
             _ => {
                 notes.push(note(
-                    format!("layer_types has {}: read as full attention", describe(k)),
-                    format!("layer_types 含 {}：按全注意力读取", describe(k)),
+                    format!("layer_types has {}: read as full attention", describe(k).en),
+                    format!("layer_types 含 {}：按全注意力读取", describe(k).zh),
                 ));
             }
         }
@@ -797,7 +855,10 @@ fn check_top_k(moe: Option<MoeSpec>) -> Result<()> {
         if m.top_k > m.experts {
             return Err(Cfg::invalid(
                 "num_experts_per_tok",
-                format!("{} exceeds the {} experts", m.top_k, m.experts),
+                note(
+                    format!("{} exceeds the {} experts", m.top_k, m.experts),
+                    format!("{} 超过专家总数 {}", m.top_k, m.experts),
+                ),
             ));
         }
     }
@@ -866,7 +927,10 @@ fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<Option<MoeSpec>> {
         if freq != 1 {
             return Err(ImportError::Unsupported {
                 key: "moe_layer_freq".into(),
-                reason: format!("{freq}: only every layer after the dense ones can be MoE"),
+                reason: note(
+                    format!("{freq}: only every layer after the dense ones can be MoE"),
+                    format!("{freq}：只支持稠密层之后的每一层都是 MoE"),
+                ),
             });
         }
     }
@@ -907,7 +971,10 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
         if step != 1 {
             return Err(ImportError::Unsupported {
                 key: "decoder_sparse_step".into(),
-                reason: format!("{step}: interleaved dense and MoE layers"),
+                reason: note(
+                    format!("{step}: interleaved dense and MoE layers"),
+                    format!("{step}：稠密层与 MoE 层交错"),
+                ),
             });
         }
     }
@@ -917,7 +984,10 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
         Some(_) => {
             return Err(ImportError::Unsupported {
                 key: "mlp_only_layers".into(),
-                reason: "dense layers placed among MoE layers".into(),
+                reason: note(
+                    "dense layers placed among MoE layers",
+                    "稠密层夹在 MoE 层之间",
+                ),
             })
         }
     }
@@ -949,7 +1019,10 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "n_head",
-            format!("{heads} heads do not divide n_embd {hidden}"),
+            note(
+                format!("{heads} heads do not divide n_embd {hidden}"),
+                format!("{heads} 个头不能整除 n_embd {hidden}"),
+            ),
         ));
     }
     let ffn = match cfg.u32_opt("n_inner")? {
@@ -1004,14 +1077,20 @@ fn bert(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
         if kind != "absolute" {
             return Err(ImportError::Unsupported {
                 key: "position_embedding_type".into(),
-                reason: format!("\"{kind}\" (only absolute positions are modelled)"),
+                reason: note(
+                    format!("\"{kind}\" (only absolute positions are modelled)"),
+                    format!("\"{kind}\"（只建模绝对位置编码）"),
+                ),
             });
         }
     }
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "num_attention_heads",
-            format!("{heads} heads do not divide hidden size {hidden}"),
+            note(
+                format!("{heads} heads do not divide hidden size {hidden}"),
+                format!("{heads} 个头不能整除隐藏维度 {hidden}"),
+            ),
         ));
     }
     notes.push(note(
@@ -1057,8 +1136,12 @@ fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
         if proj != hidden {
             return Err(ImportError::Unsupported {
                 key: "word_embed_proj_dim".into(),
-                reason: format!(
-                    "{proj} differs from hidden_size {hidden} (the embedding projections are not modelled)"
+                reason: note(
+                    format!(
+                        "{proj} differs from hidden_size {hidden} (the embedding projections are \
+                         not modelled)"
+                    ),
+                    format!("{proj} 与 hidden_size {hidden} 不同（未建模嵌入投影）"),
                 ),
             });
         }
@@ -1066,7 +1149,10 @@ fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "num_attention_heads",
-            format!("{heads} heads do not divide hidden size {hidden}"),
+            note(
+                format!("{heads} heads do not divide hidden size {hidden}"),
+                format!("{heads} 个头不能整除隐藏维度 {hidden}"),
+            ),
         ));
     }
     let bias = if cfg.bool_opt("enable_bias")?.unwrap_or(true) {
@@ -1606,6 +1692,38 @@ mod tests {
             }
         }
         assert!(seen >= 10, "{seen} notes");
+    }
+
+    /// Every refusal reads in both languages too, the field named in each.
+    #[test]
+    fn every_error_is_in_both_languages() {
+        let heads = LLAMA31_8B.replace("\"num_attention_heads\": 32", "\"num_attention_heads\": 7");
+        let kv = LLAMA31_8B.replace(
+            "\"num_key_value_heads\": 8",
+            "\"num_key_value_heads\": \"x\"",
+        );
+        let missing = LLAMA31_8B.replace("\"hidden_size\"", "\"hidden\"");
+        let top_k =
+            QWEN3_30B_A3B.replace("\"num_experts_per_tok\": 8", "\"num_experts_per_tok\": 999");
+        let bad = [
+            "{",
+            "[]",
+            r#"{"model_type": "nope"}"#,
+            &heads,
+            &kv,
+            &missing,
+            &top_k,
+        ];
+        for cfg in bad {
+            let e = error(cfg);
+            let t = e.text();
+            assert_eq!(t.en, e.to_string());
+            assert!(
+                t.zh.chars()
+                    .any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

@@ -25,8 +25,8 @@ pub enum Outcome {
         /// One sentence per assumption, in both languages.
         notes: Vec<Text>,
     },
-    /// Not imported, and why (the core's message).
-    Failed(String),
+    /// Not imported, and why (the core's message, in both languages).
+    Failed(Text),
     /// The chosen file is larger than [`MAX_FILE_BYTES`].
     TooLarge,
 }
@@ -47,7 +47,7 @@ pub fn import(text: &str) -> (Option<CustomModel>, Outcome) {
                 notes: m.notes,
             },
         ),
-        Err(e) => (None, Outcome::Failed(e.to_string())),
+        Err(e) => (None, Outcome::Failed(e.text())),
     }
 }
 
@@ -144,7 +144,7 @@ pub fn HfImport() -> impl IntoView {
                         </div>
                     }.into_any(),
                     Outcome::Failed(e) => view! {
-                        <p class="error" role="alert" data-testid="hf-error">{t(lang(), K::ImportFailed)} " " {e}</p>
+                        <p class="error" role="alert" data-testid="hf-error">{t(lang(), K::ImportFailed)} " " {e.get(lang()).to_string()}</p>
                     }.into_any(),
                     Outcome::TooLarge => view! {
                         <p class="error" role="alert" data-testid="hf-error">{t(lang(), K::FileTooLarge)}</p>
@@ -172,7 +172,7 @@ mod tests {
             let (m, o) = import(bad);
             assert!(m.is_none(), "{bad}");
             assert!(
-                matches!(o, Outcome::Failed(ref e) if !e.is_empty()),
+                matches!(o, Outcome::Failed(ref e) if !e.en.is_empty() && !e.zh.is_empty()),
                 "{bad}"
             );
         }
