@@ -1107,3 +1107,38 @@ fn the_front_end_is_the_clients_time() {
         "{gap}"
     );
 }
+
+/// Past the largest sustainable rate the engine runs saturated at it: the
+/// analytic throughput is that rate's, not the offered load's, and prompt
+/// tokens keep a price (the share of time in prefill is the saturated
+/// engine's; the overloaded fixed point has none).
+#[test]
+fn an_overloaded_stream_is_served_and_priced_at_the_largest_rate() {
+    let mut p = planner_core::example_serving_plan();
+    p.levers.engine = Engine::Sglang;
+    let rate = |p: &mut Plan, r: f64| {
+        if let Workload::Inference(i) = &mut p.workload {
+            if let Some(s) = &mut i.stream {
+                s.arrival = Arrival::Poisson {
+                    rate: Frequency::per_second(r),
+                };
+            }
+        }
+    };
+    rate(&mut p, 1_000.0);
+    let s = evaluate(&p).serving.expect("a serving report");
+    let a = s.analytic.expect("a stream");
+    assert!(!a.stable);
+    let output = match &p.workload {
+        Workload::Inference(i) => i.stream.as_ref().expect("a stream").output.mean(),
+        _ => unreachable!("a serving plan"),
+    };
+    assert!(
+        a.output_tokens_per_second <= a.max_rate * output * 1.000_001,
+        "{} tok/s past {} req/s",
+        a.output_tokens_per_second,
+        a.max_rate
+    );
+    let input = s.usd_per_million_input.expect("a price").as_usd();
+    assert!(input > 0.0, "prompt tokens priced at {input}");
+}

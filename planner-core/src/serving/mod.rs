@@ -103,7 +103,14 @@ pub(crate) fn report(
     out.kv_tier = tiers.map(|t| tier_figures(&shape, &t, &steady, &run, stream, replicas));
     if let Some(price) = usd_per_hour {
         let per_second = price.as_usd() / 3600.0;
-        let share = steady.prefill_share;
+        // Past its largest rate the engine runs saturated at it: the share
+        // of its time in prefill is that rate's, not the overloaded fixed
+        // point's (which has none).
+        let share = if steady.stable {
+            steady.prefill_share
+        } else {
+            shape.steady(shape.max_rate(None)).prefill_share
+        };
         let per_m =
             |tps: f64, part: f64| (tps > 0.0).then(|| Usd::new(per_second * part / tps * 1e6));
         out.usd_per_million_input = per_m(sim.input_tokens_per_second, share);
@@ -255,7 +262,14 @@ fn analytic_figures(
             mean: Seconds::from_secs(s.ttft[2]),
         },
         tpot: Seconds::from_secs(s.tpot),
-        output_tokens_per_second: s.rate * shape.output * n,
+        // An unsustainable stream is served at the largest rate, not the
+        // offered one.
+        output_tokens_per_second: if s.stable {
+            s.rate
+        } else {
+            s.rate.min(shape.max_rate(None))
+        } * shape.output
+            * n,
         max_rate: shape.max_rate(None) * n,
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
         prefill_share: s.prefill_share,
