@@ -371,6 +371,14 @@ pub enum DiagnosticKind {
         /// The largest shortfall measured on that kind.
         worst: f64,
     },
+    /// A stream's TTFT target is shorter than its server's front end
+    /// (`Engine::front_end`): no plan on that server can meet it.
+    TtftBelowFrontEnd {
+        /// The tightest TTFT target the stream sets.
+        target: Seconds,
+        /// The server's front end.
+        front_end: Seconds,
+    },
     /// Under MIG a job's own memory cap is ignored: its slice bounds its
     /// memory.
     MigCapIgnored {
@@ -656,6 +664,11 @@ fn message(d: &DiagnosticKind) -> String {
             basis.en(),
             worst * 100.0
         ),
+        K::TtftBelowFrontEnd { target, front_end } => format!(
+            "the TTFT target of {:.0} ms is shorter than the server's front end ({:.0} ms of every streamed request: HTTP, template, tokenisation), so no plan on this server meets it; state a faster front end in levers.engine_knobs.front_end_ms if yours is",
+            target.as_millis(),
+            front_end.as_millis()
+        ),
         K::MigCapIgnored { job } => {
             format!("levers.memory_cap of job {job:?} is ignored: its MIG slice bounds its memory")
         }
@@ -863,6 +876,11 @@ fn message_zh(d: &DiagnosticKind) -> String {
             latin_gap(basis.name(Lang::Zh).chars().next()),
             basis.name(Lang::Zh),
             worst * 100.0
+        ),
+        K::TtftBelowFrontEnd { target, front_end } => format!(
+            "首 token 延迟目标 {:.0} ms 短于服务端前端耗时（每个流式请求 {:.0} ms：HTTP、模板、分词），该服务端上没有方案能达到；若你的前端更快，请在 levers.engine_knobs.front_end_ms 中给出",
+            target.as_millis(),
+            front_end.as_millis()
         ),
         K::MigCapIgnored { job } => {
             format!("作业 {job:?} 的 levers.memory_cap 已忽略：其 MIG 切片决定其显存")

@@ -69,6 +69,9 @@ pub fn evaluate(plan: &Plan) -> Report {
         cost.usd_per_hour,
     );
 
+    if let (Some(s), Some(stream)) = (&serving, stream) {
+        front_end_slo(s.profile.front_end, &stream.slo, &mut diagnostics);
+    }
     let disaggregated = crate::serving::disagg::report(plan, cost.usd_per_hour);
 
     Report {
@@ -178,6 +181,22 @@ fn tables(r: &Resolved, devices: &[DeviceMemory]) -> Vec<Breakdown> {
         .zip(stages.iter())
         .map(|(d, st)| Breakdown::from_device(d, st.rank))
         .collect()
+}
+
+/// A warning where a stream's TTFT target is below its server's front
+/// end: the simulator would miss it on every plan, and the search would
+/// find nothing, without saying why.
+fn front_end_slo(front_end: Seconds, slo: &crate::request::Slo, diagnostics: &mut Vec<Diagnostic>) {
+    let target = [slo.ttft_p50, slo.ttft_p99]
+        .into_iter()
+        .flatten()
+        .min_by(|a, b| a.as_secs().total_cmp(&b.as_secs()));
+    if let Some(target) = target.filter(|t| t.as_secs() < front_end.as_secs()) {
+        diagnostics.push(Diagnostic::warning(DiagnosticKind::TtftBelowFrontEnd {
+            target,
+            front_end,
+        }));
+    }
 }
 
 /// A warning where every published run of the plan's kind was slower

@@ -1142,3 +1142,35 @@ fn an_overloaded_stream_is_served_and_priced_at_the_largest_rate() {
     let input = s.usd_per_million_input.expect("a price").as_usd();
     assert!(input > 0.0, "prompt tokens priced at {input}");
 }
+
+/// A TTFT target shorter than the server's front end cannot be met by any
+/// plan on that server, and the report says so (by name, in both
+/// languages) rather than leaving a search to find nothing.
+#[test]
+fn a_ttft_target_below_the_front_end_is_named() {
+    use planner_core::diagnostics::DiagnosticKind;
+    let with = |target_ms: f64, front_ms: Option<f64>| {
+        let mut p = planner_core::example_serving_plan();
+        p.levers.engine_knobs.front_end_ms = front_ms;
+        if let Workload::Inference(i) = &mut p.workload {
+            if let Some(s) = &mut i.stream {
+                s.slo.ttft_p99 = Some(planner_core::units::Seconds::from_millis(target_ms));
+            }
+        }
+        evaluate(&p)
+            .diagnostics
+            .into_iter()
+            .find(|d| matches!(d.detail, DiagnosticKind::TtftBelowFrontEnd { .. }))
+    };
+    let d = with(20.0, None).expect("20 ms is below vLLM's 30 ms front end");
+    assert!(
+        d.message.contains("20 ms") && d.message.contains("front_end_ms"),
+        "{}",
+        d.message
+    );
+    assert!(
+        with(20.0, Some(5.0)).is_none(),
+        "a 5 ms front end leaves room"
+    );
+    assert!(with(2_000.0, None).is_none(), "2 s is above it");
+}
