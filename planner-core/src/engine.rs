@@ -914,13 +914,7 @@ impl Engine {
     ///   TTFT; `trtllm-serve` 1.2.0rc1 in the GPUStack run, about 35–40 ms.
     /// - Static batches and transformers' `generate`: none (no server).
     pub fn front_end(self) -> crate::units::Seconds {
-        let ms = match self {
-            Engine::Vllm | Engine::VllmV0 => 30.0,
-            Engine::Sglang => 10.0,
-            Engine::TrtLlm => 10.0,
-            Engine::Static | Engine::HfTransformers => 0.0,
-        };
-        crate::units::Seconds::from_millis(ms)
+        crate::units::Seconds::from_millis(self.front_end_ms().0)
     }
 
     /// The span of the residuals [`Engine::front_end`] was read from,
@@ -928,16 +922,22 @@ impl Engine {
     /// TensorRT-LLM 5 (NIM) to 40 (`trtllm-serve`). What a plan's TTFT
     /// carries is one harness's; this is how far harnesses part.
     pub fn front_end_span(self) -> (crate::units::Seconds, crate::units::Seconds) {
-        let (lo, hi) = match self {
-            Engine::Vllm | Engine::VllmV0 => (20.0, 50.0),
-            Engine::Sglang => (6.0, 20.0),
-            Engine::TrtLlm => (5.0, 40.0),
-            Engine::Static | Engine::HfTransformers => (0.0, 0.0),
-        };
+        let (_, lo, hi) = self.front_end_ms();
         (
             crate::units::Seconds::from_millis(lo),
             crate::units::Seconds::from_millis(hi),
         )
+    }
+
+    /// The front end in milliseconds: the figure, then the least and most
+    /// residual of its sources (one table for both methods above).
+    fn front_end_ms(self) -> (f64, f64, f64) {
+        match self {
+            Engine::Vllm | Engine::VllmV0 => (30.0, 20.0, 50.0),
+            Engine::Sglang => (10.0, 6.0, 20.0),
+            Engine::TrtLlm => (10.0, 5.0, 40.0),
+            Engine::Static | Engine::HfTransformers => (0.0, 0.0, 0.0),
+        }
     }
 }
 
@@ -1138,6 +1138,21 @@ mod tests {
             let e = s(4, f64::from(i) / 20.0).expected_tokens();
             assert!(e >= last);
             last = e;
+        }
+    }
+
+    /// Each server's front end lies inside the span its sources leave, and
+    /// an engine without a server has none.
+    #[test]
+    fn front_ends_lie_inside_their_sources_span() {
+        for e in Engine::ALL {
+            let (f, (lo, hi)) = (e.front_end(), e.front_end_span());
+            assert!(lo <= f && f <= hi, "{e:?}");
+            assert_eq!(
+                f.as_secs() == 0.0,
+                !e.continuous(),
+                "{e:?}: a front end only where a server is"
+            );
         }
     }
 }
