@@ -135,12 +135,17 @@ pub fn serving(o: &mut String, s: &ServingReport) {
         let under = a
             .max_rate_under_slo
             .map_or(String::new(), |x| format!(" ({x:.2} under the SLOs)"));
+        // Past the largest rate the queue grows without bound: the steady
+        // state has no TTFT or TPOT to give, only the rate it serves.
+        let latency = if a.stable {
+            format!("TTFT {}; TPOT {:.1} ms", ms(&a.ttft), a.tpot.as_millis())
+        } else {
+            "TTFT and TPOT grow without bound (the queue does)".to_string()
+        };
         let _ = writeln!(
             o,
-            "analytic {}: TTFT {}; TPOT {:.1} ms; {:.0} output tokens/s; largest rate {:.2} requests/s{under}",
+            "analytic {}: {latency}; {:.0} output tokens/s; largest rate {:.2} requests/s{under}",
             if a.stable { "steady" } else { "UNSUSTAINABLE" },
-            ms(&a.ttft),
-            a.tpot.as_millis(),
             a.output_tokens_per_second,
             a.max_rate
         );
