@@ -50,6 +50,13 @@ for (const lang of ['en', 'zh'] as const) {
     await page.getByTestId('lever-engine').selectOption('sglang');
     await expect(panel.locator('h3')).toContainText('SGLang');
     await expect(page.getByTestId('serving-front-end')).toContainText(lang === 'zh' ? '10 毫秒' : '10 ms');
+    // The front end is a lever: an empty box shows the engine's own, and a
+    // server called in-process has none.
+    const front = page.getByTestId('lever-front-end');
+    await expect(front).toHaveAttribute('placeholder', lang === 'zh' ? '引擎默认: 10' : 'engine default: 10');
+    await front.fill('0');
+    await front.press('Enter');
+    await expect(page.getByTestId('serving-front-end')).toHaveCount(0);
     await expect(page.getByTestId('lever-host-overlap')).toBeVisible();
     await expect(page.getByTestId('lever-scheduler-steps')).toHaveCount(0);
     await panel.screenshot({ path: `${shots}/serving-${lang}.png` });

@@ -14,6 +14,7 @@ strings! {
     Engine => "Serving engine", "推理引擎";
     StreamOn => "Serve a request stream (simulated)", "服务一个请求流（模拟）";
     HostOverlap => "Engine host work", "引擎主机工作";
+    FrontEnd => "Server front end per request (ms)", "每个请求的服务端前端耗时（毫秒）";
     EngineDefault => "engine default", "引擎默认";
     SchedulerSteps => "Decode steps per scheduling (vLLM 0.6)", "每次调度的解码步数（vLLM 0.6）";
     Batching => "Prompts and decoding", "提示与解码的组合方式";

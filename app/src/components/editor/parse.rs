@@ -63,6 +63,21 @@ pub const RATE: Codec<Frequency> = Codec {
     show: |f| show_number(f.as_per_second()),
 };
 
+/// An optional latency in milliseconds that may be zero, at most 10 s
+/// (`planner_core::engine::MAX_FRONT_END_MS`): an empty box means the
+/// engine's own.
+pub const OPT_MS_OR_ZERO: Codec<Option<f64>> = Codec {
+    parse: |s| {
+        if s.trim().is_empty() {
+            return Some(None);
+        }
+        parse_number(s)
+            .filter(|v| (0.0..=planner_core::engine::MAX_FRONT_END_MS).contains(v))
+            .map(Some)
+    },
+    show: |v| v.map(show_number).unwrap_or_default(),
+};
+
 /// An optional latency target in milliseconds: an empty box means none.
 pub const OPT_MS: Codec<Option<Seconds>> = Codec {
     parse: |s| {

@@ -5,7 +5,7 @@
 
 use super::bind::{choice, hint, number, number_with_hint, toggle};
 use super::lens::{use_plan, PlanLens};
-use super::parse::{COUNT, OPT_MS, RATE};
+use super::parse::{COUNT, OPT_MS, OPT_MS_OR_ZERO, RATE};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::engine::{Batching, Engine, HostOverlap};
@@ -39,6 +39,14 @@ fn new_stream(p: &Plan) -> Option<RequestStream> {
         reuse: None,
         requests: 1000,
         seed: 0,
+    })
+}
+
+/// The engine's own front end, shown in an empty box: "engine default: 30".
+fn front_end_hint(lens: PlanLens) -> Signal<Option<String>> {
+    Signal::derive(move || {
+        let ms = lens.get(|p| p.levers.engine.front_end().as_millis());
+        Some(format!("{}: {ms:.0}", t(lens.lang(), K::EngineDefault)))
     })
 }
 
@@ -162,6 +170,12 @@ pub fn StreamLevers() -> impl IntoView {
                 {choice(lens, K::HostOverlap, "lever-host-overlap", overlaps,
                     |p| p.levers.engine_knobs.host_overlap.map_or(DEFAULT.to_string(), |o| o.key().to_string()),
                     |p, key| p.levers.engine_knobs.host_overlap = HostOverlap::ALL.into_iter().find(|o| o.key() == key))}
+            </Show>
+            <Show when=move || continuous.get()>
+                {number_with_hint(lens, K::FrontEnd, "lever-front-end", OPT_MS_OR_ZERO,
+                    |p| p.levers.engine_knobs.front_end_ms,
+                    |p, v| p.levers.engine_knobs.front_end_ms = v,
+                    front_end_hint(lens))}
             </Show>
             <Show when=move || batching.get()>
                 {choice(lens, K::Batching, "lever-batching", ways,
