@@ -920,6 +920,18 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
             Refused("levers.engine_knobs.front_end_ms"),
         ),
         case(
+            "a negative front-end latency on a static batch",
+            &["eval", "-"],
+            patched(
+                plan,
+                &[
+                    ("/levers/engine", json!("static")),
+                    ("/levers/engine_knobs", json!({"front_end_ms": -1.0})),
+                ],
+            ),
+            Refused("levers.engine_knobs.front_end_ms"),
+        ),
+        case(
             "a front-end latency of eleven days",
             &["eval", "-"],
             patched(

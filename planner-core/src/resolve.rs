@@ -797,6 +797,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
 /// TensorRT-LLM's share of the free memory) are applied by the serving
 /// model (`serving::capacity::pool`); the memory cap stays the plan's.
 fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool) {
+    front_end_knob(c, levers);
     if !levers.engine.continuous() {
         return;
     }
@@ -811,19 +812,6 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool)
         }
         levers.engine_knobs.memory_fraction = Some(f);
     }
-    if let Some(ms) = levers.engine_knobs.front_end_ms {
-        use crate::engine::MAX_FRONT_END_MS;
-        if !(ms.is_finite() && (0.0..=MAX_FRONT_END_MS).contains(&ms)) {
-            c.push(Diagnostic::error(K::InvalidValue {
-                field: "levers.engine_knobs.front_end_ms".into(),
-                problem: format!(
-                    "must be between 0 and {MAX_FRONT_END_MS} ms, got {}",
-                    short_number(ms)
-                ),
-            }));
-            levers.engine_knobs.front_end_ms = None;
-        }
-    }
     let tp = levers.parallel.tp.max(1);
     let profile = levers
         .engine
@@ -831,6 +819,26 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool)
         .with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;
+    }
+}
+
+/// `levers.engine_knobs.front_end_ms` is refused by name outside 0..=10 s
+/// on any engine (a static batch ignores it, but a hostile value is still
+/// named).
+fn front_end_knob(c: &mut Checker, levers: &mut Levers) {
+    use crate::engine::MAX_FRONT_END_MS;
+    let Some(ms) = levers.engine_knobs.front_end_ms else {
+        return;
+    };
+    if !(ms.is_finite() && (0.0..=MAX_FRONT_END_MS).contains(&ms)) {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "levers.engine_knobs.front_end_ms".into(),
+            problem: format!(
+                "must be between 0 and {MAX_FRONT_END_MS} ms, got {}",
+                short_number(ms)
+            ),
+        }));
+        levers.engine_knobs.front_end_ms = None;
     }
 }
 
