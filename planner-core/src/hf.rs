@@ -76,27 +76,27 @@ impl ImportError {
                 line,
                 column,
                 message,
-            } => note(
+            } => Text::new(
                 format!("invalid JSON at line {line} column {column}: {message}"),
                 format!("JSON 无效（第 {line} 行第 {column} 列）：{message}"),
             ),
-            ImportError::NotAnObject => note(
+            ImportError::NotAnObject => Text::new(
                 "config.json must be a JSON object",
                 "config.json 必须是一个 JSON 对象",
             ),
-            ImportError::MissingKey(key) => note(
+            ImportError::MissingKey(key) => Text::new(
                 format!("missing key \"{key}\""),
                 format!("缺少键 \"{key}\""),
             ),
-            ImportError::InvalidValue { key, reason } => note(
+            ImportError::InvalidValue { key, reason } => Text::new(
                 format!("invalid value for \"{key}\": {}", reason.en),
                 format!("键 \"{key}\" 的值无效：{}", reason.zh),
             ),
-            ImportError::UnsupportedModelType(t) => note(
+            ImportError::UnsupportedModelType(t) => Text::new(
                 format!("unsupported model_type \"{t}\" (and no Llama-style keys to fall back on)"),
                 format!("不支持的 model_type \"{t}\"（且没有可退回的 Llama 式键）"),
             ),
-            ImportError::Unsupported { key, reason } => note(
+            ImportError::Unsupported { key, reason } => Text::new(
                 format!("unsupported \"{key}\": {}", reason.en),
                 format!("不支持的 \"{key}\"：{}", reason.zh),
             ),
@@ -244,7 +244,7 @@ fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> Text {
         Some(ShippedWeights {
             weights,
             experts: Some(x),
-        }) => note(
+        }) => Text::new(
             format!(
                 "quantization_config: the checkpoint ships {method}: routed experts in {} and \
                  the other linear layers in {}; set levers.precision.experts and \
@@ -259,7 +259,7 @@ fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> Text {
                 weights.label()
             ),
         ),
-        Some(ShippedWeights { weights, .. }) => note(
+        Some(ShippedWeights { weights, .. }) => Text::new(
             format!(
                 "quantization_config: the checkpoint ships {method}: linear layers in {}; set \
                  levers.precision.weights to serve it as shipped",
@@ -271,7 +271,7 @@ fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> Text {
                 weights.label()
             ),
         ),
-        None => note(
+        None => Text::new(
             format!(
                 "quantization_config: the checkpoint ships {method}-quantized weights, a method \
                  memwall does not read; set levers.precision.weights to the nearest format"
@@ -281,14 +281,6 @@ fn shipped_note(method: &str, shipped: Option<ShippedWeights>) -> Text {
                  请把 levers.precision.weights 设为最接近的格式"
             ),
         ),
-    }
-}
-
-/// A note in both languages.
-fn note(en: impl Into<String>, zh: impl Into<String>) -> Text {
-    Text {
-        en: en.into(),
-        zh: zh.into(),
     }
 }
 
@@ -379,7 +371,7 @@ fn fallback(
     if !experts.is_empty() {
         return Err(ImportError::Unsupported {
             key: "model_type".into(),
-            reason: note(
+            reason: Text::new(
                 format!(
                     "{shown} has mixture-of-experts keys ({}) that memwall cannot map to experts \
                      for this type; reading it as dense would undercount its weights, so \
@@ -400,7 +392,7 @@ fn fallback(
             None => ImportError::MissingKey("model_type".into()),
         });
     }
-    notes.push(note(
+    notes.push(Text::new(
         format!(
             "model_type {shown} is not one memwall knows; read as a Llama-style decoder \
              (SwiGLU, RMSNorm, rotary positions) because it has the Llama keys"
@@ -421,18 +413,18 @@ struct Cfg<'a> {
 
 fn describe(v: &Value) -> Text {
     match v {
-        Value::Null => note("null", "null"),
-        Value::Bool(b) => note(format!("the boolean {b}"), format!("布尔值 {b}")),
-        Value::Number(n) => note(n.to_string(), n.to_string()),
-        Value::String(s) => note(format!("the string \"{s}\""), format!("字符串 \"{s}\"")),
-        Value::Array(_) => note("an array", "一个数组"),
-        Value::Object(_) => note("an object", "一个对象"),
+        Value::Null => Text::new("null", "null"),
+        Value::Bool(b) => Text::new(format!("the boolean {b}"), format!("布尔值 {b}")),
+        Value::Number(n) => Text::new(n.to_string(), n.to_string()),
+        Value::String(s) => Text::new(format!("the string \"{s}\""), format!("字符串 \"{s}\"")),
+        Value::Array(_) => Text::new("an array", "一个数组"),
+        Value::Object(_) => Text::new("an object", "一个对象"),
     }
 }
 
 /// "expected …, got …" in both languages.
 fn expected(what: (&str, &str), got: &Text) -> Text {
-    note(
+    Text::new(
         format!("expected {}, got {}", what.0, got.en),
         format!("应为{}，实际为{}", what.1, got.zh),
     )
@@ -461,11 +453,11 @@ impl Cfg<'_> {
             other => return Err(Self::invalid(key, expected(what, &describe(other)))),
         };
         match n.as_u64() {
-            Some(0) if !allow_zero => Err(Self::invalid(key, expected(what, &note("0", "0")))),
+            Some(0) if !allow_zero => Err(Self::invalid(key, expected(what, &Text::new("0", "0")))),
             Some(u) => u32::try_from(u).map_err(|_| {
                 Self::invalid(
                     key,
-                    note(
+                    Text::new(
                         format!("{u} is too large (limit {})", u32::MAX),
                         format!("{u} 过大（上限 {}）", u32::MAX),
                     ),
@@ -507,7 +499,7 @@ impl Cfg<'_> {
                     key,
                     expected(
                         ("a non-negative number", "非负数"),
-                        &note(n.to_string(), n.to_string()),
+                        &Text::new(n.to_string(), n.to_string()),
                     ),
                 )),
             },
@@ -557,7 +549,7 @@ impl Cfg<'_> {
         let tied = match self.bool_opt("tie_word_embeddings")? {
             Some(t) => t,
             None => {
-                notes.push(note(
+                notes.push(Text::new(
                     format!(
                         "tie_word_embeddings absent: took this model class's default \
                          ({default_tied})"
@@ -596,7 +588,7 @@ fn heads_and_dims(
     let kv_heads = match cfg.u32_opt("num_key_value_heads")? {
         Some(k) => k,
         None => {
-            notes.push(note(
+            notes.push(Text::new(
                 "num_key_value_heads absent: multi-head attention assumed",
                 "缺少 num_key_value_heads：按多头注意力（MHA）处理",
             ));
@@ -606,7 +598,7 @@ fn heads_and_dims(
     if kv_heads > heads || heads % kv_heads != 0 {
         return Err(Cfg::invalid(
             "num_key_value_heads",
-            note(
+            Text::new(
                 format!("{kv_heads} does not divide the {heads} attention heads"),
                 format!("{kv_heads} 不能整除 {heads} 个注意力头"),
             ),
@@ -618,7 +610,7 @@ fn heads_and_dims(
             if hidden % heads != 0 {
                 return Err(Cfg::invalid(
                     heads_key,
-                    note(
+                    Text::new(
                         format!(
                             "{heads} heads do not divide hidden size {hidden}, and no head_dim \
                              is given"
@@ -627,7 +619,7 @@ fn heads_and_dims(
                     ),
                 ));
             }
-            notes.push(note(
+            notes.push(Text::new(
                 "head_dim derived as hidden / heads",
                 "head_dim 由 hidden / heads 推出",
             ));
@@ -648,7 +640,7 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
         _ => {
             return Err(ImportError::Unsupported {
                 key: key.to_string(),
-                reason: note(
+                reason: Text::new(
                     format!(
                         "activation \"{name}\" in a {} MLP",
                         if gated { "gated" } else { "two-matrix" }
@@ -667,7 +659,7 @@ fn activation(cfg: &Cfg, key: &str, default: &str, gated: bool) -> Result<FfnAct
 /// The biases of a Llama-style decoder.
 fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<Text>) -> Result<Bias> {
     let bias = if family == Family::Qwen2 {
-        notes.push(note(
+        notes.push(Text::new(
             "Qwen2 always has Q/K/V biases (not a config key)",
             "Qwen2 的 Q/K/V 投影总是带偏置（不是配置键）",
         ));
@@ -680,7 +672,7 @@ fn decoder_bias(cfg: &Cfg, family: Family, notes: &mut Vec<Text>) -> Result<Bias
         Bias::None
     };
     if cfg.bool_opt("mlp_bias")?.unwrap_or(false) {
-        notes.push(note(
+        notes.push(Text::new(
             "mlp_bias is true: MLP biases are not counted (a small undercount)",
             "mlp_bias 为 true：未计入 MLP 偏置（略有低估）",
         ));
@@ -714,7 +706,7 @@ fn sliding_window(
             let w = cfg.u32_opt("sliding_window")?.ok_or_else(|| {
                 Cfg::invalid(
                     "sliding_window",
-                    note(
+                    Text::new(
                         format!("{n} layers are sliding_attention but no window is given"),
                         format!("{n} 层为 sliding_attention，但未给出窗口大小"),
                     ),
@@ -738,7 +730,7 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<Text>) -> Result<u32>
     if kinds.len() != layers as usize {
         return Err(Cfg::invalid(
             "layer_types",
-            note(
+            Text::new(
                 format!(
                     "lists {} layers, num_hidden_layers is {layers}",
                     kinds.len()
@@ -753,7 +745,7 @@ fn windowed_layers(v: &Value, layers: u32, notes: &mut Vec<Text>) -> Result<u32>
             Some("sliding_attention") => windowed += 1,
             Some("full_attention") => {}
             _ => {
-                notes.push(note(
+                notes.push(Text::new(
                     format!("layer_types has {}: read as full attention", describe(k).en),
                     format!("layer_types 含 {}：按全注意力读取", describe(k).zh),
                 ));
@@ -768,7 +760,7 @@ fn family_window(cfg: &Cfg, family: Family, notes: &mut Vec<Text>) -> Result<Opt
     Ok(match family {
         Family::Qwen2 | Family::Qwen3 => {
             if cfg.bool_opt("use_sliding_window")?.unwrap_or(false) {
-                notes.push(note(
+                notes.push(Text::new(
                     "use_sliding_window is true: the window is applied to every layer, \
                      ignoring max_window_layers",
                     "use_sliding_window 为 true：滑动窗口用于每一层，忽略 max_window_layers",
@@ -796,7 +788,7 @@ fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<Text>) -> Result<Decoder
     let q_lora_rank = match cfg.u32_opt("q_lora_rank")? {
         Some(r) => r,
         None => {
-            notes.push(note(
+            notes.push(Text::new(
                 "q_lora_rank is null: queries are not compressed",
                 "q_lora_rank 为 null：查询不做压缩",
             ));
@@ -810,7 +802,7 @@ fn mla_attention(cfg: &Cfg, heads: u32, notes: &mut Vec<Text>) -> Result<Decoder
         qk_rope_head_dim: cfg.u32("qk_rope_head_dim")?,
         v_head_dim: cfg.u32("v_head_dim")?,
     };
-    notes.push(note(
+    notes.push(Text::new(
         "multi-head latent attention: head_dim recorded as qk_nope + qk_rope; \
          num_nextn_predict_layers (MTP) is not modelled",
         "多头潜在注意力（MLA）：head_dim 记为 qk_nope + qk_rope；\
@@ -855,7 +847,7 @@ fn check_top_k(moe: Option<MoeSpec>) -> Result<()> {
         if m.top_k > m.experts {
             return Err(Cfg::invalid(
                 "num_experts_per_tok",
-                note(
+                Text::new(
                     format!("{} exceeds the {} experts", m.top_k, m.experts),
                     format!("{} 超过专家总数 {}", m.top_k, m.experts),
                 ),
@@ -917,7 +909,7 @@ fn decoder(
 /// DeepSeek's MoE keys; `None` for a config without routed experts.
 fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<Option<MoeSpec>> {
     let Some(experts) = cfg.u32_opt("n_routed_experts")? else {
-        notes.push(note(
+        notes.push(Text::new(
             "n_routed_experts is absent: every layer is dense",
             "缺少 n_routed_experts：每一层都是稠密层",
         ));
@@ -927,7 +919,7 @@ fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<Option<MoeSpec>> {
         if freq != 1 {
             return Err(ImportError::Unsupported {
                 key: "moe_layer_freq".into(),
-                reason: note(
+                reason: Text::new(
                     format!("{freq}: only every layer after the dense ones can be MoE"),
                     format!("{freq}：只支持稠密层之后的每一层都是 MoE"),
                 ),
@@ -939,7 +931,7 @@ fn deepseek_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<Option<MoeSpec>> {
         None => return Err(ImportError::MissingKey("n_shared_experts".into())),
         Some(_) => cfg.u32_or_zero_opt("n_shared_experts")?.unwrap_or(0),
     };
-    notes.push(note(
+    notes.push(Text::new(
         "router score-correction bias (per expert) is not counted",
         "未计入路由器的打分校正偏置（每个专家一个）",
     ));
@@ -971,7 +963,7 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
         if step != 1 {
             return Err(ImportError::Unsupported {
                 key: "decoder_sparse_step".into(),
-                reason: note(
+                reason: Text::new(
                     format!("{step}: interleaved dense and MoE layers"),
                     format!("{step}：稠密层与 MoE 层交错"),
                 ),
@@ -984,7 +976,7 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
         Some(_) => {
             return Err(ImportError::Unsupported {
                 key: "mlp_only_layers".into(),
-                reason: note(
+                reason: Text::new(
                     "dense layers placed among MoE layers",
                     "稠密层夹在 MoE 层之间",
                 ),
@@ -995,7 +987,7 @@ fn qwen_moe(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<MoeSpec> {
         .u32_or_zero_opt("shared_expert_intermediate_size")?
         .unwrap_or(0);
     if shared_ffn > 0 {
-        notes.push(note(
+        notes.push(Text::new(
             "the shared expert's sigmoid gate (h per layer) is not counted",
             "未计入共享专家的 sigmoid 门控（每层 h 个参数）",
         ));
@@ -1019,7 +1011,7 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "n_head",
-            note(
+            Text::new(
                 format!("{heads} heads do not divide n_embd {hidden}"),
                 format!("{heads} 个头不能整除 n_embd {hidden}"),
             ),
@@ -1028,7 +1020,7 @@ fn gpt2(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     let ffn = match cfg.u32_opt("n_inner")? {
         Some(f) => f,
         None => {
-            notes.push(note(
+            notes.push(Text::new(
                 "n_inner is null: FFN width is 4 x n_embd",
                 "n_inner 为 null：FFN 宽度取 4 x n_embd",
             ));
@@ -1077,7 +1069,7 @@ fn bert(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
         if kind != "absolute" {
             return Err(ImportError::Unsupported {
                 key: "position_embedding_type".into(),
-                reason: note(
+                reason: Text::new(
                     format!("\"{kind}\" (only absolute positions are modelled)"),
                     format!("\"{kind}\"（只建模绝对位置编码）"),
                 ),
@@ -1087,13 +1079,13 @@ fn bert(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "num_attention_heads",
-            note(
+            Text::new(
                 format!("{heads} heads do not divide hidden size {hidden}"),
                 format!("{heads} 个头不能整除隐藏维度 {hidden}"),
             ),
         ));
     }
-    notes.push(note(
+    notes.push(Text::new(
         "the pooler and the MLM head transform are not modelled; the embedding \
          LayerNorm is counted as the final norm (same size)",
         "未建模 pooler 和 MLM 头的变换层；嵌入层的 LayerNorm 按最终归一化层计入（大小相同）",
@@ -1136,7 +1128,7 @@ fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
         if proj != hidden {
             return Err(ImportError::Unsupported {
                 key: "word_embed_proj_dim".into(),
-                reason: note(
+                reason: Text::new(
                     format!(
                         "{proj} differs from hidden_size {hidden} (the embedding projections are \
                          not modelled)"
@@ -1149,7 +1141,7 @@ fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     if hidden % heads != 0 {
         return Err(Cfg::invalid(
             "num_attention_heads",
-            note(
+            Text::new(
                 format!("{heads} heads do not divide hidden size {hidden}"),
                 format!("{heads} 个头不能整除隐藏维度 {hidden}"),
             ),
@@ -1160,7 +1152,7 @@ fn opt(cfg: &Cfg, notes: &mut Vec<Text>) -> Result<ModelSpec> {
     } else {
         Bias::None
     };
-    notes.push(note(
+    notes.push(Text::new(
         "OPT's learned position table has 2 extra rows (offset 2)",
         "OPT 的可学习位置表多 2 行（偏移量 2）",
     ));

@@ -84,6 +84,14 @@ pub struct Text {
 }
 
 impl Text {
+    /// A text from its English and its Chinese.
+    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Self {
+        Self {
+            en: en.into(),
+            zh: zh.into(),
+        }
+    }
+
     /// The text in a language.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {

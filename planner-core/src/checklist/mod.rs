@@ -119,10 +119,7 @@ impl Checklist {
 
 /// A text from its English and Chinese.
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
-    Text {
-        en: en.into(),
-        zh: zh.into(),
-    }
+    Text::new(en, zh)
 }
 
 /// An item before it is tagged with the lever it follows from and the kind

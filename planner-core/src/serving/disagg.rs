@@ -616,5 +616,10 @@ pub(crate) fn simulate(
     }
     run.iterations = run.iterations.saturating_add(pr.iterations);
     run.preemptions = run.preemptions.saturating_add(pr.preemptions);
-    super::simulated_figures(&run, &dec.stream.slo, dec.pool.replicas.max(1))
+    super::simulated_figures(
+        &run,
+        &dec.stream.slo,
+        dec.pool.replicas.max(1),
+        dec.limits.front_end,
+    )
 }

@@ -97,9 +97,11 @@ pub(crate) fn report(
     let tiers = tiering(r, devices, &cap, stream, &lim);
     let shape = shape(r, dev, &cap, lim, stream, spec.as_ref(), tiers.as_ref());
     let steady = shape.of(stream, replicas);
-    out.analytic = Some(analytic_figures(&shape, stream, &steady, replicas));
+    let analytic = analytic_figures(&shape, stream, &steady, replicas);
+    let max_rate = analytic.max_rate / f64::from(replicas);
+    out.analytic = Some(analytic);
     let run = sim::simulate_tiered(r, dev, &cap, lim, stream, replicas, tiers.as_ref());
-    let sim = simulated_figures(&run, &stream.slo, replicas);
+    let sim = simulated_figures(&run, &stream.slo, replicas, lim.front_end);
     out.kv_tier = tiers.map(|t| tier_figures(&shape, &t, &steady, &run, stream, replicas));
     if let Some(price) = usd_per_hour {
         let per_second = price.as_usd() / 3600.0;
@@ -109,7 +111,7 @@ pub(crate) fn report(
         let share = if steady.stable {
             steady.prefill_share
         } else {
-            shape.steady(shape.max_rate(None)).prefill_share
+            shape.steady(max_rate).prefill_share
         };
         let per_m =
             |tps: f64, part: f64| (tps > 0.0).then(|| Usd::new(per_second * part / tps * 1e6));
@@ -252,6 +254,7 @@ fn analytic_figures(
         .of(stream, replicas);
         (1.0 - aligned.tpot / s.tpot).clamp(0.0, 1.0)
     });
+    let max_rate = shape.max_rate(None);
     AnalyticServing {
         stable: s.stable,
         iteration: Seconds::from_secs(s.t),
@@ -267,10 +270,10 @@ fn analytic_figures(
         output_tokens_per_second: if s.stable {
             s.rate
         } else {
-            s.rate.min(shape.max_rate(None))
+            s.rate.min(max_rate)
         } * shape.output
             * n,
-        max_rate: shape.max_rate(None) * n,
+        max_rate: max_rate * n,
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
         prefill_share: s.prefill_share,
         dp_stall,
@@ -294,7 +297,9 @@ fn percentiles(xs: &mut [f64]) -> Percentiles {
     }
 }
 
-fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
+/// The figures of a simulated run; every request's TTFT and latency carry
+/// the server's `front_end` (seconds) beside its time in the engine.
+fn simulated_figures(run: &Run, slo: &Slo, replicas: u32, front_end: f64) -> SimulatedServing {
     // A run of ranks in lockstep holds that many replicas' requests.
     let ranks = f64::from(run.ranks.max(1));
     let n = f64::from(replicas) / ranks;
@@ -317,7 +322,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
     for q in &done {
         let (first, fin) = (q.first_token.unwrap_or(q.arrival), q.finish.unwrap_or(0.0));
         // The client's clock: the front-end latency beside the engine's.
-        let t1 = first - q.arrival + run.front_end;
+        let t1 = first - q.arrival + front_end;
         let tp = if q.output > 1 {
             (fin - first) / f64::from(q.output - 1)
         } else {
@@ -325,7 +330,7 @@ fn simulated_figures(run: &Run, slo: &Slo, replicas: u32) -> SimulatedServing {
         };
         ttft.push(t1);
         tpot.push(tp);
-        latency.push(fin - q.arrival + run.front_end);
+        latency.push(fin - q.arrival + front_end);
         out_tokens += f64::from(q.output);
         in_tokens += f64::from(q.prompt);
         let ok_t = slo.ttft_p99.is_none_or(|b| t1 <= b.as_secs());
@@ -470,5 +475,10 @@ pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
         replicas,
         tiers.as_ref(),
     );
-    Some(simulated_figures(&run, &stream.slo, replicas))
+    Some(simulated_figures(
+        &run,
+        &stream.slo,
+        replicas,
+        lim.front_end,
+    ))
 }

@@ -145,9 +145,6 @@ pub(crate) struct Run {
     /// Replicas simulated together (data-parallel attention ranks in
     /// lockstep, `run_lockstep`); 0 or 1 for one.
     pub ranks: u32,
-    /// The engine's front-end latency (`Limits::front_end`), which every
-    /// request's TTFT and latency carry beside its time in the engine.
-    pub front_end: f64,
 }
 
 /// Inter-token latency as a streaming benchmark client measures it
@@ -685,7 +682,6 @@ fn merge(runs: impl Iterator<Item = Run>, iterations: u32) -> Run {
         ..Run::default()
     };
     for r in runs {
-        out.front_end = r.front_end;
         out.reqs.extend(r.reqs);
         out.preemptions += r.preemptions;
         out.itl.merge(&r.itl);
@@ -727,7 +723,6 @@ impl<'a> State<'a> {
             spec: Speculator::of(r),
             run: Run {
                 reqs,
-                front_end: limits.front_end,
                 ..Run::default()
             },
             waiting: VecDeque::new(),
