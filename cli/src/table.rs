@@ -3,8 +3,8 @@
 
 use planner_core::catalog::{self, Provenance};
 use planner_core::report::{
-    ContextLimit, CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report, TimePart,
-    TimeReport, Verdict,
+    ContextLimit, CostReport, DeviceMemory, EnergyBilling, Placed, PriceBasis, Report,
+    StreamVerdict, TimePart, TimeReport, Verdict,
 };
 use planner_core::units::{Bytes, GpuHours, Seconds, Usd};
 use planner_core::{Diagnostic, Named};
@@ -103,7 +103,25 @@ fn heading(o: &mut String, r: &Report) {
         }
         Verdict::Invalid => "INVALID".to_string(),
     };
-    let _ = writeln!(o, "verdict  {verdict}\n");
+    let _ = writeln!(o, "verdict  {verdict}");
+    if let Some(v) = r.stream_verdict() {
+        let _ = writeln!(o, "serves   {}", served(v, r.largest_rates()));
+    }
+    let _ = writeln!(o);
+}
+
+/// How the plan serves its stream, with the rate that would change that.
+fn served(v: StreamVerdict, rates: Option<(f64, Option<f64>)>) -> String {
+    let name = v.en();
+    match (v, rates) {
+        (StreamVerdict::Unsustainable, Some((max, _))) => {
+            format!("{name} (largest sustainable rate {max:.2} requests/s)")
+        }
+        (StreamVerdict::MissesSlo, Some((_, Some(within)))) => {
+            format!("{name} (largest rate within them {within:.2} requests/s)")
+        }
+        _ => name.to_string(),
+    }
 }
 
 /// One device: its items, its HBM use and each tier against capacity.

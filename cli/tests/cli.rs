@@ -767,6 +767,7 @@ fn example_serving_pipes_into_eval() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     for line in [
+        "serves   Meets its SLOs",
         "engine   vLLM",
         "KV pool",
         "stream   simulated 1000",
@@ -784,6 +785,22 @@ fn example_serving_pipes_into_eval() {
             .as_f64()
             .expect("a number")
             > 0.0
+    );
+}
+
+/// Past its largest rate the plan still fits, and the table says under the
+/// verdict that it cannot keep up, with the rate it can.
+#[test]
+fn an_overloaded_stream_says_so_under_the_verdict() {
+    let plan = text(&memwall(&["example-serving"], None).stdout);
+    let mut v: serde_json::Value = serde_json::from_str(&plan).expect("json");
+    v["workload"]["inference"]["stream"]["arrival"]["poisson"]["rate"] = 500.0.into();
+    let out = memwall(&["eval", "-", "--format", "table"], Some(&v.to_string()));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("serves   Cannot keep up: the queue grows (largest sustainable rate "),
+        "{s}"
     );
 }
 

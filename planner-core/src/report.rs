@@ -806,7 +806,80 @@ impl Report {
         }
         out
     }
+
+    /// How a fitting plan serves its request stream, beside the memory
+    /// verdict: whether the engine keeps up with the arrivals (the steady
+    /// state exists) and, where the stream sets targets, whether the
+    /// simulated percentiles meet them. Through both pools for a
+    /// disaggregated plan. `None` without a stream, or when the plan does
+    /// not fit (then it serves nothing).
+    pub fn stream_verdict(&self) -> Option<StreamVerdict> {
+        if self.verdict != Verdict::Fits {
+            return None;
+        }
+        let stable = match (&self.disaggregated, &self.serving) {
+            (Some(d), _) => d.analytic.stable,
+            (None, Some(s)) => s.analytic.as_ref()?.stable,
+            (None, None) => return None,
+        };
+        let targets = self.largest_rates()?.1.is_some();
+        let sim = self.simulated_stream()?;
+        Some(if !stable || sim.completed == 0 {
+            StreamVerdict::Unsustainable
+        } else if !targets {
+            StreamVerdict::KeepsUp
+        } else if sim.meets_slo {
+            StreamVerdict::MeetsSlo
+        } else {
+            StreamVerdict::MissesSlo
+        })
+    }
+
+    /// The simulated stream: through both pools for a disaggregated plan;
+    /// `None` without a stream.
+    pub fn simulated_stream(&self) -> Option<&SimulatedServing> {
+        match (&self.disaggregated, &self.serving) {
+            (Some(d), _) => Some(&d.simulated),
+            (None, Some(s)) => s.simulated.as_ref(),
+            (None, None) => None,
+        }
+    }
+
+    /// The stream's largest sustainable rate and largest rate within its
+    /// targets (requests/s over every replica; the second `None` without
+    /// targets), steady state, through both pools for a disaggregated
+    /// plan; `None` without a stream.
+    pub fn largest_rates(&self) -> Option<(f64, Option<f64>)> {
+        match (&self.disaggregated, &self.serving) {
+            (Some(d), _) => Some((d.analytic.max_rate, d.analytic.max_rate_under_slo)),
+            (None, Some(s)) => s.analytic.map(|a| (a.max_rate, a.max_rate_under_slo)),
+            (None, None) => None,
+        }
+    }
 }
+
+/// How a plan that fits serves its request stream ([`Report::stream_verdict`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum StreamVerdict {
+    /// The engine keeps up with the arrivals; the stream sets no targets.
+    KeepsUp,
+    /// It keeps up and the simulated percentiles meet every target.
+    MeetsSlo,
+    /// It keeps up, but some simulated percentile misses its target.
+    MissesSlo,
+    /// Requests arrive faster than the engine finishes them: the queue,
+    /// and with it TTFT, grows without bound.
+    Unsustainable,
+}
+
+crate::lang::named!(StreamVerdict {
+    StreamVerdict::KeepsUp => "keeps_up", "Keeps up with the stream", "跟得上请求流";
+    StreamVerdict::MeetsSlo => "meets_slo", "Meets its SLOs", "满足 SLO";
+    StreamVerdict::MissesSlo => "misses_slo", "Misses its SLOs", "未满足 SLO";
+    StreamVerdict::Unsustainable => "unsustainable", "Cannot keep up: the queue grows", "跟不上：排队无限增长";
+});
 
 /// The median, 99th percentile and mean of a latency over requests.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]

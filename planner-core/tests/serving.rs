@@ -1174,3 +1174,68 @@ fn a_ttft_target_below_the_front_end_is_named() {
     );
     assert!(with(2_000.0, None).is_none(), "2 s is above it");
 }
+
+/// Beside the memory verdict, a fitting plan with a stream says whether it
+/// serves the stream: keeps up (no targets), meets or misses its targets
+/// (the simulated percentiles), or cannot keep up (the steady state does
+/// not exist). A plan that does not fit serves nothing and has none; a
+/// plan without a stream has none.
+#[test]
+fn a_stream_is_kept_up_with_met_missed_or_lost() {
+    use planner_core::report::StreamVerdict;
+    use planner_core::units::Seconds;
+    let set = |rate: f64, slo: Slo| {
+        let mut p = planner_core::example_serving_plan();
+        if let Workload::Inference(i) = &mut p.workload {
+            if let Some(s) = &mut i.stream {
+                s.arrival = poisson(rate);
+                s.slo = slo;
+            }
+        }
+        p
+    };
+    let example = planner_core::example_serving_plan();
+    let targets = match &example.workload {
+        Workload::Inference(i) => i.stream.as_ref().expect("a stream").slo,
+        _ => unreachable!("a serving plan"),
+    };
+    assert!(targets.is_set(), "the example sets targets");
+    let verdict = |p: &Plan| evaluate(p).stream_verdict();
+    assert_eq!(verdict(&example), Some(StreamVerdict::MeetsSlo));
+    assert_eq!(
+        verdict(&set(10.0, Slo::default())),
+        Some(StreamVerdict::KeepsUp)
+    );
+    let tight = Slo {
+        tpot_p99: Some(Seconds::from_millis(1.0)),
+        ..Slo::default()
+    };
+    assert_eq!(verdict(&set(10.0, tight)), Some(StreamVerdict::MissesSlo));
+    let r = evaluate(&set(1_000.0, targets));
+    assert!(!r.serving.and_then(|s| s.analytic).expect("a stream").stable);
+    assert_eq!(r.stream_verdict(), Some(StreamVerdict::Unsustainable));
+    // One H100 cannot hold 70B in BF16: nothing is served.
+    let mut over = example.clone();
+    over.hardware.gpus = 1;
+    over.levers.parallel = Parallelism::default();
+    let r = evaluate(&over);
+    assert_eq!(r.verdict, planner_core::Verdict::DoesNotFit);
+    assert_eq!(r.stream_verdict(), None);
+    let mut none = example;
+    if let Workload::Inference(i) = &mut none.workload {
+        i.stream = None;
+    }
+    assert_eq!(evaluate(&none).stream_verdict(), None);
+    for v in [
+        StreamVerdict::KeepsUp,
+        StreamVerdict::MeetsSlo,
+        StreamVerdict::MissesSlo,
+        StreamVerdict::Unsustainable,
+    ] {
+        use planner_core::lang::{Lang, Named};
+        assert!(v
+            .name(Lang::Zh)
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+    }
+}

@@ -20,6 +20,9 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(page.getByTestId('serving-kv_pool_tokens')).toContainText(lang === 'zh' ? 'KV 缓存池' : 'KV pool');
     await expect(page.getByTestId('serving-max_concurrency')).toBeVisible();
     await expect(page.getByTestId('serving-ttft_p50')).toHaveCount(0);
+    // Without a stream, the verdict is memory's alone.
+    const served = page.getByTestId('stream-verdict');
+    await expect(served).toHaveCount(0);
 
     // A stream of shorter chat requests, at a rate, with targets.
     await page.getByTestId('lever-stream-on').check();
@@ -32,9 +35,19 @@ for (const lang of ['en', 'zh'] as const) {
     }
     await expect(page.getByTestId('serving-ttft_p99')).toContainText(lang === 'zh' ? '首 token 时间 p99' : 'TTFT p99');
     await expect(page.getByTestId('serving-max_rate_under_slo')).toHaveCount(0);
+    // Beside the memory verdict, how the stream is served: with no target,
+    // whether the engine keeps up.
+    await expect(served).toHaveAttribute('data-stream-verdict', 'keeps_up');
+    await expect(served).toContainText(lang === 'zh' ? '跟得上请求流' : 'Keeps up with the stream');
     await page.getByTestId('stream-slo-ttft').fill('3000');
     await page.getByTestId('stream-slo-ttft').press('Enter');
     await expect(page.getByTestId('serving-max_rate_under_slo')).toBeVisible();
+    // Static batches make a prompt wait for the batch: the plan fits and
+    // misses its 3 s TTFT target, and says so with the simulated p99s.
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+    await expect(served).toHaveAttribute('data-stream-verdict', 'misses_slo');
+    await expect(served).toContainText(lang === 'zh' ? '首 token 时间 p99' : 'TTFT p99');
+    await page.getByTestId('verdict').screenshot({ path: `${shots}/verdict-stream-${lang}.png` });
 
     // A higher rate queues longer before the first token.
     const ttft = page.getByTestId('serving-ttft_p99').locator('dd');
@@ -42,6 +55,9 @@ for (const lang of ['en', 'zh'] as const) {
     await page.getByTestId('stream-rate').fill('20');
     await page.getByTestId('stream-rate').press('Enter');
     await expect(ttft).not.toHaveText(before ?? '');
+    // Past the largest rate the queue grows: the verdict names that rate.
+    await expect(served).toHaveAttribute('data-stream-verdict', 'unsustainable');
+    await expect(served).toContainText(lang === 'zh' ? '最大可持续请求速率' : 'largest sustainable rate');
 
     // A static batch has no server; an engine's server has a front end,
     // which the panel says is part of the client's TTFT.
