@@ -237,6 +237,90 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
     );
 }
 
+/// Static batches (transformers' `generate` as a server): a batch takes
+/// every request that arrived while the last one ran, prefills their
+/// prompts together in chunks of the token budget and decodes until its
+/// longest output is done. The token budget chunks the prefill and does not
+/// shrink the batch (before 2026-12-06 it did, and 2,048-token prompts
+/// under an 8,192-token budget ran four at a time: the simulator fell
+/// behind at half the rate the steady state called sustainable). The
+/// steady state (`Shape::steady_static`) against the simulator over a grid
+/// of lengths, budgets and loads; both saturate at the same rate.
+#[test]
+fn static_batches_agree_with_the_simulator() {
+    let cases = [
+        (ModelId::Llama31_8b, GpuId::H100Sxm, 1, 512, 128, None),
+        (
+            ModelId::Llama31_70b,
+            GpuId::H200Sxm,
+            4,
+            2048,
+            256,
+            Some(8192),
+        ),
+        (
+            ModelId::Llama31_70b,
+            GpuId::H200Sxm,
+            4,
+            4000,
+            100,
+            Some(2048),
+        ),
+    ];
+    let mut worst = [0.0f64; 3];
+    println!("model              in   out  load  rate   tpot sim/an ms   ttft p50 sim/an ms   tok/s sim/an");
+    for (model, gpu, tp, prompt, output, chunk) in cases {
+        let mut base = plan(model, gpu, tp, Engine::Static, prompt, output);
+        base.levers.prefill_chunk = chunk;
+        if let Workload::Inference(i) = &mut base.workload {
+            i.batch = 32;
+        }
+        let probe = with_stream(base.clone(), poisson(1.0), fixed(prompt), fixed(output));
+        let max = serving(&probe).analytic.expect("analytic").max_rate;
+        assert!(max > 0.0);
+        for load in [0.1, 0.3, 0.5, 0.7, 0.9, 1.3] {
+            let (sim, an, e) = at_rate(&base, load * max, prompt, output);
+            assert_eq!(an.stable, load < 1.0, "{model:?} at {load}");
+            println!(
+                "{:<18} {prompt:>5} {output:>4} {load:>4} {:>6.2} {:>8.2}/{:<8.2} {:>8.1}/{:<8.1} {:>8.0}/{:<8.0}",
+                format!("{model:?}"),
+                load * max,
+                sim.tpot.mean.as_millis(),
+                an.tpot.as_millis(),
+                sim.ttft.p50.as_millis(),
+                an.ttft.p50.as_millis(),
+                sim.output_tokens_per_second,
+                an.output_tokens_per_second
+            );
+            if load > 1.0 {
+                let r = sim.requests_per_second / max;
+                assert!(
+                    (0.85..=1.15).contains(&r),
+                    "{model:?}: saturates at {r:.2}× the analytic rate"
+                );
+            } else {
+                // The simulated replica keeps up below the largest rate.
+                assert!(
+                    sim.requests_per_second >= 0.9 * load * max,
+                    "{model:?} at {load}: {} requests/s",
+                    sim.requests_per_second
+                );
+                for k in 0..3 {
+                    worst[k] = worst[k].max(e[k].abs());
+                }
+            }
+        }
+    }
+    println!(
+        "worst |error| below saturation: tpot {:.3} ttft p50 {:.3} throughput {:.3}",
+        worst[0], worst[1], worst[2]
+    );
+    assert!(
+        worst[0] <= 0.15 && worst[1] <= 0.30 && worst[2] <= 0.05,
+        "{worst:?}"
+    );
+}
+
 /// An MLA cache is one latent per token per layer on every TP rank (vLLM
 /// replicates it), so a device holds the same bytes per token at TP 8 as
 /// at TP 1 times its share of layers: the per-device figure is not the

@@ -362,6 +362,8 @@ fn prefill_span(m: &PoolModel, rate: f64) -> f64 {
 fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
     let spec = Speculator::of(&m.r);
     let shape = Shape {
+        // Pools batch continuously.
+        outputs: None,
         r: &m.r,
         dev: m.tables.first(),
         cap: &m.cap,

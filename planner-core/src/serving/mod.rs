@@ -170,12 +170,13 @@ fn shape<'a>(
     dev: Option<&'a Breakdown>,
     cap: &'a capacity::Capacity,
     lim: Limits,
-    stream: &RequestStream,
+    stream: &'a RequestStream,
     spec: Option<&'a crate::memory::speculator::Speculator>,
     tiers: Option<&'a Tiering>,
 ) -> Shape<'a> {
     let cached = cached(stream, &lim, cap);
     Shape {
+        outputs: lim.static_batches.then_some(&stream.output),
         r,
         dev,
         cap,

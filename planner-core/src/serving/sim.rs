@@ -993,13 +993,18 @@ impl<'a> State<'a> {
     }
 
     /// Admits waiting requests while budget, running slots and blocks last.
+    /// A static batch takes every waiting request up to its size whatever
+    /// the budget: the budget chunks the batch's prefill (the prompts it
+    /// could not start here go on in the next iterations,
+    /// [`Self::continue_prompts`]), it does not shrink the batch.
     fn admit(&mut self, plan: &mut Vec<(usize, u32)>) {
-        if !self.open || (self.limits.static_batches && !self.running.is_empty()) {
+        let whole_batch = self.limits.static_batches;
+        if !self.open || (whole_batch && !self.running.is_empty()) {
             return;
         }
         let used: u64 = plan.iter().map(|p| u64::from(p.1)).sum();
         let mut budget = self.budget().saturating_sub(used);
-        while budget > 0 && (self.running.len() as u32) < self.limits.max_seqs {
+        while (budget > 0 || whole_batch) && (self.running.len() as u32) < self.limits.max_seqs {
             let Some(&i) = self.waiting.front() else {
                 break;
             };
@@ -1025,7 +1030,9 @@ impl<'a> State<'a> {
             self.take(need);
             self.run.reqs[i].blocks += need;
             self.running.push(i);
-            plan.push((i, n));
+            if n > 0 {
+                plan.push((i, n));
+            }
             budget -= u64::from(n);
         }
     }
