@@ -22,6 +22,17 @@ pub(crate) struct Capacity {
 }
 
 impl Capacity {
+    /// One of `n` equal shares of the pool: what one micro-batch's
+    /// scheduler holds when a pipeline keeps `n` in flight ([`super::lanes`]).
+    pub fn lane(self, n: u32) -> Capacity {
+        let n = f64::from(n.max(1));
+        Capacity {
+            pool: Bytes::new(self.pool.as_bytes() / n),
+            tokens: self.tokens / n,
+            ..self
+        }
+    }
+
     /// Blocks the pool holds.
     pub fn blocks(&self) -> u64 {
         (self.tokens / f64::from(self.block_tokens.max(1))).floor() as u64

@@ -29,6 +29,27 @@ pub(crate) fn profile(r: &Resolved, batch: u32) -> EngineProfile {
     p
 }
 
+/// Micro-batches a replica keeps in flight through its pipeline stages,
+/// each behaving as an engine of its own over its share of the KV pool:
+/// `pp` for an engine that batches continuously, 1 for static batches.
+/// vLLM runs `pipeline_parallel_size` virtual engines, each with its own
+/// scheduler (running limit and token budget) over 1/pp of the KV blocks
+/// (`vllm/core/scheduler.py`, `Scheduler.__init__`: `num_gpu_blocks //=
+/// pipeline_parallel_size`); TensorRT-LLM and SGLang keep micro-batches in
+/// flight the same way, and are taken to split their pools alike. Each
+/// micro-batch crosses every stage in turn, so its iteration is the whole
+/// model's (the time model's sum over the stages and the sends between
+/// them) while the others occupy the other stages. A static batch (a
+/// model's layers over devices, as transformers' `device_map` places them)
+/// runs one batch at a time.
+pub(crate) fn lanes(r: &Resolved) -> u32 {
+    if r.levers.engine.continuous() {
+        r.pp.max(1)
+    } else {
+        1
+    }
+}
+
 fn limits(p: &EngineProfile) -> Limits {
     Limits {
         token_budget: p.token_budget,
@@ -92,7 +113,9 @@ pub(crate) fn report(
     let Some(stream) = stream else {
         return Some(out);
     };
-    let replicas = r.dp.max(1);
+    let engines = lanes(r);
+    let replicas = r.dp.max(1) * engines;
+    let cap = cap.lane(engines);
     let spec = crate::memory::speculator::Speculator::of(r);
     let tiers = tiering(r, devices, &cap, stream, &lim);
     let shape = shape(r, dev, &cap, lim, stream, spec.as_ref(), tiers.as_ref());
@@ -415,7 +438,8 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         return None;
     };
     let profile = profile(&r, batch);
-    let cap = capacity::capacity(&r, &devices, &profile);
+    let engines = lanes(&r);
+    let cap = capacity::capacity(&r, &devices, &profile).lane(engines);
     let lim = limits(&profile);
     let spec = crate::memory::speculator::Speculator::of(&r);
     let tiers = tiering(&r, &devices, &cap, stream, &lim);
@@ -428,7 +452,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         spec.as_ref(),
         tiers.as_ref(),
     );
-    let replicas = r.dp.max(1);
+    let replicas = r.dp.max(1) * engines;
     let steady = shape.of(stream, replicas);
     Some(analytic_figures(&shape, stream, &steady, replicas))
 }
@@ -463,8 +487,9 @@ pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
         return None;
     };
     let profile = profile(&r, batch);
-    let cap = capacity::capacity(&r, &devices, &profile);
-    let replicas = r.dp.max(1);
+    let engines = lanes(&r);
+    let cap = capacity::capacity(&r, &devices, &profile).lane(engines);
+    let replicas = r.dp.max(1) * engines;
     let lim = limits(&profile);
     let tiers = tiering(&r, &devices, &cap, stream, &lim);
     let run = sim::simulate_tiered(
