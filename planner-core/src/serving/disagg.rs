@@ -44,10 +44,20 @@ pub(crate) struct PoolModel {
     pool: Pool,
     r: Resolved,
     tables: Vec<Breakdown>,
+    /// One lane's share of a replica's pool ([`super::lanes`]).
     cap: Capacity,
+    /// Micro-batches a replica keeps in flight ([`super::lanes`]).
+    lanes: u32,
     limits: Limits,
     pub(crate) fits: bool,
     stream: RequestStream,
+}
+
+impl PoolModel {
+    /// The engines the pool's stream is spread over: each replica's lanes.
+    fn engines(&self) -> u32 {
+        self.pool.replicas.max(1) * self.lanes
+    }
 }
 
 /// The link between the pools as reached.
@@ -122,7 +132,8 @@ fn pool_model(plan: &Plan, pool: Pool, role: PoolRole) -> Option<PoolModel> {
         return None;
     };
     let profile = super::profile(&r, batch);
-    let cap = capacity::capacity(&r, &devices, &profile);
+    let lanes = super::lanes(&r);
+    let cap = capacity::capacity(&r, &devices, &profile).lane(lanes);
     let fits = super::engine_devices(&r, &devices, Some(stream))
         .is_some_and(|held| held.iter().all(|d| d.tiers.iter().all(|t| t.fits())));
     Some(PoolModel {
@@ -133,6 +144,7 @@ fn pool_model(plan: &Plan, pool: Pool, role: PoolRole) -> Option<PoolModel> {
         r,
         tables,
         cap,
+        lanes,
         fits,
     })
 }
@@ -231,7 +243,7 @@ pub(crate) fn report(plan: &Plan, usd_per_hour: Option<Usd>) -> Option<DisaggRep
             role: m.role,
             tp: m.pool.tp,
             replicas: m.pool.replicas,
-            kv_capacity_tokens: m.cap.tokens,
+            kv_capacity_tokens: m.cap.tokens * f64::from(m.lanes),
             kv_bytes_per_token_device: Bytes::new(m.cap.per_token),
             fits: m.fits,
             max_rate,
@@ -241,7 +253,7 @@ pub(crate) fn report(plan: &Plan, usd_per_hour: Option<Usd>) -> Option<DisaggRep
             }),
             running: s.map_or(rate_per_replica, |s| s.running),
         };
-    let replicas = |m: &PoolModel| f64::from(m.pool.replicas.max(1));
+    let replicas = |m: &PoolModel| f64::from(m.engines());
     let pre_steady = prefill_shape(&pre, |s| s.steady(rate / replicas(&pre)));
     let dec_steady = decode_steady(&dec, rate / replicas(&dec));
     let gpus = f64::from(plan.hardware.gpus.max(1));
@@ -353,7 +365,7 @@ fn prefill_alone(m: &PoolModel) -> f64 {
 /// at `rate` requests/s over all replicas (its TTFT there less its wait
 /// and the server's front end).
 fn prefill_span(m: &PoolModel, rate: f64) -> f64 {
-    let p = prefill_shape(m, |s| s.steady(rate / f64::from(m.pool.replicas.max(1))));
+    let p = prefill_shape(m, |s| s.steady(rate / f64::from(m.engines())));
     (p.ttft[2] - p.wait - m.limits.front_end).max(0.0)
 }
 
@@ -505,10 +517,8 @@ pub(crate) struct Analytic {
 /// whether both hold it, TTFT (p50, p99, mean; the p99 adds the pools'
 /// p99s, an upper bound) and TPOT.
 fn combined(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) -> (bool, [f64; 3], f64) {
-    let p = prefill_shape(pre, |s| {
-        s.steady(rate / f64::from(pre.pool.replicas.max(1)))
-    });
-    let d = decode_steady(dec, rate / f64::from(dec.pool.replicas.max(1)));
+    let p = prefill_shape(pre, |s| s.steady(rate / f64::from(pre.engines())));
+    let d = decode_steady(dec, rate / f64::from(dec.engines()));
     // A request's time in prefill passes: its TTFT in the pool less its
     // queueing wait, for the mean prompt; a longer prompt's in proportion.
     let span = (p.ttft[2] - p.wait - pre.limits.front_end).max(0.0);
@@ -526,7 +536,7 @@ fn combined(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) -> (bool, [f6
 
 /// The steady-state approximation of the disaggregated stream.
 pub(crate) fn analytic(pre: &PoolModel, dec: &PoolModel, l: &Link, rate: f64) -> Analytic {
-    let n = |m: &PoolModel| f64::from(m.pool.replicas.max(1));
+    let n = |m: &PoolModel| f64::from(m.engines());
     let prefill_max = prefill_shape(pre, |s| s.max_rate(None)) * n(pre);
     let decode_max = largest(|x| decode_steady(dec, x).stable) * n(dec);
     let max_rate = prefill_max.min(decode_max);
@@ -589,10 +599,10 @@ pub(crate) fn simulate(
         &pre.cap,
         pre_limits,
         &pre.stream,
-        pre.pool.replicas.max(1),
+        pre.engines(),
         None,
     );
-    let (base, _) = sim::requests(&dec.stream, dec.pool.replicas.max(1));
+    let (base, _) = sim::requests(&dec.stream, dec.engines());
     let mut order: Vec<(f64, usize)> = Vec::with_capacity(base.len());
     let mut handed: Vec<Req> = Vec::with_capacity(base.len());
     for (k, q) in base.iter().enumerate() {
@@ -618,10 +628,5 @@ pub(crate) fn simulate(
     }
     run.iterations = run.iterations.saturating_add(pr.iterations);
     run.preemptions = run.preemptions.saturating_add(pr.preemptions);
-    super::simulated_figures(
-        &run,
-        &dec.stream.slo,
-        dec.pool.replicas.max(1),
-        dec.limits.front_end,
-    )
+    super::simulated_figures(&run, &dec.stream.slo, dec.engines(), dec.limits.front_end)
 }
