@@ -234,7 +234,13 @@ fn validation_basis(r: &Resolved) -> ValidationBasis {
                 offload,
             )
         }
-        Work::Infer { .. } => ValidationBasis::serving(moe && r.ep > 1),
+        Work::Infer { .. } => ValidationBasis::serving(
+            moe && r.ep > 1,
+            matches!(
+                r.levers.precision.compute,
+                crate::precision::Precision::Mxfp4 | crate::precision::Precision::Nvfp4
+            ),
+        ),
     }
 }
 

@@ -49,17 +49,24 @@ pub enum ValidationBasis {
     /// (`tests/serve_validation.rs` `trt_llm_offline_moe_throughput`,
     /// 17 rows, every one predicted faster than measured).
     MoeServing,
+    /// Serving with 4-bit floating-point GEMMs (NVFP4, MXFP4) on Blackwell,
+    /// without expert parallelism (`tests/serve_validation.rs`
+    /// `trt_llm_offline_one_b200_fp4`, 20 rows of a dense and an MoE model
+    /// on one B200; `tests/mlperf.rs`, NVIDIA's four MLPerf FP4 runs):
+    /// every row predicted faster than measured.
+    Fp4Serving,
 }
 
 impl ValidationBasis {
     /// Every basis.
-    pub const ALL: [ValidationBasis; 6] = [
+    pub const ALL: [ValidationBasis; 7] = [
         ValidationBasis::MegatronTraining,
         ValidationBasis::PytorchTraining,
         ValidationBasis::Zero3AtScale,
         ValidationBasis::MoeTraining,
         ValidationBasis::DenseServing,
         ValidationBasis::MoeServing,
+        ValidationBasis::Fp4Serving,
     ];
 }
 
@@ -70,6 +77,7 @@ crate::lang::named!(ValidationBasis {
     ValidationBasis::MoeTraining => "moe_training", "MoE training runs", "MoE 模型训练";
     ValidationBasis::DenseServing => "dense_serving", "dense serving runs", "稠密模型推理服务";
     ValidationBasis::MoeServing => "moe_serving", "MoE serving runs with expert parallelism", "专家并行的 MoE 推理服务";
+    ValidationBasis::Fp4Serving => "fp4_serving", "serving runs with FP4 GEMMs on Blackwell", "Blackwell 上 FP4 矩阵乘的推理服务";
 });
 
 /// How much faster and slower than measured the model ran on a basis's
@@ -123,10 +131,13 @@ impl ValidationBasis {
         }
     }
 
-    /// The basis of a serving plan.
-    pub fn serving(moe: bool) -> Self {
-        if moe {
+    /// The basis of a serving plan: MoE with expert parallelism first,
+    /// then 4-bit floating-point GEMMs, then dense serving.
+    pub fn serving(moe_with_ep: bool, fp4: bool) -> Self {
+        if moe_with_ep {
             ValidationBasis::MoeServing
+        } else if fp4 {
+            ValidationBasis::Fp4Serving
         } else {
             ValidationBasis::DenseServing
         }
@@ -157,6 +168,9 @@ impl ValidationBasis {
     /// Each is rounded outwards, never in.
     /// - MoE serving: −26.5 % to −46.2 % in time over 17 rows, none slow;
     ///   the worst (2026-12-05, small kernels counted per layer).
+    /// - FP4 serving on Blackwell: 10th percentile −42.5 % in time over the
+    ///   20 one-B200 rows, none slow (2026-12-06); NVIDIA's four MLPerf FP4
+    ///   runs (−24.0 to −53.2 %) lie inside but Mixtral's.
     pub fn band(self, dp: u32) -> Band {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
@@ -167,6 +181,7 @@ impl ValidationBasis {
             ValidationBasis::MoeTraining => b(0.41, 0.10, 15),
             ValidationBasis::DenseServing => b(0.15, 0.11, 60),
             ValidationBasis::MoeServing => b(0.47, 0.0, 17),
+            ValidationBasis::Fp4Serving => b(0.43, 0.0, 24),
         }
     }
 }
@@ -215,7 +230,9 @@ mod tests {
             true,
         );
         assert_eq!(offload, V::MegatronTraining);
-        assert_eq!(ValidationBasis::serving(true), V::MoeServing);
+        assert_eq!(ValidationBasis::serving(true, true), V::MoeServing);
+        assert_eq!(ValidationBasis::serving(false, true), V::Fp4Serving);
+        assert_eq!(ValidationBasis::serving(false, false), V::DenseServing);
         // Wider where the model missed by more.
         let z = ValidationBasis::Zero3AtScale;
         assert!(z.band(1536).fast > z.band(384).fast);

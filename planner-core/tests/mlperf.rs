@@ -32,7 +32,9 @@ use planner_core::plan::{
     Inference, Levers, LogitsScope, ModelChoice, Parallelism, Plan, Precisions, Workload,
 };
 use planner_core::precision::Precision;
+use planner_core::report::TimeReport;
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+use planner_core::uncertainty::ValidationBasis;
 
 /// A dataset's prompt lengths: (bucket width, first bucket's midpoint,
 /// samples per bucket, the last bucket's midpoint where it is partial).
@@ -315,6 +317,21 @@ fn mlperf_offline_throughput() {
         let a = planner_core::serving::analytic(&p).expect("a stream");
         let predicted = a.output_tokens_per_second;
         let e = (predicted - r.measured) / r.measured;
+        // The report's range comes from the rows most like the run.
+        let basis = match report.time {
+            TimeReport::Inference(t) => t.range_basis,
+            TimeReport::Training(_) => unreachable!("a serving plan"),
+        };
+        let fp4 = ValidationBasis::Fp4Serving;
+        assert_eq!(basis == fp4, r.fp4, "{}: {basis:?}", r.run);
+        if r.fp4 && r.model != ModelId::Mixtral8x7b {
+            // Held out, and inside the band the one-B200 rows set.
+            assert!(
+                r.measured / predicted - 1.0 >= -fp4.band(1).fast,
+                "{}",
+                r.run
+            );
+        }
         println!(
             "{:<42} {:>10.0} {:>10.0} {:>+7.1}% {:>8.0}",
             r.run,

@@ -838,6 +838,11 @@ fn trt_llm_offline_one_b200_fp4() {
     };
     let m = run(qwen3_30b(), "Qwen3-30B-A3B", &moe);
     let d = run(ModelChoice::Preset(ModelId::Llama31_70b), "Llama 3.3 70B", &dense);
+    // The FP4 serving band (`uncertainty.rs`) holds these rows' 10th
+    // percentile in time; none is slow.
+    let band = planner_core::uncertainty::ValidationBasis::Fp4Serving.band(1);
+    let time: Vec<f64> = m.iter().chain(&d).map(|e| 1.0 / (1.0 + e) - 1.0).collect();
+    assert_band_holds("FP4 serving, time", band, &time, (0.02, 0.22));
     // As measured on 2026-12-05, with the layers' small kernels counted
     // by structure: every row high but the MoE 20,000 / 2,000 (+7 %); MoE
     // median 69.9 %, worst 147 % (128 / 128); dense median 33.6 %, worst
