@@ -460,11 +460,17 @@ pub enum TimeKind {
     /// The GPU waiting for the host to issue the next kernels (eager
     /// PyTorch on small passes, `time::host`).
     HostBound,
+    /// A streamed request's way through the server outside the engine
+    /// (`Engine::front_end`).
+    FrontEnd,
+    /// A streamed request's time behind other requests: queued for
+    /// admission, and in iterations it shares with their prompts.
+    Waiting,
 }
 
 impl TimeKind {
     /// Every kind, in display order.
-    pub const ALL: [TimeKind; 19] = [
+    pub const ALL: [TimeKind; 21] = [
         TimeKind::Gemm,
         TimeKind::Attention,
         TimeKind::Elementwise,
@@ -484,6 +490,8 @@ impl TimeKind {
         TimeKind::TransferNvme,
         TimeKind::LayerOverhead,
         TimeKind::HostBound,
+        TimeKind::FrontEnd,
+        TimeKind::Waiting,
     ];
 
     /// The English name ([`crate::lang::Named`]).
@@ -784,6 +792,10 @@ pub struct Report {
     /// the stream's latency and throughput through both, and their cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disaggregated: Option<DisaggReport>,
+    /// Where a streamed request's median time goes, for a plan with a
+    /// request stream served in one pool (not disaggregated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_time: Option<StreamTime>,
 }
 
 impl Report {
@@ -1014,6 +1026,37 @@ pub struct ServingReport {
     pub kv_tier: Option<KvTierReport>,
 }
 
+/// Where a streamed request's median time goes: the bars the page draws
+/// for a plan with a request stream, in place of its static batch's.
+/// TTFT is the simulated median: the server's front end, the prompt's own
+/// prefill as if alone on the engine, and the rest behind other requests
+/// (queued, or in iterations shared with their prompts). TPOT is the
+/// simulated median: a decode iteration at the simulated mean batch, per
+/// token it emits, and the rest behind other requests (their prompt
+/// chunks in the same iterations, preemptions). Where the simulated
+/// median is shorter than those parts, they are scaled to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StreamTime {
+    /// Simulated median time to first token.
+    pub ttft: Seconds,
+    /// Its expected range (the static figures' relative range).
+    pub ttft_range: Interval<Seconds>,
+    /// Its parts.
+    pub ttft_parts: Vec<TimePart>,
+    /// Simulated median time per output token.
+    pub tpot: Seconds,
+    /// Its expected range.
+    pub tpot_range: Interval<Seconds>,
+    /// Its parts.
+    pub tpot_parts: Vec<TimePart>,
+    /// Output tokens per second over every replica, simulated.
+    pub output_tokens_per_second: f64,
+    /// The plan's price over those tokens (all of its GPU time, prefill
+    /// included), when the price is known.
+    pub usd_per_million_output: Option<Usd>,
+}
+
 /// Where a stream's reused KV is found, and what fetching it costs
 /// (`serving::kv_tiers`). Hit rates are shares of the context tokens
 /// requests look up; the steady state's are probabilities at its
@@ -1224,6 +1267,8 @@ crate::lang::named!(TimeKind {
     TimeKind::TransferNvme => "transfer_nvme", "NVMe transfers", "NVMe 传输";
     TimeKind::LayerOverhead => "layer_overhead", "per-layer overhead", "逐层固定开销";
     TimeKind::HostBound => "host_bound", "waiting on the host", "等待主机下发";
+    TimeKind::FrontEnd => "front_end", "server front end", "服务前端";
+    TimeKind::Waiting => "waiting", "behind other requests", "等待其他请求";
 });
 
 crate::lang::named!(Verdict {

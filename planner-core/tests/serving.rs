@@ -1377,3 +1377,66 @@ fn a_pipeline_keeps_a_micro_batch_in_every_stage() {
     let (two, _, _) = run(Engine::Static, 2);
     assert!(two <= 1.1 * one, "static: {one} → {two}");
 }
+
+/// Where a streamed request's median time goes: the parts of TTFT and
+/// TPOT sum to the simulated medians, the front end is the server's, a
+/// loaded engine's requests wait behind each other, the range holds the
+/// median, and the price is the plan's over the tokens it serves. A plan
+/// without a stream, or with disaggregated pools, has none.
+#[test]
+fn a_streamed_requests_time_adds_up_to_its_medians() {
+    use planner_core::report::TimeKind;
+    let p = planner_core::example_serving_plan();
+    let r = evaluate(&p);
+    let t = r.stream_time.as_ref().expect("a stream");
+    let sim = r.serving.and_then(|s| s.simulated).expect("simulated");
+    assert_eq!(t.ttft, sim.ttft.p50);
+    assert_eq!(t.tpot, sim.tpot.p50);
+    let sum = |parts: &[planner_core::report::TimePart]| -> f64 {
+        parts.iter().map(|x| x.exposed.as_secs()).sum()
+    };
+    assert!((sum(&t.ttft_parts) - t.ttft.as_secs()).abs() < 1e-9);
+    assert!((sum(&t.tpot_parts) - t.tpot.as_secs()).abs() < 1e-9);
+    let front = t
+        .ttft_parts
+        .iter()
+        .find(|x| x.kind == TimeKind::FrontEnd)
+        .expect("vLLM's front end");
+    assert!((front.exposed.as_secs() - 0.030).abs() < 1e-9);
+    assert!(t.ttft_range.low <= t.ttft && t.ttft <= t.ttft_range.high);
+    assert!(t.tpot_range.low <= t.tpot && t.tpot <= t.tpot_range.high);
+    let hourly = r
+        .cost
+        .as_ref()
+        .and_then(|c| c.usd_per_hour)
+        .expect("a price");
+    let per_m = t.usd_per_million_output.expect("a price").as_usd();
+    let want = hourly.as_usd() / 3600.0 / sim.output_tokens_per_second * 1e6;
+    assert!((per_m - want).abs() < 1e-9 * want);
+    // Ten times the load: more of TTFT is spent behind other requests.
+    let busy = {
+        let mut q = p.clone();
+        if let Workload::Inference(i) = &mut q.workload {
+            if let Some(s) = &mut i.stream {
+                s.arrival = poisson(30.0);
+            }
+        }
+        evaluate(&q).stream_time.expect("a stream")
+    };
+    let waiting = |parts: &[planner_core::report::TimePart]| {
+        parts
+            .iter()
+            .filter(|x| x.kind == TimeKind::Waiting)
+            .map(|x| x.exposed.as_secs())
+            .sum::<f64>()
+    };
+    assert!(waiting(&busy.ttft_parts) > waiting(&t.ttft_parts));
+    let mut none = p.clone();
+    if let Workload::Inference(i) = &mut none.workload {
+        i.stream = None;
+    }
+    assert!(evaluate(&none).stream_time.is_none());
+    assert!(evaluate(&planner_core::example_disagg_plan())
+        .stream_time
+        .is_none());
+}

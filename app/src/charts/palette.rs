@@ -123,6 +123,8 @@ pub fn time(k: TimeKind) -> RGBColor {
         T::Optimizer => (GREEN, Dark),
         T::LayerOverhead => (GREEN, Light),
         T::HostBound => (GREY, Base),
+        T::FrontEnd => (GREY, Light),
+        T::Waiting => (GREY, Dark),
         T::WeightRead => (ORANGE, Base),
         T::KvRead => (ORANGE, Dark),
         T::TensorParallel => (VERMILLION, Base),

@@ -201,6 +201,29 @@ impl<'a> Shape<'a> {
         compute + self.kv.added(compute, m.prefill_done, m.prefill_tokens)
     }
 
+    /// The time model's parts of an iteration, with the engine's host
+    /// work the GPU waits for (what `Limits::iteration` adds to the GPU's
+    /// time) as host-bound time.
+    pub(crate) fn parts(&self, m: &Mix) -> crate::time::Parts {
+        let mut p = crate::time::speculative::step(self.r, self.spec, self.dev, m);
+        let host = self.limits.iteration(self.r, self.spec, self.dev, m) - p.total();
+        if host > 0.0 {
+            p.add(crate::report::TimeKind::HostBound, host, host);
+        }
+        p
+    }
+
+    /// One prompt's prefill, alone on the engine.
+    pub(crate) fn prefill_alone(&self) -> crate::time::Parts {
+        self.parts(&self.with_prefill(0.0, self.fresh()))
+    }
+
+    /// A decode iteration of `d` sequences, per token a sequence emits.
+    pub(crate) fn decode_token(&self, d: f64) -> crate::time::Parts {
+        self.parts(&self.decode(d.max(1.0)))
+            .scaled(1.0 / self.yield_())
+    }
+
     /// Tokens a decoding sequence emits per iteration.
     fn yield_(&self) -> f64 {
         self.spec.map_or(1.0, Speculator::expected)

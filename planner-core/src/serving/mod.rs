@@ -13,7 +13,9 @@ pub(crate) mod sim;
 
 use crate::engine::{EngineProfile, PrefixCaching};
 use crate::memory::breakdown::Breakdown;
-use crate::report::{AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing};
+use crate::report::{
+    AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing, StreamTime,
+};
 use crate::request::{RequestStream, Slo};
 use crate::resolve::{Resolved, Work};
 use crate::units::{Bytes, Seconds, Usd};
@@ -66,15 +68,17 @@ fn limits(p: &EngineProfile) -> Limits {
     }
 }
 
-/// The serving section of a report; `usd_per_hour` is the whole plan's
-/// price (all replicas), when known.
+/// The serving section of a report and, with a stream, where a streamed
+/// request's time goes (its ranges left for the caller, which holds the
+/// static figures'); `usd_per_hour` is the whole plan's price (all
+/// replicas), when known.
 pub(crate) fn report(
     r: &Resolved,
     devices: &[DeviceMemory],
     tables: &[Breakdown],
     stream: Option<&RequestStream>,
     usd_per_hour: Option<Usd>,
-) -> Option<ServingReport> {
+) -> Option<(ServingReport, Option<StreamTime>)> {
     let Work::Infer {
         prompt,
         output,
@@ -111,7 +115,7 @@ pub(crate) fn report(
         kv_tier: None,
     };
     let Some(stream) = stream else {
-        return Some(out);
+        return Some((out, None));
     };
     let engines = lanes(r);
     let replicas = r.dp.max(1) * engines;
@@ -143,8 +147,56 @@ pub(crate) fn report(
         out.usd_per_request =
             (sim.requests_per_second > 0.0).then(|| Usd::new(per_second / sim.requests_per_second));
     }
+    let time = stream_time(&shape, &sim, lim.front_end, usd_per_hour);
     out.simulated = Some(sim);
-    Some(out)
+    Some((out, Some(time)))
+}
+
+/// Where a streamed request's median time goes ([`StreamTime`]): the
+/// simulated medians, split into the front end, the work the time model
+/// gives one request (its prompt's prefill alone; a decode iteration at the
+/// simulated mean batch, per token), and the rest behind other requests.
+/// The ranges are the caller's.
+fn stream_time(
+    shape: &Shape,
+    sim: &SimulatedServing,
+    front_end: f64,
+    usd_per_hour: Option<Usd>,
+) -> StreamTime {
+    use crate::report::{Interval, TimeKind};
+    // `parts` fitted under `total`: scaled down to it when longer, the
+    // rest behind other requests when shorter.
+    let fitted = |mut parts: crate::time::Parts, total: f64| {
+        let own = parts.total();
+        if own > total && own > 0.0 {
+            parts = parts.scaled(total / own);
+        } else if total > own {
+            parts.add(TimeKind::Waiting, total - own, total - own);
+        }
+        parts
+    };
+    let ttft = sim.ttft.p50.as_secs();
+    let front = front_end.clamp(0.0, ttft);
+    let mut first = fitted(shape.prefill_alone(), ttft - front);
+    first.add(TimeKind::FrontEnd, front, front);
+    let tpot = sim.tpot.p50.as_secs();
+    let next = fitted(shape.decode_token(sim.mean_running), tpot);
+    let at = |x: f64| Interval {
+        low: Seconds::from_secs(x),
+        high: Seconds::from_secs(x),
+    };
+    StreamTime {
+        ttft: sim.ttft.p50,
+        ttft_range: at(ttft),
+        ttft_parts: first.listed(),
+        tpot: sim.tpot.p50,
+        tpot_range: at(tpot),
+        tpot_parts: next.listed(),
+        output_tokens_per_second: sim.output_tokens_per_second,
+        usd_per_million_output: usd_per_hour
+            .filter(|_| sim.output_tokens_per_second > 0.0)
+            .map(|u| Usd::new(u.as_usd() / 3600.0 / sim.output_tokens_per_second * 1e6)),
+    }
 }
 
 /// The devices a report shows for a stream under a continuous-batching
