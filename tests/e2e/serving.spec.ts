@@ -14,17 +14,44 @@ for (const lang of ['en', 'zh'] as const) {
     // The training default shows no serving section.
     await expect(page.getByTestId('serving-panel')).toHaveCount(0);
     await page.getByTestId('preset-select').selectOption('serving');
-    await page.getByTestId('plan-tab-3').click(); // 4×H200, which fits
+    // The scenario serves a request stream under vLLM: every plan fits,
+    // and the verdict says how each serves the stream. The baseline
+    // misses its targets, FP8 on the same GPUs meets them, 4×H200 with
+    // the same software does not.
+    const served = page.getByTestId('stream-verdict');
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Fits');
+    await expect(served).toHaveAttribute('data-stream-verdict', /misses_slo|unsustainable/);
+    await page.getByTestId('plan-tab-1').click(); // FP8
+    await expect(served).toHaveAttribute('data-stream-verdict', 'meets_slo');
+    await expect(served).toContainText(lang === 'zh' ? '满足 SLO' : 'Meets its SLOs');
+    await page.getByTestId('plan-tab-3').click(); // 4×H200
+    await expect(served).toHaveAttribute('data-stream-verdict', 'misses_slo');
+    // The comparison says the same of every plan, and leads the hardware
+    // family with the GB200 that meets the targets, not the cheaper H200.
+    await page.getByTestId('view-tab-compare').click();
+    await expect(page.getByTestId('compare-row-0')).toHaveAttribute('data-served', /misses_slo|unsustainable/);
+    await expect(page.getByTestId('compare-row-1')).toHaveAttribute('data-served', 'meets_slo');
+    await expect(page.getByTestId('compare-row-3')).toHaveAttribute('data-served', 'misses_slo');
+    // The time chart draws a streamed request's median times, the wait
+    // behind other requests one of their parts.
+    await page.getByTestId('view-tab-time').click();
+    await expect(page.getByTestId('chart-data-time')).toContainText(lang === 'zh' ? '等待其他请求' : 'behind other requests');
+    await expect(page.getByTestId('chart-data-time')).toContainText(lang === 'zh' ? '服务前端' : 'server front end');
     const panel = page.getByTestId('serving-panel');
     await expect(panel).toBeVisible();
     await expect(page.getByTestId('serving-kv_pool_tokens')).toContainText(lang === 'zh' ? 'KV 缓存池' : 'KV pool');
     await expect(page.getByTestId('serving-max_concurrency')).toBeVisible();
+    await expect(page.getByTestId('serving-ttft_p99')).toBeVisible();
+    await expect(page.getByTestId('serving-max_rate_under_slo')).toBeVisible();
+    // Without a stream, the verdict is memory's alone and no stream
+    // figure shows.
+    await page.getByTestId('lever-stream-on').uncheck();
     await expect(page.getByTestId('serving-ttft_p50')).toHaveCount(0);
-    // Without a stream, the verdict is memory's alone.
-    const served = page.getByTestId('stream-verdict');
     await expect(served).toHaveCount(0);
 
-    // A stream of shorter chat requests, at a rate, with targets.
+    // Static batches, and a stream of shorter chat requests, at a rate,
+    // with targets.
+    await page.getByTestId('lever-engine').selectOption('static');
     await page.getByTestId('lever-stream-on').check();
     for (const [id, v] of [['stream-prompt', '2048'], ['stream-output', '256'], ['stream-rate', '2']] as const) {
       await page.getByTestId(id).fill(v);
@@ -103,6 +130,8 @@ for (const lang of ['en', 'zh'] as const) {
     if (lang === 'zh') await page.getByTestId('lang-switch').click();
     await page.getByTestId('preset-select').selectOption('serving');
     await page.getByTestId('plan-tab-3').click(); // 4×H200
+    // A fresh stream (the scenario's reuses long documents).
+    await page.getByTestId('lever-stream-on').uncheck();
     await page.getByTestId('lever-stream-on').check();
     for (const [id, v] of [['stream-prompt', '2048'], ['stream-output', '256'], ['stream-rate', '2']] as const) {
       await page.getByTestId(id).fill(v);
@@ -178,10 +207,11 @@ test('an MoE plan stores its routed experts in their own format', async ({ page 
   await page.getByTestId('model-select').selectOption('gpt-oss-120b');
   const experts = page.getByTestId('lever-experts-precision');
   await expect(experts).toHaveValue('mxfp4');
-  const verdict = page.getByTestId('verdict');
-  const before = await verdict.textContent();
+  // vLLM's pool takes what the weights leave: BF16 experts leave less.
+  const pool = page.getByTestId('serving-kv_pool_tokens').locator('dd');
+  const before = await pool.textContent();
   await experts.selectOption('same');
-  await expect(verdict).not.toHaveText(before ?? '');
+  await expect(pool).not.toHaveText(before ?? '');
   await expect(experts).toHaveValue('same');
 
   // A checkpoint's config.json with its quantization_config: a serving

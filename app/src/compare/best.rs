@@ -4,12 +4,14 @@
 //! This is a choice among the rows, not a figure: the best of a family is
 //! its cheapest plan that fits (dollars per million tokens, the frontier
 //! chart's cost axis), ties and plans without a price broken by the lower
-//! latency; when none of the family fits, the one closest to fitting
-//! (largest HBM margin) stands for it.
+//! latency; where plans serve a request stream, one that keeps up with it
+//! and meets its targets comes before one that does not. When none of the
+//! family fits, the one closest to fitting (largest HBM margin) stands for
+//! it.
 
 use super::{CompareRow, Latency};
 use planner_core::effort::PlanFamily;
-use planner_core::report::Verdict;
+use planner_core::report::{StreamVerdict, Verdict};
 use std::cmp::Ordering;
 
 /// The families the summary lists, in order.
@@ -50,6 +52,15 @@ fn cheaper(a: &CompareRow, b: &CompareRow) -> Ordering {
         .then(latency_secs(a).total_cmp(&latency_secs(b)))
 }
 
+/// Whether a row's plan serves its stream (keeps up, and meets the
+/// targets it sets); a plan without a stream does.
+fn serves(row: &CompareRow) -> bool {
+    !matches!(
+        row.served,
+        Some(StreamVerdict::MissesSlo | StreamVerdict::Unsustainable)
+    )
+}
+
 /// Every family with at least one plan, with its best plan; families
 /// without a plan are left out.
 pub fn best_of_families(rows: &[CompareRow]) -> Vec<FamilyBest> {
@@ -64,6 +75,10 @@ pub fn best_of_families(rows: &[CompareRow]) -> Vec<FamilyBest> {
                 .copied()
                 .filter(|&i| rows[i].verdict == Verdict::Fits)
                 .collect();
+            let fitting = fits.len();
+            // Plans that also serve their stream, where any does.
+            let serving: Vec<usize> = fits.iter().copied().filter(|&i| serves(&rows[i])).collect();
+            let fits = if serving.is_empty() { fits } else { serving };
             let best = if fits.is_empty() {
                 members.iter().copied().max_by(|&a, &b| {
                     rows[a]
@@ -79,7 +94,7 @@ pub fn best_of_families(rows: &[CompareRow]) -> Vec<FamilyBest> {
             Some(FamilyBest {
                 family,
                 plans: members.len(),
-                fitting: fits.len(),
+                fitting,
                 best,
             })
         })
@@ -135,5 +150,30 @@ mod tests {
             .fold(f64::NEG_INFINITY, f64::max);
         assert_eq!(rows[hw.best].margin.as_bytes(), top);
         assert!(best_of_families(&[]).is_empty());
+    }
+
+    /// In the serving scenario every plan fits; the cheaper H200 misses the
+    /// stream's targets, so the GB200 that meets them leads the hardware.
+    #[test]
+    fn a_plan_that_meets_its_targets_leads_one_that_misses_them() {
+        let ws = crate::presets::Preset::Serving.workspace(Lang::En);
+        let reports: Vec<_> = ws.plans.iter().map(evaluate).collect();
+        let rows = rows(&ws.plans, &reports);
+        let hw = best_of_families(&rows)
+            .into_iter()
+            .find(|b| b.family == PlanFamily::Hardware)
+            .expect("a hardware family");
+        let h200 = rows.iter().position(|r| r.name.contains("H200"));
+        let h200 = h200.expect("an H200 plan");
+        assert_eq!(rows[h200].served, Some(StreamVerdict::MissesSlo));
+        assert_eq!(rows[hw.best].served, Some(StreamVerdict::MeetsSlo));
+        assert!(
+            rows[hw.best].name.contains("GB200"),
+            "{}",
+            rows[hw.best].name
+        );
+        assert_eq!(cheaper(&rows[h200], &rows[hw.best]), Ordering::Less);
+        // Both fit: the count is memory's.
+        assert_eq!(hw.fitting, 2);
     }
 }

@@ -13,7 +13,7 @@ pub use csv::{csv, csv_text};
 pub use table::{cell, Col};
 
 use planner_core::effort::{family, MigrationClass, PlanFamily};
-use planner_core::report::{Interval, Report, TimeReport, Verdict};
+use planner_core::report::{Interval, Report, StreamVerdict, TimeReport, Verdict};
 use planner_core::units::{Bytes, Seconds, Usd};
 use planner_core::Plan;
 
@@ -49,6 +49,8 @@ pub struct CompareRow {
     pub family: PlanFamily,
     /// Fits, does not fit, invalid.
     pub verdict: Verdict,
+    /// How a plan that fits serves its request stream, when it has one.
+    pub served: Option<StreamVerdict>,
     /// HBM capacity minus use on the binding device.
     pub margin: Bytes,
     /// HBM used on the binding device.
@@ -93,29 +95,48 @@ pub fn rows(plans: &[Plan], reports: &[Report]) -> Vec<CompareRow> {
                     t.tokens_per_second,
                     Some(t.mfu),
                 ),
-                TimeReport::Inference(t) => (
-                    Latency::Serve {
-                        ttft: t.ttft,
-                        ttft_range: t.ttft_range,
-                        tpot: t.tpot,
-                        tpot_range: t.tpot_range,
-                    },
-                    t.total_output_tokens_per_second,
-                    None,
-                ),
+                // A streamed request's medians where the plan has a
+                // stream; its static batch's otherwise.
+                TimeReport::Inference(t) => match &r.stream_time {
+                    Some(s) => (
+                        Latency::Serve {
+                            ttft: s.ttft,
+                            ttft_range: s.ttft_range,
+                            tpot: s.tpot,
+                            tpot_range: s.tpot_range,
+                        },
+                        s.output_tokens_per_second,
+                        None,
+                    ),
+                    None => (
+                        Latency::Serve {
+                            ttft: t.ttft,
+                            ttft_range: t.ttft_range,
+                            tpot: t.tpot,
+                            tpot_range: t.tpot_range,
+                        },
+                        t.total_output_tokens_per_second,
+                        None,
+                    ),
+                },
             };
             let cost = r.cost.as_ref();
+            let per_million = match &r.stream_time {
+                Some(s) => s.usd_per_million_output,
+                None => cost.and_then(|c| c.usd_per_million_tokens),
+            };
             CompareRow {
                 name: plan.name.clone(),
                 family: family(plan, baseline),
                 verdict: r.verdict,
+                served: r.stream_verdict(),
                 margin: r.hbm_margin,
                 peak_hbm: r.binding_device().map_or(Bytes::ZERO, |d| d.hbm_used()),
                 latency,
                 tokens_per_second,
                 mfu,
                 usd_per_hour: cost.and_then(|c| c.usd_per_hour),
-                usd_per_million_tokens: cost.and_then(|c| c.usd_per_million_tokens),
+                usd_per_million_tokens: per_million,
                 migration: cost.map(|c| c.migration),
                 person_weeks: cost.map(|c| c.person_weeks),
                 one_time: cost.and_then(|c| c.one_time_usd),

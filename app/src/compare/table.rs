@@ -89,7 +89,10 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
     match col {
         Col::Plan => row.name.clone(),
         Col::Family => row.family.name(lang).into(),
-        Col::Verdict => row.verdict.name(lang).into(),
+        Col::Verdict => match row.served {
+            Some(v) => format!("{} · {}", row.verdict.name(lang), v.name(lang)),
+            None => row.verdict.name(lang).into(),
+        },
         Col::Margin => gib_signed(row.margin),
         Col::PeakHbm => gib(row.peak_hbm),
         Col::Latency => match row.latency {

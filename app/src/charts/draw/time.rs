@@ -84,7 +84,9 @@ pub struct ValueAxis {
 /// When the largest bar is more than ten times the smallest, a linear axis
 /// squeezes the small ones to a few pixels (20 ms beside 2 s is 1 %), so the
 /// axis turns logarithmic. Milliseconds when the smallest value is below a
-/// second, so the ticks never read 0.00….
+/// second, so the ticks never read 0.00…, unless a logarithmic axis reaches
+/// ten seconds (its ticks would read "10.0 K" milliseconds, wider than the
+/// axis's room; seconds read 0.1, 1, 10).
 pub fn value_axis(bars: &[TimeBar]) -> ValueAxis {
     let highs = bars.iter().map(|b| b.total.max(b.range.high).as_secs());
     let top = highs.fold(0.0, f64::max);
@@ -94,12 +96,12 @@ pub fn value_axis(bars: &[TimeBar]) -> ValueAxis {
         .filter(|v| *v > 0.0 && v.is_finite());
     let low = lows.fold(f64::INFINITY, f64::min);
     let smallest = if low.is_finite() { low } else { top };
-    let (scale, unit) = if smallest >= 1.0 {
+    let log = low.is_finite() && top / low > 10.0;
+    let (scale, unit) = if smallest >= 1.0 || (log && top >= 10.0) {
         (1.0, K::Seconds)
     } else {
         (1e3, K::Milliseconds)
     };
-    let log = low.is_finite() && top / low > 10.0;
     ValueAxis {
         scale,
         unit,
@@ -284,6 +286,9 @@ mod tests {
         assert!(wide.top >= 3000.0);
         let slow = value_axis(&[bar(2000.0), bar(3000.0)]);
         assert_eq!((slow.unit, slow.scale), (K::Seconds, 1.0));
+        // A log axis up to tens of seconds ticks in seconds.
+        let long = value_axis(&[bar(400.0), bar(14_000.0)]);
+        assert_eq!((long.unit, long.log_from), (K::Seconds, Some(0.2)));
         // On the log axis a 20 ms bar is a good share of the panel's height.
         let s = TimeSeries {
             plans: vec!["fast".into(), "slow".into()],

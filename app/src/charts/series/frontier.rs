@@ -74,7 +74,12 @@ pub struct FrontierSeries {
 fn cost_of(r: &Report, m: CostMetric) -> Option<f64> {
     let c = r.cost.as_ref()?;
     match m {
-        CostMetric::UsdPerMillionTokens => c.usd_per_million_tokens.map(|u| u.as_usd()),
+        // A stream's tokens where the plan has one.
+        CostMetric::UsdPerMillionTokens => match &r.stream_time {
+            Some(s) => s.usd_per_million_output,
+            None => c.usd_per_million_tokens,
+        }
+        .map(|u| u.as_usd()),
         CostMetric::GpuHoursPerRun => c.gpu_hours_per_run.map(|h| h.as_gpu_hours()),
     }
     .filter(|v| v.is_finite())
@@ -96,7 +101,10 @@ pub fn frontier_series(plans: &[Plan], reports: &[Report]) -> FrontierSeries {
     for (i, (plan, report)) in plans.iter().zip(reports).enumerate() {
         let (latency, latency_metric) = match &report.time {
             TimeReport::Training(t) => (t.step, TimeMetric::Step),
-            TimeReport::Inference(t) => (t.tpot, TimeMetric::Tpot),
+            TimeReport::Inference(t) => (
+                report.stream_time.as_ref().map_or(t.tpot, |s| s.tpot),
+                TimeMetric::Tpot,
+            ),
         };
         match metric.and_then(|m| cost_of(report, m)) {
             Some(cost) if latency.is_finite() => s.points.push(FrontierPoint {

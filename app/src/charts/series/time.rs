@@ -91,10 +91,18 @@ pub fn time_series<'a>(plans: impl IntoIterator<Item = (&'a str, &'a Report)>) -
         names.push(name.to_string());
         match &report.time {
             TimeReport::Training(t) => step.push(bar(i, &t.parts, t.step, t.step_range)),
-            TimeReport::Inference(t) => {
-                ttft.push(bar(i, &t.prefill, t.ttft, t.ttft_range));
-                tpot.push(bar(i, &t.decode, t.tpot, t.tpot_range));
-            }
+            // A streamed request's median times, where the plan has a
+            // stream; its static batch's otherwise.
+            TimeReport::Inference(t) => match &report.stream_time {
+                Some(s) => {
+                    ttft.push(bar(i, &s.ttft_parts, s.ttft, s.ttft_range));
+                    tpot.push(bar(i, &s.tpot_parts, s.tpot, s.tpot_range));
+                }
+                None => {
+                    ttft.push(bar(i, &t.prefill, t.ttft, t.ttft_range));
+                    tpot.push(bar(i, &t.decode, t.tpot, t.tpot_range));
+                }
+            },
         }
     }
     let panels = [
@@ -141,5 +149,38 @@ mod tests {
             assert!(b.range.low.as_secs() <= total && total <= b.range.high.as_secs());
         }
         assert!(s.kinds().contains(&TimeKind::Gemm));
+    }
+
+    /// A plan with a stream is drawn as its stream: its bars are the
+    /// simulated medians, not its static batch's, and their parts add up.
+    #[test]
+    fn a_stream_plan_is_drawn_as_its_stream() {
+        let ws = crate::presets::Preset::Serving.workspace(crate::i18n::Lang::En);
+        let reports: Vec<_> = ws.plans.iter().map(planner_core::evaluate).collect();
+        let s = time_series(
+            ws.plans
+                .iter()
+                .zip(&reports)
+                .map(|(p, r)| (p.name.as_str(), r)),
+        );
+        for (panel, metric) in s.panels.iter().zip([TimeMetric::Ttft, TimeMetric::Tpot]) {
+            assert_eq!(panel.metric, metric);
+            for b in &panel.bars {
+                let st = reports[b.plan].stream_time.as_ref().expect("a stream");
+                let want = if metric == TimeMetric::Ttft {
+                    st.ttft
+                } else {
+                    st.tpot
+                };
+                assert_eq!(b.total, want);
+                let sum: f64 = b.segments.iter().map(|x| x.1.as_secs()).sum();
+                assert!((sum - want.as_secs()).abs() <= 1e-9 * want.as_secs().max(1.0));
+            }
+            // The baseline waits behind other requests.
+            assert!(panel.bars[0]
+                .segments
+                .iter()
+                .any(|x| x.0 == TimeKind::Waiting));
+        }
     }
 }

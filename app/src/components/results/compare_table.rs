@@ -4,6 +4,7 @@ use crate::compare::{cell, rows, Col};
 use crate::i18n::results::{t, K};
 use crate::state::use_state;
 use leptos::prelude::*;
+use planner_core::Named;
 
 /// Every plan side by side.
 #[component]
@@ -34,6 +35,7 @@ pub fn CompareTable() -> impl IntoView {
                                     <tr
                                         data-testid=format!("compare-row-{i}")
                                         data-verdict=format!("{:?}", row.verdict)
+                                        data-served=row.served.map(|v| v.key())
                                         class:active=move || active() == i
                                     >
                                         {Col::ALL
