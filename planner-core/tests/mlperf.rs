@@ -368,3 +368,133 @@ fn mlperf_offline_throughput() {
     assert!(errors[4] <= 1.20, "Mixtral {}", errors[4]);
     assert!(median <= 0.33 && worst <= 1.20, "{median} {worst}");
 }
+
+/// The same submissions' Server runs: Poisson arrivals at the rate NVIDIA
+/// tuned so the 99th percentiles sit under MLPerf's limits for Llama 2
+/// 70B and Mixtral (2 s to the first token, 200 ms per output token;
+/// `mlcommons/inference` `loadgen/mlperf.conf`, target latency percentile
+/// 99). Each run's batch, budget and KV fraction are its Server config's.
+fn server_rows() -> Vec<Row> {
+    use GpuId::{H100Sxm as H100, H200Sxm as H200, B200};
+    use ModelId::{Llama2_70b as L2, Mixtral8x7b as MX};
+    let row = |run,
+               model,
+               prompts,
+               gpu,
+               tp,
+               fp4,
+               (batch, max_tokens, kv_fraction),
+               (tokens, samples): (f64, f64)| Row {
+        run,
+        model,
+        prompts,
+        gpu,
+        gpus: 8,
+        tp,
+        pp: 1,
+        fp4,
+        batch,
+        max_tokens,
+        kv_fraction,
+        output: tokens / samples,
+        measured: tokens,
+    };
+    vec![
+        row(
+            "v4.0 DGX H100 ×8, Llama 2 70B FP8",
+            L2,
+            &OPENORCA,
+            H100,
+            2,
+            false,
+            (1024, 16_384, 0.90),
+            (20_556.40, 70.42),
+        ),
+        row(
+            "v4.0 H200 ×8, Llama 2 70B FP8",
+            L2,
+            &OPENORCA,
+            H200,
+            1,
+            false,
+            (896, 16_384, 0.90),
+            (26_485.43, 90.35),
+        ),
+        row(
+            "v4.1 H200 ×8, Llama 2 70B FP8",
+            L2,
+            &OPENORCA,
+            H200,
+            1,
+            false,
+            (896, 16_384, 0.90),
+            (29_228.22, 100.35),
+        ),
+        row(
+            "v5.0 DGX B200 ×8, Llama 2 70B FP4",
+            L2,
+            &OPENORCA,
+            B200,
+            1,
+            true,
+            (2048, 3584, 0.95),
+            (98_443.30, 361.04),
+        ),
+        row(
+            "v5.0 DGX B200 ×8, Mixtral 8x7B FP4",
+            MX,
+            &MIXTRAL_15K,
+            B200,
+            1,
+            true,
+            (6144, 10_240, 0.90),
+            (126_844.55, 870.82),
+        ),
+    ]
+}
+
+/// The largest Poisson rate whose steady state meets MLPerf's limits, in
+/// output tokens per second, against what the Server run sustained. A
+/// test of the steady state's percentiles at the edge of the targets as
+/// much as of the throughput.
+#[test]
+fn mlperf_server_rate_under_the_limits() {
+    use planner_core::units::{Frequency, Seconds};
+    println!(
+        "{:<42} {:>10} {:>10} {:>8} {:>10}",
+        "run (Server)", "measured", "predicted", "error", "offline"
+    );
+    let mut errors = Vec::new();
+    for r in server_rows() {
+        let mut p = plan(&r);
+        if let Workload::Inference(i) = &mut p.workload {
+            let s = i.stream.as_mut().expect("a stream");
+            s.arrival = Arrival::Poisson {
+                rate: Frequency::per_second(1.0),
+            };
+            s.slo = Slo {
+                ttft_p99: Some(Seconds::from_secs(2.0)),
+                tpot_p99: Some(Seconds::from_millis(200.0)),
+                ..Slo::default()
+            };
+        }
+        let a = planner_core::serving::analytic(&p).expect("a stream");
+        let rate = a.max_rate_under_slo.expect("targets");
+        let predicted = rate * r.output;
+        let offline = a.max_rate * r.output;
+        let e = (predicted - r.measured) / r.measured;
+        println!(
+            "{:<42} {:>10.0} {:>10.0} {:>+7.1}% {:>10.0}",
+            r.run,
+            r.measured,
+            predicted,
+            e * 100.0,
+            offline
+        );
+        errors.push(e);
+    }
+    // As measured on 2026-12-06: every run predicted high, by about what
+    // its Offline twin is (the limits cost NVIDIA's runs 1–6 % of their
+    // Offline throughput, and the steady state about as little).
+    assert!(errors.iter().all(|e| *e > 0.0 && *e <= 1.25), "{errors:?}");
+}
