@@ -113,18 +113,21 @@ struct Row {
     measured: f64,
 }
 
-fn rows() -> Vec<Row> {
-    use GpuId::{Gb200, H100Sxm as H100, H200Sxm as H200, B200};
-    use ModelId::{Llama2_70b as L2, Llama31_405b as L405, Mixtral8x7b as MX};
-    let row = |run,
-               model,
-               prompts,
-               gpu,
-               gpus,
-               (tp, pp),
-               fp4,
-               (batch, max_tokens, kv_fraction),
-               (tokens, samples)| Row {
+/// A row from its source's figures: the log's tokens and samples per
+/// second give the output per sample.
+#[allow(clippy::too_many_arguments)]
+fn row(
+    run: &'static str,
+    model: ModelId,
+    prompts: &'static Prompts,
+    gpu: GpuId,
+    gpus: u32,
+    (tp, pp): (u32, u32),
+    fp4: bool,
+    (batch, max_tokens, kv_fraction): (u32, u32, f64),
+    (tokens, samples): (f64, f64),
+) -> Row {
+    Row {
         run,
         model,
         prompts,
@@ -138,95 +141,31 @@ fn rows() -> Vec<Row> {
         kv_fraction,
         output: tokens / samples,
         measured: tokens,
-    };
+    }
+}
+
+#[rustfmt::skip]
+fn rows() -> Vec<Row> {
+    use GpuId::{Gb200, H100Sxm as H100, H200Sxm as H200, B200};
+    use ModelId::{Llama2_70b as L2, Llama31_405b as L405, Mixtral8x7b as MX};
     vec![
         // v4.0, DGX H100, llama2-70b-99.9: TP2 × 4, batch 896, the builder's
         // 16,384 tokens, 0.90; TensorRT 9.3. The KV dtype of v4.0 is not
         // stated (v5.0's Hopper configs set FP8): taken as FP8.
-        row(
-            "v4.0 DGX H100 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H100,
-            8,
-            (2, 1),
-            false,
-            (896, 16_384, 0.90),
-            (21_805.8, 74.699),
-        ),
+        row("v4.0 DGX H100 ×8, Llama 2 70B FP8", L2, &OPENORCA, H100, 8, (2, 1), false, (896, 16_384, 0.90), (21_805.8, 74.699)),
         // v4.0 and v4.1, H200 ×8 (700 W), TP1 × 8, batch 806, 0.90.
-        row(
-            "v4.0 H200 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H200,
-            8,
-            (1, 1),
-            false,
-            (806, 16_384, 0.90),
-            (27_738.3, 94.6223),
-        ),
-        row(
-            "v4.1 H200 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H200,
-            8,
-            (1, 1),
-            false,
-            (806, 16_384, 0.90),
-            (31_302.7, 107.477),
-        ),
+        row("v4.0 H200 ×8, Llama 2 70B FP8", L2, &OPENORCA, H200, 8, (1, 1), false, (806, 16_384, 0.90), (27_738.3, 94.6223)),
+        row("v4.1 H200 ×8, Llama 2 70B FP8", L2, &OPENORCA, H200, 8, (1, 1), false, (806, 16_384, 0.90), (31_302.7, 107.477)),
         // v5.0, DGX B200 ×8: FP4 with FP8 KV, TP1 × 8, batch 2,048,
         // 3,584 tokens, 0.95.
-        row(
-            "v5.0 DGX B200 ×8, Llama 2 70B FP4",
-            L2,
-            &OPENORCA,
-            B200,
-            8,
-            (1, 1),
-            true,
-            (2048, 3584, 0.95),
-            (98_858.0, 363.895),
-        ),
+        row("v5.0 DGX B200 ×8, Llama 2 70B FP4", L2, &OPENORCA, B200, 8, (1, 1), true, (2048, 3584, 0.95), (98_858.0, 363.895)),
         // v5.0, DGX B200 ×8, Mixtral 8x7B: FP4 with FP8 KV, TP1 × 8, batch
         // 6,144, 14,336 runtime tokens, 0.95.
-        row(
-            "v5.0 DGX B200 ×8, Mixtral 8x7B FP4",
-            MX,
-            &MIXTRAL_15K,
-            B200,
-            8,
-            (1, 1),
-            true,
-            (6144, 14_336, 0.95),
-            (128_148.0, 886.233),
-        ),
+        row("v5.0 DGX B200 ×8, Mixtral 8x7B FP4", MX, &MIXTRAL_15K, B200, 8, (1, 1), true, (6144, 14_336, 0.95), (128_148.0, 886.233)),
         // v5.0, Llama 3.1 405B: TP2 × PP2 instances, batch 128, 1,536
         // tokens (chunked context), FP4 with FP8 KV.
-        row(
-            "v5.0 DGX B200 ×8, Llama 3.1 405B FP4",
-            L405,
-            &LLAMA405_8K,
-            B200,
-            8,
-            (2, 2),
-            true,
-            (128, 1536, 0.90),
-            (1_526.29, 2.32353),
-        ),
-        row(
-            "v5.0 GB200 NVL72, Llama 3.1 405B FP4",
-            L405,
-            &LLAMA405_8K,
-            Gb200,
-            72,
-            (2, 2),
-            true,
-            (128, 1536, 0.90),
-            (13_886.4, 21.1733),
-        ),
+        row("v5.0 DGX B200 ×8, Llama 3.1 405B FP4", L405, &LLAMA405_8K, B200, 8, (2, 2), true, (128, 1536, 0.90), (1_526.29, 2.32353)),
+        row("v5.0 GB200 NVL72, Llama 3.1 405B FP4", L405, &LLAMA405_8K, Gb200, 72, (2, 2), true, (128, 1536, 0.90), (13_886.4, 21.1733)),
     ]
 }
 
@@ -374,82 +313,16 @@ fn mlperf_offline_throughput() {
 /// 70B and Mixtral (2 s to the first token, 200 ms per output token;
 /// `mlcommons/inference` `loadgen/mlperf.conf`, target latency percentile
 /// 99). Each run's batch, budget and KV fraction are its Server config's.
+#[rustfmt::skip]
 fn server_rows() -> Vec<Row> {
     use GpuId::{H100Sxm as H100, H200Sxm as H200, B200};
     use ModelId::{Llama2_70b as L2, Mixtral8x7b as MX};
-    let row = |run,
-               model,
-               prompts,
-               gpu,
-               tp,
-               fp4,
-               (batch, max_tokens, kv_fraction),
-               (tokens, samples): (f64, f64)| Row {
-        run,
-        model,
-        prompts,
-        gpu,
-        gpus: 8,
-        tp,
-        pp: 1,
-        fp4,
-        batch,
-        max_tokens,
-        kv_fraction,
-        output: tokens / samples,
-        measured: tokens,
-    };
     vec![
-        row(
-            "v4.0 DGX H100 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H100,
-            2,
-            false,
-            (1024, 16_384, 0.90),
-            (20_556.40, 70.42),
-        ),
-        row(
-            "v4.0 H200 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H200,
-            1,
-            false,
-            (896, 16_384, 0.90),
-            (26_485.43, 90.35),
-        ),
-        row(
-            "v4.1 H200 ×8, Llama 2 70B FP8",
-            L2,
-            &OPENORCA,
-            H200,
-            1,
-            false,
-            (896, 16_384, 0.90),
-            (29_228.22, 100.35),
-        ),
-        row(
-            "v5.0 DGX B200 ×8, Llama 2 70B FP4",
-            L2,
-            &OPENORCA,
-            B200,
-            1,
-            true,
-            (2048, 3584, 0.95),
-            (98_443.30, 361.04),
-        ),
-        row(
-            "v5.0 DGX B200 ×8, Mixtral 8x7B FP4",
-            MX,
-            &MIXTRAL_15K,
-            B200,
-            1,
-            true,
-            (6144, 10_240, 0.90),
-            (126_844.55, 870.82),
-        ),
+        row("v4.0 DGX H100 ×8, Llama 2 70B FP8", L2, &OPENORCA, H100, 8, (2, 1), false, (1024, 16_384, 0.90), (20_556.40, 70.42)),
+        row("v4.0 H200 ×8, Llama 2 70B FP8", L2, &OPENORCA, H200, 8, (1, 1), false, (896, 16_384, 0.90), (26_485.43, 90.35)),
+        row("v4.1 H200 ×8, Llama 2 70B FP8", L2, &OPENORCA, H200, 8, (1, 1), false, (896, 16_384, 0.90), (29_228.22, 100.35)),
+        row("v5.0 DGX B200 ×8, Llama 2 70B FP4", L2, &OPENORCA, B200, 8, (1, 1), true, (2048, 3584, 0.95), (98_443.30, 361.04)),
+        row("v5.0 DGX B200 ×8, Mixtral 8x7B FP4", MX, &MIXTRAL_15K, B200, 8, (1, 1), true, (6144, 10_240, 0.90), (126_844.55, 870.82)),
     ]
 }
 

@@ -177,31 +177,37 @@ fn at_rate(
     (sim, an, e)
 }
 
-/// The analytic approximation against the simulator over a grid of
-/// models, lengths and loads (fractions of the analytic largest rate).
-/// The domain where they agree is stated in docs/validation.md.
-#[test]
-fn analytic_agrees_with_the_simulator_below_saturation() {
-    let cases = [
-        (ModelId::Llama31_8b, 1, 512, 128),
-        (ModelId::Llama31_8b, 1, 2000, 200),
-        (ModelId::Llama31_70b, 4, 512, 256),
-        (ModelId::Llama31_70b, 4, 4000, 100),
-    ];
-    let mut worst = [0.0f64; 3];
-    println!("model              in   out  load  rate   tpot sim/an ms   ttft p50 sim/an ms   tok/s sim/an");
-    for (model, tp, prompt, output) in cases {
-        let base = plan(model, GpuId::H100Sxm, tp, Engine::Vllm, prompt, output);
-        let probe = with_stream(base.clone(), poisson(1.0), fixed(prompt), fixed(output));
-        let max = serving(&probe).analytic.expect("analytic").max_rate;
-        assert!(max > 0.0);
-        for load in [0.2, 0.4, 0.6, 0.8, 0.95, 1.3] {
-            let (sim, an, e) = at_rate(&base, load * max, prompt, output);
-            // The largest rate is where the steady state ends.
-            assert_eq!(an.stable, load < 1.0, "{model:?} at {load}");
+/// One plan's row of an analytic-vs-simulator grid: at each load (a
+/// fraction of the analytic largest rate) the simulator and the steady
+/// state, with the steady state's relative errors; asserts that the
+/// largest rate is where the steady state ends and that past it the
+/// simulated replica saturates near it. Prints the grid's lines.
+fn grid(
+    base: &Plan,
+    prompt: u32,
+    output: u32,
+    loads: &[f64],
+) -> Vec<(
+    f64,
+    planner_core::report::SimulatedServing,
+    planner_core::report::AnalyticServing,
+    [f64; 3],
+)> {
+    let probe = with_stream(base.clone(), poisson(1.0), fixed(prompt), fixed(output));
+    let max = serving(&probe).analytic.expect("analytic").max_rate;
+    assert!(max > 0.0);
+    let name = match &base.model {
+        ModelChoice::Preset(m) => format!("{m:?}"),
+        ModelChoice::Custom(c) => c.name.clone(),
+    };
+    loads
+        .iter()
+        .map(|&load| {
+            let (sim, an, e) = at_rate(base, load * max, prompt, output);
+            assert_eq!(an.stable, load < 1.0, "{name} at {load}");
             println!(
                 "{:<18} {prompt:>5} {output:>4} {load:>4} {:>6.2} {:>8.2}/{:<8.2} {:>8.1}/{:<8.1} {:>8.0}/{:<8.0}",
-                format!("{model:?}"),
+                name,
                 load * max,
                 sim.tpot.mean.as_millis(),
                 an.tpot.as_millis(),
@@ -216,15 +222,45 @@ fn analytic_agrees_with_the_simulator_below_saturation() {
                 let r = sim.requests_per_second / max;
                 assert!(
                     (0.85..=1.15).contains(&r),
-                    "{model:?}: saturates at {r:.2}× the analytic rate"
+                    "{name}: saturates at {r:.2}× the analytic rate"
                 );
             }
-            if load <= 0.6 {
-                for k in 0..3 {
-                    worst[k] = worst[k].max(e[k].abs());
-                }
+            (load, sim, an, e)
+        })
+        .collect()
+}
+
+const GRID_HEADER: &str =
+    "model              in   out  load  rate   tpot sim/an ms   ttft p50 sim/an ms   tok/s sim/an";
+
+/// The largest |error| of each figure over the rows at or below `up_to`.
+fn worst_below(rows: &[(f64, impl Sized, impl Sized, [f64; 3])], up_to: f64, worst: &mut [f64; 3]) {
+    for (load, _, _, e) in rows {
+        if *load <= up_to {
+            for k in 0..3 {
+                worst[k] = worst[k].max(e[k].abs());
             }
         }
+    }
+}
+
+/// The analytic approximation against the simulator over a grid of
+/// models, lengths and loads (fractions of the analytic largest rate).
+/// The domain where they agree is stated in docs/validation.md.
+#[test]
+fn analytic_agrees_with_the_simulator_below_saturation() {
+    let cases = [
+        (ModelId::Llama31_8b, 1, 512, 128),
+        (ModelId::Llama31_8b, 1, 2000, 200),
+        (ModelId::Llama31_70b, 4, 512, 256),
+        (ModelId::Llama31_70b, 4, 4000, 100),
+    ];
+    let mut worst = [0.0f64; 3];
+    println!("{GRID_HEADER}");
+    for (model, tp, prompt, output) in cases {
+        let base = plan(model, GpuId::H100Sxm, tp, Engine::Vllm, prompt, output);
+        let rows = grid(&base, prompt, output, &[0.2, 0.4, 0.6, 0.8, 0.95, 1.3]);
+        worst_below(&rows, 0.6, &mut worst);
     }
     println!(
         "worst |error| up to 0.6 load: tpot {:.3} ttft p50 {:.3} throughput {:.3}",
@@ -268,48 +304,26 @@ fn static_batches_agree_with_the_simulator() {
         ),
     ];
     let mut worst = [0.0f64; 3];
-    println!("model              in   out  load  rate   tpot sim/an ms   ttft p50 sim/an ms   tok/s sim/an");
+    println!("{GRID_HEADER}");
     for (model, gpu, tp, prompt, output, chunk) in cases {
         let mut base = plan(model, gpu, tp, Engine::Static, prompt, output);
         base.levers.prefill_chunk = chunk;
         if let Workload::Inference(i) = &mut base.workload {
             i.batch = 32;
         }
-        let probe = with_stream(base.clone(), poisson(1.0), fixed(prompt), fixed(output));
-        let max = serving(&probe).analytic.expect("analytic").max_rate;
-        assert!(max > 0.0);
-        for load in [0.1, 0.3, 0.5, 0.7, 0.9, 1.3] {
-            let (sim, an, e) = at_rate(&base, load * max, prompt, output);
-            assert_eq!(an.stable, load < 1.0, "{model:?} at {load}");
-            println!(
-                "{:<18} {prompt:>5} {output:>4} {load:>4} {:>6.2} {:>8.2}/{:<8.2} {:>8.1}/{:<8.1} {:>8.0}/{:<8.0}",
-                format!("{model:?}"),
-                load * max,
-                sim.tpot.mean.as_millis(),
-                an.tpot.as_millis(),
-                sim.ttft.p50.as_millis(),
-                an.ttft.p50.as_millis(),
-                sim.output_tokens_per_second,
-                an.output_tokens_per_second
-            );
-            if load > 1.0 {
-                let r = sim.requests_per_second / max;
-                assert!(
-                    (0.85..=1.15).contains(&r),
-                    "{model:?}: saturates at {r:.2}× the analytic rate"
-                );
-            } else {
+        let rows = grid(&base, prompt, output, &[0.1, 0.3, 0.5, 0.7, 0.9, 1.3]);
+        for (load, sim, _, _) in &rows {
+            if *load < 1.0 {
                 // The simulated replica keeps up below the largest rate.
+                let max = rows[0].2.max_rate;
                 assert!(
                     sim.requests_per_second >= 0.9 * load * max,
                     "{model:?} at {load}: {} requests/s",
                     sim.requests_per_second
                 );
-                for k in 0..3 {
-                    worst[k] = worst[k].max(e[k].abs());
-                }
             }
         }
+        worst_below(&rows, 0.95, &mut worst);
     }
     println!(
         "worst |error| below saturation: tpot {:.3} ttft p50 {:.3} throughput {:.3}",
