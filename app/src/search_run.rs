@@ -66,6 +66,8 @@ pub struct Row {
     pub found: Found,
     /// The first earlier row it ties with within the model's uncertainty.
     pub tie: Option<usize>,
+    /// How it serves its request stream, where it has one.
+    pub served: Option<planner_core::report::StreamVerdict>,
 }
 
 /// A finished search.
@@ -105,6 +107,7 @@ impl Outcome {
                 listed: p.listed,
                 found: p.found,
                 tie: p.tie.filter(|&j| j < i),
+                served: p.served,
             })
             .collect();
         Outcome {

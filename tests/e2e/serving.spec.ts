@@ -231,3 +231,26 @@ test('an MoE plan stores its routed experts in their own format', async ({ page 
   await expect(page.getByTestId('lever-weights-precision')).toHaveValue('bf16');
   expect(w.errors).toEqual([]);
 });
+
+// The search ranks a serving plan by its batch's figures; each plan it
+// lists with a request stream also says how it serves the stream, so a
+// plan that fits but misses the targets reads as missed.
+test('the plans the search lists say how they serve the stream', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = watch(page);
+  await open(page);
+  await page.getByTestId('preset-select').selectOption('serving');
+  await expect(page.getByTestId('stream-verdict')).toBeVisible();
+  const budget = page.getByTestId('gpu-budget');
+  await budget.fill('4');
+  await budget.press('Enter');
+  await budget.blur();
+  await page.getByTestId('find-best').click();
+  await expect(page.getByTestId('found-list')).toBeVisible({ timeout: 150_000 });
+  const verdicts = page.getByTestId('found-verdict');
+  expect(await verdicts.count()).toBeGreaterThan(0);
+  const served = await verdicts.evaluateAll((els) => els.map((e) => e.getAttribute('data-served')));
+  for (const s of served) expect(['keeps_up', 'meets_slo', 'misses_slo', 'unsustainable']).toContain(s);
+  await expect(verdicts.first()).toContainText(/Meets its SLOs|Misses its SLOs|Cannot keep up|Keeps up/);
+  expect(w.errors).toEqual([]);
+});

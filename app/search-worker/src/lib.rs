@@ -14,6 +14,7 @@
 //! whole `Deserialize` in the page's module.
 
 use planner_core::effort::PlanFamily;
+use planner_core::report::StreamVerdict;
 use planner_core::search::{
     merge, search_slice, ties, Found, Partial, Scenario, SearchResult, Slice,
 };
@@ -113,6 +114,12 @@ pub struct ListedPlan {
     /// The first earlier listed plan it ties with within the model's
     /// uncertainty (`planner_core::search::ties`).
     pub tie: Option<usize>,
+    /// How the plan serves its request stream, where it has one: the
+    /// search ranks a serving plan by its batch's figures, and this is
+    /// the stream's answer (`Report::stream_verdict`, the simulator run
+    /// here, in the worker, for the few plans listed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served: Option<StreamVerdict>,
 }
 
 /// The listed plans of a result, each with its tie.
@@ -126,8 +133,19 @@ pub fn listed_plans(result: &SearchResult) -> Vec<ListedPlan> {
             listed,
             found: found.clone(),
             tie,
+            served: streamed(&found.plan),
         })
         .collect()
+}
+
+/// The stream verdict of a plan with a request stream.
+fn streamed(plan: &planner_core::Plan) -> Option<StreamVerdict> {
+    match &plan.workload {
+        planner_core::plan::Workload::Inference(i) if i.stream.is_some() => {
+            planner_core::evaluate(plan).stream_verdict()
+        }
+        _ => None,
+    }
 }
 
 /// Frontier plans listed, at most.
@@ -290,5 +308,24 @@ mod tests {
             "{path} should hold:\n{}",
             base.to_json()
         );
+    }
+
+    /// A search from a plan with a request stream lists each plan with
+    /// the stream's answer (the search itself ranks its batch's figures);
+    /// a plan without one has none.
+    #[test]
+    fn listed_serving_plans_say_how_they_serve_their_stream() {
+        let mut s = small();
+        s.base = planner_core::example_serving_plan();
+        let plans = listed_plans(&search(&s));
+        assert!(!plans.is_empty());
+        for p in &plans {
+            let want = planner_core::evaluate(&p.found.plan).stream_verdict();
+            assert_eq!(p.served, want);
+        }
+        assert!(plans.iter().any(|p| p.served.is_some()));
+        assert!(listed_plans(&search(&small()))
+            .iter()
+            .all(|p| p.served.is_none()));
     }
 }

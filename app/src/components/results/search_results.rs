@@ -15,6 +15,7 @@ use crate::url::History;
 use leptos::prelude::*;
 use planner_core::diff::Impact;
 use planner_core::link::MAX_PLANS;
+use planner_core::report::StreamVerdict;
 use planner_core::Named;
 use search_worker::Listed;
 
@@ -91,7 +92,17 @@ fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
     let cost = g
         .usd_per_million_tokens
         .map_or_else(|| "—".to_string(), usd);
-    let fits = g.verdict == planner_core::Verdict::Fits;
+    // A plan that fits but misses its stream's targets reads as missed.
+    let served = row.served;
+    let fits = g.verdict == planner_core::Verdict::Fits
+        && !matches!(
+            served,
+            Some(StreamVerdict::MissesSlo | StreamVerdict::Unsustainable)
+        );
+    let verdict = match served {
+        Some(v) => format!("{} · {}", g.verdict.name(lang), v.name(lang)),
+        None => g.verdict.name(lang).to_string(),
+    };
     let full = move || state.ws.with(|w| w.plans.len() >= MAX_PLANS);
     let add = move |_| {
         let Some(plan) = run.outcome.with_untracked(|o| {
@@ -126,7 +137,14 @@ fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
                     .collect_view()}
             </td>
             <td class="found-family" data-label=t(lang, K::Family)>{row.found.family.name(lang)}</td>
-            <td class={if fits { "fits" } else { "over" }} data-label=t(lang, K::Verdict)>{g.verdict.name(lang)}</td>
+            <td
+                class={if fits { "fits" } else { "over" }}
+                data-testid="found-verdict"
+                data-served=served.map(|v| v.key())
+                data-label=t(lang, K::Verdict)
+            >
+                {verdict}
+            </td>
             <td data-col="latency" data-label=t(lang, K::Latency)>{duration(g.speed.latency())}</td>
             <td data-col="cost" data-label=t(lang, K::Cost)>{cost}</td>
             <td>
