@@ -187,10 +187,10 @@ fn fastest_rate(gpu: &GpuSpec, compute: Precision) -> f64 {
 fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
     let c = gpu.matmul_ceiling;
     let bf16 = c.map_or(catalog::DEFAULT_CEILING, |c| c.bf16);
+    let fp8 = c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16);
     let matmul = match compute {
-        Precision::Fp8 | Precision::Mxfp4 | Precision::Nvfp4 => {
-            c.and_then(|c| c.fp8).unwrap_or(bf16).max(bf16)
-        }
+        Precision::Fp8 => fp8,
+        Precision::Mxfp4 | Precision::Nvfp4 => c.and_then(|c| c.fp4).unwrap_or(fp8).max(bf16),
         _ => bf16,
     };
     matmul

@@ -124,7 +124,8 @@ pub struct GpuSpec {
     #[serde(default)]
     pub mig_slices: u32,
     /// Fraction of the dense BF16 peak the best-shaped matmul reaches on
-    /// this part ("maximum achievable matmul FLOPS"), and the same for FP8.
+    /// this part ("maximum achievable matmul FLOPS"), and the same for FP8
+    /// and FP4.
     /// `None` takes the measured figure of the catalog where there is one
     /// (`catalog::matmul_ceiling`), else 0.80.
     #[serde(default)]
@@ -141,6 +142,10 @@ pub struct MatmulCeiling {
     /// FP8 inputs, if measured.
     #[serde(default)]
     pub fp8: Option<f64>,
+    /// 4-bit floating-point inputs (NVFP4, MXFP4), if measured; the FP8
+    /// figure stands in where not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp4: Option<f64>,
 }
 
 impl GpuSpec {

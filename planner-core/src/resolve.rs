@@ -692,6 +692,10 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
         if let Some(f) = m.fp8 {
             m.fp8 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp8", f, m.bf16));
         }
+        if let Some(f) = m.fp4 {
+            let or = m.fp8.unwrap_or(m.bf16);
+            m.fp4 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp4", f, or));
+        }
     }
     (gpu, gpu_name)
 }

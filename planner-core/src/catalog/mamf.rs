@@ -71,7 +71,31 @@ pub fn attention_ceiling(arch: GpuArch) -> f64 {
 }
 
 const fn c(bf16: f64, fp8: Option<f64>) -> Option<MatmulCeiling> {
-    Some(MatmulCeiling { bf16, fp8 })
+    Some(MatmulCeiling {
+        bf16,
+        fp8,
+        fp4: None,
+    })
+}
+
+/// The best published dense 4-bit GEMM on a B200, as a fraction of its
+/// 9 PFLOPS FP4 peak: MXFP4 at M = N = K = 8192 reached 5,702 TFLOPS with
+/// DeepGEMM's kernel and 5,239 with cuBLAS 13.3 (deepseek-ai/DeepGEMM
+/// PR #348, B200, CUDA 12.9), 63.4 %; NVFP4 through cuBLAS reached 5,590
+/// at the same shape in Triton PR #9697's benchmark (62.1 %, beside MXFP8
+/// at 64.3 % of 4.5 PFLOPS in the same harness). No shape-searched figure
+/// like the FP8 row's 76 % has been published for FP4; the best fixed
+/// shape is taken. Applied to the B200 and to a GB200's GPU (the same
+/// die); the B300's Blackwell Ultra FP4 units are unmeasured and keep the
+/// FP8 figure. Read in 2026-12 (research note in the session record).
+const BLACKWELL_FP4: f64 = 0.634;
+
+const fn c4(bf16: f64, fp8: f64, fp4: f64) -> Option<MatmulCeiling> {
+    Some(MatmulCeiling {
+        bf16,
+        fp8: Some(fp8),
+        fp4: Some(fp4),
+    })
 }
 
 /// The measured ceiling of a catalog GPU, if anyone measured it.
@@ -90,10 +114,10 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // 828.6 of 989 BF16, 1535 of 1979 FP8 (900 W, 141 GB part).
         GpuId::Gh200_96 | GpuId::Gh200_144 => c(0.838, Some(0.776)),
         // 1745 and 1769 of 2250 BF16; 3432.5 and 3353.3 of 4500 FP8.
-        GpuId::B200 => c(0.776, Some(0.763)),
+        GpuId::B200 => c4(0.776, 0.763, BLACKWELL_FP4),
         GpuId::B300 => c(0.786, Some(0.745)),
         // 1822 of 2500 BF16, 3615.6 of 5000 FP8.
-        GpuId::Gb200 => c(0.729, Some(0.723)),
+        GpuId::Gb200 => c4(0.729, 0.723, BLACKWELL_FP4),
         // 668.4 of 1300 with ROCm 6.3 and TunableOp (the table's earlier
         // ROCm 6.2 row read 781.9, 60 %); 784.9 of 1300; 1565 of 2300.
         GpuId::Mi300x => c(0.514, None),

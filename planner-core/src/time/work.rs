@@ -110,10 +110,10 @@ fn ceiling_16bit(r: &Resolved) -> f64 {
 pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
     let c = r.gpu.matmul_ceiling;
     let bf16 = c.map_or(crate::catalog::DEFAULT_CEILING, |c| c.bf16);
+    let fp8 = c.and_then(|c| c.fp8).unwrap_or(bf16);
     match r.levers.precision.compute {
-        Precision::Fp8 | Precision::Mxfp4 | Precision::Nvfp4 => {
-            c.and_then(|c| c.fp8).unwrap_or(bf16)
-        }
+        Precision::Fp8 => fp8,
+        Precision::Mxfp4 | Precision::Nvfp4 => c.and_then(|c| c.fp4).unwrap_or(fp8),
         _ => bf16,
     }
 }
