@@ -440,6 +440,22 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("usd_per_gpu_hour"),
         ),
         eval(
+            "custom GPU with a 4-bit matmul ceiling over 1",
+            &[(
+                "/hardware/gpu",
+                json!({"custom": {"name": "b200ish", "spec": gpu_with_ceiling(json!({"bf16": 0.8, "fp8": 0.75, "fp4": 5.0}))}}),
+            )],
+            Refused("matmul_ceiling.fp4"),
+        ),
+        eval(
+            "custom GPU with a negative 4-bit matmul ceiling",
+            &[(
+                "/hardware/gpu",
+                json!({"custom": {"name": "b200ish", "spec": gpu_with_ceiling(json!({"bf16": 0.8, "fp4": -0.2}))}}),
+            )],
+            Refused("matmul_ceiling.fp4"),
+        ),
+        eval(
             "custom GPU with no compute or bandwidth",
             &[(
                 "/hardware/gpu",
@@ -539,6 +555,17 @@ fn zero_gpu() -> Value {
     for key in ["memory_bandwidth", "bf16", "fp16"] {
         v[key] = json!(0.0);
     }
+    v
+}
+
+/// The B200's own datasheet with a matmul ceiling of the test's.
+fn gpu_with_ceiling(ceiling: Value) -> Value {
+    let spec = planner_core::hardware::GpuChoice::Preset(
+        serde_json::from_value(json!("b200")).expect("preset"),
+    )
+    .spec();
+    let mut v = serde_json::to_value(spec).expect("spec");
+    v["matmul_ceiling"] = ceiling;
     v
 }
 
