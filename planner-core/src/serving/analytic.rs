@@ -140,16 +140,16 @@ struct Iterations {
 
 /// Bisection steps of the fixed point before a rate is declared
 /// unsustainable.
-const MAX_FIXED_POINT: usize = 60;
+pub(super) const MAX_FIXED_POINT: usize = 60;
 /// Plain fixed-point iterations before bracketing.
 const PLAIN_STEPS: usize = 12;
 /// Relative tolerance of the fixed point.
-const FIXED_POINT_TOLERANCE: f64 = 1e-6;
+pub(super) const FIXED_POINT_TOLERANCE: f64 = 1e-6;
 /// An iteration longer than this is no steady state.
-const MAX_ITERATION_SECONDS: f64 = 1e4;
+pub(super) const MAX_ITERATION_SECONDS: f64 = 1e4;
 
 impl<'a> Shape<'a> {
-    fn budget(&self) -> f64 {
+    pub(super) fn budget(&self) -> f64 {
         self.limits.token_budget.map_or(f64::INFINITY, f64::from)
     }
 
@@ -157,7 +157,7 @@ impl<'a> Shape<'a> {
     /// half it has generated when blocks are taken as tokens come, all of
     /// them when the engine reserves the whole request at admission
     /// (`Preemption::ReserveToFinish`).
-    fn held_output(&self) -> f64 {
+    pub(super) fn held_output(&self) -> f64 {
         if self.limits.reserve {
             self.output
         } else {
@@ -166,7 +166,7 @@ impl<'a> Shape<'a> {
     }
 
     /// Decode work of `d` sequences at the mean context.
-    fn decode(&self, d: f64) -> Mix {
+    pub(super) fn decode(&self, d: f64) -> Mix {
         Mix {
             decode_seqs: d,
             decode_keys: d * windowed(self.r, self.prompt + self.output / 2.0),
@@ -176,14 +176,14 @@ impl<'a> Shape<'a> {
 
     /// Prompt tokens a request prefills (what the prefix cache and the
     /// reused contexts leave).
-    fn fresh(&self) -> f64 {
+    pub(super) fn fresh(&self) -> f64 {
         (self.prompt - self.cached - self.kv.reused).max(1.0)
     }
 
     /// `d` decode sequences plus `c` prompt tokens to prefill (whole
     /// prompts, or a chunk of one when `c` is below a prompt's fresh
     /// tokens); they attend to the cached prefix and to each other.
-    fn with_prefill(&self, d: f64, c: f64) -> Mix {
+    pub(super) fn with_prefill(&self, d: f64, c: f64) -> Mix {
         let (p, k) = (self.fresh(), self.cached + self.kv.reused);
         Mix {
             prefill_tokens: c,
@@ -196,7 +196,7 @@ impl<'a> Shape<'a> {
 
     /// An iteration's time, with the store's fetches for the requests it
     /// starts and its writes of the tokens it prefills.
-    fn time(&self, m: &Mix) -> f64 {
+    pub(super) fn time(&self, m: &Mix) -> f64 {
         let compute = self.limits.iteration(self.r, self.spec, self.dev, m);
         compute + self.kv.added(compute, m.prefill_done, m.prefill_tokens)
     }
@@ -225,7 +225,7 @@ impl<'a> Shape<'a> {
     }
 
     /// Tokens a decoding sequence emits per iteration.
-    fn yield_(&self) -> f64 {
+    pub(super) fn yield_(&self) -> f64 {
         self.spec.map_or(1.0, Speculator::expected)
     }
 
@@ -496,91 +496,6 @@ impl<'a> Shape<'a> {
             0.0
         };
         self.reusing(t, free).steady_at(rate)
-    }
-
-    /// Static batches (`Engine::Static`, transformers' `generate`): a
-    /// batch starts when the last one has finished, with every request
-    /// that arrived meanwhile (the simulator's `admit`); its prompts are
-    /// prefilled together, in chunks of the token budget when there is
-    /// one, then it decodes until its longest output is done. A batch of
-    /// b takes C(b) = Tp(b) + (L(b) − 1)·Td(b): Tp the prefill of b
-    /// prompts, Td a decode step of b sequences, L(b) the expected longest
-    /// of b outputs (the b/(b+1) quantile, exact for fixed and uniform
-    /// lengths). At rate λ the batch is the requests of one cycle,
-    /// b = λ·C(b) (at least one, at most the running limit and the KV
-    /// pool), sustainable while that least fixed point exists. An arrival
-    /// finds the engine busy with probability ρ = λ·C(b)/b and then waits
-    /// out the rest of the cycle, uniform on [0, C]; its first token comes
-    /// when its own prompt's chunk is done: on average half way through
-    /// the batch's prefill, at worst at its end; the rest of the prefill
-    /// then stalls its decoding, which its time per output token carries.
-    fn steady_static(&self, rate: f64, outputs: &crate::request::Lengths) -> Steady {
-        let p = self.fresh();
-        let per_request = p + self.output;
-        let most = (self.cap.tokens / per_request)
-            .floor()
-            .min(f64::from(self.limits.max_seqs))
-            .max(1.0);
-        let cycle = |b: f64| {
-            let tokens = b * p;
-            let chunk = self.budget().min(tokens).max(1.0);
-            let chunks = (tokens / chunk).ceil().max(1.0);
-            let last = tokens - (chunks - 1.0) * chunk;
-            let tp = (chunks - 1.0) * self.time(&self.with_prefill(0.0, chunk))
-                + self.time(&self.with_prefill(0.0, last));
-            let td = self.time(&self.decode(b));
-            let longest = if b > 1.0 {
-                f64::from(outputs.at(b / (b + 1.0))).max(self.output)
-            } else {
-                self.output
-            };
-            let steps = (longest - 1.0).max(0.0) / self.yield_();
-            (tp + steps * td, tp, td, chunks)
-        };
-        // The least fixed point of b = λ·C(b), from one request up.
-        let mut b = 1.0_f64;
-        for _ in 0..MAX_FIXED_POINT {
-            let next = (rate * cycle(b).0).clamp(1.0, most);
-            if (next - b).abs() <= FIXED_POINT_TOLERANCE * b {
-                b = next;
-                break;
-            }
-            b = next;
-        }
-        let (c, tp, td, chunks) = cycle(b);
-        let stable = rate * c <= b * (1.0 + 1e-6) && c.is_finite() && c < MAX_ITERATION_SECONDS;
-        let rho = (rate * c / b).clamp(0.0, 1.0);
-        // P(wait > w) = ρ(1 − w/C) on [0, C].
-        let wait_at = |q: f64| {
-            if rho > 1.0 - q {
-                c * (1.0 - (1.0 - q) / rho)
-            } else {
-                0.0
-            }
-        };
-        let own = tp * (chunks + 1.0) / (2.0 * chunks);
-        let lead = self.limits.front_end;
-        let wait = rho * c / 2.0;
-        // After its first token a request waits for the rest of the
-        // batch's prefill before it decodes: spread over its other tokens.
-        let stall = (tp - own) / (self.output - 1.0).max(1.0);
-        Steady {
-            stable,
-            t: td,
-            tpot: td / self.yield_() + stall,
-            running: rho * b,
-            ttft: [
-                wait_at(0.5) + own + lead,
-                wait_at(0.99) + tp + lead,
-                wait + own + lead,
-            ],
-            rate,
-            prefill_share: if c > 0.0 { tp / c } else { 0.0 },
-            wait,
-            held: b * (p + self.held_output()) + self.cached,
-            hits: self.kv.hits,
-            fetch: self.kv.fetch,
-        }
     }
 
     /// This shape with the reuse of `free` tokens of HBM prefix cache.

@@ -10,6 +10,7 @@ pub(crate) mod disagg;
 pub(crate) mod kv_tiers;
 mod rng;
 pub(crate) mod sim;
+mod static_batch;
 
 use crate::engine::{EngineProfile, PrefixCaching};
 use crate::memory::breakdown::Breakdown;
