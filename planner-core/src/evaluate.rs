@@ -8,8 +8,7 @@ use crate::memory::breakdown::Breakdown;
 use crate::plan::{LogitsScope, Placement, Plan, Tier, TrainingKind, SCHEMA_VERSION};
 use crate::report::{ContextLimit, InferenceTime, Interval, TimeReport, TrainingTime};
 use crate::report::{
-    DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, StreamTime, TrainingLimits,
-    Verdict,
+    DeviceMemory, InferenceLimits, ItemKind, ParamSummary, Report, TrainingLimits, Verdict,
 };
 use crate::resolve::{resolve, resolve_economics, Resolved, Work};
 use crate::time;
@@ -67,7 +66,7 @@ pub fn evaluate(plan: &Plan) -> Report {
         &devices,
         &tables(&r, &devices),
         stream,
-        cost.usd_per_hour,
+        (&time, cost.usd_per_hour),
     )
     .map_or((None, None), |(s, t)| (Some(s), t));
 
@@ -76,9 +75,7 @@ pub fn evaluate(plan: &Plan) -> Report {
     }
     let disaggregated = crate::serving::disagg::report(plan, cost.usd_per_hour);
     // A disaggregated stream's time is its pools' (the report's section).
-    let stream_time = stream_time
-        .filter(|_| disaggregated.is_none())
-        .map(|t| with_ranges(t, &time));
+    let stream_time = stream_time.filter(|_| disaggregated.is_none());
 
     Report {
         version: SCHEMA_VERSION,
@@ -101,31 +98,6 @@ pub fn evaluate(plan: &Plan) -> Report {
         disaggregated,
         stream_time,
     }
-}
-
-/// A streamed request's median times with the ranges of the static
-/// figures, as shares of them: the same model's errors on the same kind
-/// of run.
-fn with_ranges(mut t: StreamTime, time: &TimeReport) -> StreamTime {
-    let TimeReport::Inference(s) = time else {
-        return t;
-    };
-    let like = |x: Seconds, of: Seconds, range: Interval<Seconds>| {
-        let k = |end: Seconds| {
-            if of.as_secs() > 0.0 {
-                end.as_secs() / of.as_secs()
-            } else {
-                1.0
-            }
-        };
-        Interval {
-            low: Seconds::from_secs(x.as_secs() * k(range.low)),
-            high: Seconds::from_secs(x.as_secs() * k(range.high)),
-        }
-    };
-    t.ttft_range = like(t.ttft, s.ttft, s.ttft_range);
-    t.tpot_range = like(t.tpot, s.tpot, s.tpot_range);
-    t
 }
 
 /// An error for every tier over capacity (naming its largest item) and a

@@ -847,6 +847,16 @@ impl Report {
         })
     }
 
+    /// Dollars per million output tokens, as the cost views read them:
+    /// over a stream's simulated tokens where the plan has one
+    /// ([`StreamTime`]), else over its static batch's.
+    pub fn usd_per_million_tokens(&self) -> Option<Usd> {
+        match &self.stream_time {
+            Some(s) => s.usd_per_million_output,
+            None => self.cost.as_ref().and_then(|c| c.usd_per_million_tokens),
+        }
+    }
+
     /// The simulated stream: through both pools for a disaggregated plan;
     /// `None` without a stream.
     pub fn simulated_stream(&self) -> Option<&SimulatedServing> {
@@ -884,6 +894,14 @@ pub enum StreamVerdict {
     /// Requests arrive faster than the engine finishes them: the queue,
     /// and with it TTFT, grows without bound.
     Unsustainable,
+}
+
+impl StreamVerdict {
+    /// Whether the stream is served: the engine keeps up and meets every
+    /// target set.
+    pub fn serves(self) -> bool {
+        matches!(self, StreamVerdict::KeepsUp | StreamVerdict::MeetsSlo)
+    }
 }
 
 crate::lang::named!(StreamVerdict {

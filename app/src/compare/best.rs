@@ -55,10 +55,7 @@ fn cheaper(a: &CompareRow, b: &CompareRow) -> Ordering {
 /// Whether a row's plan serves its stream (keeps up, and meets the
 /// targets it sets); a plan without a stream does.
 fn serves(row: &CompareRow) -> bool {
-    !matches!(
-        row.served,
-        Some(StreamVerdict::MissesSlo | StreamVerdict::Unsustainable)
-    )
+    row.served.is_none_or(StreamVerdict::serves)
 }
 
 /// Every family with at least one plan, with its best plan; families

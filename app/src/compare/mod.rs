@@ -12,10 +12,11 @@ pub use best::{best_of_families, FamilyBest};
 pub use csv::{csv, csv_text};
 pub use table::{cell, Col};
 
+use crate::i18n::Lang;
 use planner_core::effort::{family, MigrationClass, PlanFamily};
 use planner_core::report::{Interval, Report, StreamVerdict, TimeReport, Verdict};
 use planner_core::units::{Bytes, Seconds, Usd};
-use planner_core::Plan;
+use planner_core::{Named, Plan};
 
 /// A plan's latency: step time for training, TTFT and TPOT for serving.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,6 +78,15 @@ pub struct CompareRow {
     pub assumed_price: Option<String>,
 }
 
+/// A plan's verdict as the tables show it: memory's, and how a plan with
+/// a stream serves it ("Fits · Misses its SLOs").
+pub fn verdict_text(verdict: Verdict, served: Option<StreamVerdict>, lang: Lang) -> String {
+    match served {
+        Some(v) => format!("{} · {}", verdict.name(lang), v.name(lang)),
+        None => verdict.name(lang).to_string(),
+    }
+}
+
 /// The rows of a workspace's plans and their reports.
 pub fn rows(plans: &[Plan], reports: &[Report]) -> Vec<CompareRow> {
     let Some(baseline) = plans.first() else {
@@ -121,10 +131,6 @@ pub fn rows(plans: &[Plan], reports: &[Report]) -> Vec<CompareRow> {
                 },
             };
             let cost = r.cost.as_ref();
-            let per_million = match &r.stream_time {
-                Some(s) => s.usd_per_million_output,
-                None => cost.and_then(|c| c.usd_per_million_tokens),
-            };
             CompareRow {
                 name: plan.name.clone(),
                 family: family(plan, baseline),
@@ -136,7 +142,7 @@ pub fn rows(plans: &[Plan], reports: &[Report]) -> Vec<CompareRow> {
                 tokens_per_second,
                 mfu,
                 usd_per_hour: cost.and_then(|c| c.usd_per_hour),
-                usd_per_million_tokens: per_million,
+                usd_per_million_tokens: r.usd_per_million_tokens(),
                 migration: cost.map(|c| c.migration),
                 person_weeks: cost.map(|c| c.person_weeks),
                 one_time: cost.and_then(|c| c.one_time_usd),

@@ -89,10 +89,7 @@ pub fn cell(row: &CompareRow, col: Col, lang: Lang) -> String {
     match col {
         Col::Plan => row.name.clone(),
         Col::Family => row.family.name(lang).into(),
-        Col::Verdict => match row.served {
-            Some(v) => format!("{} · {}", row.verdict.name(lang), v.name(lang)),
-            None => row.verdict.name(lang).into(),
-        },
+        Col::Verdict => super::verdict_text(row.verdict, row.served, lang),
         Col::Margin => gib_signed(row.margin),
         Col::PeakHbm => gib(row.peak_hbm),
         Col::Latency => match row.latency {

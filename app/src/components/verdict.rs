@@ -43,9 +43,10 @@ pub fn VerdictLine() -> impl IntoView {
 /// (against the targets in the editor) when a target is missed.
 fn stream(r: &Report, lang: crate::i18n::Lang) -> Option<impl IntoView> {
     let v = r.stream_verdict()?;
-    let class = match v {
-        StreamVerdict::KeepsUp | StreamVerdict::MeetsSlo => "stream-verdict met",
-        StreamVerdict::MissesSlo | StreamVerdict::Unsustainable => "stream-verdict missed",
+    let class = if v.serves() {
+        "stream-verdict met"
+    } else {
+        "stream-verdict missed"
     };
     let figure = |f: ServingFigure, x: String| format!("{} {x}", f.name(lang));
     let detail = match v {

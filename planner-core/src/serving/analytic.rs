@@ -204,7 +204,7 @@ impl<'a> Shape<'a> {
     /// The time model's parts of an iteration, with the engine's host
     /// work the GPU waits for (what `Limits::iteration` adds to the GPU's
     /// time) as host-bound time.
-    pub(crate) fn parts(&self, m: &Mix) -> crate::time::Parts {
+    pub(super) fn parts(&self, m: &Mix) -> crate::time::Parts {
         let mut p = crate::time::speculative::step(self.r, self.spec, self.dev, m);
         let host = self.limits.iteration(self.r, self.spec, self.dev, m) - p.total();
         if host > 0.0 {
@@ -214,12 +214,12 @@ impl<'a> Shape<'a> {
     }
 
     /// One prompt's prefill, alone on the engine.
-    pub(crate) fn prefill_alone(&self) -> crate::time::Parts {
+    pub(super) fn prefill_alone(&self) -> crate::time::Parts {
         self.parts(&self.with_prefill(0.0, self.fresh()))
     }
 
     /// A decode iteration of `d` sequences, per token a sequence emits.
-    pub(crate) fn decode_token(&self, d: f64) -> crate::time::Parts {
+    pub(super) fn decode_token(&self, d: f64) -> crate::time::Parts {
         self.parts(&self.decode(d.max(1.0)))
             .scaled(1.0 / self.yield_())
     }

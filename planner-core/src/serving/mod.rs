@@ -15,7 +15,8 @@ mod static_batch;
 use crate::engine::{EngineProfile, PrefixCaching};
 use crate::memory::breakdown::Breakdown;
 use crate::report::{
-    AnalyticServing, DeviceMemory, Percentiles, ServingReport, SimulatedServing, StreamTime,
+    AnalyticServing, DeviceMemory, Interval, Percentiles, ServingReport, SimulatedServing,
+    StreamTime, TimeReport,
 };
 use crate::request::{RequestStream, Slo};
 use crate::resolve::{Resolved, Work};
@@ -53,6 +54,13 @@ pub(crate) fn lanes(r: &Resolved) -> u32 {
     }
 }
 
+/// The share of the pool one lane holds, and the engines a stream is
+/// spread over: every replica's lanes ([`lanes`]).
+fn spread(r: &Resolved, cap: capacity::Capacity) -> (capacity::Capacity, u32) {
+    let engines = lanes(r);
+    (cap.lane(engines), r.dp.max(1) * engines)
+}
+
 fn limits(p: &EngineProfile) -> Limits {
     Limits {
         token_budget: p.token_budget,
@@ -70,15 +78,15 @@ fn limits(p: &EngineProfile) -> Limits {
 }
 
 /// The serving section of a report and, with a stream, where a streamed
-/// request's time goes (its ranges left for the caller, which holds the
-/// static figures'); `usd_per_hour` is the whole plan's price (all
-/// replicas), when known.
+/// request's time goes (its ranges those of the plan's static figures,
+/// `time`); `usd_per_hour` is the whole plan's price (all replicas), when
+/// known.
 pub(crate) fn report(
     r: &Resolved,
     devices: &[DeviceMemory],
     tables: &[Breakdown],
     stream: Option<&RequestStream>,
-    usd_per_hour: Option<Usd>,
+    (time, usd_per_hour): (&TimeReport, Option<Usd>),
 ) -> Option<(ServingReport, Option<StreamTime>)> {
     let Work::Infer {
         prompt,
@@ -118,9 +126,7 @@ pub(crate) fn report(
     let Some(stream) = stream else {
         return Some((out, None));
     };
-    let engines = lanes(r);
-    let replicas = r.dp.max(1) * engines;
-    let cap = cap.lane(engines);
+    let (cap, replicas) = spread(r, cap);
     let spec = crate::memory::speculator::Speculator::of(r);
     let tiers = tiering(r, devices, &cap, stream, &lim);
     let shape = shape(r, dev, &cap, lim, stream, spec.as_ref(), tiers.as_ref());
@@ -148,23 +154,24 @@ pub(crate) fn report(
         out.usd_per_request =
             (sim.requests_per_second > 0.0).then(|| Usd::new(per_second / sim.requests_per_second));
     }
-    let time = stream_time(&shape, &sim, lim.front_end, usd_per_hour);
+    let streamed = stream_time(&shape, &sim, lim.front_end, (time, usd_per_hour));
     out.simulated = Some(sim);
-    Some((out, Some(time)))
+    Some((out, Some(streamed)))
 }
 
 /// Where a streamed request's median time goes ([`StreamTime`]): the
 /// simulated medians, split into the front end, the work the time model
 /// gives one request (its prompt's prefill alone; a decode iteration at the
-/// simulated mean batch, per token), and the rest behind other requests.
-/// The ranges are the caller's.
+/// simulated mean batch, per token), and the rest behind other requests;
+/// each with the range of the static figure it stands for, as a share of
+/// it (the same model's errors on the same kind of run).
 fn stream_time(
     shape: &Shape,
     sim: &SimulatedServing,
     front_end: f64,
-    usd_per_hour: Option<Usd>,
+    (time, usd_per_hour): (&TimeReport, Option<Usd>),
 ) -> StreamTime {
-    use crate::report::{Interval, TimeKind};
+    use crate::report::TimeKind;
     // `parts` fitted under `total`: scaled down to it when longer, the
     // rest behind other requests when shorter.
     let fitted = |mut parts: crate::time::Parts, total: f64| {
@@ -182,22 +189,45 @@ fn stream_time(
     first.add(TimeKind::FrontEnd, front, front);
     let tpot = sim.tpot.p50.as_secs();
     let next = fitted(shape.decode_token(sim.mean_running), tpot);
-    let at = |x: f64| Interval {
-        low: Seconds::from_secs(x),
-        high: Seconds::from_secs(x),
+    let (ttft_range, tpot_range) = match time {
+        TimeReport::Inference(s) => (
+            like(sim.ttft.p50, s.ttft, s.ttft_range),
+            like(sim.tpot.p50, s.tpot, s.tpot_range),
+        ),
+        TimeReport::Training(_) => (point(sim.ttft.p50), point(sim.tpot.p50)),
     };
     StreamTime {
         ttft: sim.ttft.p50,
-        ttft_range: at(ttft),
+        ttft_range,
         ttft_parts: first.listed(),
         tpot: sim.tpot.p50,
-        tpot_range: at(tpot),
+        tpot_range,
         tpot_parts: next.listed(),
         output_tokens_per_second: sim.output_tokens_per_second,
         usd_per_million_output: usd_per_hour
             .filter(|_| sim.output_tokens_per_second > 0.0)
             .map(|u| Usd::new(u.as_usd() / 3600.0 / sim.output_tokens_per_second * 1e6)),
     }
+}
+
+/// `x` with the range `range` gives `of`, as shares of it.
+fn like(x: Seconds, of: Seconds, range: Interval<Seconds>) -> Interval<Seconds> {
+    let k = |end: Seconds| {
+        if of.as_secs() > 0.0 {
+            end.as_secs() / of.as_secs()
+        } else {
+            1.0
+        }
+    };
+    Interval {
+        low: Seconds::from_secs(x.as_secs() * k(range.low)),
+        high: Seconds::from_secs(x.as_secs() * k(range.high)),
+    }
+}
+
+/// A range of one point.
+fn point(x: Seconds) -> Interval<Seconds> {
+    Interval { low: x, high: x }
 }
 
 /// The devices a report shows for a stream under a continuous-batching
@@ -491,8 +521,7 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         return None;
     };
     let profile = profile(&r, batch);
-    let engines = lanes(&r);
-    let cap = capacity::capacity(&r, &devices, &profile).lane(engines);
+    let (cap, replicas) = spread(&r, capacity::capacity(&r, &devices, &profile));
     let lim = limits(&profile);
     let spec = crate::memory::speculator::Speculator::of(&r);
     let tiers = tiering(&r, &devices, &cap, stream, &lim);
@@ -505,7 +534,6 @@ pub fn analytic(plan: &crate::plan::Plan) -> Option<AnalyticServing> {
         spec.as_ref(),
         tiers.as_ref(),
     );
-    let replicas = r.dp.max(1) * engines;
     let steady = shape.of(stream, replicas);
     Some(analytic_figures(&shape, stream, &steady, replicas))
 }
@@ -540,9 +568,7 @@ pub fn simulate(plan: &crate::plan::Plan) -> Option<SimulatedServing> {
         return None;
     };
     let profile = profile(&r, batch);
-    let engines = lanes(&r);
-    let cap = capacity::capacity(&r, &devices, &profile).lane(engines);
-    let replicas = r.dp.max(1) * engines;
+    let (cap, replicas) = spread(&r, capacity::capacity(&r, &devices, &profile));
     let lim = limits(&profile);
     let tiers = tiering(&r, &devices, &cap, stream, &lim);
     let run = sim::simulate_tiered(

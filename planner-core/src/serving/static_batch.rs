@@ -60,7 +60,9 @@ impl Shape<'_> {
             b = next;
         }
         let (c, tp, td, chunks) = cycle(b);
-        let stable = rate * c <= b * (1.0 + 1e-6) && c.is_finite() && c < MAX_ITERATION_SECONDS;
+        let stable = rate * c <= b * (1.0 + FIXED_POINT_TOLERANCE)
+            && c.is_finite()
+            && c < MAX_ITERATION_SECONDS;
         let rho = (rate * c / b).clamp(0.0, 1.0);
         // P(wait > w) = ρ(1 − w/C) on [0, C].
         let wait_at = |q: f64| {

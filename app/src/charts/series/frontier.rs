@@ -75,11 +75,7 @@ fn cost_of(r: &Report, m: CostMetric) -> Option<f64> {
     let c = r.cost.as_ref()?;
     match m {
         // A stream's tokens where the plan has one.
-        CostMetric::UsdPerMillionTokens => match &r.stream_time {
-            Some(s) => s.usd_per_million_output,
-            None => c.usd_per_million_tokens,
-        }
-        .map(|u| u.as_usd()),
+        CostMetric::UsdPerMillionTokens => r.usd_per_million_tokens().map(|u| u.as_usd()),
         CostMetric::GpuHoursPerRun => c.gpu_hours_per_run.map(|h| h.as_gpu_hours()),
     }
     .filter(|v| v.is_finite())

@@ -94,15 +94,8 @@ fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
         .map_or_else(|| "—".to_string(), usd);
     // A plan that fits but misses its stream's targets reads as missed.
     let served = row.served;
-    let fits = g.verdict == planner_core::Verdict::Fits
-        && !matches!(
-            served,
-            Some(StreamVerdict::MissesSlo | StreamVerdict::Unsustainable)
-        );
-    let verdict = match served {
-        Some(v) => format!("{} · {}", g.verdict.name(lang), v.name(lang)),
-        None => g.verdict.name(lang).to_string(),
-    };
+    let fits = g.verdict == planner_core::Verdict::Fits && served.is_none_or(StreamVerdict::serves);
+    let verdict = crate::compare::verdict_text(g.verdict, served, lang);
     let full = move || state.ws.with(|w| w.plans.len() >= MAX_PLANS);
     let add = move |_| {
         let Some(plan) = run.outcome.with_untracked(|o| {
