@@ -14,6 +14,7 @@ pub mod i18n;
 pub mod numfmt;
 pub mod presets;
 pub mod search_run;
+pub mod size_run;
 pub mod state;
 pub mod storage;
 pub mod url;

@@ -326,7 +326,8 @@ impl SearchRun {
                 self.drop_pool();
                 self.phase.set(Phase::Idle);
             }
-            FromWorker::Failed { .. } => self.fail(),
+            // A search worker never sizes; anything else is a failure.
+            FromWorker::Failed { .. } | FromWorker::Sized { .. } => self.fail(),
         }
     }
 }

@@ -193,10 +193,68 @@ pub struct Change {
     pub impact: Impact,
 }
 
+/// The words a change's value takes where a setting is left unset or
+/// switched: the only values written in words rather than technical
+/// notation, so the only ones a description translates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueWord {
+    /// The engine's or framework's own default.
+    Default,
+    /// Switched off.
+    Off,
+    /// Switched on.
+    On,
+    /// Nothing (no store, no sharding).
+    Nothing,
+    /// The whole of a tier's share.
+    All,
+}
+
+impl ValueWord {
+    /// Every word.
+    pub const ALL: [ValueWord; 5] = [
+        ValueWord::Default,
+        ValueWord::Off,
+        ValueWord::On,
+        ValueWord::Nothing,
+        ValueWord::All,
+    ];
+}
+
+crate::lang::named!(ValueWord {
+    ValueWord::Default => "default", "default", "默认";
+    ValueWord::Off => "off", "off", "关";
+    ValueWord::On => "on", "on", "开";
+    ValueWord::Nothing => "none", "none", "无";
+    ValueWord::All => "all", "all", "全部";
+});
+
+/// A change's value as `lang` reads it: a word of [`ValueWord`] (alone or
+/// as a value's first word, "all" in "host_dram all") in that language,
+/// technical notation as it is.
+fn read(value: &str, lang: Lang) -> String {
+    value
+        .split(' ')
+        .map(|w| {
+            ValueWord::ALL
+                .iter()
+                .find(|v| v.key() == w)
+                .map_or(w, |v| v.name(lang))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl Change {
-    /// One line: "TP 8 → 4", with the setting named in `lang`.
+    /// One line: "TP 8 → 4", with the setting and the values' words named
+    /// in `lang`.
     pub fn describe(&self, lang: Lang) -> String {
-        format!("{} {} → {}", self.setting.name(lang), self.from, self.to)
+        format!(
+            "{} {} → {}",
+            self.setting.name(lang),
+            read(&self.from, lang),
+            read(&self.to, lang)
+        )
     }
 }
 
@@ -610,6 +668,40 @@ mod tests {
         let p = example_plan();
         assert!(changes(&p, &p).is_empty());
         assert_eq!(name(&p, &p, &[]), p.name);
+    }
+
+    /// A value left to the engine's default reads in the reader's
+    /// language; technical notation stays as it is, and English is the
+    /// values as stored.
+    #[test]
+    fn unset_values_read_in_the_readers_language() {
+        let base = crate::examples::example_serving_plan();
+        let mut p = base.clone();
+        p.levers.engine_knobs.max_seqs = Some(64);
+        let c = changes(&base, &p);
+        let seqs = c.iter().find(|c| c.setting == Setting::MaxSeqs);
+        let seqs = seqs.map(|c| (c.describe(Lang::En), c.describe(Lang::Zh)));
+        assert_eq!(
+            seqs,
+            Some((
+                "running-request limit default → 64".to_string(),
+                "最大运行请求数 默认 → 64".to_string()
+            ))
+        );
+        let store = Change {
+            setting: Setting::KvTier,
+            from: "none".into(),
+            to: "host_dram all".into(),
+            impact: Impact::None,
+        };
+        assert_eq!(
+            store.describe(Lang::Zh),
+            "HBM 之下的 KV 存储 无 → host_dram 全部"
+        );
+        assert_eq!(
+            store.describe(Lang::En),
+            "KV store below HBM none → host_dram all"
+        );
     }
 
     /// A sharding change reads as the plan's own key, the one a user

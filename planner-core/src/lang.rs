@@ -149,6 +149,7 @@ mod tests {
         check(&crate::disagg::KvTransfer::ALL);
         check(&[Verdict::Fits, Verdict::DoesNotFit, Verdict::Invalid]);
         check(&[Severity::Info, Severity::Warning, Severity::Error]);
+        check(&crate::diff::ValueWord::ALL);
         check(&[
             Precision::Fp32,
             Precision::Bf16,

@@ -8,16 +8,22 @@
 //! [`Partial`] ([`FromWorker::Done`]). The page hands the next slice to
 //! whichever worker answered, so the slices spread over the workers as
 //! they finish, and merges the partials with the core's
-//! [`planner_core::search::merge`]. Every message is JSON text, its
+//! [`planner_core::search::merge`]. Sizing replicas to a plan's request
+//! stream ([`ToWorker::Size`]) is one message to one worker: the core's
+//! serving search, answered with the plans it found ([`FromWorker::Sized`]).
+//! Every message is JSON text, its
 //! enums externally tagged (`{"slice": {…}}`): an internally tagged enum
 //! buffers its content and so instantiates a second copy of the plan's
 //! whole `Deserialize` in the page's module.
 
+use planner_core::diff::Change;
 use planner_core::effort::PlanFamily;
 use planner_core::report::StreamVerdict;
 use planner_core::search::{
-    merge, search_slice, ties, Found, Partial, Scenario, SearchResult, Slice,
+    merge, search_serving, search_slice, ties, Found, Partial, Scenario, SearchResult,
+    ServingScenario, ServingSearch, Slice,
 };
+use planner_core::units::{Seconds, Usd};
 use serde::{Deserialize, Serialize};
 
 /// A message from the page to a worker.
@@ -38,6 +44,12 @@ pub enum ToWorker {
     Merge {
         /// Every slice's partial.
         parts: Vec<Partial>,
+    },
+    /// Size replicas and engine knobs to the base plan's request stream
+    /// (the core's serving search).
+    Size {
+        /// The serving scenario.
+        scenario: Box<ServingScenario>,
     },
 }
 
@@ -66,6 +78,17 @@ pub enum FromWorker {
         unsupported: u64,
         /// GPU kinds tried that have no price.
         unpriced: Vec<String>,
+    },
+    /// The serving search's answers.
+    Sized {
+        /// Its answers, fewest GPUs first ([`sized_plans`]).
+        plans: Vec<SizedPlan>,
+        /// Candidates evaluated.
+        evaluated: u32,
+        /// Those that carry the rate within the SLOs and the budget.
+        feasible: u32,
+        /// Why the search could not run, in English, when it could not.
+        problem: Option<String>,
     },
     /// A message could not be acted on.
     Failed {
@@ -120,6 +143,57 @@ pub struct ListedPlan {
     /// here, in the worker, for the few plans listed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub served: Option<StreamVerdict>,
+}
+
+/// One answer of the serving search, as much as the page lists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizedPlan {
+    /// The plan, its replicas as data-parallel copies.
+    pub plan: planner_core::Plan,
+    /// What changed against the base plan.
+    pub changes: Vec<Change>,
+    /// GPUs over all replicas.
+    pub gpus: u32,
+    /// Replicas.
+    pub replicas: u32,
+    /// Time to first token, p99: the simulator's where it checked the
+    /// answer, else the steady state's.
+    pub ttft_p99: Seconds,
+    /// Time per output token: the simulator's p99 where it checked the
+    /// answer, else the steady state's mean.
+    pub tpot: Seconds,
+    /// Whether the simulator checked the answer against the SLOs.
+    pub simulated: bool,
+    /// The hardware's price per hour (`None` without a price).
+    pub usd_per_hour: Option<Usd>,
+    /// Dollars per million output tokens at the stream's rate.
+    pub usd_per_million_output: Option<Usd>,
+}
+
+/// The serving search's answers the page lists: its frontier of GPUs
+/// against TPOT, fewest GPUs first (the first is its best answer).
+pub fn sized_plans(r: &ServingSearch) -> Vec<SizedPlan> {
+    r.frontier
+        .iter()
+        .map(|f| {
+            let (ttft_p99, tpot) = match &f.simulated {
+                Some(m) => (m.ttft.p99, m.tpot.p99),
+                None => (f.analytic.ttft.p99, f.analytic.tpot),
+            };
+            SizedPlan {
+                plan: f.plan.clone(),
+                changes: f.changes.clone(),
+                gpus: f.gpus,
+                replicas: f.replicas,
+                ttft_p99,
+                tpot,
+                simulated: f.simulated.is_some(),
+                usd_per_hour: f.usd_per_hour,
+                usd_per_million_output: f.usd_per_million_output(),
+            }
+        })
+        .collect()
 }
 
 /// The listed plans of a result, each with its tie.
@@ -203,6 +277,15 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
             }
             None => failed("a merge before its scenario".into()),
         },
+        Ok(ToWorker::Size { scenario }) => {
+            let r = search_serving(&scenario);
+            Some(FromWorker::Sized {
+                plans: sized_plans(&r),
+                evaluated: r.evaluated,
+                feasible: r.feasible,
+                problem: r.problem,
+            })
+        }
     }
 }
 
@@ -307,6 +390,63 @@ mod tests {
             Some(&base),
             "{path} should hold:\n{}",
             base.to_json()
+        );
+    }
+
+    /// A worker sizes a serving plan to its stream as the core's serving
+    /// search does, its answers fewest GPUs first, each within the
+    /// budget, meeting the stream's SLOs where the simulator checked it,
+    /// and a plan `evaluate` accepts; a plan it cannot size says why.
+    #[test]
+    fn a_worker_sizes_replicas_to_the_stream() {
+        let s = planner_core::search::example_serving_scenario();
+        let whole = search_serving(&s);
+        let mut held = None;
+        let msg = ToWorker::Size {
+            scenario: Box::new(s.clone()),
+        };
+        let reply = answer(&mut held, &msg.to_json()).map(|r| r.to_json());
+        let sized = reply.as_deref().map(FromWorker::from_json);
+        let (plans, evaluated, feasible, problem) = match sized {
+            Some(Ok(FromWorker::Sized {
+                plans,
+                evaluated,
+                feasible,
+                problem,
+            })) => (plans, evaluated, feasible, problem),
+            _ => (
+                Vec::new(),
+                0,
+                0,
+                Some(format!("not the sized plans: {reply:?}")),
+            ),
+        };
+        assert_eq!(problem, None);
+        assert_eq!((evaluated, feasible), (whole.evaluated, whole.feasible));
+        assert_eq!(plans, sized_plans(&whole));
+        assert!(!plans.is_empty());
+        assert_eq!(
+            plans.first().map(|p| &p.plan),
+            whole.best.as_ref().map(|b| &b.plan)
+        );
+        for (i, p) in plans.iter().enumerate() {
+            assert!(p.gpus <= s.max_gpus);
+            assert_eq!(p.gpus, p.plan.hardware.gpus);
+            assert!(i == 0 || p.gpus >= plans[i - 1].gpus);
+            assert!(i == 0 || p.tpot < plans[i - 1].tpot);
+            let report = planner_core::evaluate(&p.plan);
+            assert_ne!(report.verdict, planner_core::Verdict::Invalid);
+            assert!(p.usd_per_million_output.is_some_and(|u| u.base() > 0.0));
+        }
+        let mut bad = s.clone();
+        bad.base = planner_core::example_plan();
+        let msg = ToWorker::Size {
+            scenario: Box::new(bad),
+        };
+        let r = answer(&mut held, &msg.to_json());
+        assert!(
+            matches!(&r, Some(FromWorker::Sized { plans, problem: Some(p), .. }) if plans.is_empty() && p.contains("serving")),
+            "{r:?}"
         );
     }
 

@@ -18,6 +18,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::start(lang);
     provide_context(state);
     provide_context(crate::search_run::SearchRun::new());
+    provide_context(crate::size_run::SizeRun::new());
     // Back and forward, and a link pasted into the address bar, restore the
     // workspace from the address. The listeners live as long as the page,
     // so their handles are dropped without removing them.

@@ -238,6 +238,8 @@ strings! {
     OtherFrameworks => "Try other training frameworks", "尝试其他训练框架";
     FindBestButton => "Search", "搜索";
     Searching => "Searching…", "正在搜索…";
+    SizeButton => "Size for the stream", "按请求流定规模";
+    SizeHint => "Replicas, TP and engine settings that carry this stream's rate within its targets on the fewest GPUs of this kind", "以最少的同型号 GPU，在目标内承载该请求流速率的副本数、TP 与引擎设置";
     NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";
     FrontierRow => "Frontier", "帕累托前沿";
     BestAlgorithmic => "Cheapest algorithmic", "最便宜的算法方案";

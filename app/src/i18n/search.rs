@@ -24,6 +24,20 @@ strings! {
     BestOfFamily => "cheapest of its family", "同类中最便宜";
     TieWith => "Tie within the model's uncertainty with row", "在模型不确定度内与之持平的行：";
     TieNote => "≈ rows: latency and cost ranges overlap, so the model cannot rank them.", "≈ 行：延迟与成本的预期范围重叠，模型无法区分优劣。";
+    SizedTitle => "Replicas sized to the request stream", "按请求流确定的副本规模";
+    Sizing => "Sizing replicas and engine settings to the stream…", "正在按请求流确定副本数与引擎设置…";
+    SizedCounts => "candidate replicas tried; these carry the stream's rate within its targets on the fewest GPUs, each checked in the simulator", "个单副本候选已尝试；以下方案以最少的 GPU 在目标内承载该请求流的速率，均经模拟器核验";
+    SizedNone => "No replica shape carries the stream's rate within its targets on this GPU budget.", "在此 GPU 预算内，没有副本形态能在目标内承载该请求流的速率。";
+    SizeFailed => "The stream could not be sized:", "无法按请求流确定规模：";
+    SizeWorkerFailed => "Sizing could not run in a Web Worker.", "规模计算无法在 Web Worker 中运行。";
+    Shape => "Replicas × TP", "副本数 × TP";
+    Gpus => "GPUs", "GPU 数";
+    TtftP99 => "TTFT p99", "首 token 时间 p99";
+    Tpot => "TPOT", "每输出 token 时间";
+    PerHour => "$ per hour", "每小时美元";
+    PerMillionOutput => "$ per million output tokens", "每百万输出 token 美元";
+    FewestGpus => "fewest GPUs", "GPU 最少";
+    LowerTpot => "lower TPOT for more GPUs", "以更多 GPU 换更低 TPOT";
 }
 
 #[cfg(test)]

@@ -66,8 +66,8 @@ pub use scenario::{
     example_scenario, Constraints, GpuCounts, GpuPrice, Interleaving, Permission, Scenario, Space,
 };
 pub use serving::{
-    example_serving_scenario, search_serving, ServingFound, ServingScenario, ServingSearch,
-    ServingSpace,
+    example_serving_scenario, search_serving, stream_rate, ServingFound, ServingScenario,
+    ServingSearch, ServingSpace,
 };
 pub use slice::{merge, search_slice, slices, Partial, Slice};
 pub use tie::ties;

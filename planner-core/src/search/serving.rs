@@ -22,15 +22,19 @@ use crate::diff::{changes, Impact};
 use crate::plan::{Plan, Workload};
 use crate::request::Arrival;
 
-/// The scenario's stream rate, or why it cannot be searched.
-fn demand(s: &ServingScenario) -> Result<f64, String> {
-    let Workload::Inference(i) = &s.base.workload else {
+/// The rate of a plan's request stream, if the serving search can size
+/// replicas to it: a serving plan under a continuous-batching engine with
+/// a Poisson stream at a positive rate, and economics `evaluate` accepts.
+/// Otherwise why not (the page shows its sizing button only where this
+/// is `Ok`).
+pub fn stream_rate(base: &Plan) -> Result<f64, String> {
+    let Workload::Inference(i) = &base.workload else {
         return Err("the base plan is not a serving plan".into());
     };
     let Some(stream) = &i.stream else {
         return Err("the base plan has no request stream".into());
     };
-    if !s.base.levers.engine.continuous() {
+    if !base.levers.engine.continuous() {
         return Err("the base plan's engine is static batches".into());
     }
     let Arrival::Poisson { rate } = stream.arrival else {
@@ -38,13 +42,23 @@ fn demand(s: &ServingScenario) -> Result<f64, String> {
     };
     // The economics are checked as `evaluate` checks them: a broken price
     // or power figure would make every answer a plan `eval` rejects.
-    let (_, econ) = crate::resolve::resolve_economics(&s.base);
+    let (_, econ) = crate::resolve::resolve_economics(base);
     if let Some(d) = econ
         .iter()
         .find(|d| d.severity == crate::diagnostics::Severity::Error)
     {
         return Err(d.message.clone());
     }
+    let r = rate.base();
+    if !(r.is_finite() && r > 0.0) {
+        return Err("the stream's rate must be positive".into());
+    }
+    Ok(r)
+}
+
+/// The scenario's stream rate, or why it cannot be searched.
+fn demand(s: &ServingScenario) -> Result<f64, String> {
+    let r = stream_rate(&s.base)?;
     if !(1..=4096).contains(&s.max_gpus) {
         return Err("max_gpus must be between 1 and 4,096".into());
     }
@@ -61,10 +75,6 @@ fn demand(s: &ServingScenario) -> Result<f64, String> {
         return Err(format!(
             "kv_tier_gb holds at most {MAX_VALUES} sizes, each a positive number of GB"
         ));
-    }
-    let r = rate.base();
-    if !(r.is_finite() && r > 0.0) {
-        return Err("the stream's rate must be positive".into());
     }
     Ok(r)
 }

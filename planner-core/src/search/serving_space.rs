@@ -121,6 +121,19 @@ pub struct ServingFound {
     pub usd_per_hour: Option<crate::units::Usd>,
 }
 
+impl ServingFound {
+    /// Dollars per million output tokens: the hardware's hourly price over
+    /// the tokens all replicas emit in an hour at the stream's rate (the
+    /// steady state's, which carries the rate whole); `None` without a
+    /// price or without output.
+    pub fn usd_per_million_output(&self) -> Option<crate::units::Usd> {
+        let per_hour = self.usd_per_hour?;
+        let tokens_per_hour = self.analytic.output_tokens_per_second * 3600.0;
+        (tokens_per_hour.is_finite() && tokens_per_hour > 0.0)
+            .then(|| crate::units::Usd::new(per_hour.base() / tokens_per_hour * 1e6))
+    }
+}
+
 /// What a serving search found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -2,21 +2,37 @@
 //! training) other frameworks may be tried, and the button that starts the search in Web Workers
 //! (`crate::search_run`). Progress, cancel and the plans found show in the
 //! results column (`components::results::search_results`), next to the
-//! charts.
+//! charts. A serving plan with a request stream the serving search can
+//! size also gets "Size for the stream" (`crate::size_run`), whose
+//! answers show in `components::results::sizing_results`.
 
-use super::found::scenario;
+use super::found::{scenario, serving_scenario};
 use super::lens::{active, use_plan};
 use super::number_box::NumberBox;
 use super::parse::{parse_count, COUNT};
 use crate::i18n::editor::{t, K};
 use crate::search_run::{use_search, SEARCH_SECTION_ID};
+use crate::size_run::{use_size, SizePhase, SIZE_SECTION_ID};
 use leptos::prelude::*;
+
+/// Scrolls the results column's section `id` into view, after it has
+/// rendered its progress bar.
+fn reveal(id: &'static str) {
+    request_animation_frame(move || {
+        if let Some(el) = document().get_element_by_id(id) {
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+    });
+}
 
 /// Budget box, search button.
 #[component]
 pub fn FindBest() -> impl IntoView {
     let lens = use_plan();
     let run = use_search();
+    let size = use_size();
     let lang = move || lens.lang();
     let budget = RwSignal::new(None::<u32>);
     let other_gpus = RwSignal::new(true);
@@ -29,14 +45,15 @@ pub fn FindBest() -> impl IntoView {
         let max = budget.get_untracked().unwrap_or(plan.hardware.gpus).max(1);
         let frameworks = other_frameworks.get_untracked();
         run.start(scenario(plan, max, other_gpus.get_untracked(), frameworks));
-        // After the section has rendered its progress bar.
-        request_animation_frame(|| {
-            if let Some(el) = document().get_element_by_id(SEARCH_SECTION_ID) {
-                let opts = web_sys::ScrollIntoViewOptions::new();
-                opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&opts);
-            }
-        });
+        reveal(SEARCH_SECTION_ID);
+    };
+    let sizable = move || lens.get(|p| planner_core::search::stream_rate(p).is_ok());
+    let sizing = move || size.phase.get() == SizePhase::Running;
+    let size_it = move |_| {
+        let Some(plan) = base() else { return };
+        let max = budget.get_untracked().unwrap_or(plan.hardware.gpus).max(1);
+        size.start(serving_scenario(plan, max));
+        reveal(SIZE_SECTION_ID);
     };
     view! {
         <section class="editor-block find-best" data-testid="find-best-panel">
@@ -74,6 +91,16 @@ pub fn FindBest() -> impl IntoView {
                 <button data-testid="find-best" disabled={busy} on:click={start}>
                     {move || t(lang(), if busy() { K::Searching } else { K::FindBestButton })}
                 </button>
+                <Show when=sizable>
+                    <button
+                        data-testid="size-stream"
+                        disabled={sizing}
+                        title={move || t(lang(), K::SizeHint)}
+                        on:click={size_it}
+                    >
+                        {move || t(lang(), K::SizeButton)}
+                    </button>
+                </Show>
             </div>
         </section>
     }

@@ -3,7 +3,7 @@
 
 use planner_core::hardware::GpuChoice;
 use planner_core::plan::Plan;
-use planner_core::search::{Constraints, Scenario, Space};
+use planner_core::search::{Constraints, Scenario, ServingScenario, ServingSpace, Space};
 use planner_core::stack::TrainingStack;
 
 /// The search of `base` within `max_gpus`, every other setting at the
@@ -40,12 +40,39 @@ pub fn scenario(base: Plan, max_gpus: u32, other_gpus: bool, other_frameworks: b
     }
 }
 
+/// The most GPUs the serving search takes (`search_serving`'s bound).
+const MAX_SIZED_GPUS: u32 = 4096;
+
+/// Sizing `base`'s replicas to its request stream within `max_gpus`
+/// (clamped to what the serving search takes), over the core's default
+/// space of TP degrees and engine knobs.
+pub fn serving_scenario(base: Plan, max_gpus: u32) -> ServingScenario {
+    ServingScenario {
+        base,
+        max_gpus: max_gpus.clamp(1, MAX_SIZED_GPUS),
+        space: ServingSpace::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use planner_core::example_plan;
     use planner_core::search::search;
     use search_worker::listed;
+
+    #[test]
+    fn a_stream_is_sized_within_the_budget_the_search_takes() {
+        let base = planner_core::example_serving_plan();
+        assert!(planner_core::search::stream_rate(&base).is_ok());
+        assert!(planner_core::search::stream_rate(&example_plan()).is_err());
+        let s = serving_scenario(base.clone(), 0);
+        assert_eq!(s.max_gpus, 1);
+        assert_eq!(serving_scenario(base.clone(), 1 << 20).max_gpus, 4096);
+        let r = planner_core::search::search_serving(&serving_scenario(base, 16));
+        assert_eq!(r.problem, None);
+        assert!(r.frontier.iter().all(|f| f.gpus <= 16));
+    }
 
     #[test]
     fn search_rows_are_plans_of_the_base() {

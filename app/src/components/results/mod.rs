@@ -18,6 +18,7 @@ pub mod memory_view;
 pub mod scope;
 pub mod search_results;
 pub mod serving_panel;
+pub mod sizing_results;
 pub mod sweep_view;
 pub mod time_view;
 pub mod view_tabs;
@@ -35,6 +36,7 @@ use leptos::prelude::*;
 use scope::Scope;
 use search_results::SearchResults;
 use serving_panel::ServingPanel;
+use sizing_results::SizingResults;
 use view_tabs::ViewTabs;
 
 /// Every result of the workspace.
@@ -48,6 +50,7 @@ pub fn ResultsPanel() -> impl IntoView {
                 <ResultBody scope=Scope::All />
             </div>
             <SearchResults />
+            <SizingResults />
             <FamilySummary />
             <ServingPanel />
             <DisaggPanel />

@@ -1,0 +1,175 @@
+//! Replicas sized to the request stream, in the results column: while
+//! the worker runs the core's serving search, an indeterminate progress
+//! bar and Cancel; then its answers, fewest GPUs first — what changed
+//! from the base (the core's diff, changes users would see flagged), the
+//! replicas and TP degree, the GPUs, the simulated TTFT p99 and TPOT, the
+//! price per hour and per million output tokens — each one "Add to
+//! plans" away from the workspace.
+
+use crate::i18n::search::{t, K};
+use crate::i18n::Lang;
+use crate::numfmt::{duration, usd};
+use crate::size_run::{use_size, SizePhase, SizedOutcome, SIZE_SECTION_ID};
+use crate::state::use_state;
+use crate::url::History;
+use leptos::prelude::*;
+use planner_core::diff::Impact;
+use planner_core::link::MAX_PLANS;
+use planner_core::Named;
+use search_worker::SizedPlan;
+
+/// The progress bar (indeterminate: the search is one call) and Cancel.
+#[component]
+fn Sizing() -> impl IntoView {
+    let size = use_size();
+    let state = use_state();
+    let lang = move || state.lang();
+    view! {
+        <div class="search-progress">
+            <div
+                class="progress-track indeterminate"
+                role="progressbar"
+                data-testid="size-progress"
+                aria-label=move || t(lang(), K::Sizing)
+            >
+                <div class="progress-fill"></div>
+            </div>
+            <span class="progress-text">{move || t(lang(), K::Sizing)}</span>
+            <button data-testid="size-cancel" on:click=move |_| size.cancel()>
+                {move || t(lang(), K::Cancel)}
+            </button>
+        </div>
+    }
+}
+
+/// What changed, in one line, and the side effects to check, each once.
+fn changed(p: &SizedPlan, lang: Lang) -> (String, Vec<Impact>) {
+    let mut impacts: Vec<Impact> = Vec::new();
+    for c in &p.changes {
+        if c.impact != Impact::None && !impacts.contains(&c.impact) {
+            impacts.push(c.impact);
+        }
+    }
+    let line = if p.changes.is_empty() {
+        t(lang, K::Unchanged).to_string()
+    } else {
+        let described: Vec<String> = p.changes.iter().map(|c| c.describe(lang)).collect();
+        described.join(", ")
+    };
+    (line, impacts)
+}
+
+/// One answer.
+fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
+    let state = use_state();
+    let size = use_size();
+    let (line, impacts) = changed(p, lang);
+    let why = t(lang, if i == 0 { K::FewestGpus } else { K::LowerTpot });
+    let price = |u: Option<planner_core::units::Usd>| u.map_or_else(|| "—".to_string(), usd);
+    let full = move || state.ws.with(|w| w.plans.len() >= MAX_PLANS);
+    let add = move |_| {
+        let Some(plan) = size.outcome.with_untracked(|o| {
+            o.as_ref()
+                .and_then(|o| o.plans.get(i).map(|p| p.plan.clone()))
+        }) else {
+            return;
+        };
+        state.update(History::Push, |w| {
+            if w.plans.len() < MAX_PLANS {
+                w.plans.push(plan);
+                w.active = w.plans.len() - 1;
+            }
+        });
+    };
+    view! {
+        <tr data-testid=format!("sized-{i}")>
+            <th scope="row" class="found-index">{(i + 1).to_string()}</th>
+            <td class="summary-plan" data-testid="sized-changed">
+                <div>{line}</div>
+                <div class="changed">{why}</div>
+                {impacts
+                    .into_iter()
+                    .map(|m| view! { <span class="impact" data-testid="sized-impact">{format!("⚠ {}", m.name(lang))}</span> })
+                    .collect_view()}
+            </td>
+            <td data-label=t(lang, K::Shape) data-testid="sized-shape">
+                {format!("{} × TP {}", p.replicas, p.plan.levers.parallel.tp)}
+            </td>
+            <td data-label=t(lang, K::Gpus) data-testid="sized-gpus">{p.gpus.to_string()}</td>
+            <td data-label=t(lang, K::TtftP99)>{duration(p.ttft_p99)}</td>
+            <td data-label=t(lang, K::Tpot)>{duration(p.tpot)}</td>
+            <td data-label=t(lang, K::PerHour)>{price(p.usd_per_hour)}</td>
+            <td data-label=t(lang, K::PerMillionOutput)>{price(p.usd_per_million_output)}</td>
+            <td>
+                <button data-testid=format!("add-sized-{i}") disabled=full on:click=add>
+                    {t(lang, K::Add)}
+                </button>
+            </td>
+        </tr>
+    }
+}
+
+/// The answers of a finished sizing.
+fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
+    if let Some(problem) = &o.problem {
+        return view! {
+            <p class="error" data-testid="sized-problem">{format!("{} {problem}", t(lang, K::SizeFailed))}</p>
+        }
+        .into_any();
+    }
+    if o.plans.is_empty() {
+        return view! { <p class="hint" data-testid="sized-none">{t(lang, K::SizedNone)}</p> }
+            .into_any();
+    }
+    let note = format!("{} {}", o.evaluated, t(lang, K::SizedCounts));
+    view! {
+        <p class="note" data-testid="sized-counts">{note}</p>
+        <table class="summary search-found" data-testid="sized-list">
+            <thead>
+                <tr>
+                    <th scope="col">"#"</th>
+                    <th scope="col">{t(lang, K::WhatChanged)}</th>
+                    <th scope="col">{t(lang, K::Shape)}</th>
+                    <th scope="col">{t(lang, K::Gpus)}</th>
+                    <th scope="col">{t(lang, K::TtftP99)}</th>
+                    <th scope="col">{t(lang, K::Tpot)}</th>
+                    <th scope="col">{t(lang, K::PerHour)}</th>
+                    <th scope="col">{t(lang, K::PerMillionOutput)}</th>
+                    <th scope="col"></th>
+                </tr>
+            </thead>
+            <tbody>
+                {o.plans.iter().enumerate().map(|(i, p)| sized_row(i, p, lang)).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// The sizing's section of the results column; empty until sizing
+/// starts.
+#[component]
+pub fn SizingResults() -> impl IntoView {
+    let size = use_size();
+    let state = use_state();
+    let shown = move || size.phase.get() != SizePhase::Idle || size.outcome.with(Option::is_some);
+    view! {
+        <section class="search-results" id=SIZE_SECTION_ID data-testid="sized-results" aria-live="polite">
+            <Show when=shown>
+                <h3>{move || t(state.lang(), K::SizedTitle)}</h3>
+                {move || match size.phase.get() {
+                    SizePhase::Idle => None,
+                    SizePhase::Failed => Some(
+                        view! { <p class="error" data-testid="size-failed">{t(state.lang(), K::SizeWorkerFailed)}</p> }
+                            .into_any(),
+                    ),
+                    SizePhase::Running => Some(view! { <Sizing /> }.into_any()),
+                }}
+                {move || {
+                    let lang = state.lang();
+                    size.outcome.with(|o| o.as_ref().map(|o| sized_table(o, lang)))
+                }}
+            </Show>
+        </section>
+    }
+}

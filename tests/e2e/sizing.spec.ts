@@ -1,0 +1,67 @@
+// Issues 13 and 15: a serving plan with a request stream is sized to the
+// stream on the page: the core's serving search runs in a Web Worker
+// (progress, cancel), lists the replica shapes that carry the stream's
+// rate within its targets on the fewest GPUs, each with what changed,
+// and an answer added to the plans meets its targets there too.
+import { test, expect, Page } from '@playwright/test';
+import { open, shots, watch } from './helpers';
+
+async function serving(page: Page, lang: 'en' | 'zh', budget: string) {
+  await open(page);
+  if (lang === 'zh') await page.getByTestId('lang-switch').click();
+  // A training plan cannot be sized to a stream.
+  await expect(page.getByTestId('size-stream')).toHaveCount(0);
+  await page.getByTestId('preset-select').selectOption('serving');
+  await expect(page.getByTestId('stream-verdict')).toBeVisible();
+  const box = page.getByTestId('gpu-budget');
+  await box.fill(budget);
+  await box.press('Enter');
+  await box.blur();
+}
+
+for (const lang of ['en', 'zh'] as const) {
+  test(`a stream is sized to replicas in a worker (${lang})`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const w = watch(page);
+    await serving(page, lang, '16');
+    await page.getByTestId('size-stream').click();
+    await expect(page.getByTestId('sized-list')).toBeVisible({ timeout: 150_000 });
+    expect(await page.getByTestId('sized-gpus').count()).toBeGreaterThan(0);
+    // Fewest GPUs first, every answer within the budget.
+    const gpus = await page.getByTestId('sized-gpus').allInnerTexts();
+    const counts = gpus.map((g) => Number(g));
+    for (let i = 0; i < counts.length; i++) {
+      expect(counts[i]).toBeLessThanOrEqual(16);
+      if (i > 0) expect(counts[i]).toBeGreaterThanOrEqual(counts[i - 1]);
+    }
+    await expect(page.getByTestId('sized-shape').first()).toContainText(/\d+ × TP \d+/);
+    await expect(page.getByTestId('sized-counts')).toContainText(lang === 'zh' ? '模拟器' : 'simulator');
+    const section = page.getByTestId('sized-results');
+    await section.screenshot({ path: `${shots}/sized-${lang}.png` });
+    // The first answer, added, is the active plan and meets its targets.
+    const before = await page.locator('[data-testid^="plan-tab-"]').count();
+    await page.getByTestId('add-sized-0').click();
+    await expect(page.locator('[data-testid^="plan-tab-"]')).toHaveCount(before + 1);
+    await expect(page.getByTestId('stream-verdict')).toHaveAttribute('data-stream-verdict', 'meets_slo');
+    expect(w.errors).toEqual([]);
+  });
+}
+
+test('sizing can be cancelled, and reads whole on a phone', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const w = watch(page);
+  await serving(page, 'en', '16');
+  await page.getByTestId('size-stream').click();
+  await expect(page.getByTestId('size-progress')).toBeVisible();
+  await page.getByTestId('size-cancel').click();
+  await expect(page.getByTestId('size-progress')).toHaveCount(0);
+  await expect(page.getByTestId('sized-list')).toHaveCount(0);
+  await page.getByTestId('size-stream').click();
+  await expect(page.getByTestId('sized-list')).toBeVisible({ timeout: 150_000 });
+  const section = page.getByTestId('sized-results');
+  const box = await section.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390 + 1).toBeTruthy();
+  await section.screenshot({ path: `${shots}/sized-en-390.png` });
+  expect(w.errors).toEqual([]);
+});
