@@ -26,10 +26,23 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 # Starting corpus: the shipped examples of each input kind.
 cargo run -q -p memwall-fuzz-bodies --bin seeds -- fuzz/corpus
 mkdir -p fuzz/logs
+failed=()
 for t in "${targets[@]}"; do
   limit=(-max_total_time="$seconds")
   if [ -n "${RUNS:-}" ]; then limit=(-runs="$RUNS"); fi
   echo "== $t (${RUNS:-${seconds}s})"
+  # The summary lines only; the target's own exit status decides (a
+  # crash, timeout or out-of-memory stops it non-zero).
+  status=0
   cargo +nightly fuzz run "$t" "fuzz/corpus/$t" -- "${limit[@]}" -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 2>&1 | tee "fuzz/logs/$t.log" | grep -E "^(#[0-9]+.*DONE|==[0-9]+== ERROR|stat::number_of_executed_units)" || true
+    -timeout=10 -print_final_stats=1 >"fuzz/logs/$t.log" 2>&1 || status=$?
+  grep -E "^(#[0-9]+.*DONE|==[0-9]+== ERROR|stat::number_of_executed_units)" "fuzz/logs/$t.log" || true
+  if [ "$status" -ne 0 ]; then
+    echo "!! $t stopped with status $status; its input is in fuzz/artifacts/$t/"
+    failed+=("$t")
+  fi
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "failed: ${failed[*]}"
+  exit 1
+fi

@@ -4,7 +4,14 @@
 //! the case if memwall has not answered in bounded time.
 //!
 //! The watchdog is a hang detector, not a benchmark: it is set far above
-//! the ~1 s any of these takes, so a noisy machine cannot fail it.
+//! the ~1 s any of these takes, so a noisy machine cannot fail it. The
+//! slowest cases' times are printed (`cargo test --release -p memwall-cli
+//! --test hostile -- --nocapture`), as a benchmark's figures are.
+//!
+//! Memory is bounded for real: every case runs with its address space
+//! capped at [`ADDRESS_SPACE_KIB`] (`ulimit -v`), so an input that makes
+//! memwall allocate without bound ends in an allocation failure (an
+//! abort, which fails the case) instead of passing on a large machine.
 
 use serde_json::{json, Value};
 use std::io::Write;
@@ -13,6 +20,10 @@ use std::time::Duration;
 
 /// Longest any case may run before it counts as unbounded.
 const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// The address space each case may map, KiB (2 GiB: a CLI run of any
+/// input within the 64 MiB input limit needs a few hundred MB).
+const ADDRESS_SPACE_KIB: u64 = 2 * 1024 * 1024;
 
 /// What a case must produce.
 #[derive(Clone, Copy)]
@@ -38,9 +49,22 @@ fn output(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
+/// Runs one case under its memory cap; returns how long it took and a
+/// description of what went wrong, if anything did.
+fn run(case: &Case) -> (Duration, Option<String>) {
+    let start = std::time::Instant::now();
+    let wrong = check(case);
+    (start.elapsed(), wrong)
+}
+
 /// Runs one case and returns a description of what went wrong, if any.
-fn run(case: &Case) -> Option<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_memwall"))
+fn check(case: &Case) -> Option<String> {
+    // `sh` caps the address space, then becomes memwall ($0 and its args).
+    let capped = format!("ulimit -v {ADDRESS_SPACE_KIB} && exec \"$0\" \"$@\"");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(capped)
+        .arg(env!("CARGO_BIN_EXE_memwall"))
         .args(&case.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -70,6 +94,13 @@ fn run(case: &Case) -> Option<String> {
     let code = out.status.code();
     if err.contains("panicked") || err.contains("backtrace") {
         return Some(format!("{}: panicked: {err}", case.name));
+    }
+    if code.is_none() || err.contains("memory allocation") {
+        return Some(format!(
+            "{}: killed by a signal (an allocation past {} MiB aborts): {err}",
+            case.name,
+            ADDRESS_SPACE_KIB / 1024
+        ));
     }
     match case.expect {
         Expect::Refused(field) => {
@@ -373,6 +404,26 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             "negative memory",
             &[("/hardware/host_dram_per_node", json!(-1.0))],
             Refused("host_dram_per_node"),
+        ),
+        eval(
+            "a CUDA context past an exabyte",
+            &[("/overheads/cuda_context", json!(1e308))],
+            Refused("cuda_context"),
+        ),
+        eval(
+            "the rest of the server at 1e308 times its GPUs' power",
+            &[("/economics/energy/node_overhead", json!(1e308))],
+            Refused("node_overhead"),
+        ),
+        eval(
+            "a GPU-hour at 1e300 dollars",
+            &[("/economics/pricing/rental/usd_per_gpu_hour", json!(1e300))],
+            Refused("usd_per_gpu_hour"),
+        ),
+        eval(
+            "host memory at a subnormal 5e-324 B/s",
+            &[("/hardware/host_memory_bandwidth", json!(5e-324))],
+            Refused("host_memory_bandwidth"),
         ),
         eval(
             "negative CUDA context",
@@ -794,6 +845,12 @@ fn stream_cases(plan: &Value) -> Vec<Case> {
     };
     vec![
         eval(
+            "stream: a prompt length weighed 1e308",
+            "/prompt",
+            json!({"empirical": {"points": [[10, 1e308], [20, 1.0]]}}),
+            "prompt.empirical.points",
+        ),
+        eval(
             "stream: zero arrival rate",
             "/arrival",
             json!({"poisson": {"rate": 0.0}}),
@@ -1032,6 +1089,7 @@ fn other_cases(plan: &[u8]) -> Vec<Case> {
     vec![
         with_plan("checkpoint: negative storage bandwidth", &["checkpoint", "-", "--storage-gbps", "-5"], Refused("storage-gbps")),
         with_plan("checkpoint: zero failure rate", &["checkpoint", "-", "--failure-rate", "0"], Refused("failure-rate")),
+        with_plan("checkpoint: a failure rate of 1e-300 (a mean interval past f64)", &["checkpoint", "-", "--failure-rate", "1e-300"], Refused("failure_rate")),
         with_plan("checkpoint: NaN restart", &["checkpoint", "-", "--restart-minutes", "NaN"], Refused("restart-minutes")),
         with_plan("checkpoint: infinite storage", &["checkpoint", "-", "--storage-gbps", "inf"], Refused("storage-gbps")),
         with_plan("eval: unknown format", &["eval", "-", "--format", "xml"], Refused("format")),
@@ -1039,6 +1097,9 @@ fn other_cases(plan: &[u8]) -> Vec<Case> {
         case("import-hf: not a config", &["import-hf", "-"], b"{\"model_type\": 5}".to_vec(), Refused("model_type")),
         case("import-hf: MoE of an unknown type", &["import-hf", "-"], br#"{"model_type":"newmoe","hidden_size":4096,"num_hidden_layers":32,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000,"num_experts":64}"#.to_vec(), Refused("newmoe")),
         case("import-hf: layer_types shorter than the layers", &["import-hf", "-"], br#"{"model_type":"gpt_oss","hidden_size":2880,"num_hidden_layers":36,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"intermediate_size":2880,"vocab_size":201088,"max_position_embeddings":131072,"num_local_experts":128,"num_experts_per_tok":4,"sliding_window":128,"layer_types":["sliding_attention"]}"#.to_vec(), Refused("layer_types")),
+        case("import-hf: 3 heads for hidden 4096 beside 8 KV heads", &["import-hf", "-"], br#"{"model_type":"llama","hidden_size":4096,"num_hidden_layers":32,"num_attention_heads":3,"num_key_value_heads":8,"intermediate_size":11008,"vocab_size":32000,"max_position_embeddings":4096}"#.to_vec(), Refused("num_attention_heads")),
+        case("import-hf: a model type with a newline (read as Llama-style, its note escaped)", &["import-hf", "-"], b"{\"model_type\":\"llama\\nexec\",\"hidden_size\":4096,\"num_hidden_layers\":32,\"num_attention_heads\":32,\"intermediate_size\":11008,\"vocab_size\":32000,\"max_position_embeddings\":4096}".to_vec(), Answered),
+        case("import-hf: a key with a newline and an unreadable value", &["import-hf", "-"], b"{\"model_type\":\"llama\",\"hidden_size\":4096,\"num_hidden_layers\":32,\"num_attention_heads\":32,\"intermediate_size\":11008,\"vocab_size\":32000,\"max_position_embeddings\":4096,\"num_key_value_heads\\n\":\"x\",\"head_dim\":[1]}".to_vec(), Refused("head_dim")),
         case("import-hf: negative layers", &["import-hf", "-"], br#"{"model_type":"llama","hidden_size":4096,"num_hidden_layers":-32,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000}"#.to_vec(), Refused("num_hidden_layers")),
         case("calibrate: no measurements", &["calibrate", "-"], b"{\"measurements\": []}".to_vec(), Refused("measurements")),
         case("calibrate: not a report", &["calibrate", "-"], b"[]".to_vec(), Refused("invalid report")),
@@ -1067,7 +1128,19 @@ fn every_hostile_input_is_bounded_and_named() {
         "the catalogue holds {} cases",
         cases.len()
     );
-    let failures: Vec<String> = cases.iter().filter_map(run).collect();
+    let mut ran: Vec<(Duration, &str, Option<String>)> = cases
+        .iter()
+        .map(|c| {
+            let (took, wrong) = run(c);
+            (took, c.name, wrong)
+        })
+        .collect();
+    ran.sort_by_key(|r| std::cmp::Reverse(r.0));
+    println!("the slowest hostile cases (each under a {ADDRESS_SPACE_KIB} KiB address space):");
+    for (took, name, _) in ran.iter().take(5) {
+        println!("  {:>7.3} s  {name}", took.as_secs_f64());
+    }
+    let failures: Vec<String> = ran.into_iter().filter_map(|r| r.2).collect();
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n{}",

@@ -50,6 +50,35 @@ fn a_closed_pipe_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// `memwall search scenario.json | head -c 100`, the finding as reported:
+/// the search's 68 KB answer is more than a pipe buffers, so its write
+/// meets the closed pipe; memwall exits quietly with status 0.
+#[test]
+fn a_search_into_a_closed_pipe_ends_quietly() {
+    let scenario = bin().arg("example-scenario").output().expect("example");
+    let path = std::env::temp_dir().join(format!("memwall-pipe-{}.json", std::process::id()));
+    std::fs::write(&path, &scenario.stdout).expect("written");
+    let mut child = bin()
+        .arg("search")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("memwall runs");
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("100 bytes");
+    let out = child.wait_with_output().expect("memwall exits");
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// A plan name with a terminal escape and a newline is printed escaped in
 /// a table, never raw.
 #[test]

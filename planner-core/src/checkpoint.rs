@@ -51,6 +51,15 @@ use crate::report::{ItemKind, Report, TimeReport};
 use crate::units::{ByteRate, Bytes, Frequency, GpuHours, Seconds};
 use serde::{Deserialize, Serialize};
 
+/// The least failure rate per GPU taken, per second: about one
+/// interruption in 30 million years. Below it the mean time between the
+/// job's interruptions (its inverse) could overflow to infinity.
+pub const MIN_FAILURE_RATE: f64 = 1e-15;
+
+/// The most failure rate per GPU taken, per second: one interruption a
+/// second.
+pub const MAX_FAILURE_RATE: f64 = 1.0;
+
 /// Unexpected interruptions per GPU-hour in the Llama 3 405B pre-training
 /// run: 419 unexpected interruptions in a 54-day snapshot on 16,384 H100s
 /// (Llama Team, "The Llama 3 Herd of Models", arXiv:2407.21783, §3.3.4:
@@ -761,11 +770,13 @@ fn restore_time(
 /// The settings' failure rate, or the Llama 3 default in place of a bad one.
 fn failure_rate(settings: &CheckpointSettings, diagnostics: &mut Vec<Diagnostic>) -> Frequency {
     match settings.failure_rate {
-        Some(f) if f.base() > 0.0 && f.is_finite() => f,
+        Some(f) if (MIN_FAILURE_RATE..=MAX_FAILURE_RATE).contains(&f.base()) => f,
         Some(_) => {
             diagnostics.push(Diagnostic::error(DiagnosticKind::InvalidValue {
                 field: "failure_rate".into(),
-                problem: "must be a positive rate; the Llama 3 default is used".into(),
+                problem: "must be a rate per GPU between one interruption in 30 million \
+                          years and one a second; the Llama 3 default is used"
+                    .into(),
             }));
             llama3_failure_rate()
         }

@@ -585,25 +585,8 @@ fn heads_and_dims(
     heads_key: &str,
     notes: &mut Vec<Text>,
 ) -> Result<(u32, u32)> {
-    let kv_heads = match cfg.u32_opt("num_key_value_heads")? {
-        Some(k) => k,
-        None => {
-            notes.push(Text::new(
-                "num_key_value_heads absent: multi-head attention assumed",
-                "缺少 num_key_value_heads：按多头注意力（MHA）处理",
-            ));
-            heads
-        }
-    };
-    if kv_heads > heads || heads % kv_heads != 0 {
-        return Err(Cfg::invalid(
-            "num_key_value_heads",
-            Text::new(
-                format!("{kv_heads} does not divide the {heads} attention heads"),
-                format!("{kv_heads} 不能整除 {heads} 个注意力头"),
-            ),
-        ));
-    }
+    // The heads against the hidden size first: a head count that does
+    // not divide it is the error to name, not the KV heads beside it.
     let head_dim = match cfg.u32_opt("head_dim")? {
         Some(d) => d,
         None => {
@@ -626,6 +609,25 @@ fn heads_and_dims(
             hidden / heads
         }
     };
+    let kv_heads = match cfg.u32_opt("num_key_value_heads")? {
+        Some(k) => k,
+        None => {
+            notes.push(Text::new(
+                "num_key_value_heads absent: multi-head attention assumed",
+                "缺少 num_key_value_heads：按多头注意力（MHA）处理",
+            ));
+            heads
+        }
+    };
+    if kv_heads > heads || heads % kv_heads != 0 {
+        return Err(Cfg::invalid(
+            "num_key_value_heads",
+            Text::new(
+                format!("{kv_heads} does not divide the {heads} attention heads"),
+                format!("{kv_heads} 不能整除 {heads} 个注意力头"),
+            ),
+        ));
+    }
     Ok((kv_heads, head_dim))
 }
 

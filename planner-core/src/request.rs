@@ -216,6 +216,10 @@ pub const MAX_CLIENTS: u32 = 10_000_000;
 /// The longest prompt or output a stream may draw: the planner's bound on
 /// any token count (`resolve::MAX_TOKENS`, 10^8).
 pub const MAX_REQUEST_TOKENS: u32 = 100_000_000;
+/// The largest weight of a point of an empirical length distribution
+/// (weights are relative counts; a trillion requests of one length is
+/// past any trace). Above it a mean of weight × tokens could overflow.
+pub const MAX_LENGTH_WEIGHT: f64 = 1e12;
 /// The most points an empirical length distribution may hold: each
 /// simulated request walks them once.
 pub const MAX_LENGTH_POINTS: usize = 10_000;
@@ -258,13 +262,15 @@ impl Lengths {
                 for &(t, _) in points.iter().take(MAX_LENGTH_POINTS) {
                     tokens(out, field.clone(), t);
                 }
-                let bad_weight = points.iter().any(|p| !p.1.is_finite() || p.1 < 0.0);
+                let bad_weight = points
+                    .iter()
+                    .any(|p| !(p.1.is_finite() && (0.0..=MAX_LENGTH_WEIGHT).contains(&p.1)));
                 let total: f64 = points.iter().map(|p| p.1).sum();
                 let weighed = total > 0.0;
                 if bad_weight || !weighed {
                     out.push((
                         field,
-                        "weights must be finite, non-negative and not all zero".into(),
+                        "weights must lie between 0 and 10^12 and not all be zero".into(),
                     ));
                 }
             }

@@ -216,6 +216,12 @@ fn model_of(m: &ModelChoice) -> (ModelSpec, String) {
     }
 }
 
+/// The largest amount of memory any one field may give: 1 EB (10^18
+/// bytes), a thousand times a whole GB200 NVL72 rack's HBM and host
+/// memory. Past it a sum of a few such fields (a tier's use, its range's
+/// upper end) could overflow to infinity.
+pub const MAX_MEMORY_BYTES: f64 = 1e18;
+
 struct Checker {
     diags: Vec<Diagnostic>,
 }
@@ -249,16 +255,18 @@ impl Checker {
         }
     }
 
-    /// A byte amount that must be finite and ≥ 0 (or > 0 when `positive`).
+    /// A byte amount that must be finite, ≥ 0 (or > 0 when `positive`)
+    /// and at most [`MAX_MEMORY_BYTES`].
     fn bytes(&mut self, field: &str, v: Bytes, positive: bool) -> Bytes {
         let b = v.base();
-        let bad = !b.is_finite() || b < 0.0 || (positive && b == 0.0);
+        let bad = !b.is_finite() || b < 0.0 || (positive && b == 0.0) || b > MAX_MEMORY_BYTES;
         if bad {
             self.diags.push(Diagnostic::error(K::InvalidValue {
                 field: field.to_string(),
                 problem: format!(
-                    "must be a finite {} amount of memory, got {b}",
-                    if positive { "positive" } else { "non-negative" }
+                    "must be a finite {} amount of memory of at most 1 EB (10^18 bytes), got {}",
+                    if positive { "positive" } else { "non-negative" },
+                    short_number(b)
                 ),
             }));
             Bytes::ZERO
@@ -280,13 +288,21 @@ impl Checker {
         }
     }
 
-    fn rate(&mut self, field: &str, v: f64) {
-        if !v.is_finite() || v < 0.0 {
+    /// A rate (bytes/s, FLOP/s, watts, tokens): finite, and 0 or at
+    /// least 1 in its base unit. A subnormal rate such as 5e-324 B/s
+    /// would make a time computed over it overflow to infinity.
+    fn rate(&mut self, field: &str, v: f64) -> bool {
+        let bad = !v.is_finite() || v < 0.0 || (v > 0.0 && v < 1.0);
+        if bad {
             self.diags.push(Diagnostic::error(K::InvalidValue {
                 field: field.to_string(),
-                problem: format!("must be finite and non-negative, got {v}"),
+                problem: format!(
+                    "must be finite and either 0 or at least 1 (a byte or FLOP a second), got {}",
+                    short_number(v)
+                ),
             }));
         }
+        !bad
     }
 
     /// A load-to-use latency: finite, non-negative and at most
@@ -666,10 +682,20 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
     if let Some(u) = gpu.usable {
         gpu.usable = Some(c.bytes("hardware.gpu.usable", u, true));
     }
-    c.rate("hardware.gpu.memory_bandwidth", gpu.memory_bandwidth.base());
-    c.rate("hardware.gpu.bf16", gpu.bf16.base());
-    c.rate("hardware.gpu.fp16", gpu.fp16.base());
-    c.rate("hardware.gpu.tdp", gpu.tdp.as_watts());
+    // A refused rate becomes the floor (one byte, FLOP or watt a second),
+    // so that the invalid plan's figures stay finite.
+    if !c.rate("hardware.gpu.memory_bandwidth", gpu.memory_bandwidth.base()) {
+        gpu.memory_bandwidth = crate::units::ByteRate::from_base(1.0);
+    }
+    if !c.rate("hardware.gpu.bf16", gpu.bf16.base()) {
+        gpu.bf16 = crate::units::FlopRate::from_base(1.0);
+    }
+    if !c.rate("hardware.gpu.fp16", gpu.fp16.base()) {
+        gpu.fp16 = crate::units::FlopRate::from_base(1.0);
+    }
+    if !c.rate("hardware.gpu.tdp", gpu.tdp.as_watts()) {
+        gpu.tdp = crate::units::Watts::new(1.0);
+    }
     if gpu.memory_bandwidth.base() <= 0.0 {
         c.push(Diagnostic::error(K::InvalidValue {
             field: "hardware.gpu.memory_bandwidth".into(),
@@ -743,16 +769,18 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         };
         let cap = c.bytes("hardware.cxl.device.capacity", dev.capacity, true);
         cxl += cap * f64::from(x.devices_per_node) / node_share;
-        c.rate("hardware.cxl.device.bandwidth", dev.bandwidth.base());
-        cxl_bw += finite(dev.bandwidth.base()) * f64::from(x.devices_per_node) / node_share;
+        if c.rate("hardware.cxl.device.bandwidth", dev.bandwidth.base()) {
+            cxl_bw += finite(dev.bandwidth.base()) * f64::from(x.devices_per_node) / node_share;
+        }
         cxl_latency = cxl_latency.max(c.latency("hardware.cxl.device.latency", dev.latency));
     }
     if let Some(p) = hw.pool {
         let cap = c.bytes("hardware.pool.capacity", p.capacity, false);
         let n = c.count("hardware.pool.shared_by_gpus", p.shared_by_gpus);
         cxl += cap / f64::from(n);
-        c.rate("hardware.pool.bandwidth", p.bandwidth.base());
-        cxl_bw += finite(p.bandwidth.base());
+        if c.rate("hardware.pool.bandwidth", p.bandwidth.base()) {
+            cxl_bw += finite(p.bandwidth.base());
+        }
         cxl_latency = cxl_latency.max(c.latency("hardware.pool.latency", p.latency));
     }
     let link_bw = |id: crate::catalog::LinkId| catalog::link(id).per_direction.base();
@@ -764,14 +792,21 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
     } else {
         hw.nics_per_node
     };
-    let host_bw = hw
-        .host_memory_bandwidth
-        .unwrap_or_else(|| crate::hardware::default_host_bandwidth(gpu.host_link, per_node));
-    c.rate("hardware.host_memory_bandwidth", host_bw.base());
-    c.rate(
+    // A refused bandwidth is replaced (the default, or none), so that an
+    // invalid plan's figures stay finite.
+    let default_host = crate::hardware::default_host_bandwidth(gpu.host_link, per_node);
+    let mut host_bw = hw.host_memory_bandwidth.unwrap_or(default_host);
+    if !c.rate("hardware.host_memory_bandwidth", host_bw.base()) {
+        host_bw = default_host;
+    }
+    let nvme_bw = if c.rate(
         "hardware.nvme_bandwidth_per_node",
         hw.nvme_bandwidth_per_node.base(),
-    );
+    ) {
+        hw.nvme_bandwidth_per_node.base()
+    } else {
+        0.0
+    };
     let net = Net {
         gpus,
         domain: hw.scale_up_gpus().max(1),
@@ -783,7 +818,7 @@ fn resolve_cluster(c: &mut Checker, hw: &Hardware, gpu: &GpuSpec) -> Cluster {
         host_memory: ByteRate::from_base(finite(host_bw.base()) / node_share),
         cxl: ByteRate::from_base(cxl_bw),
         cxl_latency: Seconds::from_secs(cxl_latency),
-        nvme: ByteRate::from_base(finite(hw.nvme_bandwidth_per_node.base()) / node_share),
+        nvme: ByteRate::from_base(finite(nvme_bw) / node_share),
     };
     Cluster {
         node_share,
@@ -1420,14 +1455,19 @@ fn check_kv_tier(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
 
 /// A price that must be finite and non-negative; `None` (the catalog
 /// default) when it is not.
+/// The highest price any one field may give, in dollars: a trillion,
+/// past any GPU, gigabyte, kilowatt-hour or engineer; above it a cost
+/// summed over hours and GPUs could overflow to infinity.
+const MAX_PRICE_USD: f64 = 1e12;
+
 fn price(c: &mut Checker, field: &str, v: Option<Usd>) -> Option<Usd> {
     match v {
-        Some(u) if !(u.is_finite() && u.as_usd() >= 0.0) => {
+        Some(u) if !(u.is_finite() && (0.0..=MAX_PRICE_USD).contains(&u.as_usd())) => {
             c.push(Diagnostic::error(K::InvalidValue {
                 field: field.to_string(),
                 problem: format!(
-                    "must be a finite, non-negative price, got {}; the catalog default is used",
-                    u.as_usd()
+                    "must be a finite, non-negative price of at most $10^12, got {}; the catalog default is used",
+                    short_number(u.as_usd())
                 ),
             }));
             None
@@ -1495,10 +1535,15 @@ pub(crate) fn resolve_economics(plan: &Plan) -> (Economics, Vec<Diagnostic>) {
         en.average_power_fraction,
         economics::default_average_power_fraction(),
     );
-    if !(en.node_overhead.is_finite() && en.node_overhead >= 0.0) {
+    // The rest of the server's power against its GPUs' TDP: 0.82 for a
+    // DGX H100 (economics.rs); ten times the GPUs' power is no GPU server.
+    if !(en.node_overhead.is_finite() && (0.0..=10.0).contains(&en.node_overhead)) {
         c.push(Diagnostic::error(K::InvalidValue {
             field: "economics.energy.node_overhead".into(),
-            problem: format!("must be finite and non-negative, got {}", en.node_overhead),
+            problem: format!(
+                "the rest of the server's power as a multiple of its GPUs' TDP lies between 0 and 10, got {}",
+                short_number(en.node_overhead)
+            ),
         }));
         en.node_overhead = economics::default_node_overhead();
     }
@@ -1516,13 +1561,14 @@ pub(crate) fn resolve_economics(plan: &Plan) -> (Economics, Vec<Diagnostic>) {
         g.usd_per_person_week,
     );
     g.effort.retain(|o| {
-        let ok = o.person_weeks.is_finite() && o.person_weeks >= 0.0;
+        // A million person-weeks is some 19,000 person-years.
+        let ok = o.person_weeks.is_finite() && (0.0..=1e6).contains(&o.person_weeks);
         if !ok {
             c.push(Diagnostic::error(K::InvalidValue {
                 field: "economics.engineering.effort.person_weeks".into(),
                 problem: format!(
-                    "must be finite and non-negative, got {}; the assumed effort is used",
-                    o.person_weeks
+                    "must lie between 0 and a million, got {}; the assumed effort is used",
+                    short_number(o.person_weeks)
                 ),
             }));
         }

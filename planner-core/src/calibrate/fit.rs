@@ -286,7 +286,9 @@ fn check_measured(ms: &[Measurement]) -> Result<(), CalibrationError> {
 fn log_ratio_sq(predicted: FigureValue, measured: FigureValue) -> f64 {
     let (predicted, measured) = (predicted.base(), measured.base());
     if predicted > 0.0 && predicted.is_finite() && measured > 0.0 {
-        let l = (predicted / measured).ln();
+        // A difference of logarithms, not the log of a quotient: a
+        // subnormal measurement would make the quotient overflow.
+        let l = predicted.ln() - measured.ln();
         l * l
     } else {
         1e6

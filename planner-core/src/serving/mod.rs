@@ -58,7 +58,9 @@ pub(crate) fn lanes(r: &Resolved) -> u32 {
 /// spread over: every replica's lanes ([`lanes`]).
 fn spread(r: &Resolved, cap: capacity::Capacity) -> (capacity::Capacity, u32) {
     let engines = lanes(r);
-    (cap.lane(engines), r.dp.max(1) * engines)
+    // Saturating: an invalid plan's DP × PP need not fit a u32 (its
+    // figures are not shown, but must not overflow).
+    (cap.lane(engines), r.dp.max(1).saturating_mul(engines))
 }
 
 fn limits(p: &EngineProfile) -> Limits {

@@ -9,6 +9,9 @@
 //! every link that opens reopens the same; every plan a search returns is
 //! one `evaluate` accepts.
 
+pub mod finite;
+
+use finite::non_finite;
 use planner_core::calibrate::{fit, CalibrationInput, FitOptions};
 use planner_core::checklist::checklist_from_plain;
 use planner_core::checkpoint::{checkpoint, CheckpointSettings};
@@ -26,9 +29,16 @@ fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
 }
 
+/// Every number `value` serialises is finite (`what` names it).
+fn all_finite<T: serde::Serialize>(value: &T, what: &str) {
+    let at = non_finite(value);
+    assert!(at.is_none(), "{what} serialises a non-finite number: {at:?}");
+}
+
 /// A report's own invariants: a plan that fits is within capacity on every
 /// tier of every device, and every figure is finite.
 pub fn check_report(r: &Report) {
+    all_finite(r, "the report");
     assert!(r.hbm_margin.is_finite(), "HBM margin {:?}", r.hbm_margin);
     for d in &r.devices {
         for t in &d.tiers {
@@ -94,10 +104,10 @@ pub fn link(data: &[u8]) {
     );
     for plan in &ws.plans {
         check_report(&evaluate(plan));
-        let _ = checkpoint(plan, &ws.reliability);
+        all_finite(&checkpoint(plan, &ws.reliability), "checkpoint");
     }
     let (sharing, _) = ws.tenants.sharing(&ws.plans);
-    let _ = share(&sharing);
+    all_finite(&share(&sharing), "the tenants' share");
 }
 
 /// A plan file: what `eval`, `checkpoint` and `checklist` do with it.
@@ -108,7 +118,7 @@ pub fn plan_json(data: &[u8]) {
     };
     check_report(&evaluate(&plan));
     let settings = CheckpointSettings::default();
-    let _ = checkpoint(&plan, &settings);
+    all_finite(&checkpoint(&plan, &settings), "checkpoint");
     let _ = checklist_from_plain(&plan, &settings);
 }
 
@@ -122,6 +132,7 @@ pub fn scenario(data: &[u8]) {
     s.max_gpus = s.max_gpus.min(SMALL);
     s.base.hardware.gpus = s.base.hardware.gpus.min(SMALL);
     let result = search(&s);
+    all_finite(&result, "the search's result");
     let found = result
         .frontier
         .iter()
@@ -164,6 +175,7 @@ pub fn serving_scenario(data: &[u8]) {
         }
     }
     let result = search_serving(&s);
+    all_finite(&result, "the serving search's result");
     if result.problem.is_some() {
         assert!(result.best.is_none() && result.frontier.is_empty());
         return;
@@ -200,7 +212,7 @@ pub fn tenants(data: &[u8]) {
     };
     s.pool.gpus = s.pool.gpus.min(SMALL);
     s.jobs.truncate(8);
-    let _ = share(&s);
+    all_finite(&share(&s), "the tenants' share");
 }
 
 /// A Hugging Face `config.json`: an import that succeeds gives a model the
@@ -232,11 +244,7 @@ pub fn calibrate(data: &[u8]) {
         ..FitOptions::default()
     };
     if let Ok(cal) = fit(&input.measurements, &options) {
-        let text = serde_json::to_string(&cal).unwrap_or_default();
-        assert!(
-            !text.contains("NaN") && !text.contains("inf"),
-            "non-finite fit: {text}"
-        );
+        all_finite(&cal, "the calibration");
     }
 }
 

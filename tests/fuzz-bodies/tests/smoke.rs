@@ -127,7 +127,7 @@ fn link() {
 /// layer-by-layer disaggregation, an MoE model placed by heat).
 #[test]
 fn link_with_serving_levers() {
-    runner(500)
+    runner(10_000)
         .run(&mutations(example(body::serving_workspace())), |bytes| {
             body::link(planner_core::link::encode(&bytes).as_bytes());
             Ok(())
@@ -137,13 +137,13 @@ fn link_with_serving_levers() {
 
 #[test]
 fn scenario() {
-    run(2_000, seed("scenario", "small.json"), body::scenario);
+    run(10_000, seed("scenario", "small.json"), body::scenario);
 }
 
 #[test]
 fn serving_scenario() {
     run(
-        1_000,
+        10_000,
         seed("serving_scenario", "example.json"),
         body::serving_scenario,
     );
