@@ -5,7 +5,11 @@
 // browser: the GPT-3 example search (`memwall example-scenario`: GPT-3
 // 175B within 1024 A100-80GB, its plan in tests/e2e/gpt3-plan.json) run
 // from the page's "Find best plans" in Web Workers, timed from the click
-// to the plans listed.
+// to the plans listed. Then the largest link the planner opens: 16 plans
+// (the most a link holds) of the deepest model it takes (100,000 layers,
+// tests/e2e/deepest-plan.json), timed from navigation to the verdict; and
+// sizing the serving scenario's replicas to its stream in a Web Worker
+// ("Size for the stream", 16 GPUs), timed from the click to the answers.
 //
 //   trunk build --release && node tests/e2e/bench.mjs
 import { chromium } from '@playwright/test';
@@ -39,10 +43,14 @@ const first = [];
 const redraw = [];
 const searches = [];
 let searchWorkers = 0;
+const deepest = [];
+const sizings = [];
 // A workspace link as the core writes it (link.rs: version 1, raw DEFLATE,
 // base64url) holding the GPT-3 example plan.
 const gpt3 = JSON.parse(readFileSync('tests/e2e/gpt3-plan.json', 'utf8'));
 const gpt3Link = '1.' + deflateRawSync(Buffer.from(JSON.stringify({ plans: [gpt3] })), { level: 9 }).toString('base64url');
+const deep = JSON.parse(readFileSync('tests/e2e/deepest-plan.json', 'utf8'));
+const deepLink = '1.' + deflateRawSync(Buffer.from(JSON.stringify({ plans: Array(12).fill(deep) })), { level: 9 }).toString('base64url');
 try {
   for (let i = 0; i < runs; i++) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 2 });
@@ -86,6 +94,30 @@ try {
     searchWorkers = await page.evaluate(() => navigator.hardwareConcurrency);
     await page.close();
   }
+  for (let i = 0; i < Math.min(runs, 3); i++) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const t0 = Date.now();
+    await page.goto(`http://127.0.0.1:8082/index.html#w=${deepLink}`);
+    await page.getByTestId('verdict').waitFor({ timeout: 60_000 });
+    deepest.push(Date.now() - t0);
+    await page.close();
+  }
+  for (let i = 0; i < Math.min(runs, 3); i++) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto('http://127.0.0.1:8082/index.html');
+    await page.getByTestId('verdict').waitFor({ timeout: 60_000 });
+    await page.getByTestId('preset-select').selectOption('serving');
+    await page.getByTestId('stream-verdict').waitFor({ timeout: 60_000 });
+    const box = page.getByTestId('gpu-budget');
+    await box.fill('16');
+    await box.press('Enter');
+    await box.blur();
+    const t0 = await page.evaluate(() => performance.now());
+    await page.getByTestId('size-stream').click();
+    await page.getByTestId('sized-list').waitFor({ timeout: 120_000 });
+    sizings.push((await page.evaluate(() => performance.now())) - t0);
+    await page.close();
+  }
 } finally {
   await browser.close();
   server.kill();
@@ -98,4 +130,10 @@ if (redraw.length) {
 }
 if (searches.length) {
   console.log(`GPT-3 example search in the browser (Web Workers, hardwareConcurrency ${searchWorkers}): median ${(median(searches) / 1000).toFixed(2)} s over ${searches.length} runs (${searches.map((x) => (x / 1000).toFixed(2)).join(', ')} s)`);
+}
+if (deepest.length) {
+  console.log(`12 plans of a 100,000-layer model, navigation to verdict: median ${median(deepest).toFixed(0)} ms over ${deepest.length} loads (${deepest.join(', ')} ms)`);
+}
+if (sizings.length) {
+  console.log(`serving scenario sized to its stream in a worker (16 GPUs): median ${(median(sizings) / 1000).toFixed(2)} s over ${sizings.length} runs (${sizings.map((x) => (x / 1000).toFixed(2)).join(', ')} s)`);
 }
