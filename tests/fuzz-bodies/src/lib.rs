@@ -32,7 +32,10 @@ fn text(data: &[u8]) -> Option<&str> {
 /// Every number `value` serialises is finite (`what` names it).
 fn all_finite<T: serde::Serialize>(value: &T, what: &str) {
     let at = non_finite(value);
-    assert!(at.is_none(), "{what} serialises a non-finite number: {at:?}");
+    assert!(
+        at.is_none(),
+        "{what} serialises a non-finite number: {at:?}"
+    );
 }
 
 /// A report's own invariants: a plan that fits is within capacity on every

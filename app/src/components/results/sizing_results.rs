@@ -92,12 +92,18 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
                     .map(|m| view! { <span class="impact" data-testid="sized-impact">{format!("⚠ {}", m.name(lang))}</span> })
                     .collect_view()}
             </td>
-            <td data-label=t(lang, K::Shape) data-testid="sized-shape">
+            <td class="sized-shape" data-label=t(lang, K::Shape) data-testid="sized-shape">
                 {format!("{} × TP {}", p.replicas, p.plan.levers.parallel.tp)}
             </td>
             <td data-label=t(lang, K::Gpus) data-testid="sized-gpus">{p.gpus.to_string()}</td>
             <td data-label=t(lang, K::TtftP99)>{duration(p.ttft_p99)}</td>
-            <td data-label=t(lang, K::Tpot)>{duration(p.tpot)}</td>
+            <td data-label=t(lang, K::Tpot)>
+                {if p.simulated {
+                    duration(p.tpot)
+                } else {
+                    format!("{} ({})", duration(p.tpot), t(lang, K::Mean))
+                }}
+            </td>
             <td data-label=t(lang, K::PerHour)>{price(p.usd_per_hour)}</td>
             <td data-label=t(lang, K::PerMillionOutput)>{price(p.usd_per_million_output)}</td>
             <td>
@@ -121,7 +127,9 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
         return view! { <p class="hint" data-testid="sized-none">{t(lang, K::SizedNone)}</p> }
             .into_any();
     }
-    let note = format!("{} {}", o.evaluated, t(lang, K::SizedCounts));
+    let checked = o.plans.iter().all(|p| p.simulated);
+    let counts = if checked { K::SizedCounts } else { K::SizedCountsSteady };
+    let note = format!("{} {}", o.evaluated, t(lang, counts));
     view! {
         <p class="note" data-testid="sized-counts">{note}</p>
         <table class="summary search-found" data-testid="sized-list">
