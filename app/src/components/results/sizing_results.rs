@@ -128,7 +128,11 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
             .into_any();
     }
     let checked = o.plans.iter().all(|p| p.simulated);
-    let counts = if checked { K::SizedCounts } else { K::SizedCountsSteady };
+    let counts = if checked {
+        K::SizedCounts
+    } else {
+        K::SizedCountsSteady
+    };
     let note = format!("{} {}", o.evaluated, t(lang, counts));
     view! {
         <p class="note" data-testid="sized-counts">{note}</p>
