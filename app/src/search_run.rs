@@ -23,7 +23,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 /// The worker's loader script (trunk's loader shim for the
 /// `search-worker` asset of index.html), relative to the page.
-const WORKER_URL: &str = "./search-worker_loader.js";
+pub(crate) const WORKER_URL: &str = "./search-worker_loader.js";
 
 /// The id of the results column's search section, scrolled into view when
 /// a search starts (on a phone it sits above the editor).

@@ -10,6 +10,7 @@
 //! (`search_worker::SizedPlan`). Cancel terminates the worker. The app
 //! holds no formulas here: it moves messages.
 
+use crate::search_run::WORKER_URL;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
 use planner_core::search::ServingScenario;
@@ -19,9 +20,6 @@ use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
-
-/// The worker's loader script, the search's own (`crate::search_run`).
-const WORKER_URL: &str = "./search-worker_loader.js";
 
 /// The id of the results column's sizing section, scrolled into view
 /// when sizing starts.

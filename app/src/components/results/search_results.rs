@@ -13,7 +13,7 @@ use crate::search_run::{use_search, Outcome, Phase, Row, SEARCH_SECTION_ID};
 use crate::state::use_state;
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::diff::Impact;
+use planner_core::diff::{Change, Impact};
 use planner_core::link::MAX_PLANS;
 use planner_core::report::StreamVerdict;
 use planner_core::Named;
@@ -59,9 +59,9 @@ fn Progress(
     }
 }
 
-/// What changed, in one line, and the side effects to check, each once.
-fn changed(row: &Row, lang: Lang) -> (String, Vec<Impact>) {
-    let list = &row.found.changes;
+/// What changed, in one line, and the side effects to check, each once
+/// (the search's rows and the sizing's).
+pub(super) fn changed(list: &[Change], lang: Lang) -> (String, Vec<Impact>) {
     let mut impacts: Vec<Impact> = Vec::new();
     for c in list {
         if c.impact != Impact::None && !impacts.contains(&c.impact) {
@@ -83,7 +83,7 @@ fn changed(row: &Row, lang: Lang) -> (String, Vec<Impact>) {
 fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
     let state = use_state();
     let run = use_search();
-    let (line, impacts) = changed(row, lang);
+    let (line, impacts) = changed(&row.found.changes, lang);
     let g = &row.found.figures;
     let why = match row.listed {
         Listed::Frontier => t(lang, K::OnFrontier),

@@ -6,6 +6,7 @@
 //! price per hour and per million output tokens — each one "Add to
 //! plans" away from the workspace.
 
+use super::search_results::changed;
 use crate::i18n::search::{t, K};
 use crate::i18n::Lang;
 use crate::numfmt::{duration, usd};
@@ -13,7 +14,6 @@ use crate::size_run::{use_size, SizePhase, SizedOutcome, SIZE_SECTION_ID};
 use crate::state::use_state;
 use crate::url::History;
 use leptos::prelude::*;
-use planner_core::diff::Impact;
 use planner_core::link::MAX_PLANS;
 use planner_core::Named;
 use search_worker::SizedPlan;
@@ -42,28 +42,11 @@ fn Sizing() -> impl IntoView {
     }
 }
 
-/// What changed, in one line, and the side effects to check, each once.
-fn changed(p: &SizedPlan, lang: Lang) -> (String, Vec<Impact>) {
-    let mut impacts: Vec<Impact> = Vec::new();
-    for c in &p.changes {
-        if c.impact != Impact::None && !impacts.contains(&c.impact) {
-            impacts.push(c.impact);
-        }
-    }
-    let line = if p.changes.is_empty() {
-        t(lang, K::Unchanged).to_string()
-    } else {
-        let described: Vec<String> = p.changes.iter().map(|c| c.describe(lang)).collect();
-        described.join(", ")
-    };
-    (line, impacts)
-}
-
 /// One answer.
 fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
     let state = use_state();
     let size = use_size();
-    let (line, impacts) = changed(p, lang);
+    let (line, impacts) = changed(&p.changes, lang);
     let why = t(lang, if i == 0 { K::FewestGpus } else { K::LowerTpot });
     let price = |u: Option<planner_core::units::Usd>| u.map_or_else(|| "—".to_string(), usd);
     let full = move || state.ws.with(|w| w.plans.len() >= MAX_PLANS);
