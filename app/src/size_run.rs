@@ -41,6 +41,8 @@ pub enum SizePhase {
 pub struct SizedOutcome {
     /// The plan sized.
     pub base: Plan,
+    /// The GPU budget it was sized within.
+    pub budget: u32,
     /// Its answers, fewest GPUs first.
     pub plans: Vec<SizedPlan>,
     /// Candidates evaluated.
@@ -130,11 +132,12 @@ impl SizeRun {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
         let base = s.base.clone();
+        let budget = s.max_gpus;
         let message = ToWorker::Size {
             scenario: Box::new(s),
         }
         .to_json();
-        match self.spawn(id, message, base) {
+        match self.spawn(id, message, base, budget) {
             Ok(job) => {
                 self.job.set_value(Some(Rc::new(RefCell::new(job))));
                 self.phase.set(SizePhase::Running);
@@ -145,7 +148,7 @@ impl SizeRun {
 
     /// Starts the worker of sizing `id`, which is sent `message` once it
     /// is ready.
-    fn spawn(self, id: u64, message: String, base: Plan) -> Result<Job, JsValue> {
+    fn spawn(self, id: u64, message: String, base: Plan, budget: u32) -> Result<Job, JsValue> {
         let worker = Worker::new(WORKER_URL)?;
         let to = worker.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -169,6 +172,7 @@ impl SizeRun {
                 }) => {
                     self.outcome.set(Some(SizedOutcome {
                         base: base.clone(),
+                        budget,
                         plans,
                         evaluated,
                         feasible,

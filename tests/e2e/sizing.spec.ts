@@ -47,6 +47,18 @@ for (const lang of ['en', 'zh'] as const) {
   });
 }
 
+// A budget too small for the stream says so and asks for more.
+test('a budget too small to carry the stream says so', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = watch(page);
+  await serving(page, 'zh', '2');
+  await page.getByTestId('size-stream').click();
+  await expect(page.getByTestId('sized-none')).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByTestId('sized-none')).toContainText('2 个 GPU');
+  await expect(page.getByTestId('sized-list')).toHaveCount(0);
+  expect(w.errors).toEqual([]);
+});
+
 test('sizing can be cancelled, and reads whole on a phone', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -28,7 +28,8 @@ strings! {
     Sizing => "Sizing replicas and engine settings to the stream…", "正在按请求流确定副本数与引擎设置…";
     SizedCounts => "candidate replicas tried; these carry the stream's rate within its targets on the fewest GPUs, each checked in the simulator (p99 figures)", "个单副本候选已尝试；以下方案以最少的 GPU 在目标内承载该请求流的速率，均经模拟器核验（p99 数值）";
     SizedCountsSteady => "candidate replicas tried; these carry the stream's rate on the fewest GPUs (steady state: the stream sets no targets to check in the simulator)", "个单副本候选已尝试；以下方案以最少的 GPU 承载该请求流的速率（稳态估算：请求流未设目标，未经模拟器核验）";
-    SizedNone => "No replica shape carries the stream's rate within its targets on this GPU budget.", "在此 GPU 预算内，没有副本形态能在目标内承载该请求流的速率。";
+    SizedNone => "No replica shape carries the stream's rate within its targets on the GPU budget of", "没有副本形态能在目标内承载该请求流的速率，GPU 预算为";
+    RaiseBudget => "GPUs: raise it and size again.", "个 GPU：请提高预算后重新计算。";
     SizeFailed => "The stream could not be sized:", "无法按请求流确定规模：";
     SizeWorkerFailed => "Sizing could not run in a Web Worker.", "规模计算无法在 Web Worker 中运行。";
     Shape => "Replicas × TP", "副本数 × TP";

@@ -107,8 +107,13 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
         .into_any();
     }
     if o.plans.is_empty() {
-        return view! { <p class="hint" data-testid="sized-none">{t(lang, K::SizedNone)}</p> }
-            .into_any();
+        let none = format!(
+            "{} {} {}",
+            t(lang, K::SizedNone),
+            o.budget,
+            t(lang, K::RaiseBudget)
+        );
+        return view! { <p class="hint" data-testid="sized-none">{none}</p> }.into_any();
     }
     let checked = o.plans.iter().all(|p| p.simulated);
     let counts = if checked {
