@@ -1,20 +1,23 @@
-//! Sizing replicas to a plan's request stream, in a Web Worker so the
+//! Sizing replicas to a plan's request stream, in Web Workers so the
 //! page's thread never blocks.
 //!
 //! The core's serving search (`planner_core::search::search_serving`)
 //! tries the tensor-parallel degrees and engine knobs of one replica,
 //! sets the replicas the stream's rate needs under its SLOs and checks
-//! the best answers in the iteration-level simulator. It is one call, so
-//! one worker runs it: the page starts the worker, waits for its
-//! `Ready`, sends the scenario, and parses the answers
-//! (`search_worker::SizedPlan`). Cancel terminates the worker. The app
-//! holds no formulas here: it moves messages.
+//! the best answers in the iteration-level simulator. One search is one
+//! message to a worker. On the plan's own GPU kind the page runs one and
+//! lists its answers, fewest GPUs first; on every priced kind
+//! (`planner_core::search::on_each_gpu_kind`) it hands the kinds out to
+//! N = min(hardwareConcurrency, kinds) workers, one at a time, and lists
+//! each kind's best answer, cheapest first (`search_worker::rank_kinds`).
+//! Cancel terminates the workers. The app holds no formulas here: it
+//! moves messages.
 
 use crate::search_run::WORKER_URL;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
 use planner_core::search::ServingScenario;
-use search_worker::{FromWorker, SizedPlan, ToWorker};
+use search_worker::{rank_kinds, FromWorker, SizedPlan, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -30,9 +33,14 @@ pub const SIZE_SECTION_ID: &str = "sized-results";
 pub enum SizePhase {
     /// Not running.
     Idle,
-    /// The worker searches.
-    Running,
-    /// The worker could not start or failed.
+    /// Kinds sized of all.
+    Running {
+        /// GPU kinds whose search is back.
+        done: usize,
+        /// GPU kinds in all.
+        total: usize,
+    },
+    /// A worker could not start or failed.
     Failed,
 }
 
@@ -43,34 +51,61 @@ pub struct SizedOutcome {
     pub base: Plan,
     /// The GPU budget it was sized within.
     pub budget: u32,
-    /// Its answers, fewest GPUs first.
+    /// Whether every priced GPU kind was sized (else the plan's own).
+    pub across_kinds: bool,
+    /// The answers: the own kind's, fewest GPUs first; or each kind's
+    /// best, cheapest first.
     pub plans: Vec<SizedPlan>,
-    /// Candidates evaluated.
+    /// Candidates evaluated over every kind.
     pub evaluated: u32,
-    /// Those that carry the rate within the SLOs and the budget.
-    pub feasible: u32,
-    /// Why the search could not run, in English, when it could not.
+    /// Why the own kind's search could not run, in English, when it
+    /// could not.
     pub problem: Option<String>,
 }
 
-/// The worker of one sizing and its handlers, which must outlive its
-/// messages.
+/// What one GPU kind's search sent back.
+struct KindBack {
+    plans: Vec<SizedPlan>,
+    evaluated: u32,
+    problem: Option<String>,
+}
+
+/// The workers of one sizing, their handlers (which must outlive their
+/// messages), the kinds not yet handed out and what came back.
 struct Job {
     id: u64,
-    worker: Worker,
-    /// Held only so the handler lives as long as the worker.
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    /// Held only so the handler lives as long as the worker.
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    workers: Vec<Worker>,
+    on_message: Vec<Closure<dyn FnMut(MessageEvent)>>,
+    on_error: Vec<Closure<dyn FnMut(ErrorEvent)>>,
+    /// (kind index, message) not yet handed out; the next is the last.
+    queue: Vec<(usize, String)>,
+    /// The kind each worker searches.
+    busy: Vec<Option<usize>>,
+    /// Each kind's answers and candidates, once back.
+    back: Vec<Option<KindBack>>,
 }
 
 impl Job {
-    /// Stops the worker and unhooks its handlers (a message it posted
-    /// before it stopped then finds no handler, not a dropped closure).
+    /// Stops the workers and unhooks their handlers (a message posted
+    /// before the stop then finds no handler, not a dropped closure).
     fn terminate(&self) {
-        self.worker.terminate();
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
+        for w in &self.workers {
+            w.terminate();
+            w.set_onmessage(None);
+            w.set_onerror(None);
+        }
+    }
+
+    /// Hands worker `i` the next kind, if one is left.
+    fn hand_out(&mut self, i: usize) {
+        if let Some((kind, msg)) = self.queue.pop() {
+            self.busy[i] = Some(kind);
+            let _ = self.workers[i].post_message(&JsValue::from_str(&msg));
+        }
+    }
+
+    fn done(&self) -> usize {
+        self.back.iter().filter(|b| b.is_some()).count()
     }
 }
 
@@ -120,83 +155,151 @@ impl SizeRun {
         self.phase.set(SizePhase::Failed);
     }
 
-    fn is_current(self, id: u64) -> bool {
+    fn current(self, id: u64) -> Option<Rc<RefCell<Job>>> {
         self.job
-            .with_value(|j| j.as_ref().is_some_and(|j| j.borrow().id == id))
+            .with_value(|j| j.as_ref().filter(|j| j.borrow().id == id).cloned())
     }
 
-    /// Sizes `s` in a worker (stopping any running sizing).
-    pub fn start(self, s: ServingScenario) {
+    /// Sizes each of `kinds` (the own kind first) in workers, stopping
+    /// any running sizing; `across_kinds` lists each kind's best answer.
+    pub fn start(self, kinds: Vec<ServingScenario>, across_kinds: bool) {
         self.drop_job();
         self.outcome.set(None);
+        let Some(first) = kinds.first() else { return };
+        let (base, budget) = (first.base.clone(), first.max_gpus);
+        let total = kinds.len();
+        // Every kind's answers list their changes against the plan sized.
+        let from = Some(Box::new(base.clone()));
+        let mut queue: Vec<(usize, String)> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let msg = ToWorker::Size {
+                    scenario: Box::new(s),
+                    from: from.clone(),
+                };
+                (k, msg.to_json())
+            })
+            .collect();
+        // The own kind is handed out first.
+        queue.reverse();
+        let cores = web_sys::window()
+            .map(|w| w.navigator().hardware_concurrency())
+            .unwrap_or(1.0);
+        let n = (cores as usize).min(total).max(1);
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
-        let base = s.base.clone();
-        let budget = s.max_gpus;
-        let message = ToWorker::Size {
-            scenario: Box::new(s),
-        }
-        .to_json();
-        match self.spawn(id, message, base, budget) {
-            Ok(job) => {
-                self.job.set_value(Some(Rc::new(RefCell::new(job))));
-                self.phase.set(SizePhase::Running);
+        let job = Rc::new(RefCell::new(Job {
+            id,
+            workers: Vec::new(),
+            on_message: Vec::new(),
+            on_error: Vec::new(),
+            queue,
+            busy: vec![None; n],
+            back: (0..total).map(|_| None).collect(),
+        }));
+        self.job.set_value(Some(job.clone()));
+        self.phase.set(SizePhase::Running { done: 0, total });
+        let ends = Rc::new((base, budget, across_kinds));
+        for i in 0..n {
+            if self.spawn(&job, i, ends.clone()).is_err() {
+                self.fail();
+                return;
             }
-            Err(_) => self.fail(),
         }
     }
 
-    /// Starts the worker of sizing `id`, which is sent `message` once it
-    /// is ready.
-    fn spawn(self, id: u64, message: String, base: Plan, budget: u32) -> Result<Job, JsValue> {
+    /// Starts worker `i` of the job.
+    fn spawn(
+        self,
+        job: &Rc<RefCell<Job>>,
+        i: usize,
+        ends: Rc<(Plan, u32, bool)>,
+    ) -> Result<(), JsValue> {
         let worker = Worker::new(WORKER_URL)?;
-        let to = worker.clone();
+        let id = job.borrow().id;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            if !self.is_current(id) {
-                return;
-            }
             let Some(text) = ev.data().as_string() else {
                 return;
             };
             match FromWorker::from_json(&text) {
-                Ok(FromWorker::Ready) => {
-                    if to.post_message(&JsValue::from_str(&message)).is_err() {
-                        self.fail();
-                    }
-                }
-                Ok(FromWorker::Sized {
-                    plans,
-                    evaluated,
-                    feasible,
-                    problem,
-                }) => {
-                    self.outcome.set(Some(SizedOutcome {
-                        base: base.clone(),
-                        budget,
-                        plans,
-                        evaluated,
-                        feasible,
-                        problem,
-                    }));
-                    self.drop_job();
-                    self.phase.set(SizePhase::Idle);
-                }
-                Ok(_) | Err(_) => self.fail(),
+                Ok(msg) => self.on_reply(id, i, msg, &ends),
+                Err(_) => self.fail(),
             }
         });
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |_: ErrorEvent| {
-            if self.is_current(id) {
+            if self.current(id).is_some() {
                 self.fail();
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(Job {
-            id,
-            worker,
-            _on_message: on_message,
-            _on_error: on_error,
-        })
+        let mut j = job.borrow_mut();
+        j.workers.push(worker);
+        j.on_message.push(on_message);
+        j.on_error.push(on_error);
+        Ok(())
+    }
+
+    /// What worker `i` of sizing `id` sent.
+    fn on_reply(self, id: u64, i: usize, msg: FromWorker, ends: &(Plan, u32, bool)) {
+        let Some(job) = self.current(id) else {
+            return;
+        };
+        let mut j = job.borrow_mut();
+        match msg {
+            FromWorker::Ready => j.hand_out(i),
+            FromWorker::Sized {
+                plans,
+                evaluated,
+                problem,
+                ..
+            } => {
+                if let Some(kind) = j.busy[i].take() {
+                    j.back[kind] = Some(KindBack {
+                        plans,
+                        evaluated,
+                        problem,
+                    });
+                }
+                let (done, total) = (j.done(), j.back.len());
+                if done < total {
+                    self.phase.set(SizePhase::Running { done, total });
+                    j.hand_out(i);
+                    return;
+                }
+                let back: Vec<KindBack> = j.back.iter_mut().filter_map(Option::take).collect();
+                drop(j);
+                self.finish(back, ends);
+            }
+            _ => {
+                drop(j);
+                self.fail();
+            }
+        }
+    }
+
+    /// Every kind is back: the outcome, and idle.
+    fn finish(self, back: Vec<KindBack>, ends: &(Plan, u32, bool)) {
+        let (base, budget, across_kinds) = ends.clone();
+        let evaluated = back.iter().map(|b| b.evaluated).sum();
+        let problem = back.first().and_then(|b| b.problem.clone());
+        let per_kind: Vec<Vec<SizedPlan>> = back.into_iter().map(|b| b.plans).collect();
+        let plans = if across_kinds {
+            rank_kinds(&per_kind)
+        } else {
+            per_kind.into_iter().next().unwrap_or_default()
+        };
+        self.outcome.set(Some(SizedOutcome {
+            base,
+            budget,
+            across_kinds,
+            plans,
+            evaluated,
+            problem,
+        }));
+        self.drop_job();
+        self.phase.set(SizePhase::Idle);
     }
 }
 

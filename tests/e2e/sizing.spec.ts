@@ -1,12 +1,13 @@
 // Issues 13 and 15: a serving plan with a request stream is sized to the
-// stream on the page: the core's serving search runs in a Web Worker
-// (progress, cancel), lists the replica shapes that carry the stream's
-// rate within its targets on the fewest GPUs, each with what changed,
-// and an answer added to the plans meets its targets there too.
+// stream on the page: the core's serving search runs in Web Workers
+// (progress, cancel), on every priced GPU kind (each kind's answer with
+// the fewest GPUs, cheapest first) or on the plan's own kind (its replica
+// shapes, fewest GPUs first), each with what changed; an answer added to
+// the plans meets its targets there too.
 import { test, expect, Page } from '@playwright/test';
 import { open, shots, watch } from './helpers';
 
-async function serving(page: Page, lang: 'en' | 'zh', budget: string) {
+async function serving(page: Page, lang: 'en' | 'zh', budget: string, otherGpus = true) {
   await open(page);
   if (lang === 'zh') await page.getByTestId('lang-switch').click();
   // A training plan cannot be sized to a stream.
@@ -17,13 +18,38 @@ async function serving(page: Page, lang: 'en' | 'zh', budget: string) {
   await box.fill(budget);
   await box.press('Enter');
   await box.blur();
+  if (!otherGpus) await page.getByTestId('search-other-gpus').uncheck();
 }
 
+const dollars = (s: string) => Number(s.replace(/[^0-9.]/g, ''));
+
 for (const lang of ['en', 'zh'] as const) {
-  test(`a stream is sized to replicas in a worker (${lang})`, async ({ page }) => {
+  test(`a stream is sized on every GPU kind, cheapest first (${lang})`, async ({ page }) => {
     test.setTimeout(180_000);
     const w = watch(page);
     await serving(page, lang, '16');
+    await page.getByTestId('size-stream').click();
+    await expect(page.getByTestId('sized-list')).toBeVisible({ timeout: 150_000 });
+    const prices = await page.getByTestId('sized-per-hour').allInnerTexts();
+    expect(prices.length).toBeGreaterThan(1);
+    const priced = prices.filter((p) => p !== '—').map(dollars);
+    for (let i = 1; i < priced.length; i++) expect(priced[i]).toBeGreaterThanOrEqual(priced[i - 1]);
+    const kinds = await page.getByTestId('sized-changed').allInnerTexts();
+    expect(new Set(kinds.map((k) => k.split('\n').find((l) => /×/.test(l)))).size).toBe(kinds.length);
+    await expect(page.getByTestId('sized-counts')).toContainText(lang === 'zh' ? '每种 GPU' : 'each GPU kind');
+    const section = page.getByTestId('sized-results');
+    await section.screenshot({ path: `${shots}/sized-kinds-${lang}.png` });
+    const before = await page.locator('[data-testid^="plan-tab-"]').count();
+    await page.getByTestId('add-sized-0').click();
+    await expect(page.locator('[data-testid^="plan-tab-"]')).toHaveCount(before + 1);
+    await expect(page.getByTestId('stream-verdict')).toHaveAttribute('data-stream-verdict', 'meets_slo');
+    expect(w.errors).toEqual([]);
+  });
+
+  test(`a stream is sized to replicas on its own GPU kind (${lang})`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const w = watch(page);
+    await serving(page, lang, '16', false);
     await page.getByTestId('size-stream').click();
     await expect(page.getByTestId('sized-list')).toBeVisible({ timeout: 150_000 });
     expect(await page.getByTestId('sized-gpus').count()).toBeGreaterThan(0);
@@ -51,7 +77,7 @@ for (const lang of ['en', 'zh'] as const) {
 test('a budget too small to carry the stream says so', async ({ page }) => {
   test.setTimeout(180_000);
   const w = watch(page);
-  await serving(page, 'zh', '2');
+  await serving(page, 'zh', '2', false);
   await page.getByTestId('size-stream').click();
   await expect(page.getByTestId('sized-none')).toBeVisible({ timeout: 150_000 });
   await expect(page.getByTestId('sized-none')).toContainText('2 个 GPU');
@@ -63,7 +89,7 @@ test('sizing can be cancelled, and reads whole on a phone', async ({ page }) => 
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const w = watch(page);
-  await serving(page, 'en', '16');
+  await serving(page, 'en', '16', false);
   await page.getByTestId('size-stream').click();
   await expect(page.getByTestId('size-progress')).toBeVisible();
   await page.getByTestId('size-cancel').click();

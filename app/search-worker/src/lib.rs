@@ -50,6 +50,11 @@ pub enum ToWorker {
     Size {
         /// The serving scenario.
         scenario: Box<ServingScenario>,
+        /// The plan the answers' changes are listed against, when it is
+        /// not the scenario's base (sizing on another GPU kind lists the
+        /// kind's change too).
+        #[serde(default)]
+        from: Option<Box<planner_core::Plan>>,
     },
 }
 
@@ -151,6 +156,8 @@ pub struct ListedPlan {
 pub struct SizedPlan {
     /// The plan, its replicas as data-parallel copies.
     pub plan: planner_core::Plan,
+    /// Its GPU's name.
+    pub gpu: String,
     /// What changed against the base plan.
     pub changes: Vec<Change>,
     /// GPUs over all replicas.
@@ -182,6 +189,7 @@ pub fn sized_plans(r: &ServingSearch) -> Vec<SizedPlan> {
                 None => (f.analytic.ttft.p99, f.analytic.tpot),
             };
             SizedPlan {
+                gpu: f.plan.hardware.gpu.name().to_string(),
                 plan: f.plan.clone(),
                 changes: f.changes.clone(),
                 gpus: f.gpus,
@@ -194,6 +202,17 @@ pub fn sized_plans(r: &ServingSearch) -> Vec<SizedPlan> {
             }
         })
         .collect()
+}
+
+/// Sizing on several GPU kinds: each kind's best answer (the first of its
+/// [`sized_plans`]), in the core's order of the kinds' answers
+/// ([`planner_core::search::cheaper`]: cheapest per hour first).
+pub fn rank_kinds(per_kind: &[Vec<SizedPlan>]) -> Vec<SizedPlan> {
+    let mut best: Vec<SizedPlan> = per_kind.iter().filter_map(|k| k.first().cloned()).collect();
+    best.sort_by(|a, b| {
+        planner_core::search::cheaper((a.usd_per_hour, a.gpus), (b.usd_per_hour, b.gpus))
+    });
+    best
 }
 
 /// The listed plans of a result, each with its tie.
@@ -277,10 +296,16 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
             }
             None => failed("a merge before its scenario".into()),
         },
-        Ok(ToWorker::Size { scenario }) => {
+        Ok(ToWorker::Size { scenario, from }) => {
             let r = search_serving(&scenario);
+            let mut plans = sized_plans(&r);
+            if let Some(from) = from {
+                for p in &mut plans {
+                    p.changes = planner_core::diff::changes(&from, &p.plan);
+                }
+            }
             Some(FromWorker::Sized {
-                plans: sized_plans(&r),
+                plans,
                 evaluated: r.evaluated,
                 feasible: r.feasible,
                 problem: r.problem,
@@ -404,6 +429,7 @@ mod tests {
         let mut held = None;
         let msg = ToWorker::Size {
             scenario: Box::new(s.clone()),
+            from: None,
         };
         let reply = answer(&mut held, &msg.to_json()).map(|r| r.to_json());
         let sized = reply.as_deref().map(FromWorker::from_json);
@@ -442,12 +468,65 @@ mod tests {
         bad.base = planner_core::example_plan();
         let msg = ToWorker::Size {
             scenario: Box::new(bad),
+            from: None,
         };
         let r = answer(&mut held, &msg.to_json());
         assert!(
             matches!(&r, Some(FromWorker::Sized { plans, problem: Some(p), .. }) if plans.is_empty() && p.contains("serving")),
             "{r:?}"
         );
+    }
+
+    /// Sized on another GPU kind against the user's plan, an answer lists
+    /// the kind among its changes.
+    #[test]
+    fn another_kinds_answers_list_the_kind() {
+        let s = planner_core::search::example_serving_scenario();
+        let kinds = planner_core::search::on_each_gpu_kind(&s);
+        let other = kinds
+            .iter()
+            .find(|k| search_serving(k).best.is_some() && k.base != s.base);
+        assert!(other.is_some(), "no other kind sized");
+        let Some(other) = other else { return };
+        let msg = ToWorker::Size {
+            scenario: Box::new(other.clone()),
+            from: Some(Box::new(s.base.clone())),
+        };
+        let plans = match answer(&mut None, &msg.to_json()) {
+            Some(FromWorker::Sized { plans, .. }) => plans,
+            _ => Vec::new(),
+        };
+        assert!(!plans.is_empty());
+        for p in &plans {
+            assert!(
+                p.changes
+                    .iter()
+                    .any(|c| c.setting == planner_core::diff::Setting::GpuKind),
+                "{:?}",
+                p.changes
+            );
+        }
+    }
+
+    /// The page's ranking of the kinds' answers is the core's.
+    #[test]
+    fn kinds_rank_as_the_core_ranks_them() {
+        use planner_core::search::{cheapest_kinds, on_each_gpu_kind};
+        let s = planner_core::search::example_serving_scenario();
+        let results: Vec<ServingSearch> = on_each_gpu_kind(&s)
+            .iter()
+            .take(5)
+            .map(search_serving)
+            .collect();
+        let per_kind: Vec<Vec<SizedPlan>> = results.iter().map(sized_plans).collect();
+        let ranked: Vec<planner_core::Plan> =
+            rank_kinds(&per_kind).into_iter().map(|p| p.plan).collect();
+        let core: Vec<planner_core::Plan> = cheapest_kinds(&results)
+            .into_iter()
+            .map(|f| f.plan)
+            .collect();
+        assert!(ranked.len() > 1);
+        assert_eq!(ranked, core);
     }
 
     /// A search from a plan with a request stream lists each plan with

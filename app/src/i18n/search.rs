@@ -39,8 +39,8 @@ strings! {
     Mean => "mean", "均值";
     PerHour => "$ per hour", "每小时美元";
     PerMillionOutput => "$ per million output tokens", "每百万输出 token 美元";
-    FewestGpus => "fewest GPUs", "GPU 最少";
-    LowerTpot => "lower TPOT for more GPUs", "以更多 GPU 换更低 TPOT";
+    KindsSized => "GPU kinds sized", "种 GPU 已计算";
+    SizedAcross => "each GPU kind's answer with the fewest GPUs, cheapest per hour first", "每种 GPU 用最少 GPU 的方案，按每小时成本从低到高";
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ mod price;
 mod result;
 mod scenario;
 mod serving;
+mod serving_kinds;
 mod serving_space;
 mod slice;
 mod space;
@@ -69,6 +70,7 @@ pub use serving::{
     example_serving_scenario, search_serving, stream_rate, ServingFound, ServingScenario,
     ServingSearch, ServingSpace,
 };
+pub use serving_kinds::{cheaper, cheapest_kinds, on_each_gpu_kind};
 pub use slice::{merge, search_slice, slices, Partial, Slice};
 pub use tie::ties;
 

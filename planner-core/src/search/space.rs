@@ -73,14 +73,35 @@ fn nvl72_capable(gpu: Option<GpuId>) -> bool {
     })
 }
 
+/// How a plan prices its GPUs: by the hour (rental) or by purchase.
+fn price_kind(plan: &crate::plan::Plan) -> PriceKind {
+    match plan.economics.pricing {
+        crate::economics::Pricing::Rental { .. } => PriceKind::RentalPerHour,
+        crate::economics::Pricing::Capex { .. } => PriceKind::Purchase,
+    }
+}
+
+/// Whether the catalog has a price for `id` of that kind.
+fn priced(id: GpuId, kind: PriceKind) -> bool {
+    catalog::default_price(PricedItem::Gpu(id), kind).is_some()
+}
+
+/// Every catalog GPU with a price in `plan`'s pricing basis, in catalog
+/// order: the kinds a search may move a plan to.
+pub(crate) fn priced_gpu_kinds(plan: &crate::plan::Plan) -> Vec<GpuId> {
+    let kind = price_kind(plan);
+    GpuId::ALL
+        .iter()
+        .copied()
+        .filter(|id| priced(*id, kind))
+        .collect()
+}
+
 /// The GPU kinds tried: the allowed list, or the base GPU and every
 /// catalog GPU with a price in the base plan's pricing basis (rental or
 /// purchase) or in the scenario's prices. The base kind comes first.
 fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
-    let kind = match s.base.economics.pricing {
-        crate::economics::Pricing::Rental { .. } => PriceKind::RentalPerHour,
-        crate::economics::Pricing::Capex { .. } => PriceKind::Purchase,
-    };
+    let kind = price_kind(&s.base);
     let base = match &s.base.hardware.gpu {
         GpuChoice::Preset(id) => Some(*id),
         GpuChoice::Custom(_) => None,
@@ -103,10 +124,7 @@ fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
         None => GpuId::ALL
             .iter()
             .copied()
-            .filter(|id| {
-                catalog::default_price(PricedItem::Gpu(*id), kind).is_some()
-                    || s.prices.iter().any(|p| p.gpu == *id)
-            })
+            .filter(|id| priced(*id, kind) || s.prices.iter().any(|p| p.gpu == *id))
             .collect(),
     };
     for id in listed {

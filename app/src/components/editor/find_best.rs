@@ -48,11 +48,19 @@ pub fn FindBest() -> impl IntoView {
         reveal(SEARCH_SECTION_ID);
     };
     let sizable = move || lens.get(|p| planner_core::search::stream_rate(p).is_ok());
-    let sizing = move || size.phase.get() == SizePhase::Running;
+    let sizing = move || matches!(size.phase.get(), SizePhase::Running { .. });
     let size_it = move |_| {
         let Some(plan) = base() else { return };
         let max = budget.get_untracked().unwrap_or(plan.hardware.gpus).max(1);
-        size.start(serving_scenario(plan, max));
+        // With other GPU kinds allowed, every priced kind is sized.
+        let across = other_gpus.get_untracked();
+        let own = serving_scenario(plan, max);
+        let kinds = if across {
+            planner_core::search::on_each_gpu_kind(&own)
+        } else {
+            vec![own]
+        };
+        size.start(kinds, across);
         reveal(SIZE_SECTION_ID);
     };
     view! {

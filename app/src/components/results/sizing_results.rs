@@ -18,23 +18,45 @@ use planner_core::link::MAX_PLANS;
 use planner_core::Named;
 use search_worker::SizedPlan;
 
-/// The progress bar (indeterminate: the search is one call) and Cancel.
+/// The progress bar (GPU kinds sized of all; indeterminate for one kind,
+/// a single search) and Cancel.
 #[component]
-fn Sizing() -> impl IntoView {
+fn Sizing(
+    /// GPU kinds sized.
+    done: usize,
+    /// GPU kinds in all.
+    total: usize,
+) -> impl IntoView {
     let size = use_size();
     let state = use_state();
     let lang = move || state.lang();
+    let one = total <= 1;
+    let pct = (done * 100).checked_div(total).unwrap_or(0);
+    let label = move || {
+        if one {
+            t(lang(), K::Sizing).to_string()
+        } else {
+            format!(
+                "{} {done} / {total} {}",
+                t(lang(), K::Sizing),
+                t(lang(), K::KindsSized)
+            )
+        }
+    };
     view! {
         <div class="search-progress">
             <div
-                class="progress-track indeterminate"
+                class={if one { "progress-track indeterminate" } else { "progress-track" }}
                 role="progressbar"
                 data-testid="size-progress"
-                aria-label=move || t(lang(), K::Sizing)
+                aria-valuemin="0"
+                aria-valuemax=total.to_string()
+                aria-valuenow=done.to_string()
+                aria-label=label
             >
-                <div class="progress-fill"></div>
+                <div class="progress-fill" style=(!one).then(|| format!("width: {pct}%"))></div>
             </div>
-            <span class="progress-text">{move || t(lang(), K::Sizing)}</span>
+            <span class="progress-text">{label}</span>
             <button data-testid="size-cancel" on:click=move |_| size.cancel()>
                 {move || t(lang(), K::Cancel)}
             </button>
@@ -47,7 +69,7 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
     let state = use_state();
     let size = use_size();
     let (line, impacts) = changed(&p.changes, lang);
-    let why = t(lang, if i == 0 { K::FewestGpus } else { K::LowerTpot });
+    let why = format!("{}×{}", p.gpus, p.gpu);
     let price = |u: Option<planner_core::units::Usd>| u.map_or_else(|| "—".to_string(), usd);
     let full = move || state.ws.with(|w| w.plans.len() >= MAX_PLANS);
     let add = move |_| {
@@ -78,17 +100,17 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
             <td class="sized-shape" data-label=t(lang, K::Shape) data-testid="sized-shape">
                 {format!("{} × TP {}", p.replicas, p.plan.levers.parallel.tp)}
             </td>
-            <td data-label=t(lang, K::Gpus) data-testid="sized-gpus">{p.gpus.to_string()}</td>
-            <td data-label=t(lang, K::TtftP99)>{duration(p.ttft_p99)}</td>
-            <td data-label=t(lang, K::Tpot)>
+            <td class="sized-num" data-label=t(lang, K::Gpus) data-testid="sized-gpus">{p.gpus.to_string()}</td>
+            <td class="sized-num" data-label=t(lang, K::TtftP99)>{duration(p.ttft_p99)}</td>
+            <td class="sized-num" data-label=t(lang, K::Tpot)>
                 {if p.simulated {
                     duration(p.tpot)
                 } else {
                     format!("{} ({})", duration(p.tpot), t(lang, K::Mean))
                 }}
             </td>
-            <td data-label=t(lang, K::PerHour)>{price(p.usd_per_hour)}</td>
-            <td data-label=t(lang, K::PerMillionOutput)>{price(p.usd_per_million_output)}</td>
+            <td class="sized-num" data-label=t(lang, K::PerHour) data-testid="sized-per-hour">{price(p.usd_per_hour)}</td>
+            <td class="sized-num" data-label=t(lang, K::PerMillionOutput)>{price(p.usd_per_million_output)}</td>
             <td>
                 <button data-testid=format!("add-sized-{i}") disabled=full on:click=add>
                     {t(lang, K::Add)}
@@ -121,7 +143,10 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
     } else {
         K::SizedCountsSteady
     };
-    let note = format!("{} {}", o.evaluated, t(lang, counts));
+    let mut note = format!("{} {}", o.evaluated, t(lang, counts));
+    if o.across_kinds {
+        note = format!("{note}; {}", t(lang, K::SizedAcross));
+    }
     view! {
         <p class="note" data-testid="sized-counts">{note}</p>
         <table class="summary search-found" data-testid="sized-list">
@@ -163,7 +188,9 @@ pub fn SizingResults() -> impl IntoView {
                         view! { <p class="error" data-testid="size-failed">{t(state.lang(), K::SizeWorkerFailed)}</p> }
                             .into_any(),
                     ),
-                    SizePhase::Running => Some(view! { <Sizing /> }.into_any()),
+                    SizePhase::Running { done, total } => {
+                        Some(view! { <Sizing done=done total=total /> }.into_any())
+                    }
                 }}
                 {move || {
                     let lang = state.lang();
