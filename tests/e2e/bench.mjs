@@ -9,7 +9,8 @@
 // (the most a link holds) of the deepest model it takes (100,000 layers,
 // tests/e2e/deepest-plan.json), timed from navigation to the verdict; and
 // sizing the serving scenario's replicas to its stream in a Web Worker
-// ("Size for the stream", 16 GPUs), timed from the click to the answers.
+// ("Size for the stream", 16 GPUs, every priced GPU kind: the default),
+// timed from the click to the answers.
 //
 //   trunk build --release && node tests/e2e/bench.mjs
 import { chromium } from '@playwright/test';
