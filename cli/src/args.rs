@@ -82,12 +82,15 @@ pub(crate) enum Cmd {
     ///
     /// Token budget, running-request limit, prefix caching, draft tokens
     /// and TP, against the stream's rate and SLOs; each answer lists what
-    /// it changed and flags changes users would see. Exit 0 when a plan
-    /// is found, 1 when none carries the rate within the SLOs.
+    /// it changed and flags changes users would see. With --every-gpu,
+    /// the search runs on every priced GPU kind and lists each kind's
+    /// answer with the fewest GPUs, cheapest per hour first. Exit 0 when
+    /// a plan is found, 1 when none carries the rate within the SLOs.
     #[command(after_help = "Examples:
   memwall example-serving-scenario | memwall search-serving - --format table
+  memwall example-serving-scenario | memwall search-serving - --every-gpu --format table
   memwall search-serving scenario.json > result.json")]
-    SearchServing(FileFormat),
+    SearchServing(SearchServing),
     /// Print a serving search scenario: the serving example on ≤ 16 H100s
     #[command(after_help = "Example:
   memwall example-serving-scenario > scenario.json")]
@@ -189,6 +192,21 @@ pub(crate) struct FileFormat {
     /// The input file, or - for stdin
     #[arg(value_name = "FILE")]
     pub file: String,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// `memwall search-serving`.
+#[derive(Args)]
+pub(crate) struct SearchServing {
+    /// The serving scenario, or - for stdin
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Size the stream on every priced GPU kind (the plan's GPU swapped,
+    /// the rest of its hardware kept) and list each kind's best answer,
+    /// cheapest per hour first
+    #[arg(long)]
+    pub every_gpu: bool,
     #[command(flatten)]
     pub format: FormatArg,
 }

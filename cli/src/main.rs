@@ -56,7 +56,9 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
         Cmd::Schema { kind } => schema(kind),
         Cmd::Search(a) => run_search(&a.file, a.format.format),
         Cmd::ExampleScenario => print_ok(search::example_scenario().to_json()),
-        Cmd::SearchServing(a) => serving_view::run_search_serving(&a.file, a.format.format),
+        Cmd::SearchServing(a) => {
+            serving_view::run_search_serving(&a.file, a.every_gpu, a.format.format)
+        }
         Cmd::ExampleServingScenario => print_ok(
             serde_json::to_string_pretty(&search::example_serving_scenario())
                 .map_err(|e| Fail(e.to_string()))?,

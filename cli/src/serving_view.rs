@@ -177,6 +177,7 @@ pub fn serving(o: &mut String, s: &ServingReport) {
 /// the answers as JSON or a table. Exit 1 when nothing carries the rate.
 pub(crate) fn run_search_serving(
     file: &str,
+    every_gpu: bool,
     format: crate::Format,
 ) -> Result<std::process::ExitCode, crate::Fail> {
     use planner_core::search::{search_serving, ServingScenario};
@@ -186,6 +187,9 @@ pub(crate) fn run_search_serving(
     let result = search_serving(&scenario);
     if let Some(p) = &result.problem {
         return Err(crate::Fail(format!("invalid serving scenario: {p}")));
+    }
+    if every_gpu {
+        return every_gpu_kind(&scenario, result, format);
     }
     match format {
         crate::Format::Json => crate::io::emit(&format!(
@@ -198,6 +202,69 @@ pub(crate) fn run_search_serving(
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::from(1)
+    })
+}
+
+/// The stream sized on every priced GPU kind: each kind's best answer,
+/// cheapest per hour first (the core's `cheapest_kinds`), its changes
+/// listed against the scenario's plan. `own` is the plan's own kind's
+/// search, already run.
+fn every_gpu_kind(
+    scenario: &planner_core::search::ServingScenario,
+    own: planner_core::search::ServingSearch,
+    format: crate::Format,
+) -> Result<std::process::ExitCode, crate::Fail> {
+    use planner_core::search::{cheapest_kinds, on_each_gpu_kind, search_serving};
+    let kinds = on_each_gpu_kind(scenario);
+    let mut results = vec![own];
+    results.extend(kinds.iter().skip(1).map(search_serving));
+    let mut ranked = cheapest_kinds(&results);
+    for f in &mut ranked {
+        f.changes = planner_core::diff::changes(&scenario.base, &f.plan);
+        f.affects_sla = f
+            .changes
+            .iter()
+            .any(|c| c.impact == planner_core::diff::Impact::Sla);
+    }
+    match format {
+        crate::Format::Json => crate::io::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&ranked).map_err(|e| crate::Fail(e.to_string()))?
+        )),
+        crate::Format::Table => {
+            let mut o = String::new();
+            let _ = writeln!(
+                o,
+                "{} GPU kinds sized; each kind's answer with the fewest GPUs, cheapest per hour first",
+                kinds.len()
+            );
+            for f in &ranked {
+                let price = f
+                    .usd_per_hour
+                    .map_or_else(|| "no price".to_string(), |u| format!("${:.2}/h", u.base()));
+                let _ = writeln!(
+                    o,
+                    "{}×{} ({} × TP {}): {price}; TPOT {:.1} ms",
+                    f.gpus,
+                    crate::io::one_line(f.plan.hardware.gpu.name()),
+                    f.replicas,
+                    f.plan.levers.parallel.tp,
+                    f.analytic.tpot.as_millis(),
+                );
+                let changes: Vec<String> = f
+                    .changes
+                    .iter()
+                    .map(|c| c.describe(planner_core::Lang::En))
+                    .collect();
+                let _ = writeln!(o, "       {}", crate::io::one_line(&changes.join(", ")));
+            }
+            crate::io::emit(&o)
+        }
+    }
+    Ok(if ranked.is_empty() {
+        std::process::ExitCode::from(1)
+    } else {
+        std::process::ExitCode::SUCCESS
     })
 }
 

@@ -852,3 +852,36 @@ fn table_columns_line_up_with_long_item_names() {
         );
     }
 }
+
+/// `search-serving --every-gpu`: each priced GPU kind's answer with the
+/// fewest GPUs, cheapest per hour first, each a different kind, another
+/// kind's answer naming its GPU change; the table says how many kinds.
+#[test]
+fn a_stream_is_sized_on_every_gpu_kind() {
+    let scenario = text(&memwall(&["example-serving-scenario"], None).stdout);
+    let out = memwall(&["search-serving", "-", "--every-gpu"], Some(&scenario));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let answers: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let answers = answers.as_array().cloned().unwrap_or_default();
+    assert!(answers.len() > 2, "{} answers", answers.len());
+    let price = |a: &serde_json::Value| a["usd_per_hour"].as_f64().unwrap_or(f64::INFINITY);
+    let gpu = |a: &serde_json::Value| a["plan"]["hardware"]["gpu"].to_string();
+    for (i, a) in answers.iter().enumerate() {
+        assert!(i == 0 || price(&answers[i - 1]) <= price(a));
+        assert!(answers[..i].iter().all(|b| gpu(b) != gpu(a)));
+        let own = gpu(a) == r#"{"preset":"h100-sxm"}"#;
+        let names_kind = a["changes"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["setting"] == "gpu_kind"));
+        assert_eq!(names_kind, !own, "{}", a["changes"]);
+    }
+    let table = memwall(
+        &["search-serving", "-", "--every-gpu", "--format", "table"],
+        Some(&scenario),
+    );
+    assert!(
+        text(&table.stdout).contains("GPU kinds sized"),
+        "{}",
+        text(&table.stdout)
+    );
+}
