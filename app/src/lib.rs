@@ -18,6 +18,7 @@ pub mod size_run;
 pub mod state;
 pub mod storage;
 pub mod url;
+pub mod workers;
 
 /// The id of index.html's loading indicator, shown until the app mounts.
 const LOADING_ID: &str = "memwall-loading";

@@ -11,19 +11,13 @@
 //! the ties; the page only parses the answer. Cancel terminates the
 //! workers. The app holds no formulas here: it moves messages.
 
+use crate::workers::Workers;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
 use planner_core::search::{merge, slices, Found, Partial, Scenario, Slice};
 use search_worker::{listed_plans, FromWorker, Listed, ListedPlan, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
-
-/// The worker's loader script (trunk's loader shim for the
-/// `search-worker` asset of index.html), relative to the page.
-pub(crate) const WORKER_URL: &str = "./search-worker_loader.js";
 
 /// The id of the results column's search section, scrolled into view when
 /// a search starts (on a phone it sits above the editor).
@@ -123,29 +117,12 @@ impl Outcome {
 /// The workers of one search and what they sent back.
 struct Pool {
     id: u64,
-    workers: Vec<Worker>,
-    /// The handlers must outlive the workers' messages.
-    on_message: Vec<Closure<dyn FnMut(MessageEvent)>>,
-    on_error: Vec<Closure<dyn FnMut(ErrorEvent)>>,
+    workers: Workers,
     /// Slices not yet handed out; the next is the last.
     queue: Vec<Slice>,
     parts: Vec<Partial>,
     total: usize,
     scenario: String,
-}
-
-impl Pool {
-    /// Stops the workers and unhooks their handlers: a message a worker
-    /// posted before it was stopped may still be queued on the page, and
-    /// its event finds no handler instead of a dropped closure
-    /// ("closure invoked recursively or after being dropped").
-    fn terminate(&self) {
-        for w in &self.workers {
-            w.terminate();
-            w.set_onmessage(None);
-            w.set_onerror(None);
-        }
-    }
 }
 
 /// A search the page runs in workers: its phase and its last outcome.
@@ -183,7 +160,7 @@ impl SearchRun {
 
     fn drop_pool(self) {
         if let Some(p) = self.pool.try_update_value(Option::take).flatten() {
-            p.borrow().terminate();
+            p.borrow().workers.terminate();
             // The handlers are dropped later, never from inside one.
             set_timeout(move || drop(p), std::time::Duration::ZERO);
         }
@@ -223,9 +200,7 @@ impl SearchRun {
         self.next_id.set_value(id);
         let pool = Rc::new(RefCell::new(Pool {
             id,
-            workers: Vec::new(),
-            on_message: Vec::new(),
-            on_error: Vec::new(),
+            workers: Workers::default(),
             queue,
             parts: Vec::new(),
             total,
@@ -251,37 +226,26 @@ impl SearchRun {
     }
 
     /// Starts worker `i` of the pool.
-    fn spawn(self, pool: &Rc<RefCell<Pool>>, i: usize, base: Rc<Plan>) -> Result<(), JsValue> {
-        let worker = Worker::new(WORKER_URL)?;
+    fn spawn(
+        self,
+        pool: &Rc<RefCell<Pool>>,
+        i: usize,
+        base: Rc<Plan>,
+    ) -> Result<(), wasm_bindgen::JsValue> {
         let id = pool.borrow().id;
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let Some(text) = ev.data().as_string() else {
-                return;
-            };
-            match FromWorker::from_json(&text) {
-                Ok(msg) => self.on_reply(id, i, msg, &base),
-                Err(_) => self.fail(),
-            }
-        });
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |_: ErrorEvent| {
+        let reply = move |msg| self.on_reply(id, i, msg, &base);
+        let fail = move || {
             if self.current(id).is_some() {
                 self.fail();
             }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let mut p = pool.borrow_mut();
-        p.workers.push(worker);
-        p.on_message.push(on_message);
-        p.on_error.push(on_error);
-        Ok(())
+        };
+        pool.borrow_mut().workers.spawn(reply, fail)
     }
 
     /// Hands worker `i` the next slice, if any is left.
     fn hand_out(pool: &mut Pool, i: usize) {
         if let Some(slice) = pool.queue.pop() {
-            let msg = ToWorker::Slice { slice }.to_json();
-            let _ = pool.workers[i].post_message(&JsValue::from_str(&msg));
+            pool.workers.post(i, &ToWorker::Slice { slice }.to_json());
         }
     }
 
@@ -293,8 +257,7 @@ impl SearchRun {
         match msg {
             FromWorker::Ready => {
                 let mut p = pool.borrow_mut();
-                let scenario = JsValue::from_str(&p.scenario);
-                let _ = p.workers[i].post_message(&scenario);
+                p.workers.post(i, &p.scenario);
                 Self::hand_out(&mut p, i);
             }
             FromWorker::Done { partial } => {
@@ -307,8 +270,7 @@ impl SearchRun {
                 } else {
                     self.phase.set(Phase::Merging { total });
                     let parts = std::mem::take(&mut p.parts);
-                    let msg = ToWorker::Merge { parts }.to_json();
-                    let _ = p.workers[i].post_message(&JsValue::from_str(&msg));
+                    p.workers.post(i, &ToWorker::Merge { parts }.to_json());
                 }
             }
             FromWorker::Merged {

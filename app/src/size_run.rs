@@ -13,16 +13,13 @@
 //! Cancel terminates the workers. The app holds no formulas here: it
 //! moves messages.
 
-use crate::search_run::WORKER_URL;
+use crate::workers::Workers;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
 use planner_core::search::ServingScenario;
 use search_worker::{rank_kinds, FromWorker, SizedPlan, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 /// The id of the results column's sizing section, scrolled into view
 /// when sizing starts.
@@ -70,13 +67,11 @@ struct KindBack {
     problem: Option<String>,
 }
 
-/// The workers of one sizing, their handlers (which must outlive their
-/// messages), the kinds not yet handed out and what came back.
+/// The workers of one sizing, the kinds not yet handed out and what came
+/// back.
 struct Job {
     id: u64,
-    workers: Vec<Worker>,
-    on_message: Vec<Closure<dyn FnMut(MessageEvent)>>,
-    on_error: Vec<Closure<dyn FnMut(ErrorEvent)>>,
+    workers: Workers,
     /// (kind index, message) not yet handed out; the next is the last.
     queue: Vec<(usize, String)>,
     /// The kind each worker searches.
@@ -86,21 +81,11 @@ struct Job {
 }
 
 impl Job {
-    /// Stops the workers and unhooks their handlers (a message posted
-    /// before the stop then finds no handler, not a dropped closure).
-    fn terminate(&self) {
-        for w in &self.workers {
-            w.terminate();
-            w.set_onmessage(None);
-            w.set_onerror(None);
-        }
-    }
-
     /// Hands worker `i` the next kind, if one is left.
     fn hand_out(&mut self, i: usize) {
         if let Some((kind, msg)) = self.queue.pop() {
             self.busy[i] = Some(kind);
-            let _ = self.workers[i].post_message(&JsValue::from_str(&msg));
+            self.workers.post(i, &msg);
         }
     }
 
@@ -144,7 +129,7 @@ impl SizeRun {
 
     fn drop_job(self) {
         if let Some(j) = self.job.try_update_value(Option::take).flatten() {
-            j.borrow().terminate();
+            j.borrow().workers.terminate();
             // The handlers are dropped later, never from inside one.
             set_timeout(move || drop(j), std::time::Duration::ZERO);
         }
@@ -191,9 +176,7 @@ impl SizeRun {
         self.next_id.set_value(id);
         let job = Rc::new(RefCell::new(Job {
             id,
-            workers: Vec::new(),
-            on_message: Vec::new(),
-            on_error: Vec::new(),
+            workers: Workers::default(),
             queue,
             busy: vec![None; n],
             back: (0..total).map(|_| None).collect(),
@@ -215,30 +198,15 @@ impl SizeRun {
         job: &Rc<RefCell<Job>>,
         i: usize,
         ends: Rc<(Plan, u32, bool)>,
-    ) -> Result<(), JsValue> {
-        let worker = Worker::new(WORKER_URL)?;
+    ) -> Result<(), wasm_bindgen::JsValue> {
         let id = job.borrow().id;
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            let Some(text) = ev.data().as_string() else {
-                return;
-            };
-            match FromWorker::from_json(&text) {
-                Ok(msg) => self.on_reply(id, i, msg, &ends),
-                Err(_) => self.fail(),
-            }
-        });
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |_: ErrorEvent| {
+        let reply = move |msg| self.on_reply(id, i, msg, &ends);
+        let fail = move || {
             if self.current(id).is_some() {
                 self.fail();
             }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let mut j = job.borrow_mut();
-        j.workers.push(worker);
-        j.on_message.push(on_message);
-        j.on_error.push(on_error);
-        Ok(())
+        };
+        job.borrow_mut().workers.spawn(reply, fail)
     }
 
     /// What worker `i` of sizing `id` sent.
