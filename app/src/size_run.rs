@@ -5,19 +5,21 @@
 //! tries the tensor-parallel degrees and engine knobs of one replica,
 //! sets the replicas the stream's rate needs under its SLOs and checks
 //! the best answers in the iteration-level simulator. One search is one
-//! message to a worker. On the plan's own GPU kind the page runs one and
-//! lists its answers, fewest GPUs first; on every priced kind
-//! (`planner_core::search::on_each_gpu_kind`) it hands the kinds out to
-//! N = min(hardwareConcurrency, kinds) workers, one at a time, and lists
-//! each kind's best answer, cheapest first (`search_worker::rank_kinds`).
+//! message to a worker. On the plan's own GPU kind and formats the page
+//! runs one and lists its answers, fewest GPUs first; asked for other
+//! ways (`planner_core::search::serving_ways`: narrower number formats,
+//! other priced GPU kinds, both) it hands the ways out to
+//! N = min(hardwareConcurrency, ways) workers, one at a time, and lists
+//! each way's best answer, cheapest first, ties marked
+//! (`search_worker::rank_ways`).
 //! Cancel terminates the workers. The app holds no formulas here: it
 //! moves messages.
 
 use crate::workers::Workers;
 use leptos::prelude::*;
 use planner_core::plan::Plan;
-use planner_core::search::ServingScenario;
-use search_worker::{rank_kinds, FromWorker, SizedPlan, ToWorker};
+use planner_core::search::ServingWay;
+use search_worker::{rank_ways, FromWorker, SizedPlan, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -30,11 +32,11 @@ pub const SIZE_SECTION_ID: &str = "sized-results";
 pub enum SizePhase {
     /// Not running.
     Idle,
-    /// Kinds sized of all.
+    /// Ways sized of all.
     Running {
-        /// GPU kinds whose search is back.
+        /// Ways whose search is back.
         done: usize,
-        /// GPU kinds in all.
+        /// Ways in all.
         total: usize,
     },
     /// A worker could not start or failed.
@@ -48,43 +50,44 @@ pub struct SizedOutcome {
     pub base: Plan,
     /// The GPU budget it was sized within.
     pub budget: u32,
-    /// Whether every priced GPU kind was sized (else the plan's own).
-    pub across_kinds: bool,
-    /// The answers: the own kind's, fewest GPUs first; or each kind's
-    /// best, cheapest first.
+    /// Whether several ways were sized (else the plan's own GPU kind and
+    /// formats alone).
+    pub across_ways: bool,
+    /// The answers: the plan's own way's, fewest GPUs first; or each
+    /// way's best, cheapest first.
     pub plans: Vec<SizedPlan>,
-    /// Candidates evaluated over every kind.
+    /// Candidates evaluated over every way.
     pub evaluated: u32,
-    /// Why the own kind's search could not run, in English, when it
+    /// Why the plan's own search could not run, in English, when it
     /// could not.
     pub problem: Option<String>,
 }
 
-/// What one GPU kind's search sent back.
-struct KindBack {
+/// What one way's search sent back.
+struct WayBack {
     plans: Vec<SizedPlan>,
     evaluated: u32,
     problem: Option<String>,
 }
 
-/// The workers of one sizing, the kinds not yet handed out and what came
+/// The workers of one sizing, the ways not yet handed out and what came
 /// back.
 struct Job {
     id: u64,
     workers: Workers,
-    /// (kind index, message) not yet handed out; the next is the last.
+    /// (way index, message) not yet handed out; the next is the last.
     queue: Vec<(usize, String)>,
-    /// The kind each worker searches.
+    /// The way each worker searches.
     busy: Vec<Option<usize>>,
-    /// Each kind's answers and candidates, once back.
-    back: Vec<Option<KindBack>>,
+    /// Each way's answers and candidates, once back.
+    back: Vec<Option<WayBack>>,
 }
 
 impl Job {
-    /// Hands worker `i` the next kind, if one is left.
+    /// Hands worker `i` the next way, if one is left.
     fn hand_out(&mut self, i: usize) {
-        if let Some((kind, msg)) = self.queue.pop() {
-            self.busy[i] = Some(kind);
+        if let Some((way, msg)) = self.queue.pop() {
+            self.busy[i] = Some(way);
             self.workers.post(i, &msg);
         }
     }
@@ -145,28 +148,31 @@ impl SizeRun {
             .with_value(|j| j.as_ref().filter(|j| j.borrow().id == id).cloned())
     }
 
-    /// Sizes each of `kinds` (the own kind first) in workers, stopping
-    /// any running sizing; `across_kinds` lists each kind's best answer.
-    pub fn start(self, kinds: Vec<ServingScenario>, across_kinds: bool) {
+    /// Sizes each of `ways` (the plan's own first) in workers, stopping
+    /// any running sizing; with more than one, each way's best answer is
+    /// listed.
+    pub fn start(self, ways: Vec<ServingWay>) {
         self.drop_job();
         self.outcome.set(None);
-        let Some(first) = kinds.first() else { return };
-        let (base, budget) = (first.base.clone(), first.max_gpus);
-        let total = kinds.len();
-        // Every kind's answers list their changes against the plan sized.
+        let Some(first) = ways.first() else { return };
+        let (base, budget) = (first.scenario.base.clone(), first.scenario.max_gpus);
+        let total = ways.len();
+        let across_ways = total > 1;
+        // Every way's answers list their changes against the plan sized.
         let from = Some(Box::new(base.clone()));
-        let mut queue: Vec<(usize, String)> = kinds
+        let mut queue: Vec<(usize, String)> = ways
             .into_iter()
             .enumerate()
-            .map(|(k, s)| {
+            .map(|(k, w)| {
                 let msg = ToWorker::Size {
-                    scenario: Box::new(s),
+                    scenario: Box::new(w.scenario),
+                    family: w.family,
                     from: from.clone(),
                 };
                 (k, msg.to_json())
             })
             .collect();
-        // The own kind is handed out first.
+        // The plan's own way is handed out first.
         queue.reverse();
         let cores = web_sys::window()
             .map(|w| w.navigator().hardware_concurrency())
@@ -183,7 +189,7 @@ impl SizeRun {
         }));
         self.job.set_value(Some(job.clone()));
         self.phase.set(SizePhase::Running { done: 0, total });
-        let ends = Rc::new((base, budget, across_kinds));
+        let ends = Rc::new((base, budget, across_ways));
         for i in 0..n {
             if self.spawn(&job, i, ends.clone()).is_err() {
                 self.fail();
@@ -223,8 +229,8 @@ impl SizeRun {
                 problem,
                 ..
             } => {
-                if let Some(kind) = j.busy[i].take() {
-                    j.back[kind] = Some(KindBack {
+                if let Some(way) = j.busy[i].take() {
+                    j.back[way] = Some(WayBack {
                         plans,
                         evaluated,
                         problem,
@@ -236,7 +242,7 @@ impl SizeRun {
                     j.hand_out(i);
                     return;
                 }
-                let back: Vec<KindBack> = j.back.iter_mut().filter_map(Option::take).collect();
+                let back: Vec<WayBack> = j.back.iter_mut().filter_map(Option::take).collect();
                 drop(j);
                 self.finish(back, ends);
             }
@@ -247,21 +253,21 @@ impl SizeRun {
         }
     }
 
-    /// Every kind is back: the outcome, and idle.
-    fn finish(self, back: Vec<KindBack>, ends: &(Plan, u32, bool)) {
-        let (base, budget, across_kinds) = ends.clone();
+    /// Every way is back: the outcome, and idle.
+    fn finish(self, back: Vec<WayBack>, ends: &(Plan, u32, bool)) {
+        let (base, budget, across_ways) = ends.clone();
         let evaluated = back.iter().map(|b| b.evaluated).sum();
         let problem = back.first().and_then(|b| b.problem.clone());
-        let per_kind: Vec<Vec<SizedPlan>> = back.into_iter().map(|b| b.plans).collect();
-        let plans = if across_kinds {
-            rank_kinds(&per_kind)
+        let per_way: Vec<Vec<SizedPlan>> = back.into_iter().map(|b| b.plans).collect();
+        let plans = if across_ways {
+            rank_ways(&per_way)
         } else {
-            per_kind.into_iter().next().unwrap_or_default()
+            per_way.into_iter().next().unwrap_or_default()
         };
         self.outcome.set(Some(SizedOutcome {
             base,
             budget,
-            across_kinds,
+            across_ways,
             plans,
             evaluated,
             problem,

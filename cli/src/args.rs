@@ -82,13 +82,16 @@ pub(crate) enum Cmd {
     ///
     /// Token budget, running-request limit, prefix caching, draft tokens
     /// and TP, against the stream's rate and SLOs; each answer lists what
-    /// it changed and flags changes users would see. With --every-gpu,
-    /// the search runs on every priced GPU kind and lists each kind's
-    /// answer with the fewest GPUs, cheapest per hour first. Exit 0 when
-    /// a plan is found, 1 when none carries the rate within the SLOs.
+    /// it changed and flags changes users would see. With --every-gpu
+    /// (other GPU kinds) or --formats (narrower number formats), each way
+    /// is searched and its answer with the fewest GPUs listed, cheapest
+    /// per hour first, answers whose cost ranges overlap marked as ties.
+    /// Exit 0 when a plan is found, 1 when none carries the rate within
+    /// the SLOs.
     #[command(after_help = "Examples:
   memwall example-serving-scenario | memwall search-serving - --format table
   memwall example-serving-scenario | memwall search-serving - --every-gpu --format table
+  memwall example-serving-scenario | memwall search-serving - --every-gpu --formats --format table
   memwall search-serving scenario.json > result.json")]
     SearchServing(SearchServing),
     /// Print a serving search scenario: the serving example on ≤ 16 H100s
@@ -202,11 +205,16 @@ pub(crate) struct SearchServing {
     /// The serving scenario, or - for stdin
     #[arg(value_name = "FILE")]
     pub file: String,
-    /// Size the stream on every priced GPU kind (the plan's GPU swapped,
-    /// the rest of its hardware kept) and list each kind's best answer,
-    /// cheapest per hour first
+    /// Size the stream on every priced GPU kind too (the plan's GPU
+    /// swapped, the rest of its hardware kept); with --formats, each kind
+    /// in FP8 as well
     #[arg(long)]
     pub every_gpu: bool,
+    /// Size the stream in narrower number formats too (an FP8 KV cache,
+    /// FP8 weights, INT4 weights, NVFP4 on Blackwell, INT4 experts of an
+    /// MoE); each changes the model's numbers, so its quality is flagged
+    #[arg(long)]
+    pub formats: bool,
     #[command(flatten)]
     pub format: FormatArg,
 }

@@ -57,7 +57,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
         Cmd::Search(a) => run_search(&a.file, a.format.format),
         Cmd::ExampleScenario => print_ok(search::example_scenario().to_json()),
         Cmd::SearchServing(a) => {
-            serving_view::run_search_serving(&a.file, a.every_gpu, a.format.format)
+            serving_view::run_search_serving(&a.file, a.every_gpu, a.formats, a.format.format)
         }
         Cmd::ExampleServingScenario => print_ok(
             serde_json::to_string_pretty(&search::example_serving_scenario())

@@ -178,9 +178,10 @@ pub fn serving(o: &mut String, s: &ServingReport) {
 pub(crate) fn run_search_serving(
     file: &str,
     every_gpu: bool,
+    formats: bool,
     format: crate::Format,
 ) -> Result<std::process::ExitCode, crate::Fail> {
-    use planner_core::search::{search_serving, ServingScenario};
+    use planner_core::search::{search_serving, Permission, ServingScenario};
     let text = crate::read_input(file)?;
     let scenario: ServingScenario = serde_json::from_str(&text)
         .map_err(|e| crate::Fail(format!("invalid serving scenario: {e}")))?;
@@ -188,8 +189,15 @@ pub(crate) fn run_search_serving(
     if let Some(p) = &result.problem {
         return Err(crate::Fail(format!("invalid serving scenario: {p}")));
     }
-    if every_gpu {
-        return every_gpu_kind(&scenario, result, format);
+    if every_gpu || formats {
+        let allow = |b: bool| {
+            if b {
+                Permission::Allowed
+            } else {
+                Permission::Forbidden
+            }
+        };
+        return every_way(&scenario, result, allow(formats), allow(every_gpu), format);
     }
     match format {
         crate::Format::Json => crate::io::emit(&format!(
@@ -205,67 +213,97 @@ pub(crate) fn run_search_serving(
     })
 }
 
-/// The stream sized on every priced GPU kind: each kind's best answer,
-/// cheapest per hour first (the core's `cheapest_kinds`), its changes
-/// listed against the scenario's plan. `own` is the plan's own kind's
-/// search, already run.
-fn every_gpu_kind(
+/// The stream sized every way asked (the core's `serving_ways`): each
+/// way's answer with the fewest GPUs, cheapest per hour first, ties
+/// marked (the core's `rank_answers`), changes listed against the
+/// scenario's plan. `own` is the plan's own search, already run.
+fn every_way(
     scenario: &planner_core::search::ServingScenario,
     own: planner_core::search::ServingSearch,
+    formats: planner_core::search::Permission,
+    kinds: planner_core::search::Permission,
     format: crate::Format,
 ) -> Result<std::process::ExitCode, crate::Fail> {
-    use planner_core::search::{cheapest_kinds, on_each_gpu_kind, search_serving};
-    let kinds = on_each_gpu_kind(scenario);
-    let mut results = vec![own];
-    results.extend(kinds.iter().skip(1).map(search_serving));
-    let mut ranked = cheapest_kinds(&results);
-    for f in &mut ranked {
-        f.changes = planner_core::diff::changes(&scenario.base, &f.plan);
-        f.affects_sla = f
-            .changes
-            .iter()
-            .any(|c| c.impact == planner_core::diff::Impact::Sla);
+    use planner_core::search::{rank_answers, search_serving, serving_ways};
+    let ways = serving_ways(scenario, formats, kinds);
+    let mut answers = Vec::new();
+    for (i, w) in ways.iter().enumerate() {
+        let best = if i == 0 {
+            own.best.clone()
+        } else {
+            search_serving(&w.scenario).best
+        };
+        answers.extend(best.map(|b| (w.family, b)));
     }
+    let ranked = rank_answers(&scenario.base, answers);
     match format {
         crate::Format::Json => crate::io::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&ranked).map_err(|e| crate::Fail(e.to_string()))?
         )),
-        crate::Format::Table => {
-            let mut o = String::new();
-            let _ = writeln!(
-                o,
-                "{} GPU kinds sized; each kind's answer with the fewest GPUs, cheapest per hour first",
-                kinds.len()
-            );
-            for f in &ranked {
-                let price = f
-                    .usd_per_hour
-                    .map_or_else(|| "no price".to_string(), |u| format!("${:.2}/h", u.base()));
-                let _ = writeln!(
-                    o,
-                    "{}×{} ({} × TP {}): {price}; TPOT {:.1} ms",
-                    f.gpus,
-                    crate::io::one_line(f.plan.hardware.gpu.name()),
-                    f.replicas,
-                    f.plan.levers.parallel.tp,
-                    f.analytic.tpot.as_millis(),
-                );
-                let changes: Vec<String> = f
-                    .changes
-                    .iter()
-                    .map(|c| c.describe(planner_core::Lang::En))
-                    .collect();
-                let _ = writeln!(o, "       {}", crate::io::one_line(&changes.join(", ")));
-            }
-            crate::io::emit(&o)
-        }
+        crate::Format::Table => crate::io::emit(&render_ways(ways.len(), &ranked)),
     }
     Ok(if ranked.is_empty() {
         std::process::ExitCode::from(1)
     } else {
         std::process::ExitCode::SUCCESS
     })
+}
+
+/// The ways' answers, one a line with its changes beneath.
+fn render_ways(ways: usize, ranked: &[planner_core::search::RankedWay]) -> String {
+    use planner_core::Named;
+    let lang = planner_core::Lang::En;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{ways} ways sized; each way's answer with the fewest GPUs, cheapest per hour first"
+    );
+    for (i, r) in ranked.iter().enumerate() {
+        let f = &r.answer;
+        let price = f
+            .usd_per_hour
+            .map_or_else(|| "no price".to_string(), |u| format!("${:.2}/h", u.base()));
+        let range = r
+            .cost_range
+            .map(|c| format!(" (${:.2}–{:.2})", c.low, c.high))
+            .unwrap_or_default();
+        let tie = r
+            .tie
+            .map(|j| format!("; ties with #{} within the model's uncertainty", j + 1))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "#{} {}: {}×{} ({} × TP {}): {price}{range}; TPOT {:.1} ms{tie}",
+            i + 1,
+            r.family.name(lang),
+            f.gpus,
+            crate::io::one_line(f.plan.hardware.gpu.name()),
+            f.replicas,
+            f.plan.levers.parallel.tp,
+            f.analytic.tpot.as_millis(),
+        );
+        let changes: Vec<String> = f.changes.iter().map(|c| c.describe(lang)).collect();
+        let _ = writeln!(o, "       {}", crate::io::one_line(&changes.join(", ")));
+        let flags: Vec<&str> = [
+            planner_core::diff::Impact::Quality,
+            planner_core::diff::Impact::Sla,
+        ]
+        .into_iter()
+        .filter(|m| f.changes.iter().any(|c| c.impact == *m))
+        .map(|m| m.name(lang))
+        .collect();
+        if !flags.is_empty() {
+            let _ = writeln!(o, "       ⚠ {}", flags.join("; "));
+        }
+    }
+    if ranked.iter().any(|r| r.tie.is_some()) {
+        let _ = writeln!(
+            o,
+            "Ties: the cost ranges overlap, so the model cannot rank them; a tie for the lead goes to the answer that keeps the number formats."
+        );
+    }
+    o
 }
 
 /// The frontier of a serving search, one answer a line, with its changes.

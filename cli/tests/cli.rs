@@ -880,8 +880,48 @@ fn a_stream_is_sized_on_every_gpu_kind() {
         Some(&scenario),
     );
     assert!(
-        text(&table.stdout).contains("GPU kinds sized"),
+        text(&table.stdout).contains("ways sized"),
         "{}",
         text(&table.stdout)
     );
+}
+
+/// With --formats the narrower number formats are sized too: each answer
+/// names its family, a software answer changes a format and is flagged
+/// for quality, and ties point to an earlier answer.
+#[test]
+fn a_stream_is_sized_in_other_formats() {
+    let scenario = text(&memwall(&["example-serving-scenario"], None).stdout);
+    let out = memwall(&["search-serving", "-", "--formats"], Some(&scenario));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let answers: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let answers = answers.as_array().cloned().unwrap_or_default();
+    assert!(answers.len() >= 3, "{} answers", answers.len());
+    let families: Vec<&str> = answers
+        .iter()
+        .filter_map(|a| a["family"].as_str())
+        .collect();
+    assert!(families.contains(&"baseline") && families.contains(&"software"));
+    assert!(families
+        .iter()
+        .all(|f| *f == "baseline" || *f == "software"));
+    for (i, a) in answers.iter().enumerate() {
+        let quality = a["changes"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["impact"] == "quality"));
+        assert_eq!(quality, a["family"] == "software", "{}", a["changes"]);
+        if let Some(j) = a["tie"].as_u64() {
+            assert!((j as usize) < i);
+        }
+        let (low, high) = (
+            a["cost_range"]["low"].as_f64(),
+            a["cost_range"]["high"].as_f64(),
+        );
+        let usd = a["usd_per_hour"].as_f64();
+        assert!(
+            matches!((low, usd, high), (Some(l), Some(u), Some(h)) if l <= u && u <= h),
+            "{}",
+            a["cost_range"]
+        );
+    }
 }

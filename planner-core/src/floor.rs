@@ -22,6 +22,14 @@
 //!   serving pass, at its peak per-direction rate; offloaded routed
 //!   experts at least the k experts a token picks in each MoE layer.
 //!
+//! Speculative decoding verifies k draft tokens in one pass of the target
+//! model, so one pass (one read of the weights, one crossing of the link)
+//! emits at most k + 1 tokens per sequence, every draft accepted plus the
+//! verifier's own (Leviathan et al. 2023, "Fast Inference from
+//! Transformers via Speculative Decoding", §3); the read and link bounds
+//! per output token are divided by that, whatever the acceptance rate.
+//! Each output token still costs at least its own forward FLOPs.
+//!
 //! Plans the floor cannot bound without the model's own arithmetic — a
 //! pruned or distilled model, whose shape `resolve` rewrites — get `None`.
 
@@ -123,6 +131,10 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
             } else {
                 0.0
             };
+            let per_pass = 1.0
+                + plan.levers.speculative.map_or(0.0, |s| {
+                    f64::from(s.tokens.min(crate::engine::MAX_SPECULATIVE_TOKENS))
+                });
             let batch = f64::from(i.batch.max(1));
             let decode_flops = 2.0 * gemm * batch / (rate * gpus);
             let prompt = f64::from(i.prompt_tokens);
@@ -130,7 +142,7 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
                 (2.0 * gemm + attention_flops(&spec, prompt, true)) * prompt * batch
                     / (rate * gpus);
             Some(Floor {
-                time: Seconds::from_secs(read.max(stream).max(decode_flops)),
+                time: Seconds::from_secs((read.max(stream) / per_pass).max(decode_flops)),
                 ttft: Seconds::from_secs(prefill_flops.max(stream)),
                 mfu_ceiling: 0.0,
             })
@@ -196,4 +208,37 @@ fn best_fraction(gpu: &GpuSpec, compute: Precision) -> f64 {
     matmul
         .max(catalog::attention_ceiling(gpu.arch))
         .clamp(catalog::DEFAULT_CEILING, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Drafter, Speculation};
+    use crate::examples::example_serving_plan;
+
+    /// One verifying pass emits at most k + 1 tokens a sequence: the
+    /// weight-read bound per token falls by that factor, never below the
+    /// compute bound, and the acceptance rate does not move it.
+    #[test]
+    fn speculation_divides_the_read_bound_by_the_tokens_a_pass_can_emit() {
+        let mut plan = example_serving_plan();
+        if let Workload::Inference(i) = &mut plan.workload {
+            i.batch = 1;
+        }
+        let plain = floor(&plan).map(|f| f.time.as_secs()).unwrap_or(0.0);
+        let spec = |acceptance| Speculation {
+            drafter: Drafter::Heads { layers: 1 },
+            tokens: 4,
+            acceptance,
+        };
+        plan.levers.speculative = Some(spec(0.7));
+        let drafted = floor(&plan).map(|f| f.time.as_secs()).unwrap_or(0.0);
+        assert!(plain > 0.0);
+        assert!(
+            (drafted - plain / 5.0).abs() < 1e-12 * plain,
+            "{drafted} vs {plain}"
+        );
+        plan.levers.speculative = Some(spec(0.1));
+        assert_eq!(floor(&plan).map(|f| f.time.as_secs()), Some(drafted));
+    }
 }

@@ -136,7 +136,31 @@ fn answers(r: &planner_core::search::SearchResult) -> Vec<&Plan> {
 /// independent bound, its MFU at or below the ceiling.
 fn answers_respect_the_floor(s: &planner_core::search::Scenario) {
     let result = planner_core::search::search(s);
-    let plans = answers(&result);
+    held_to_the_floor(answers(&result));
+}
+
+/// Every way to carry the example stream (narrower formats, other GPU
+/// kinds, both): each answer on each way's frontier is at or above the
+/// floor, at its own formats and GPU.
+#[test]
+fn serving_ways_answers_respect_the_floor() {
+    use planner_core::search::{search_serving, serving_ways, Permission};
+    let s = planner_core::search::example_serving_scenario();
+    let results: Vec<_> = serving_ways(&s, Permission::Allowed, Permission::Allowed)
+        .iter()
+        .map(|w| search_serving(&w.scenario))
+        .collect();
+    held_to_the_floor(
+        results
+            .iter()
+            .flat_map(|r| r.frontier.iter().map(|f| &f.plan))
+            .collect(),
+    );
+}
+
+/// Holds plans to the floor: each time at or above the independent bound,
+/// each MFU at or below the ceiling; each a plan eval accepts.
+fn held_to_the_floor(plans: Vec<&Plan>) {
     assert!(!plans.is_empty(), "the search returned nothing to check");
     let mut checked = 0;
     for plan in plans {

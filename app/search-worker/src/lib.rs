@@ -9,19 +9,21 @@
 //! whichever worker answered, so the slices spread over the workers as
 //! they finish, and merges the partials with the core's
 //! [`planner_core::search::merge`]. Sizing replicas to a plan's request
-//! stream ([`ToWorker::Size`]) is one message to one worker: the core's
-//! serving search, answered with the plans it found ([`FromWorker::Sized`]).
+//! stream ([`ToWorker::Size`]) is one message per way to carry it (the
+//! core's `serving_ways`), each to one worker: the core's serving search,
+//! answered with the plans it found ([`FromWorker::Sized`]); the page
+//! ranks the ways' answers with [`rank_ways`].
 //! Every message is JSON text, its
 //! enums externally tagged (`{"slice": {…}}`): an internally tagged enum
 //! buffers its content and so instantiates a second copy of the plan's
 //! whole `Deserialize` in the page's module.
 
-use planner_core::diff::Change;
+use planner_core::diff::{Change, Impact};
 use planner_core::effort::PlanFamily;
-use planner_core::report::StreamVerdict;
+use planner_core::report::{Interval, StreamVerdict};
 use planner_core::search::{
     merge, search_serving, search_slice, ties, Found, Partial, Scenario, SearchResult,
-    ServingScenario, ServingSearch, Slice,
+    ServingScenario, ServingSearch, Slice, WayKey,
 };
 use planner_core::units::{Seconds, Usd};
 use serde::{Deserialize, Serialize};
@@ -50,6 +52,9 @@ pub enum ToWorker {
     Size {
         /// The serving scenario.
         scenario: Box<ServingScenario>,
+        /// The way it sizes: the plan's own GPU and formats, other
+        /// formats, another GPU kind or both.
+        family: PlanFamily,
         /// The plan the answers' changes are listed against, when it is
         /// not the scenario's base (sizing on another GPU kind lists the
         /// kind's change too).
@@ -176,11 +181,20 @@ pub struct SizedPlan {
     pub usd_per_hour: Option<Usd>,
     /// Dollars per million output tokens at the stream's rate.
     pub usd_per_million_output: Option<Usd>,
+    /// The way it was sized.
+    pub family: PlanFamily,
+    /// The price per hour the stream may need
+    /// (`planner_core::search::cost_range`).
+    pub cost_range: Option<Interval<f64>>,
+    /// The first earlier answer it ties with, once the ways' answers are
+    /// ranked ([`rank_ways`]).
+    pub tie: Option<usize>,
 }
 
 /// The serving search's answers the page lists: its frontier of GPUs
-/// against TPOT, fewest GPUs first (the first is its best answer).
-pub fn sized_plans(r: &ServingSearch) -> Vec<SizedPlan> {
+/// against TPOT, fewest GPUs first (the first is its best answer), each
+/// of way `family` with its cost range.
+pub fn sized_plans(r: &ServingSearch, family: PlanFamily) -> Vec<SizedPlan> {
     r.frontier
         .iter()
         .map(|f| {
@@ -199,20 +213,39 @@ pub fn sized_plans(r: &ServingSearch) -> Vec<SizedPlan> {
                 simulated: f.simulated.is_some(),
                 usd_per_hour: f.usd_per_hour,
                 usd_per_million_output: f.usd_per_million_output(),
+                family,
+                cost_range: f
+                    .usd_per_hour
+                    .and_then(|u| planner_core::search::cost_range(&f.plan, u)),
+                tie: None,
             }
         })
         .collect()
 }
 
-/// Sizing on several GPU kinds: each kind's best answer (the first of its
-/// [`sized_plans`]), in the core's order of the kinds' answers
-/// ([`planner_core::search::cheaper`]: cheapest per hour first).
-pub fn rank_kinds(per_kind: &[Vec<SizedPlan>]) -> Vec<SizedPlan> {
-    let mut best: Vec<SizedPlan> = per_kind.iter().filter_map(|k| k.first().cloned()).collect();
-    best.sort_by(|a, b| {
-        planner_core::search::cheaper((a.usd_per_hour, a.gpus), (b.usd_per_hour, b.gpus))
-    });
-    best
+/// Sizing several ways: each way's best answer (the first of its
+/// [`sized_plans`]), in the core's order
+/// ([`planner_core::search::rank_ways`]: cheapest per hour first, a tie
+/// for the lead to the answer that keeps the number formats), each with
+/// its tie.
+pub fn rank_ways(per_way: &[Vec<SizedPlan>]) -> Vec<SizedPlan> {
+    let best: Vec<&SizedPlan> = per_way.iter().filter_map(|k| k.first()).collect();
+    let keys: Vec<WayKey> = best
+        .iter()
+        .map(|p| WayKey {
+            usd_per_hour: p.usd_per_hour,
+            gpus: p.gpus,
+            range: p.cost_range,
+            changes_quality: p.changes.iter().any(|c| c.impact == Impact::Quality),
+        })
+        .collect();
+    planner_core::search::rank_ways(&keys)
+        .into_iter()
+        .map(|(i, tie)| SizedPlan {
+            tie,
+            ..best[i].clone()
+        })
+        .collect()
 }
 
 /// The listed plans of a result, each with its tie.
@@ -296,9 +329,13 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
             }
             None => failed("a merge before its scenario".into()),
         },
-        Ok(ToWorker::Size { scenario, from }) => {
+        Ok(ToWorker::Size {
+            scenario,
+            family,
+            from,
+        }) => {
             let r = search_serving(&scenario);
-            let mut plans = sized_plans(&r);
+            let mut plans = sized_plans(&r, family);
             if let Some(from) = from {
                 for p in &mut plans {
                     p.changes = planner_core::diff::changes(&from, &p.plan);
@@ -429,6 +466,7 @@ mod tests {
         let mut held = None;
         let msg = ToWorker::Size {
             scenario: Box::new(s.clone()),
+            family: PlanFamily::Baseline,
             from: None,
         };
         let reply = answer(&mut held, &msg.to_json()).map(|r| r.to_json());
@@ -449,7 +487,7 @@ mod tests {
         };
         assert_eq!(problem, None);
         assert_eq!((evaluated, feasible), (whole.evaluated, whole.feasible));
-        assert_eq!(plans, sized_plans(&whole));
+        assert_eq!(plans, sized_plans(&whole, PlanFamily::Baseline));
         assert!(!plans.is_empty());
         assert_eq!(
             plans.first().map(|p| &p.plan),
@@ -468,6 +506,7 @@ mod tests {
         bad.base = planner_core::example_plan();
         let msg = ToWorker::Size {
             scenario: Box::new(bad),
+            family: PlanFamily::Baseline,
             from: None,
         };
         let r = answer(&mut held, &msg.to_json());
@@ -490,6 +529,7 @@ mod tests {
         let Some(other) = other else { return };
         let msg = ToWorker::Size {
             scenario: Box::new(other.clone()),
+            family: PlanFamily::Hardware,
             from: Some(Box::new(s.base.clone())),
         };
         let plans = match answer(&mut None, &msg.to_json()) {
@@ -508,25 +548,46 @@ mod tests {
         }
     }
 
-    /// The page's ranking of the kinds' answers is the core's.
+    /// The page's ranking of the ways' answers is the core's, ties and
+    /// all, and each answer keeps its way's family.
     #[test]
-    fn kinds_rank_as_the_core_ranks_them() {
-        use planner_core::search::{cheapest_kinds, on_each_gpu_kind};
+    fn ways_rank_as_the_core_ranks_them() {
+        use planner_core::search::{rank_answers, serving_ways, Permission};
         let s = planner_core::search::example_serving_scenario();
-        let results: Vec<ServingSearch> = on_each_gpu_kind(&s)
-            .iter()
-            .take(5)
-            .map(search_serving)
-            .collect();
-        let per_kind: Vec<Vec<SizedPlan>> = results.iter().map(sized_plans).collect();
-        let ranked: Vec<planner_core::Plan> =
-            rank_kinds(&per_kind).into_iter().map(|p| p.plan).collect();
-        let core: Vec<planner_core::Plan> = cheapest_kinds(&results)
+        let ways: Vec<_> = serving_ways(&s, Permission::Allowed, Permission::Allowed)
             .into_iter()
-            .map(|f| f.plan)
+            .take(7)
             .collect();
-        assert!(ranked.len() > 1);
+        let results: Vec<ServingSearch> =
+            ways.iter().map(|w| search_serving(&w.scenario)).collect();
+        let per_way: Vec<Vec<SizedPlan>> = ways
+            .iter()
+            .zip(&results)
+            .map(|(w, r)| {
+                let mut plans = sized_plans(r, w.family);
+                for p in &mut plans {
+                    p.changes = planner_core::diff::changes(&s.base, &p.plan);
+                }
+                plans
+            })
+            .collect();
+        let ranked: Vec<(planner_core::Plan, PlanFamily, Option<usize>)> = rank_ways(&per_way)
+            .into_iter()
+            .map(|p| (p.plan, p.family, p.tie))
+            .collect();
+        let answers = ways
+            .iter()
+            .zip(&results)
+            .filter_map(|(w, r)| r.best.clone().map(|b| (w.family, b)))
+            .collect();
+        let core: Vec<(planner_core::Plan, PlanFamily, Option<usize>)> =
+            rank_answers(&s.base, answers)
+                .into_iter()
+                .map(|r| (r.answer.plan, r.family, r.tie))
+                .collect();
+        assert!(ranked.len() > 3);
         assert_eq!(ranked, core);
+        assert!(ranked.iter().any(|r| r.1 == PlanFamily::Algorithmic));
     }
 
     /// A search from a plan with a request stream lists each plan with

@@ -236,10 +236,11 @@ strings! {
     GpuBudget => "GPU budget", "GPU 预算";
     OtherGpus => "Try other GPU kinds", "尝试其他 GPU 型号";
     OtherFrameworks => "Try other training frameworks", "尝试其他训练框架";
+    OtherFormats => "Try narrower number formats (FP8, INT4)", "尝试更窄的数值格式（FP8、INT4）";
     FindBestButton => "Search", "搜索";
     Searching => "Searching…", "正在搜索…";
     SizeButton => "Size for the stream", "按请求流定规模";
-    SizeHint => "Replicas, TP and engine settings that carry this stream's rate within its targets on the fewest GPUs of this kind", "以最少的同型号 GPU，在目标内承载该请求流速率的副本数、TP 与引擎设置";
+    SizeHint => "Replicas, TP and engine settings that carry this stream's rate within its targets on the fewest GPUs; as the boxes allow, on other GPU kinds and in narrower number formats too", "以最少的 GPU 在目标内承载该请求流速率的副本数、TP 与引擎设置；按勾选项，也尝试其他 GPU 型号与更窄的数值格式";
     NothingFound => "No plan within this budget fits.", "在此预算内没有放得下的方案。";
     FrontierRow => "Frontier", "帕累托前沿";
     BestAlgorithmic => "Cheapest algorithmic", "最便宜的算法方案";

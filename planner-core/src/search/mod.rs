@@ -53,8 +53,8 @@ mod price;
 mod result;
 mod scenario;
 mod serving;
-mod serving_kinds;
 mod serving_space;
+mod serving_ways;
 mod slice;
 mod space;
 #[cfg(test)]
@@ -70,7 +70,10 @@ pub use serving::{
     example_serving_scenario, search_serving, stream_rate, ServingFound, ServingScenario,
     ServingSearch, ServingSpace,
 };
-pub use serving_kinds::{cheaper, cheapest_kinds, on_each_gpu_kind};
+pub use serving_ways::{
+    cheaper, cost_range, fp8, on_each_gpu_kind, rank_answers, rank_ways, serving_ways,
+    software_formats, RankedWay, ServingWay, WayKey,
+};
 pub use slice::{merge, search_slice, slices, Partial, Slice};
 pub use tie::ties;
 

@@ -14,6 +14,7 @@ use crate::i18n::editor::{t, K};
 use crate::search_run::{use_search, SEARCH_SECTION_ID};
 use crate::size_run::{use_size, SizePhase, SIZE_SECTION_ID};
 use leptos::prelude::*;
+use planner_core::search::Permission;
 
 /// Scrolls the results column's section `id` into view, after it has
 /// rendered its progress bar.
@@ -37,6 +38,7 @@ pub fn FindBest() -> impl IntoView {
     let budget = RwSignal::new(None::<u32>);
     let other_gpus = RwSignal::new(true);
     let other_frameworks = RwSignal::new(false);
+    let other_formats = RwSignal::new(true);
     let trains = move || lens.get(|p| p.training_stack().is_some());
     let busy = move || run.phase.get().busy();
     let base = move || lens.state().ws.with_untracked(|w| active(w).cloned());
@@ -52,15 +54,20 @@ pub fn FindBest() -> impl IntoView {
     let size_it = move |_| {
         let Some(plan) = base() else { return };
         let max = budget.get_untracked().unwrap_or(plan.hardware.gpus).max(1);
-        // With other GPU kinds allowed, every priced kind is sized.
-        let across = other_gpus.get_untracked();
-        let own = serving_scenario(plan, max);
-        let kinds = if across {
-            planner_core::search::on_each_gpu_kind(&own)
-        } else {
-            vec![own]
+        // Other GPU kinds and narrower formats, as the boxes allow.
+        let allow = |on: bool| {
+            if on {
+                Permission::Allowed
+            } else {
+                Permission::Forbidden
+            }
         };
-        size.start(kinds, across);
+        let ways = planner_core::search::serving_ways(
+            &serving_scenario(plan, max),
+            allow(other_formats.get_untracked()),
+            allow(other_gpus.get_untracked()),
+        );
+        size.start(ways);
         reveal(SIZE_SECTION_ID);
     };
     view! {
@@ -99,6 +106,17 @@ pub fn FindBest() -> impl IntoView {
                 <button data-testid="find-best" disabled={busy} on:click={start}>
                     {move || t(lang(), if busy() { K::Searching } else { K::FindBestButton })}
                 </button>
+                <Show when=sizable>
+                    <label class="toggle">
+                        <input
+                            type="checkbox"
+                            data-testid="size-other-formats"
+                            prop:checked={move || other_formats.get()}
+                            on:change={move |ev| other_formats.set(event_target_checked(&ev))}
+                        />
+                        <span>{move || t(lang(), K::OtherFormats)}</span>
+                    </label>
+                </Show>
                 <Show when=sizable>
                     <button
                         data-testid="size-stream"

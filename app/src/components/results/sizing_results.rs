@@ -2,6 +2,8 @@
 //! the worker runs the core's serving search, an indeterminate progress
 //! bar and Cancel; then its answers, fewest GPUs first — what changed
 //! from the base (the core's diff, changes users would see flagged), the
+//! way's family (its own GPU and formats, narrower formats, another GPU
+//! kind, both), ties within the model's uncertainty marked, the
 //! replicas and TP degree, the GPUs, the simulated TTFT p99 and TPOT, the
 //! price per hour and per million output tokens — each one "Add to
 //! plans" away from the workspace.
@@ -18,13 +20,13 @@ use planner_core::link::MAX_PLANS;
 use planner_core::Named;
 use search_worker::SizedPlan;
 
-/// The progress bar (GPU kinds sized of all; indeterminate for one kind,
-/// a single search) and Cancel.
+/// The progress bar (ways sized of all; indeterminate for one way, a
+/// single search) and Cancel.
 #[component]
 fn Sizing(
-    /// GPU kinds sized.
+    /// Ways sized.
     done: usize,
-    /// GPU kinds in all.
+    /// Ways in all.
     total: usize,
 ) -> impl IntoView {
     let size = use_size();
@@ -39,7 +41,7 @@ fn Sizing(
             format!(
                 "{} {done} / {total} {}",
                 t(lang(), K::Sizing),
-                t(lang(), K::KindsSized)
+                t(lang(), K::WaysSized)
             )
         }
     };
@@ -86,9 +88,16 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
             }
         });
     };
+    let tie = p.tie.map(|j| {
+        view! {
+            <span class="tie" data-testid="sized-tie" title=format!("{} {}", t(lang, K::TieWith), j + 1)>
+                {format!("≈ {}", j + 1)}
+            </span>
+        }
+    });
     view! {
         <tr data-testid=format!("sized-{i}")>
-            <th scope="row" class="found-index">{(i + 1).to_string()}</th>
+            <th scope="row" class="found-index">{(i + 1).to_string()}{tie}</th>
             <td class="summary-plan" data-testid="sized-changed">
                 <div>{line}</div>
                 <div class="changed">{why}</div>
@@ -96,6 +105,9 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
                     .into_iter()
                     .map(|m| view! { <span class="impact" data-testid="sized-impact">{format!("⚠ {}", m.name(lang))}</span> })
                     .collect_view()}
+            </td>
+            <td class="found-family" data-label=t(lang, K::Family) data-testid="sized-family" data-family=p.family.key()>
+                {p.family.name(lang)}
             </td>
             <td class="sized-shape" data-label=t(lang, K::Shape) data-testid="sized-shape">
                 {format!("{} × TP {}", p.replicas, p.plan.levers.parallel.tp)}
@@ -144,9 +156,12 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
         K::SizedCountsSteady
     };
     let mut note = format!("{} {}", o.evaluated, t(lang, counts));
-    if o.across_kinds {
+    if o.across_ways {
         note = format!("{note}; {}", t(lang, K::SizedAcross));
     }
+    let ties = o.plans.iter().any(|p| p.tie.is_some()).then(|| {
+        view! { <p class="note" data-testid="sized-tie-note">{t(lang, K::SizedTieNote)}</p> }
+    });
     view! {
         <p class="note" data-testid="sized-counts">{note}</p>
         <table class="summary search-found" data-testid="sized-list">
@@ -154,6 +169,7 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
                 <tr>
                     <th scope="col">"#"</th>
                     <th scope="col">{t(lang, K::WhatChanged)}</th>
+                    <th scope="col">{t(lang, K::Family)}</th>
                     <th scope="col">{t(lang, K::Shape)}</th>
                     <th scope="col">{t(lang, K::Gpus)}</th>
                     <th scope="col">{t(lang, K::TtftP99)}</th>
@@ -167,6 +183,7 @@ fn sized_table(o: &SizedOutcome, lang: Lang) -> AnyView {
                 {o.plans.iter().enumerate().map(|(i, p)| sized_row(i, p, lang)).collect_view()}
             </tbody>
         </table>
+        {ties}
     }
     .into_any()
 }
