@@ -515,8 +515,8 @@ pub(crate) fn checkpointings(base: Checkpointing, training: bool) -> Vec<Checkpo
 }
 
 /// Number formats: the base plan's; when narrower formats are allowed,
-/// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8,
-/// INT8 and INT4 weights, NVFP4 weights and compute on parts with FP4
+/// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8
+/// (W8A8 on GPUs with FP8 units), INT8 and INT4 weights, NVFP4 weights and compute on parts with FP4
 /// units, and for an MoE INT4 experts alone, each with the base or an FP8
 /// KV cache.
 pub(crate) fn precisions(
@@ -549,7 +549,20 @@ pub(crate) fn precisions(
                 Precision::Int4 { group_size: 128 },
             ];
             for w in weights {
-                out = with_both_caches(out, base.kv_cache, Precisions { weights: w, ..base });
+                // FP8 weights run W8A8 where the part has FP8 units, as
+                // engines run an FP8 checkpoint (vLLM's `fp8` on Hopper,
+                // Ada and Blackwell); weight-only elsewhere (`serving_ways::fp8`).
+                let compute = if w == Precision::Fp8 && r.gpu.fp8.is_some() {
+                    Precision::Fp8
+                } else {
+                    base.compute
+                };
+                let p = Precisions {
+                    weights: w,
+                    compute,
+                    ..base
+                };
+                out = with_both_caches(out, base.kv_cache, p);
             }
             // Blackwell computes in NVFP4: weights and activations in
             // 4 bits, as NVIDIA's FP4 checkpoints run (TensorRT Model
