@@ -10,6 +10,9 @@ use planner_core::request::{Arrival, Lengths};
 use planner_core::units::Frequency;
 use planner_core::{evaluate, example_disagg_plan};
 
+#[path = "common/floor.rs"]
+mod floor_check;
+
 fn pool(tp: u32, replicas: u32) -> Pool {
     Pool {
         tp,
@@ -367,6 +370,8 @@ fn the_serving_search_weighs_pool_splits() {
         let sim = f.simulated.as_ref().expect("checked in the simulator");
         assert!(sim.meets_slo, "{} GPUs", f.gpus);
     }
+    // And none beats the independent physics floor.
+    floor_check::held_to_the_floor(all.iter().map(|f| &f.plan).collect());
     let _ = PoolRole::Prefill;
 }
 

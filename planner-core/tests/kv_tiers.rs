@@ -17,6 +17,9 @@ use planner_core::report::{KvTierReport, ServingReport};
 use planner_core::request::{Arrival, Lengths, RequestStream, Reuse, Slo};
 use planner_core::units::{ByteRate, Bytes, Frequency, Seconds};
 
+#[path = "common/floor.rs"]
+mod floor_check;
+
 /// Llama 3.1 70B, TP 4 on H100 80 GB under vLLM, serving prompts of a
 /// 16K-token context plus a 512-token question and 256 output tokens:
 /// long-document QA or long multi-turn chat, each request coming back to
@@ -453,6 +456,8 @@ fn the_serving_search_explores_the_kv_tier() {
     assert_eq!(best.plan.levers.kv_tier.map(|k| k.tier), Some(Tier::Cxl));
     assert!(best.changes.iter().any(|c| c.setting == Setting::KvTier));
     assert!(best.usd_per_hour.is_some());
+    // No answer beats the independent physics floor.
+    floor_check::held_to_the_floor(found.frontier.iter().map(|f| &f.plan).collect());
     // HBM alone: the same scenario without a tier to store on.
     let mut bare = base;
     bare.hardware.cxl = None;

@@ -12,6 +12,10 @@ use planner_core::plan::{
 use planner_core::report::{ItemKind, Report, TimeReport};
 use planner_core::units::Bytes;
 
+#[path = "common/floor.rs"]
+mod floor_check;
+use floor_check::held_to_the_floor;
+
 /// Llama 3.1 70B served in BF16 on one H100 (the review's question 1).
 fn llama70b_on_one_h100(offload: Offload) -> Plan {
     Plan {
@@ -142,78 +146,26 @@ fn answers_respect_the_floor(s: &planner_core::search::Scenario) {
 /// Every way to carry the example stream (narrower formats, other GPU
 /// kinds, both): each answer on each way's frontier is at or above the
 /// floor, at its own formats and GPU.
+/// The same with an MoE (Mixtral 8x7B in place of the example's model),
+/// whose ways include 4-bit experts alone.
 #[test]
 fn serving_ways_answers_respect_the_floor() {
     use planner_core::search::{search_serving, serving_ways, Permission};
-    let s = planner_core::search::example_serving_scenario();
-    let results: Vec<_> = serving_ways(&s, Permission::Allowed, Permission::Allowed)
-        .iter()
-        .map(|w| search_serving(&w.scenario))
-        .collect();
-    held_to_the_floor(
-        results
+    let dense = planner_core::search::example_serving_scenario();
+    let mut moe = dense.clone();
+    moe.base.model = ModelChoice::Preset(ModelId::Mixtral8x7b);
+    for s in [dense, moe] {
+        let results: Vec<_> = serving_ways(&s, Permission::Allowed, Permission::Allowed)
             .iter()
-            .flat_map(|r| r.frontier.iter().map(|f| &f.plan))
-            .collect(),
-    );
-}
-
-/// Holds plans to the floor: each time at or above the independent bound,
-/// each MFU at or below the ceiling; each a plan eval accepts.
-fn held_to_the_floor(plans: Vec<&Plan>) {
-    assert!(!plans.is_empty(), "the search returned nothing to check");
-    let mut checked = 0;
-    for plan in plans {
-        let Some(f) = planner_core::floor::floor(plan) else {
-            continue;
-        };
-        let r = evaluate(plan);
-        // What search returns, eval accepts as a valid plan (hardening
-        // finding 4; the baseline may still not fit).
-        assert_ne!(
-            r.verdict,
-            planner_core::Verdict::Invalid,
-            "{}: {:?}",
-            plan.name,
-            r.diagnostics
+            .map(|w| search_serving(&w.scenario))
+            .collect();
+        held_to_the_floor(
+            results
+                .iter()
+                .flat_map(|r| r.frontier.iter().map(|f| &f.plan))
+                .collect(),
         );
-        match &r.time {
-            TimeReport::Training(t) => {
-                assert!(
-                    t.step >= f.time * (1.0 - 1e-9),
-                    "{}: step {} < floor {}",
-                    plan.name,
-                    t.step.as_secs(),
-                    f.time.as_secs()
-                );
-                assert!(
-                    t.mfu <= f.mfu_ceiling * (1.0 + 1e-9),
-                    "{}: MFU {} > {}",
-                    plan.name,
-                    t.mfu,
-                    f.mfu_ceiling
-                );
-            }
-            TimeReport::Inference(t) => {
-                assert!(
-                    t.tpot >= f.time * (1.0 - 1e-9),
-                    "{}: TPOT {} < floor {}",
-                    plan.name,
-                    t.tpot.as_secs(),
-                    f.time.as_secs()
-                );
-                assert!(
-                    t.ttft >= f.ttft * (1.0 - 1e-9),
-                    "{}: TTFT {} < floor {}",
-                    plan.name,
-                    t.ttft.as_secs(),
-                    f.ttft.as_secs()
-                );
-            }
-        }
-        checked += 1;
     }
-    assert!(checked > 0);
 }
 
 /// The example plan's scenario (Llama 2 7B training) within 16 GPUs of
