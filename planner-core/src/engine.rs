@@ -864,10 +864,20 @@ impl Engine {
     ///   (WukLab, same study), taken here as its cost; overlapped with the
     ///   GPU since v0.4's zero-overhead batch scheduler (LMSYS blog,
     ///   2024-12-04), unless `--disable-overlap-schedule`.
-    /// - TensorRT-LLM: about 580 µs of host time per iteration at
-    ///   concurrency 64 (TensorRT-LLM issue #13957, Llama 3.1 8B FP8 on
-    ///   B200); overlapped by default (its overlap scheduler,
-    ///   `disable_overlap_scheduler` False).
+    /// - TensorRT-LLM (PyTorch executor): about 580 µs of host time per
+    ///   iteration exposed at concurrency 64 (TensorRT-LLM issue #13957,
+    ///   Llama 3.1 8B FP8 on B200), plus about 20 µs per sequence for the
+    ///   executor's Python loops over every running request: the sampler's
+    ///   host side alone measured 11–14 µs per request at a batch of 1,000
+    ///   (TensorRT-LLM PR #11983, 2026-03) and about 7 µs at 64 (PR #15920,
+    ///   B300 host, before that PR's fix), and input preparation
+    ///   (`_prepare_tp_inputs`, PR #11704) and the response loop
+    ///   (`update_requests`, PR #16564) walk every request again; the same
+    ///   order as vLLM V1's. Overlapped by default (its overlap scheduler,
+    ///   PR #4174, `disable_overlap_scheduler` False), one step deep, so a
+    ///   step's host work hides behind the GPU's until it is longer: at
+    ///   thousands of sequences of a small-active MoE (Qwen3-30B-A3B in
+    ///   FP4 on one B200) the host sets the pace.
     /// - Static batches: none (memwall's idealised engine).
     pub fn host(self) -> HostCost {
         let (per_step, per_sequence, overlap) = match self {
@@ -877,7 +887,7 @@ impl Engine {
             Engine::VllmV0 => (4_000.0, 35.0, HostOverlap::Serial),
             Engine::Vllm => (0.0, 20.0, HostOverlap::Overlapped),
             Engine::Sglang => (3_000.0, 0.0, HostOverlap::Overlapped),
-            Engine::TrtLlm => (580.0, 0.0, HostOverlap::Overlapped),
+            Engine::TrtLlm => (580.0, 20.0, HostOverlap::Overlapped),
         };
         HostCost {
             per_step: crate::units::Seconds::from_micros(per_step),

@@ -846,15 +846,18 @@ fn trt_llm_offline_one_b200_fp4() {
     let time: Vec<f64> = m.iter().chain(&d).map(|e| 1.0 / (1.0 + e) - 1.0).collect();
     assert_band_holds("FP4 serving, time", band, &time, (0.02, 0.22));
     // As measured on 2026-12-06, with FP4 GEMMs at their measured rate on
-    // the B200 (`catalog::mamf`, 63.4 % of the peak): every row high but
-    // the MoE 20,000 / 2,000 (+6 %); MoE median 69.3 %, worst 144 %
-    // (128 / 128); dense median 26.1 %, worst 37.9 % (at the FP8 figure,
-    // 2026-12-05: 69.9 / 147 % and 33.6 / 46.7 %). A change that moves
-    // these is a change to the model.
+    // the B200 (`catalog::mamf`, 63.4 % of the peak) and TensorRT-LLM's
+    // host charged per running sequence (`Engine::host`, twenty-second
+    // session): every row high but the MoE 20,000 / 2,000 (+6 %); MoE
+    // median 56.5 %, worst 75.1 % (2,048 / 128; before the per-sequence
+    // host, 69.3 % and 144 % at 128 / 128, now +23.7 %); dense median
+    // 26.1 %, worst 37.9 % (at the FP8 figure, 2026-12-05: 69.9 / 147 %
+    // and 33.6 / 46.7 %). A change that moves these is a change to the
+    // model.
     assert!(m.iter().all(|e| *e > 0.0) && d.iter().all(|e| *e > 0.0), "{m:?} {d:?}");
     let (mm, mw) = median_and_worst(m);
     let (dm, dw) = median_and_worst(d);
-    assert!(mm <= 0.70 && mw <= 1.45, "{mm} {mw}");
+    assert!(mm <= 0.57 && mw <= 0.76, "{mm} {mw}");
     assert!(dm <= 0.27 && dw <= 0.39, "{dm} {dw}");
     assert!(mm > dm + 0.2, "the MoE rows miss beyond the dense ones: {mm} {dm}");
 }
