@@ -224,17 +224,15 @@ fn every_way(
     kinds: planner_core::search::Permission,
     format: crate::Format,
 ) -> Result<std::process::ExitCode, crate::Fail> {
-    use planner_core::search::{rank_answers, search_serving, serving_ways};
+    use planner_core::search::{rank_answers, serving_ways};
     let ways = serving_ways(scenario, formats, kinds);
-    let mut answers = Vec::new();
-    for (i, w) in ways.iter().enumerate() {
-        let best = if i == 0 {
-            own.best.clone()
-        } else {
-            search_serving(&w.scenario).best
-        };
-        answers.extend(best.map(|b| (w.family, b)));
-    }
+    let mut bests = vec![own.best];
+    bests.extend(search_each(&ways[1..]));
+    let answers = ways
+        .iter()
+        .zip(bests)
+        .filter_map(|(w, best)| best.map(|b| (w.family, b)))
+        .collect();
     let ranked = rank_answers(&scenario.base, answers);
     match format {
         crate::Format::Json => crate::io::emit(&format!(
@@ -248,6 +246,44 @@ fn every_way(
     } else {
         std::process::ExitCode::SUCCESS
     })
+}
+
+/// Each way's best answer, in the ways' order, the searches spread over
+/// the machine's cores (each is a pure function of its scenario, so the
+/// answers do not depend on how they are spread).
+fn search_each(
+    ways: &[planner_core::search::ServingWay],
+) -> Vec<Option<planner_core::search::ServingFound>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, ways.len().max(1));
+    let mut out: Vec<Option<planner_core::search::ServingFound>> = vec![None; ways.len()];
+    let done: Vec<Vec<(usize, Option<planner_core::search::ServingFound>)>> =
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(w) = ways.get(i) else { break };
+                            mine.push((i, planner_core::search::search_serving(&w.scenario).best));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+    for (i, best) in done.into_iter().flatten() {
+        out[i] = best;
+    }
+    out
 }
 
 /// The ways' answers, one a line with its changes beneath.
