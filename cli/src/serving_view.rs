@@ -308,16 +308,21 @@ fn render_ways(ways: usize, ranked: &[planner_core::search::RankedWay]) -> Strin
             .tie
             .map(|j| format!("; ties with #{} within the model's uncertainty", j + 1))
             .unwrap_or_default();
+        let tpot = if f.simulated.is_some() {
+            "TPOT p99"
+        } else {
+            "TPOT (mean)"
+        };
         let _ = writeln!(
             o,
-            "#{} {}: {}×{} ({} × TP {}): {price}{range}; TPOT {:.1} ms{tie}",
+            "#{} {}: {}×{} ({} × TP {}): {price}{range}; {tpot} {:.1} ms{tie}",
             i + 1,
             r.family.name(lang),
             f.gpus,
             crate::io::one_line(f.plan.hardware.gpu.name()),
             f.replicas,
             f.plan.levers.parallel.tp,
-            f.analytic.tpot.as_millis(),
+            planner_core::search::listed_tpot(f).as_millis(),
         );
         let changes: Vec<String> = f.changes.iter().map(|c| c.describe(lang)).collect();
         let _ = writeln!(o, "       {}", crate::io::one_line(&changes.join(", ")));
@@ -336,7 +341,7 @@ fn render_ways(ways: usize, ranked: &[planner_core::search::RankedWay]) -> Strin
     if ranked.iter().any(|r| r.tie.is_some()) {
         let _ = writeln!(
             o,
-            "Ties: the cost ranges overlap, so the model cannot rank them; a tie for the lead goes to the answer that keeps the number formats."
+            "Ties: the cost ranges overlap, so the model cannot rank them; the lead goes to an answer that keeps the number formats when its price is within the cheapest's range."
         );
     }
     o

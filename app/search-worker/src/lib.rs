@@ -198,10 +198,11 @@ pub fn sized_plans(r: &ServingSearch, family: PlanFamily) -> Vec<SizedPlan> {
     r.frontier
         .iter()
         .map(|f| {
-            let (ttft_p99, tpot) = match &f.simulated {
-                Some(m) => (m.ttft.p99, m.tpot.p99),
-                None => (f.analytic.ttft.p99, f.analytic.tpot),
-            };
+            let ttft_p99 = f
+                .simulated
+                .as_ref()
+                .map_or(f.analytic.ttft.p99, |m| m.ttft.p99);
+            let tpot = planner_core::search::listed_tpot(f);
             SizedPlan {
                 gpu: f.plan.hardware.gpu.name().to_string(),
                 plan: f.plan.clone(),
@@ -237,6 +238,7 @@ pub fn rank_ways(per_way: &[Vec<SizedPlan>]) -> Vec<SizedPlan> {
             gpus: p.gpus,
             range: p.cost_range,
             changes_quality: p.changes.iter().any(|c| c.impact == Impact::Quality),
+            tpot: p.tpot,
         })
         .collect();
     planner_core::search::rank_ways(&keys)

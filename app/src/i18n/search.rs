@@ -39,7 +39,7 @@ strings! {
     Mean => "mean", "均值";
     PerHour => "$ per hour", "每小时美元";
     PerMillionOutput => "$ per million output tokens", "每百万输出 token 美元";
-    SizedTieNote => "≈ rows: the price the stream may need overlaps, so the model cannot rank them; a tie for first goes to the answer that keeps the number formats.", "≈ 行：承载该请求流可能需要的成本范围重叠，模型无法区分优劣；并列第一时优先不改变数值格式的方案。";
+    SizedTieNote => "≈ rows: the price the stream may need overlaps, so the model cannot rank them; the first place goes to an answer that keeps the number formats when its price is within the cheapest's range.", "≈ 行：承载该请求流可能需要的成本范围重叠，模型无法区分优劣；若不改变数值格式的方案价格落在最便宜方案的成本范围内，则由它排第一。";
     WaysSized => "ways sized", "种方式已计算";
     SizedAcross => "each way's answer with the fewest GPUs, cheapest per hour first", "每种方式用最少 GPU 的方案，按每小时成本从低到高";
 }

@@ -12,8 +12,9 @@
 //! range (the efficiency spread widened by the validation error on
 //! measured runs of the same kind, `uncertainty.rs`), as the batch search's
 //! ties are ([`super::ties`]). A tie for the lead goes to the answer that
-//! changes no number format: its quality is the published model's, where
-//! a quantized one's must be evaluated ([`rank_ways`]).
+//! changes no number format when its price lies within the cheapest's
+//! range: its quality is the published model's, where a quantized one's
+//! must be evaluated ([`rank_ways`]).
 
 use super::scenario::Permission;
 use super::serving_space::{ServingFound, ServingScenario};
@@ -23,7 +24,7 @@ use crate::hardware::GpuChoice;
 use crate::plan::{Plan, Precisions, Workload};
 use crate::precision::Precision;
 use crate::report::{Interval, TimeReport};
-use crate::units::Usd;
+use crate::units::{Seconds, Usd};
 use serde::{Deserialize, Serialize};
 
 /// One way to carry the stream: its family and the serving search that
@@ -194,6 +195,15 @@ pub struct WayKey {
     pub range: Option<Interval<f64>>,
     /// Whether a change affects the model's quality (a number format).
     pub changes_quality: bool,
+    /// Time per output token ([`listed_tpot`]): the order among answers
+    /// of one price and GPU count.
+    pub tpot: Seconds,
+}
+
+/// The TPOT an answer is listed with: the simulator's p99 where it checked
+/// the answer, else the steady state's mean.
+pub fn listed_tpot(f: &ServingFound) -> Seconds {
+    f.simulated.as_ref().map_or(f.analytic.tpot, |m| m.tpot.p99)
 }
 
 /// The price per hour a stream may need on this plan's answer: `usd`
@@ -224,11 +234,15 @@ fn tied(a: &WayKey, b: &WayKey) -> bool {
 }
 
 /// The ways' answers in the order they are listed, each with the first
-/// earlier answer it ties with: cheapest per hour first ([`cheaper`]),
+/// earlier answer it ties with: cheapest per hour first ([`cheaper`];
+/// then the lower TPOT),
 /// but where the cheapest changes a number format and an answer that
-/// keeps them ties with it, the cheapest such answer leads (the tie goes
-/// to the configuration whose quality is the published model's; the rest
-/// keep their price order). Returns indices into `keys`.
+/// keeps them costs no more than the cheapest's pessimistic price (the
+/// model cannot say the quantized one is cheaper), the cheapest such
+/// answer leads: the tie goes to the configuration whose quality is the
+/// published model's. The rest keep their price order. Two answers whose
+/// ranges merely touch are marked as tied but change no place. Returns
+/// indices into `keys`.
 pub fn rank_ways(keys: &[WayKey]) -> Vec<(usize, Option<usize>)> {
     let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by(|&a, &b| {
@@ -236,11 +250,16 @@ pub fn rank_ways(keys: &[WayKey]) -> Vec<(usize, Option<usize>)> {
             (keys[a].usd_per_hour, keys[a].gpus),
             (keys[b].usd_per_hour, keys[b].gpus),
         )
+        .then(keys[a].tpot.as_secs().total_cmp(&keys[b].tpot.as_secs()))
     });
     if let Some(&first) = order.first() {
+        let within = |i: usize| match (keys[i].usd_per_hour, keys[first].range) {
+            (Some(u), Some(r)) => u.base() <= r.high,
+            _ => false,
+        };
         let kept = order
             .iter()
-            .position(|&i| !keys[i].changes_quality && tied(&keys[i], &keys[first]));
+            .position(|&i| !keys[i].changes_quality && within(i));
         if let (true, Some(k)) = (keys[first].changes_quality, kept) {
             let lead = order.remove(k);
             order.insert(0, lead);
@@ -292,6 +311,7 @@ pub fn rank_answers(sized: &Plan, answers: Vec<(PlanFamily, ServingFound)>) -> V
             gpus: r.answer.gpus,
             range: r.cost_range,
             changes_quality: r.answer.changes.iter().any(|c| c.impact == Impact::Quality),
+            tpot: listed_tpot(&r.answer),
         })
         .collect();
     let mut slots: Vec<Option<RankedWay>> = rows.drain(..).map(Some).collect();
@@ -319,6 +339,7 @@ mod tests {
                 high: usd * (1.0 + spread),
             }),
             changes_quality: quality,
+            tpot: Seconds::ZERO,
         }
     }
 
@@ -412,6 +433,10 @@ mod tests {
             ranked,
             vec![(2, None), (1, Some(0)), (3, Some(0)), (0, None)]
         );
+        // A kept answer whose range only touches the cheapest's: marked
+        // as tied, but the cheapest keeps the lead (13 > 11.5).
+        let keys = [key(13.0, 0.15, false), key(10.0, 0.15, true)];
+        assert_eq!(rank_ways(&keys), vec![(1, None), (0, Some(0))]);
         // Without the quality change the cheaper one leads.
         let keys = [key(10.0, 0.15, false), key(10.5, 0.15, false)];
         assert_eq!(rank_ways(&keys), vec![(0, None), (1, Some(0))]);
@@ -427,6 +452,7 @@ mod tests {
             gpus: 1,
             range: None,
             changes_quality: false,
+            tpot: Seconds::ZERO,
         };
         let ranked = rank_ways(&[none, key(5.0, 0.5, true)]);
         assert_eq!(ranked, vec![(1, None), (0, None)]);
