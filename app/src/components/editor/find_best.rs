@@ -10,6 +10,7 @@ use super::found::{scenario, serving_scenario};
 use super::lens::{active, use_plan};
 use super::number_box::NumberBox;
 use super::parse::{parse_count, COUNT};
+use super::toggle::Toggle;
 use crate::i18n::editor::{t, K};
 use crate::search_run::{use_search, SEARCH_SECTION_ID};
 use crate::size_run::{use_size, SizePhase, SIZE_SECTION_ID};
@@ -83,39 +84,30 @@ pub fn FindBest() -> impl IntoView {
                         label={Signal::derive(move || t(lang(), K::GpuBudget).to_string())}
                     />
                 </label>
-                <label class="toggle">
-                    <input
-                        type="checkbox"
-                        data-testid="search-other-gpus"
-                        prop:checked={move || other_gpus.get()}
-                        on:change={move |ev| other_gpus.set(event_target_checked(&ev))}
+                <Toggle
+                        testid="search-other-gpus"
+                        label={Signal::derive(move || t(lang(), K::OtherGpus).to_string())}
+                        checked={Signal::from(other_gpus)}
+                        on_toggle={Callback::new(move |on| other_gpus.set(on))}
                     />
-                    <span>{move || t(lang(), K::OtherGpus)}</span>
-                </label>
                 <Show when=trains>
-                    <label class="toggle">
-                        <input
-                            type="checkbox"
-                            data-testid="search-other-frameworks"
-                            prop:checked={move || other_frameworks.get()}
-                            on:change={move |ev| other_frameworks.set(event_target_checked(&ev))}
-                        />
-                        <span>{move || t(lang(), K::OtherFrameworks)}</span>
-                    </label>
+                    <Toggle
+                        testid="search-other-frameworks"
+                        label={Signal::derive(move || t(lang(), K::OtherFrameworks).to_string())}
+                        checked={Signal::from(other_frameworks)}
+                        on_toggle={Callback::new(move |on| other_frameworks.set(on))}
+                    />
                 </Show>
                 <button data-testid="find-best" disabled={busy} on:click={start}>
                     {move || t(lang(), if busy() { K::Searching } else { K::FindBestButton })}
                 </button>
                 <Show when=sizable>
-                    <label class="toggle">
-                        <input
-                            type="checkbox"
-                            data-testid="size-other-formats"
-                            prop:checked={move || other_formats.get()}
-                            on:change={move |ev| other_formats.set(event_target_checked(&ev))}
-                        />
-                        <span>{move || t(lang(), K::OtherFormats)}</span>
-                    </label>
+                    <Toggle
+                        testid="size-other-formats"
+                        label={Signal::derive(move || t(lang(), K::OtherFormats).to_string())}
+                        checked={Signal::from(other_formats)}
+                        on_toggle={Callback::new(move |on| other_formats.set(on))}
+                    />
                 </Show>
                 <Show when=sizable>
                     <button
