@@ -43,6 +43,18 @@ fn the_example_search_finds_plans_that_meet_the_slos() {
             f.plan.levers.engine_knobs.host_overlap.is_some(),
             listed.contains(&Setting::HostOverlap)
         );
+        // Named by what changed, not after the base (physics finding 7).
+        assert_ne!(f.plan.name, s.base.name);
+        assert!(
+            f.plan.name.starts_with(&format!("{}×", f.gpus)),
+            "{}",
+            f.plan.name
+        );
+        assert!(
+            f.plan.name.contains("running-request limit"),
+            "{}",
+            f.plan.name
+        );
     }
     // The frontier's TPOT falls strictly as GPUs rise.
     for w in out.frontier.windows(2) {

@@ -341,6 +341,7 @@ pub fn answer(held: &mut Option<Scenario>, message: &str) -> Option<FromWorker> 
             if let Some(from) = from {
                 for p in &mut plans {
                     p.changes = planner_core::diff::changes(&from, &p.plan);
+                    p.plan.name = planner_core::diff::name(&from, &p.plan, &p.changes);
                 }
             }
             Some(FromWorker::Sized {
@@ -569,6 +570,7 @@ mod tests {
                 let mut plans = sized_plans(r, w.family);
                 for p in &mut plans {
                     p.changes = planner_core::diff::changes(&s.base, &p.plan);
+                    p.plan.name = planner_core::diff::name(&s.base, &p.plan, &p.changes);
                 }
                 plans
             })

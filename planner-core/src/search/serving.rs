@@ -108,7 +108,10 @@ pub fn search_serving(s: &ServingScenario) -> ServingSearch {
         found.extend(pooled);
     }
     out.feasible = found.len() as u32;
-    let found = simulated_answers(s, found);
+    let found: Vec<ServingFound> = simulated_answers(s, found)
+        .into_iter()
+        .map(|f| f.against(&s.base))
+        .collect();
     out.best = found.first().cloned();
     // Sorted by GPUs then TPOT: the frontier keeps each strictly lower TPOT.
     let mut low = f64::INFINITY;

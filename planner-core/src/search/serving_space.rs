@@ -122,6 +122,19 @@ pub struct ServingFound {
 }
 
 impl ServingFound {
+    /// The answer told against `base`: what changed, whether users of the
+    /// service see a change, and a name that says so (the base's name only
+    /// when nothing changed), as the batch search names its plans.
+    pub fn against(mut self, base: &Plan) -> ServingFound {
+        self.changes = crate::diff::changes(base, &self.plan);
+        self.affects_sla = self
+            .changes
+            .iter()
+            .any(|c| c.impact == crate::diff::Impact::Sla);
+        self.plan.name = crate::diff::name(base, &self.plan, &self.changes);
+        self
+    }
+
     /// Dollars per million output tokens: the hardware's hourly price over
     /// the tokens all replicas emit in an hour at the stream's rate (the
     /// steady state's, which carries the rate whole); `None` without a

@@ -291,9 +291,8 @@ pub struct RankedWay {
 pub fn rank_answers(sized: &Plan, answers: Vec<(PlanFamily, ServingFound)>) -> Vec<RankedWay> {
     let mut rows: Vec<RankedWay> = answers
         .into_iter()
-        .map(|(family, mut answer)| {
-            answer.changes = crate::diff::changes(sized, &answer.plan);
-            answer.affects_sla = answer.changes.iter().any(|c| c.impact == Impact::Sla);
+        .map(|(family, answer)| {
+            let answer = answer.against(sized);
             RankedWay {
                 family,
                 tie: None,
