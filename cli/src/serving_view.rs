@@ -183,7 +183,7 @@ pub(crate) fn run_search_serving(
 ) -> Result<std::process::ExitCode, crate::Fail> {
     use planner_core::search::{search_serving, Permission, ServingScenario};
     let text = crate::read_input(file)?;
-    let scenario: ServingScenario = serde_json::from_str(&text)
+    let scenario = ServingScenario::from_json(&text)
         .map_err(|e| crate::Fail(format!("invalid serving scenario: {e}")))?;
     let result = search_serving(&scenario);
     if let Some(p) = &result.problem {

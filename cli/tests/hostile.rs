@@ -678,6 +678,21 @@ fn serving_search_cases(scenario: &Value) -> Vec<Case> {
             &[("/max_gpus", json!(0))],
             Refused("max_gpus"),
         ),
+        search(
+            "serving search, a format without its group size",
+            &[("/base/levers/precision/weights", json!("int4"))],
+            Refused("base.levers.precision.weights"),
+        ),
+        search(
+            "serving search, base plan from the future",
+            &[("/base/version", json!(99))],
+            Refused("base.version"),
+        ),
+        search(
+            "serving search, misspelt key",
+            &[("/max_gpu", json!(8))],
+            Refused("did you mean `max_gpus`"),
+        ),
     ]
 }
 

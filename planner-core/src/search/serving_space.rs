@@ -25,6 +25,20 @@ pub struct ServingScenario {
     pub space: ServingSpace,
 }
 
+impl ServingScenario {
+    /// Parses a serving scenario from JSON; the error names the failing
+    /// field (`base.levers.precision.weights: …`), or says its base plan
+    /// was made by a newer memwall.
+    pub fn from_json(json: &str) -> Result<ServingScenario, crate::PlanParseError> {
+        let s: ServingScenario = crate::plan::parse_json(json)?;
+        crate::plan::check_version(s.base.version).map_err(|e| crate::PlanParseError {
+            path: format!("base.{}", e.path),
+            message: e.message,
+        })?;
+        Ok(s)
+    }
+}
+
 /// The values a serving search tries; each list at most
 /// [`MAX_VALUES`] long.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
