@@ -168,9 +168,10 @@ impl ValidationBasis {
     /// Each is rounded outwards, never in.
     /// - MoE serving: −26.5 % to −46.2 % in time over 17 rows, none slow;
     ///   the worst (2026-12-05, small kernels counted per layer).
-    /// - FP4 serving on Blackwell: 10th percentile −42.1 % in time over the
-    ///   20 one-B200 rows, none slow (2026-12-06, FP4 GEMMs at their
-    ///   measured rate; −42.5 % before); NVIDIA's four MLPerf FP4 runs
+    /// - FP4 serving on Blackwell: 10th percentile −41.6 % in time over the
+    ///   20 one-B200 rows, none slow (2026-12-06, TensorRT-LLM's host
+    ///   charged per sequence; −42.1 % with FP4 GEMMs at their measured
+    ///   rate, −42.5 % before); NVIDIA's four MLPerf FP4 runs
     ///   (−13.9 to −48.1 %) lie inside but Mixtral's.
     pub fn band(self, dp: u32) -> Band {
         let b = |fast, slow, rows| Band { fast, slow, rows };
