@@ -606,7 +606,7 @@ fn message(d: &DiagnosticKind) -> String {
             format!("{gpus} GPUs is not a whole number of {per_node}-GPU nodes")
         }
         K::UnsupportedCompute { precision, gpu } => {
-            format!("{gpu} has no {precision} tensor cores")
+            format!("{gpu} has no {precision} tensor cores: its GEMMs are priced at the 16-bit rate")
         }
         K::ContextBeyondModel {
             tokens,
@@ -814,7 +814,9 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::PartialNode { gpus, per_node } => {
             format!("{gpus} 块 GPU 不是每节点 {per_node} 卡的整数倍")
         }
-        K::UnsupportedCompute { precision, gpu } => format!("{gpu} 没有 {precision} 张量核心"),
+        K::UnsupportedCompute { precision, gpu } => {
+            format!("{gpu} 没有 {precision} 张量核心：矩阵乘按 16 位速率计算")
+        }
         K::ContextBeyondModel {
             tokens,
             max_context,

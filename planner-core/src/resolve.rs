@@ -1281,9 +1281,14 @@ fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
 /// Checks the remaining levers (compute precision, checkpointing, prefill
 /// chunk, KV-cache blocks, INT4 groups) in place.
 fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_name: &str) {
-    if levers.precision.compute == Precision::Fp8 && gpu.fp8.is_none() {
+    let missing = match levers.precision.compute {
+        Precision::Fp8 if gpu.fp8.is_none() => Some("FP8"),
+        Precision::Mxfp4 | Precision::Nvfp4 if gpu.fp4.is_none() => Some("FP4"),
+        _ => None,
+    };
+    if let Some(precision) = missing {
         c.push(Diagnostic::warning(K::UnsupportedCompute {
-            precision: "FP8".into(),
+            precision: precision.into(),
             gpu: gpu_name.to_string(),
         }));
     }

@@ -583,3 +583,45 @@ fn the_cpu_adam_step_runs_at_its_measured_rate() {
         "{rate:e} params/s ({step} s)"
     );
 }
+
+/// An FP4 checkpoint on a part without FP4 units runs weight-only (the
+/// kernel dequantizes and multiplies in 16 bits, as vLLM's Marlin FP4
+/// does on Hopper): asking for FP4 compute there is named and priced at
+/// the 16-bit rate, not at the FP8 rate it fell back to before. On a
+/// Blackwell part FP4 compute is faster than 16-bit.
+#[test]
+fn fp4_compute_without_fp4_units_runs_at_the_16_bit_rate() {
+    use planner_core::diagnostics::DiagnosticKind;
+    use planner_core::precision::Precision;
+    let ttft = |gpu: GpuId, compute: Precision| {
+        let mut p = llama70b_on_one_h100(Offload::default());
+        p.hardware.gpu = GpuChoice::Preset(gpu);
+        p.hardware.gpus = 1;
+        p.levers.precision.weights = Precision::Nvfp4;
+        p.levers.precision.compute = compute;
+        if let Workload::Inference(i) = &mut p.workload {
+            i.prompt_tokens = 8192;
+            i.batch = 4;
+        }
+        let r = evaluate(&p);
+        let named = r
+            .diagnostics
+            .iter()
+            .any(|d| matches!(&d.detail, DiagnosticKind::UnsupportedCompute { precision, .. } if precision == "FP4"));
+        let TimeReport::Inference(t) = r.time else {
+            return (f64::NAN, named);
+        };
+        (t.ttft.as_secs(), named)
+    };
+    let (h100_fp4, named) = ttft(GpuId::H100Sxm, Precision::Nvfp4);
+    let (h100_bf16, plain) = ttft(GpuId::H100Sxm, Precision::Bf16);
+    assert!(named && !plain);
+    assert!(
+        (h100_fp4 - h100_bf16).abs() <= 1e-9 * h100_bf16,
+        "{h100_fp4} vs {h100_bf16}"
+    );
+    let (b200_fp4, named) = ttft(GpuId::B200, Precision::Nvfp4);
+    let (b200_bf16, _) = ttft(GpuId::B200, Precision::Bf16);
+    assert!(!named);
+    assert!(b200_fp4 < 0.8 * b200_bf16, "{b200_fp4} vs {b200_bf16}");
+}

@@ -16,8 +16,11 @@ use crate::units::Seconds;
 /// (NVIDIA A100/H100 datasheets: 156/312 and 495/989 TFLOPS); Volta has no
 /// TF32 and runs FP32 at one eighth of its FP16 tensor rate (V100
 /// datasheet: 15.7 vs 125 TFLOPS). FP8 falls back to BF16 where the part
-/// has no FP8 units; quantized weights (INT8/INT4/NF4) are dequantized to
-/// the compute format.
+/// has no FP8 units, and FP4 too where it has no FP4 units: engines run an
+/// FP4 checkpoint there weight-only, dequantizing in the kernel and
+/// multiplying in 16 bits (vLLM's Marlin FP4 and its Triton `w4a16` MoE
+/// path on Ampere and Hopper; TensorRT-LLM's WFP4A16). Quantized weights
+/// (INT8/INT4/NF4) are dequantized to the compute format.
 pub(crate) fn peak(r: &Resolved) -> f64 {
     let g = &r.gpu;
     let half = if g.bf16.base() > 0.0 {
@@ -32,7 +35,7 @@ pub(crate) fn peak(r: &Resolved) -> f64 {
             crate::hardware::GpuArch::Volta => g.fp16.base() / 8.0,
             _ => half / 2.0,
         },
-        Precision::Mxfp4 | Precision::Nvfp4 => g.fp4.or(g.fp8).map_or(half, |f| f.base()),
+        Precision::Mxfp4 | Precision::Nvfp4 => g.fp4.map_or(half, |f| f.base()),
         _ => half,
     }
 }
@@ -112,8 +115,10 @@ pub(crate) fn matmul_ceiling(r: &Resolved) -> f64 {
     let bf16 = c.map_or(crate::catalog::DEFAULT_CEILING, |c| c.bf16);
     let fp8 = c.and_then(|c| c.fp8).unwrap_or(bf16);
     match r.levers.precision.compute {
-        Precision::Fp8 => fp8,
-        Precision::Mxfp4 | Precision::Nvfp4 => c.and_then(|c| c.fp4).unwrap_or(fp8),
+        Precision::Fp8 if r.gpu.fp8.is_some() => fp8,
+        Precision::Mxfp4 | Precision::Nvfp4 if r.gpu.fp4.is_some() => {
+            c.and_then(|c| c.fp4).unwrap_or(fp8)
+        }
         _ => bf16,
     }
 }
