@@ -277,7 +277,7 @@ fn search_each(
                 .collect();
             workers
                 .into_iter()
-                .map(|h| h.join().unwrap_or_default())
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         });
     for (i, best) in done.into_iter().flatten() {

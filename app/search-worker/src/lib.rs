@@ -18,7 +18,7 @@
 //! buffers its content and so instantiates a second copy of the plan's
 //! whole `Deserialize` in the page's module.
 
-use planner_core::diff::{Change, Impact};
+use planner_core::diff::Change;
 use planner_core::effort::PlanFamily;
 use planner_core::report::{Interval, StreamVerdict};
 use planner_core::search::{
@@ -233,13 +233,7 @@ pub fn rank_ways(per_way: &[Vec<SizedPlan>]) -> Vec<SizedPlan> {
     let best: Vec<&SizedPlan> = per_way.iter().filter_map(|k| k.first()).collect();
     let keys: Vec<WayKey> = best
         .iter()
-        .map(|p| WayKey {
-            usd_per_hour: p.usd_per_hour,
-            gpus: p.gpus,
-            range: p.cost_range,
-            changes_quality: p.changes.iter().any(|c| c.impact == Impact::Quality),
-            tpot: p.tpot,
-        })
+        .map(|p| WayKey::new(p.usd_per_hour, p.gpus, p.cost_range, &p.changes, p.tpot))
         .collect();
     planner_core::search::rank_ways(&keys)
         .into_iter()

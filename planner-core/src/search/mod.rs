@@ -71,7 +71,7 @@ pub use serving::{
     ServingSearch, ServingSpace,
 };
 pub use serving_ways::{
-    cheaper, cost_range, fp8, listed_tpot, on_each_gpu_kind, rank_answers, rank_ways, serving_ways,
+    cost_range, fp8, listed_tpot, on_each_gpu_kind, rank_answers, rank_ways, serving_ways,
     software_formats, RankedWay, ServingWay, WayKey,
 };
 pub use slice::{merge, search_slice, slices, Partial, Slice};

@@ -18,7 +18,8 @@
 
 use super::scenario::Permission;
 use super::serving_space::{ServingFound, ServingScenario};
-use crate::diff::Impact;
+use super::tie::{overlap, scaled};
+use crate::diff::{Change, Impact};
 use crate::effort::PlanFamily;
 use crate::hardware::GpuChoice;
 use crate::plan::{Plan, Precisions, Workload};
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// One way to carry the stream: its family and the serving search that
 /// sizes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServingWay {
     /// Baseline (the plan's GPU and formats), software (formats),
     /// hardware (GPU kind) or hybrid (both).
@@ -87,11 +88,9 @@ pub fn on_each_gpu_kind(s: &ServingScenario) -> Vec<ServingScenario> {
     out
 }
 
-/// The order of the kinds' answers: cheaper per hour first, an answer
-/// without a price after every priced one, then fewer GPUs. (The page
-/// orders the answers its workers return with this, as
-/// [`rank_ways`] does.)
-pub fn cheaper(
+/// The order of the ways' answers: cheaper per hour first, an answer
+/// without a price after every priced one, then fewer GPUs.
+fn cheaper(
     (a_usd, a_gpus): (Option<Usd>, u32),
     (b_usd, b_gpus): (Option<Usd>, u32),
 ) -> std::cmp::Ordering {
@@ -169,14 +168,9 @@ pub fn fp8(plan: &Plan) -> Option<Precisions> {
     if base.weights.bytes_per_element() <= 1.0 {
         return None;
     }
-    let compute = if resolved(plan).gpu.fp8.is_some() {
-        Precision::Fp8
-    } else {
-        base.compute
-    };
     Some(Precisions {
         weights: Precision::Fp8,
-        compute,
+        compute: super::space::fp8_serving_compute(&resolved(plan).gpu, base.compute),
         kv_cache: Precision::Fp8,
         ..base
     })
@@ -200,6 +194,26 @@ pub struct WayKey {
     pub tpot: Seconds,
 }
 
+impl WayKey {
+    /// The key of an answer: its price and GPUs, its cost range, its
+    /// changes against the plan sized and its listed TPOT.
+    pub fn new(
+        usd_per_hour: Option<Usd>,
+        gpus: u32,
+        range: Option<Interval<f64>>,
+        changes: &[Change],
+        tpot: Seconds,
+    ) -> WayKey {
+        WayKey {
+            usd_per_hour,
+            gpus,
+            range,
+            changes_quality: changes.iter().any(|c| c.impact == Impact::Quality),
+            tpot,
+        }
+    }
+}
+
 /// The TPOT an answer is listed with: the simulator's p99 where it checked
 /// the answer, else the steady state's mean.
 pub fn listed_tpot(f: &ServingFound) -> Seconds {
@@ -218,15 +232,11 @@ pub fn cost_range(plan: &Plan, usd: Usd) -> Option<Interval<f64>> {
     let TimeReport::Inference(t) = crate::evaluate::evaluate(&stat).time else {
         return None;
     };
-    let mid = t.tpot.as_secs();
-    (mid > 0.0 && mid.is_finite()).then(|| Interval {
-        low: usd.base() * t.tpot_range.low.as_secs() / mid,
-        high: usd.base() * t.tpot_range.high.as_secs() / mid,
-    })
-}
-
-fn overlap(a: &Interval<f64>, b: &Interval<f64>) -> bool {
-    a.low <= b.high && b.low <= a.high
+    let time = Interval {
+        low: t.tpot_range.low.as_secs(),
+        high: t.tpot_range.high.as_secs(),
+    };
+    scaled(usd.base(), time, t.tpot.as_secs())
 }
 
 fn tied(a: &WayKey, b: &WayKey) -> bool {
@@ -289,7 +299,7 @@ pub struct RankedWay {
 /// (and whether users of the service see one) against `sized`, the plan
 /// the stream was sized from.
 pub fn rank_answers(sized: &Plan, answers: Vec<(PlanFamily, ServingFound)>) -> Vec<RankedWay> {
-    let mut rows: Vec<RankedWay> = answers
+    let rows: Vec<RankedWay> = answers
         .into_iter()
         .map(|(family, answer)| {
             let answer = answer.against(sized);
@@ -305,15 +315,18 @@ pub fn rank_answers(sized: &Plan, answers: Vec<(PlanFamily, ServingFound)>) -> V
         .collect();
     let keys: Vec<WayKey> = rows
         .iter()
-        .map(|r| WayKey {
-            usd_per_hour: r.answer.usd_per_hour,
-            gpus: r.answer.gpus,
-            range: r.cost_range,
-            changes_quality: r.answer.changes.iter().any(|c| c.impact == Impact::Quality),
-            tpot: listed_tpot(&r.answer),
+        .map(|r| {
+            let a = &r.answer;
+            WayKey::new(
+                a.usd_per_hour,
+                a.gpus,
+                r.cost_range,
+                &a.changes,
+                listed_tpot(a),
+            )
         })
         .collect();
-    let mut slots: Vec<Option<RankedWay>> = rows.drain(..).map(Some).collect();
+    let mut slots: Vec<Option<RankedWay>> = rows.into_iter().map(Some).collect();
     rank_ways(&keys)
         .into_iter()
         .filter_map(|(i, tie)| {

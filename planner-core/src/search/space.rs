@@ -514,11 +514,26 @@ pub(crate) fn checkpointings(base: Checkpointing, training: bool) -> Vec<Checkpo
     }
 }
 
+/// The GEMM format an FP8 checkpoint is served in: W8A8 where the part
+/// has FP8 units (vLLM's `fp8` quantization on Hopper, Ada and
+/// Blackwell), weight-only in `otherwise` elsewhere (vLLM's FP8 Marlin
+/// kernel on Ampere dequantizes to 16 bits).
+pub(crate) fn fp8_serving_compute(
+    gpu: &crate::hardware::GpuSpec,
+    otherwise: Precision,
+) -> Precision {
+    if gpu.fp8.is_some() {
+        Precision::Fp8
+    } else {
+        otherwise
+    }
+}
+
 /// Number formats: the base plan's; when narrower formats are allowed,
 /// FP8 GEMMs for training (on GPUs with FP8 units), and for serving FP8
-/// (W8A8 on GPUs with FP8 units), INT8 and INT4 weights, NVFP4 weights and compute on parts with FP4
-/// units, and for an MoE INT4 experts alone, each with the base or an FP8
-/// KV cache.
+/// weights ([`fp8_serving_compute`]), INT8 and INT4 weights, NVFP4
+/// weights and compute on parts with FP4 units, and for an MoE INT4
+/// experts alone, each with the base or an FP8 KV cache.
 pub(crate) fn precisions(
     r: &Resolved,
     base: Precisions,
@@ -549,11 +564,8 @@ pub(crate) fn precisions(
                 Precision::Int4 { group_size: 128 },
             ];
             for w in weights {
-                // FP8 weights run W8A8 where the part has FP8 units, as
-                // engines run an FP8 checkpoint (vLLM's `fp8` on Hopper,
-                // Ada and Blackwell); weight-only elsewhere (`serving_ways::fp8`).
-                let compute = if w == Precision::Fp8 && r.gpu.fp8.is_some() {
-                    Precision::Fp8
+                let compute = if w == Precision::Fp8 {
+                    fp8_serving_compute(&r.gpu, base.compute)
                 } else {
                     base.compute
                 };

@@ -25,19 +25,28 @@ fn spread(f: &Found) -> Spread {
     };
     let (low, high) = (range.low.as_secs(), range.high.as_secs());
     let mid = f.figures.speed.latency().as_secs();
-    let cost = f.figures.usd_per_million_tokens.and_then(|u| {
-        (mid > 0.0 && mid.is_finite()).then(|| Interval {
-            low: u.as_usd() * low / mid,
-            high: u.as_usd() * high / mid,
-        })
-    });
+    let cost = f
+        .figures
+        .usd_per_million_tokens
+        .and_then(|u| scaled(u.as_usd(), Interval { low, high }, mid));
     Spread {
         latency: Interval { low, high },
         cost,
     }
 }
 
-fn overlap(a: &Interval<f64>, b: &Interval<f64>) -> bool {
+/// A cost's range when the time it scales with ranges over `time` about
+/// `mid` (seconds): the cost times each end over the middle; `None`
+/// without a finite positive middle.
+pub(super) fn scaled(cost: f64, time: Interval<f64>, mid: f64) -> Option<Interval<f64>> {
+    (mid > 0.0 && mid.is_finite()).then(|| Interval {
+        low: cost * time.low / mid,
+        high: cost * time.high / mid,
+    })
+}
+
+/// Whether two ranges share a point.
+pub(super) fn overlap(a: &Interval<f64>, b: &Interval<f64>) -> bool {
     a.low <= b.high && b.low <= a.high
 }
 

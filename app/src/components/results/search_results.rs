@@ -79,6 +79,16 @@ pub(super) fn changed(list: &[Change], lang: Lang) -> (String, Vec<Impact>) {
     (line, impacts)
 }
 
+/// "≈ n": the row ties with row n (0-based `j`) within the model's
+/// uncertainty; the search's and the sizing's lists mark ties alike.
+pub(super) fn tie_mark(j: usize, testid: &'static str, lang: Lang) -> impl IntoView {
+    view! {
+        <span class="tie" data-testid=testid title=format!("{} {}", t(lang, K::TieWith), j + 1)>
+            {format!("≈ {}", j + 1)}
+        </span>
+    }
+}
+
 /// One plan found.
 fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
     let state = use_state();
@@ -111,13 +121,7 @@ fn found_row(i: usize, row: &Row, lang: Lang) -> impl IntoView {
             }
         });
     };
-    let tie = row.tie.map(|j| {
-        view! {
-            <span class="tie" data-testid="found-tie" title=format!("{} {}", t(lang, K::TieWith), j + 1)>
-                {format!("≈ {}", j + 1)}
-            </span>
-        }
-    });
+    let tie = row.tie.map(|j| tie_mark(j, "found-tie", lang));
     view! {
         <tr data-testid=format!("found-{i}")>
             <th scope="row" class="found-index">{(i + 1).to_string()}{tie}</th>

@@ -8,7 +8,7 @@
 //! price per hour and per million output tokens — each one "Add to
 //! plans" away from the workspace.
 
-use super::search_results::changed;
+use super::search_results::{changed, tie_mark};
 use crate::i18n::search::{t, K};
 use crate::i18n::Lang;
 use crate::numfmt::{duration, usd};
@@ -88,13 +88,7 @@ fn sized_row(i: usize, p: &SizedPlan, lang: Lang) -> impl IntoView {
             }
         });
     };
-    let tie = p.tie.map(|j| {
-        view! {
-            <span class="tie" data-testid="sized-tie" title=format!("{} {}", t(lang, K::TieWith), j + 1)>
-                {format!("≈ {}", j + 1)}
-            </span>
-        }
-    });
+    let tie = p.tie.map(|j| tie_mark(j, "sized-tie", lang));
     view! {
         <tr data-testid=format!("sized-{i}")>
             <th scope="row" class="found-index">{(i + 1).to_string()}{tie}</th>
