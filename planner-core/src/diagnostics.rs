@@ -81,6 +81,9 @@ pub enum IgnoredLever {
     Batching,
     /// `levers.engine_knobs.sampler` on an engine other than vLLM V1.
     Sampler,
+    /// `levers.engine_knobs.graph_max_batch` on an engine other than
+    /// SGLang.
+    GraphMaxBatch,
     /// `levers.offload.optimizer` on serving.
     OptimizerOffload,
     /// `levers.offload.gradients` on serving.
@@ -97,7 +100,7 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 15] = [
+    pub const ALL: [IgnoredLever; 16] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
@@ -107,6 +110,7 @@ impl IgnoredLever {
         IgnoredLever::DpBalance,
         IgnoredLever::Batching,
         IgnoredLever::Sampler,
+        IgnoredLever::GraphMaxBatch,
         IgnoredLever::OptimizerOffload,
         IgnoredLever::GradientOffload,
         IgnoredLever::ActivationOffload,
@@ -126,6 +130,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";
     IgnoredLever::Batching => "batching", "levers.engine_knobs.batching (only SGLang and vLLM V0 choose how prompts meet decoding)", "levers.engine_knobs.batching（仅 SGLang 与 vLLM V0 可选择提示与解码的组合方式）";
     IgnoredLever::Sampler => "sampler", "levers.engine_knobs.sampler (only vLLM V1 profiles its sampler)", "levers.engine_knobs.sampler（仅 vLLM V1 预先测量其采样器）";
+    IgnoredLever::GraphMaxBatch => "graph_max_batch", "levers.engine_knobs.graph_max_batch (only SGLang caps its CUDA graphs' batch)", "levers.engine_knobs.graph_max_batch（仅 SGLang 限定其 CUDA graph 的批大小）";
     IgnoredLever::OptimizerOffload => "optimizer_offload", "optimizer offload", "优化器卸载";
     IgnoredLever::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
     IgnoredLever::ActivationOffload => "activation_offload", "activation offload", "激活卸载";

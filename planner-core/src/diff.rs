@@ -93,6 +93,9 @@ pub enum Setting {
     DpBalance,
     /// How prompts meet decoding (SGLang `--enable-mixed-chunk`).
     Batching,
+    /// The largest decode batch replayed from a CUDA graph (SGLang
+    /// `--cuda-graph-max-bs`).
+    GraphMaxBatch,
     /// Speculative decoding (drafter, draft tokens, acceptance).
     Speculative,
     /// Disaggregated prefill and decode pools (the P:D split, TP per
@@ -148,6 +151,7 @@ crate::lang::named!(Setting {
     Setting::DpBalance => "attention_dp_balance", "attention-DP balance", "注意力 DP 负载均衡";
     Setting::Batching => "batching", "prompts and decoding", "提示与解码的组合方式";
     Setting::MemoryFraction => "memory_fraction", "engine memory fraction", "引擎显存占比";
+    Setting::GraphMaxBatch => "graph_max_batch", "largest CUDA-graph decode batch", "CUDA graph 最大解码批";
     Setting::Speculative => "speculative", "speculative decoding", "投机解码";
     Setting::Disaggregation => "disaggregation", "prefill/decode pools", "预填充/解码分离";
     Setting::KvTier => "kv_tier", "KV store below HBM", "HBM 之下的 KV 存储";
@@ -556,6 +560,12 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
             .map_or("default".to_string(), |f| format!("{f:.2}"))
     };
     push(out, Setting::MemoryFraction, fraction(a), fraction(b), n);
+    let graphs = |l: &Levers| {
+        l.engine_knobs
+            .graph_max_batch
+            .map_or("default".to_string(), |g| g.to_string())
+    };
+    push(out, Setting::GraphMaxBatch, graphs(a), graphs(b), n);
     let spec = |l: &Levers| {
         l.speculative
             .filter(|s| s.active())

@@ -255,6 +255,13 @@ pub struct EngineProfile {
     /// Seconds a streamed request spends outside the engine loop on the
     /// way to its first token ([`Engine::front_end`]).
     pub front_end: crate::units::Seconds,
+    /// Largest decode batch the engine replays from a captured CUDA
+    /// graph; a larger one runs eagerly, its layers issued from Python
+    /// (SGLang's `cuda_graph_max_bs`, [`SglangMemory`]). `None`: every
+    /// decode batch replays a graph, or the engine issues nothing per
+    /// layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_max_batch: Option<u32>,
 }
 
 fn one() -> u32 {
@@ -517,6 +524,11 @@ pub struct EngineKnobs {
     /// `LLM.generate`), more behind a gateway.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub front_end_ms: Option<f64>,
+    /// Largest decode batch run from a captured CUDA graph, 1..=65,536
+    /// (SGLang `--cuda-graph-max-bs`); larger batches run eagerly. Only
+    /// `sglang` has it; `None` takes its default ([`SglangMemory`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_max_batch: Option<u32>,
 }
 
 /// The longest front-end latency a plan may state, milliseconds.
@@ -711,6 +723,124 @@ pub(crate) fn named_a100(name: &str) -> bool {
         .any(|w| w.eq_ignore_ascii_case(b"a100"))
 }
 
+/// Where an engine runs: what its defaults depend on besides its name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Deployment {
+    /// Memory CUDA can allocate on one device.
+    pub device_memory: Bytes,
+    /// Whether the device's name is an A100's ([`named_a100`]).
+    pub a100: bool,
+    /// Tensor-parallel degree of attention.
+    pub tp: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// Attention data-parallel ranks that meet in one expert group
+    /// (SGLang's `--dp` with `--enable-dp-attention`); 1 without.
+    pub attention_dp: u32,
+    /// What drafts speculative tokens, when speculation is on.
+    pub drafter: Option<Drafter>,
+    /// The static batch (the Static engine's running limit).
+    pub batch: u32,
+}
+
+impl Deployment {
+    /// One device of `device_memory` running alone, batch 1.
+    pub fn one(device_memory: Bytes) -> Self {
+        Deployment {
+            device_memory,
+            a100: false,
+            tp: 1,
+            pp: 1,
+            attention_dp: 1,
+            drafter: None,
+            batch: 1,
+        }
+    }
+}
+
+/// SGLang's defaults that follow the device's memory, as
+/// `ServerArgs._handle_gpu_memory_settings` sets them
+/// (`python/sglang/srt/server_args.py`; the rule of sgl-project/sglang
+/// PR #10975, "Use more general heuristics to set the default value of
+/// --mem-fraction-static", merged 2025-09-27, unchanged in the late-2025
+/// and 2026 sources read). By the memory the device reports, in MiB
+/// (SGLang reads nvidia-smi's total; the memory CUDA can allocate stands
+/// in, a fraction of a percent less):
+/// - under 20 GiB: chunks of 2,048 tokens, CUDA graphs up to batch 8;
+/// - under 35 GiB: 2,048, graphs to 24 (80 at TP ≥ 4);
+/// - under 60 GiB: 4,096, graphs to 32 (160 at TP ≥ 4);
+/// - under 160 GiB: 8,192, graphs to 256 (512 at TP ≥ 4);
+/// - from 160 GiB: 16,384, graphs to 512.
+///
+/// `mem_fraction_static` (weights and KV pool over the device's memory)
+/// is then the memory less a reserve for activations and graph buffers,
+/// in MiB: 512, 1.5 per chunk token (at least 2,048 tokens), 2 per graph
+/// batch, 1,024 per 8 ranks of TP × PP, with attention DP 3 per graph
+/// batch and DP rank (4.5 when graphs go past batch 300), at least
+/// 10 GiB on devices above 60 GiB, and 2 GiB more for EAGLE or MTP
+/// heads, 6 GiB for a draft model (`STANDALONE`). SGLang's TP size is
+/// every rank of the attention-DP group.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SglangMemory {
+    /// `chunked_prefill_size`.
+    pub chunk: u32,
+    /// `cuda_graph_max_bs`: larger decode batches run without CUDA graphs.
+    pub graph_max_batch: u32,
+    /// `mem_fraction_static`, rounded to three places as SGLang does.
+    pub fraction: f64,
+}
+
+impl SglangMemory {
+    /// The defaults for deployment `d`.
+    pub fn of(d: &Deployment) -> Self {
+        let mib = d.device_memory.base() / 1_048_576.0;
+        let gib = |g: f64| g * 1024.0;
+        let tp = d.tp.max(1) * d.attention_dp.max(1);
+        let wide = tp >= 4;
+        let (chunk, graph_max_batch) = if mib < gib(20.0) {
+            (2048, 8)
+        } else if mib < gib(35.0) {
+            (2048, if wide { 80 } else { 24 })
+        } else if mib < gib(60.0) {
+            (4096, if wide { 160 } else { 32 })
+        } else if mib < gib(160.0) {
+            (8192, if wide { 512 } else { 256 })
+        } else {
+            (16384, 512)
+        };
+        let bs = f64::from(graph_max_batch);
+        let mut reserve = 512.0
+            + f64::from(chunk.max(2048)) * 1.5
+            + bs * 2.0
+            + f64::from(tp) * f64::from(d.pp.max(1)) / 8.0 * 1024.0;
+        if d.attention_dp > 1 {
+            let dp = f64::from(d.attention_dp);
+            reserve += bs * dp * 3.0;
+            if graph_max_batch > 300 {
+                reserve += bs * dp * 1.5;
+            }
+        }
+        if mib > gib(60.0) {
+            reserve = reserve.max(gib(10.0));
+        }
+        reserve += match d.drafter {
+            None => 0.0,
+            Some(Drafter::Heads { .. }) => gib(2.0),
+            Some(Drafter::Model { .. }) => gib(6.0),
+        };
+        let fraction = if mib > 0.0 {
+            (((mib - reserve) / mib) * 1000.0).round() / 1000.0
+        } else {
+            0.0
+        };
+        SglangMemory {
+            chunk,
+            graph_max_batch,
+            fraction: fraction.max(0.0),
+        }
+    }
+}
+
 impl EngineProfile {
     /// The profile with the plan's engine knobs over the defaults (the
     /// running limit only on a continuous-batching engine).
@@ -736,6 +866,9 @@ impl EngineProfile {
         if let (true, Some(b)) = (self.engine.continuous(), k.batching) {
             self.batching = b;
         }
+        if let (Engine::Sglang, Some(g)) = (self.engine, k.graph_max_batch) {
+            self.graph_max_batch = Some(g);
+        }
         if let (true, Some(ms)) = (self.engine.continuous(), k.front_end_ms) {
             self.front_end = crate::units::Seconds::from_millis(ms.clamp(0.0, MAX_FRONT_END_MS));
         }
@@ -744,9 +877,9 @@ impl EngineProfile {
 }
 
 impl Engine {
-    /// The engine's defaults on a GPU with `device_memory` per device, at
-    /// tensor-parallel degree `tp`, for an online server. `batch` is the
-    /// static batch (the Static engine's running limit).
+    /// The engine's defaults where it runs ([`Deployment`]: the device's
+    /// memory, the ranks, the drafter, the static batch), for an online
+    /// server.
     ///
     /// Sources:
     /// - vLLM: `gpu_memory_utilization` 0.9 and `block_size` 16
@@ -755,32 +888,29 @@ impl Engine {
     ///   other than A100, else 2048 and 256 (`vllm/engine/arg_utils.py`,
     ///   `EngineArgs.get_batch_defaults`, vLLM PR #17885); V1 always
     ///   chunks prefill and preempts by recomputation.
-    /// - SGLang: `mem_fraction_static` 0.88 at TP 1, 0.87 at TP 2, 0.85 at
-    ///   TP 4, 0.81 at TP 8, 0.79 at TP ≥ 16; `chunked_prefill_size` 8192,
-    ///   or 2048 on GPUs under 25 GB; `page_size` 1
-    ///   (`python/sglang/srt/server_args.py`, `__post_init__`, v0.4.x).
+    /// - SGLang: `mem_fraction_static` and `chunked_prefill_size` from the
+    ///   device's memory and the ranks ([`SglangMemory`]); `page_size` 1.
     /// - TensorRT-LLM: `free_gpu_memory_fraction` 0.9, `tokens_per_block`
     ///   32, `max_num_tokens` 8192, `max_batch_size` 2048
     ///   (`tensorrt_llm/llmapi/llm_args.py`, `KvCacheConfig` and
     ///   `BuildConfig` defaults).
     ///
-    /// Checked against the sources (issue 13, second part): SGLang's
-    /// fractions by TP (0.79 at ≥ 16, 0.81 at ≥ 8, 0.85 at ≥ 4, 0.87 at
-    /// ≥ 2, else 0.88) and `chunked_prefill_size` (2048 below 25,000 MB,
-    /// else 8192) as `ServerArgs.__post_init__` sets them in v0.4.x (later
-    /// versions key the fraction on the world size and raise the chunk on
-    /// large GPUs); TensorRT-LLM's `KvCacheConfig`:
+    /// Checked against the sources (issue 13, second part): TensorRT-LLM's
+    /// `KvCacheConfig`:
     /// `free_gpu_memory_fraction` default 0.9 ("Default is 90%"),
     /// `tokens_per_block` default 32, `enable_block_reuse` default True.
     /// `max_num_tokens` 8192 and `max_batch_size` 2048 were not re-read in
     /// that pass.
-    pub fn profile(self, device_memory: Bytes, a100: bool, tp: u32, batch: u32) -> EngineProfile {
+    pub fn profile(self, d: &Deployment) -> EngineProfile {
+        let (device_memory, a100, batch) = (d.device_memory, d.a100, d.batch);
         let large = device_memory.as_gib() >= LARGE_GPU_GIB;
         // vLLM keeps the small defaults on A100s whatever their memory:
         // the device's name is tested (PR #17885: the large budget cut
         // A100 throughput), so an A800 gets the large ones.
         let vllm_large = large && !a100;
         let block_tokens = self.block_tokens();
+        // SGLang's memory-dependent defaults, worked out once.
+        let sglang = (self == Engine::Sglang).then(|| SglangMemory::of(d));
         let (pool, token_budget, max_seqs) = match self {
             Engine::Static | Engine::HfTransformers => (KvPoolRule::Leftover, None, batch.max(1)),
             // V0 with chunked prefill off (its default below 32K context):
@@ -795,16 +925,9 @@ impl Engine {
                 if vllm_large { 1024 } else { 256 },
             ),
             Engine::Sglang => {
-                let fraction = match tp {
-                    0..=1 => 0.88,
-                    2..=3 => 0.87,
-                    4..=7 => 0.85,
-                    8..=15 => 0.81,
-                    _ => 0.79,
-                };
-                let small = device_memory.as_gb() < 25.0;
-                let chunk = if small { 2048 } else { 8192 };
-                (KvPoolRule::StaticOfTotal { fraction }, Some(chunk), 4096)
+                let fraction = sglang.map_or(0.0, |m| m.fraction);
+                let chunk = sglang.map(|m| m.chunk);
+                (KvPoolRule::StaticOfTotal { fraction }, chunk, 4096)
             }
             Engine::TrtLlm => (KvPoolRule::OfFree { fraction: 0.9 }, Some(8192), 2048),
         };
@@ -830,6 +953,7 @@ impl Engine {
             host: self.host(),
             dp_balance: DpBalance::Off,
             front_end: self.front_end(),
+            graph_max_batch: sglang.map(|m| m.graph_max_batch),
         }
     }
 
@@ -1055,29 +1179,101 @@ mod tests {
     fn defaults_depend_on_the_gpu_and_tp() {
         let big = Bytes::from_gib(80.0);
         let small = Bytes::from_gib(24.0);
-        assert_eq!(
-            Engine::Vllm.profile(big, false, 1, 1).token_budget,
-            Some(8192)
-        );
-        assert_eq!(
-            Engine::Vllm.profile(small, false, 1, 1).token_budget,
-            Some(2048)
-        );
+        let on = |m: Bytes| Deployment::one(m);
+        assert_eq!(Engine::Vllm.profile(&on(big)).token_budget, Some(8192));
+        assert_eq!(Engine::Vllm.profile(&on(small)).token_budget, Some(2048));
         // vLLM keeps an 80 GB A100 on the small defaults (PR #17885), by
         // name: an A800 is not one.
         assert!(named_a100("NVIDIA A100 SXM4 80GB") && !named_a100("NVIDIA A800 SXM4 80GB"));
-        let a100 = Engine::Vllm.profile(big, true, 1, 1);
+        let a100 = Engine::Vllm.profile(&Deployment {
+            a100: true,
+            ..on(big)
+        });
         assert_eq!((a100.token_budget, a100.max_seqs), (Some(2048), 256));
-        let h100 = Engine::Vllm.profile(big, false, 1, 1);
+        let h100 = Engine::Vllm.profile(&on(big));
         assert_eq!((h100.token_budget, h100.max_seqs), (Some(8192), 1024));
+        let tp8 = Deployment { tp: 8, ..on(big) };
+        assert!(matches!(
+            Engine::Sglang.profile(&tp8).pool,
+            KvPoolRule::StaticOfTotal { .. }
+        ));
+        assert_eq!(Engine::Sglang.profile(&tp8).block_tokens, 1);
+        assert_eq!(Engine::TrtLlm.profile(&on(big)).block_tokens, 32);
         assert_eq!(
-            Engine::Sglang.profile(big, false, 8, 1).pool,
-            KvPoolRule::StaticOfTotal { fraction: 0.81 }
+            Engine::Static
+                .profile(&Deployment {
+                    batch: 7,
+                    ..on(big)
+                })
+                .max_seqs,
+            7
         );
-        assert_eq!(Engine::Sglang.profile(big, false, 8, 1).block_tokens, 1);
-        assert_eq!(Engine::TrtLlm.profile(big, false, 1, 1).block_tokens, 32);
-        assert_eq!(Engine::Static.profile(big, false, 1, 7).max_seqs, 7);
         assert!(!Engine::Static.continuous());
+    }
+
+    /// SGLang's memory defaults, worked by hand from
+    /// `_handle_gpu_memory_settings` (figures in MiB).
+    #[test]
+    fn sglang_reserves_by_memory_chunk_graphs_and_ranks() {
+        let mib = |m: f64| Bytes::new(m * 1_048_576.0);
+        let on = |m: f64| Deployment::one(mib(m));
+        // An H100 (81,559 MiB) at TP 8: 512 + 8,192 × 1.5 + 512 × 2 +
+        // 1,024 = 14,848 → (81,559 − 14,848) / 81,559 = 0.818.
+        let h100 = SglangMemory::of(&Deployment {
+            tp: 8,
+            ..on(81_559.0)
+        });
+        assert_eq!((h100.chunk, h100.graph_max_batch), (8192, 512));
+        assert_eq!(h100.fraction, 0.818);
+        // At TP 1 the reserve is 13,440 and graphs stop at 256: 0.835.
+        let one = SglangMemory::of(&on(81_559.0));
+        assert_eq!((one.graph_max_batch, one.fraction), (256, 0.835));
+        // An H200 (143,771) at TP 8: the same reserve, 0.897.
+        assert_eq!(
+            SglangMemory::of(&Deployment {
+                tp: 8,
+                ..on(143_771.0)
+            })
+            .fraction,
+            0.897
+        );
+        // With attention DP 8 over TP 1: SGLang's TP is 8, and DP adds
+        // 512 × 8 × 4.5 = 18,432: 33,280 → 0.769.
+        let dp = SglangMemory::of(&Deployment {
+            attention_dp: 8,
+            ..on(143_771.0)
+        });
+        assert_eq!(dp.fraction, 0.769);
+        // A B200 (183,359): chunks of 16,384, reserve 27,136 → 0.852.
+        let b200 = SglangMemory::of(&Deployment {
+            tp: 8,
+            ..on(183_359.0)
+        });
+        assert_eq!((b200.chunk, b200.fraction), (16_384, 0.852));
+        // An RTX 4090 (24,564) alone: 2,048-token chunks, graphs to 24,
+        // 512 + 3,072 + 48 + 128 = 3,760 → 0.847; no 10 GiB floor.
+        let rtx = SglangMemory::of(&on(24_564.0));
+        assert_eq!(
+            (rtx.chunk, rtx.graph_max_batch, rtx.fraction),
+            (2048, 24, 0.847)
+        );
+        // A small model on an A100 40GB at TP 1: 4,096 and graphs to 32.
+        assert_eq!(SglangMemory::of(&on(40_960.0)).chunk, 4096);
+        // EAGLE heads reserve 2 GiB more; a draft model 6 GiB.
+        let heads = SglangMemory::of(&Deployment {
+            drafter: Some(Drafter::Heads { layers: 1 }),
+            ..on(81_559.0)
+        });
+        assert_eq!(heads.fraction, 0.810);
+        // The profile carries the fraction and the chunk.
+        let p = Engine::Sglang.profile(&Deployment {
+            tp: 8,
+            ..on(81_559.0)
+        });
+        assert_eq!(p.pool, KvPoolRule::StaticOfTotal { fraction: 0.818 });
+        assert_eq!(p.token_budget, Some(8192));
+        // Never below nothing on a device smaller than the reserve.
+        assert_eq!(SglangMemory::of(&on(2_000.0)).fraction, 0.0);
     }
 
     #[test]
@@ -1104,7 +1300,7 @@ mod tests {
         assert_eq!(Engine::Sglang.host().overlap, HostOverlap::Overlapped);
         assert_eq!(
             Engine::VllmV0
-                .profile(Bytes::from_gib(80.0), false, 1, 1)
+                .profile(&Deployment::one(Bytes::from_gib(80.0)))
                 .batching,
             Batching::PrefillFirst
         );
@@ -1115,7 +1311,7 @@ mod tests {
     #[test]
     fn each_engine_meets_prompts_its_own_way() {
         let big = Bytes::from_gib(80.0);
-        let sglang = Engine::Sglang.profile(big, false, 1, 1);
+        let sglang = Engine::Sglang.profile(&Deployment::one(big));
         assert_eq!(sglang.batching, Batching::PrefillFirst);
         let mixed = EngineKnobs {
             batching: Some(Batching::Mixed),
@@ -1124,7 +1320,7 @@ mod tests {
         assert_eq!(sglang.with_knobs(&mixed).batching, Batching::Mixed);
         for e in [Engine::Vllm, Engine::TrtLlm] {
             assert_eq!(
-                e.profile(big, false, 1, 1).batching,
+                e.profile(&Deployment::one(big)).batching,
                 Batching::Mixed,
                 "{e:?}"
             );

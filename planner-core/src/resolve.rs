@@ -132,15 +132,16 @@ impl Resolved {
     /// default there). `batch` is the static batch (the Static engine's
     /// running limit).
     pub(crate) fn engine_profile(&self, batch: u32) -> crate::engine::EngineProfile {
+        let d = deployment(
+            &self.levers,
+            self.gpu.device_memory(),
+            self.gpu_named_a100,
+            batch,
+        );
         let mut p = self
             .levers
             .engine
-            .profile(
-                self.gpu.device_memory(),
-                self.gpu_named_a100,
-                self.tp,
-                batch,
-            )
+            .profile(&d)
             .with_knobs(&self.levers.engine_knobs);
         p.token_budget = self.levers.prefill_chunk;
         p
@@ -150,11 +151,7 @@ impl Resolved {
     /// (checked to divide TP), else TP.
     #[inline]
     pub fn etp(&self) -> u32 {
-        self.levers
-            .moe
-            .expert_tp
-            .unwrap_or(self.tp)
-            .clamp(1, self.tp.max(1))
+        expert_tp(&self.levers, self.tp)
     }
 
     /// Recomputes the partition after the degrees, the weight format or
@@ -851,14 +848,45 @@ fn apply_engine(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, a100: bool)
         }
         levers.engine_knobs.memory_fraction = Some(f);
     }
-    let tp = levers.parallel.tp.max(1);
-    let profile = levers
-        .engine
-        .profile(gpu.device_memory(), a100, tp, 1)
-        .with_knobs(&levers.engine_knobs);
+    let d = deployment(levers, gpu.device_memory(), a100, 1);
+    let profile = levers.engine.profile(&d).with_knobs(&levers.engine_knobs);
     if levers.prefill_chunk.is_none() {
         levers.prefill_chunk = profile.token_budget;
     }
+    // Where the engine's decode graphs stop, for the time model (a
+    // stated value is checked with the other knobs).
+    if levers.engine_knobs.graph_max_batch.is_none() {
+        levers.engine_knobs.graph_max_batch = profile.graph_max_batch;
+    }
+}
+
+/// Where the plan's engine runs, as its defaults read it: attention
+/// data-parallel ranks are the expert group's ranks over the attention
+/// TP degree (`time::work::token_sets`), 1 without experts spread wider.
+fn deployment(
+    levers: &Levers,
+    device_memory: crate::units::Bytes,
+    a100: bool,
+    batch: u32,
+) -> crate::engine::Deployment {
+    let p = &levers.parallel;
+    let tp = p.tp.max(1);
+    let etp = expert_tp(levers, tp);
+    crate::engine::Deployment {
+        device_memory,
+        a100,
+        tp,
+        pp: p.pp.max(1),
+        attention_dp: (p.ep.max(1) * etp / tp).max(1),
+        drafter: levers.speculative.filter(|s| s.active()).map(|s| s.drafter),
+        batch,
+    }
+}
+
+/// Tensor-parallel degree inside each routed expert at attention TP `tp`:
+/// `levers.moe.expert_tp` (checked to divide TP), else TP.
+fn expert_tp(levers: &Levers, tp: u32) -> u32 {
+    levers.moe.expert_tp.unwrap_or(tp).clamp(1, tp.max(1))
 }
 
 /// `levers.engine_knobs.front_end_ms` is refused by name outside 0..=10 s
@@ -1321,51 +1349,60 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
         levers.engine_knobs.max_seqs = Some(m);
     }
     if let Some(n) = levers.engine_knobs.scheduler_steps {
-        let n = c.bounded(
+        levers.engine_knobs.scheduler_steps = Some(c.bounded(
             "levers.engine_knobs.scheduler_steps",
             n,
             crate::engine::MAX_SCHEDULER_STEPS,
-        );
-        // Multi-step scheduling is vLLM V0's alone (V1 removed it).
-        if levers.engine == crate::engine::Engine::VllmV0 {
-            levers.engine_knobs.scheduler_steps = Some(n);
-        } else {
-            c.push(Diagnostic::info(K::LeverIgnored {
-                lever: IgnoredLever::SchedulerSteps,
-            }));
-            levers.engine_knobs.scheduler_steps = None;
-        }
+        ));
     }
+    if let Some(g) = levers.engine_knobs.graph_max_batch {
+        levers.engine_knobs.graph_max_batch = Some(c.bounded(
+            "levers.engine_knobs.graph_max_batch",
+            g,
+            crate::engine::MAX_SEQS_LIMIT,
+        ));
+    }
+    use crate::engine::Engine as E;
+    let engine = levers.engine;
+    let k = &mut levers.engine_knobs;
+    // Multi-step scheduling is vLLM V0's alone (V1 removed it).
+    engine_only(
+        c,
+        engine == E::VllmV0,
+        IgnoredLever::SchedulerSteps,
+        &mut k.scheduler_steps,
+    );
     // Holding prompts for every attention-DP rank is TensorRT-LLM's
     // (`attention_dp_config.enable_balance`).
-    if levers.engine_knobs.attention_dp_balance.is_some()
-        && levers.engine != crate::engine::Engine::TrtLlm
-    {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: IgnoredLever::DpBalance,
-        }));
-        levers.engine_knobs.attention_dp_balance = None;
-    }
+    engine_only(
+        c,
+        engine == E::TrtLlm,
+        IgnoredLever::DpBalance,
+        &mut k.attention_dp_balance,
+    );
     // SGLang mixes prompts into decoding only with `--enable-mixed-chunk`
     // and vLLM V0 only with chunked prefill; vLLM V1 and TensorRT-LLM
     // always mix, and static batches do not schedule by iteration.
-    if levers.engine_knobs.batching.is_some()
-        && !matches!(
-            levers.engine,
-            crate::engine::Engine::Sglang | crate::engine::Engine::VllmV0
-        )
-    {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: IgnoredLever::Batching,
-        }));
-        levers.engine_knobs.batching = None;
-    }
+    let mixes = matches!(engine, E::Sglang | E::VllmV0);
+    engine_only(c, mixes, IgnoredLever::Batching, &mut k.batching);
+    // Only SGLang's decode graphs stop at a stated batch
+    // (`--cuda-graph-max-bs`).
+    engine_only(
+        c,
+        engine == E::Sglang,
+        IgnoredLever::GraphMaxBatch,
+        &mut k.graph_max_batch,
+    );
     // Only vLLM V1 profiles its sampler before sizing the pool.
-    if levers.engine_knobs.sampler.is_some() && levers.engine != crate::engine::Engine::Vllm {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: IgnoredLever::Sampler,
-        }));
-        levers.engine_knobs.sampler = None;
+    engine_only(c, engine == E::Vllm, IgnoredLever::Sampler, &mut k.sampler);
+}
+
+/// A knob only some engines read (`read`): elsewhere it is dropped and
+/// named as ignored.
+fn engine_only<T>(c: &mut Checker, read: bool, lever: IgnoredLever, knob: &mut Option<T>) {
+    if knob.is_some() && !read {
+        c.push(Diagnostic::info(K::LeverIgnored { lever }));
+        *knob = None;
     }
 }
 

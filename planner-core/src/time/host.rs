@@ -190,6 +190,29 @@ pub(crate) fn engine_prefill_seconds(r: &Resolved, w: &StageWork) -> f64 {
     if !r.levers.engine.eager_prefill() {
         return 0.0;
     }
+    engine_pass_seconds(r, w)
+}
+
+/// Host seconds to issue a decode forward of `seqs` sequences over a
+/// stage's layers: 0 while the batch replays a captured CUDA graph, the
+/// eager pass's operators past the engine's largest graph batch
+/// (`levers.engine_knobs.graph_max_batch`, SGLang's `cuda_graph_max_bs`,
+/// resolved from its default). SGLang replays a graph only when
+/// `CudaGraphRunner.can_run` finds the batch within `max_bs`
+/// (`model_executor/cuda_graph_runner.py`), else `ModelRunner` runs
+/// `forward_decode` eagerly through the same modules as a prefill; their
+/// count is [`engine_prefill_ops`]'s (the decode attention backend's
+/// views, cache write, output and kernel stand for the prefill's).
+pub(crate) fn engine_decode_seconds(r: &Resolved, w: &StageWork, seqs: f64) -> f64 {
+    match r.levers.engine_knobs.graph_max_batch {
+        Some(cap) if seqs > f64::from(cap) => engine_pass_seconds(r, w),
+        _ => 0.0,
+    }
+}
+
+/// Host seconds to issue one forward over a stage's layers from Python,
+/// module by module ([`engine_prefill_ops`]).
+fn engine_pass_seconds(r: &Resolved, w: &StageWork) -> f64 {
     let ops = w.dense_layers * engine_prefill_ops(&r.spec, r.tp, false)
         + w.moe_layers * engine_prefill_ops(&r.spec, r.tp, true);
     ops * r.eff.host_op.base()

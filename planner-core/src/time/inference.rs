@@ -95,17 +95,27 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
     parts.add(TimeKind::LayerOverhead, o, o);
 }
 
+/// What a pass carries, as the host's time to issue it reads it.
+#[derive(Debug, Clone, Copy)]
+enum Carries {
+    /// Prompt tokens (with or without decoding sequences beside them).
+    Prompt,
+    /// Only decoding sequences, this many.
+    Decode(f64),
+}
+
 /// A pass is never shorter than the host's time to issue it
 /// (`time::host`): the GPU's idle wait is charged as its own part.
 /// A pass that carries prompt tokens on an engine that prefills eagerly
-/// is issued layer by layer from Python (`host::engine_prefill_seconds`).
-fn host_floor(r: &Resolved, w: &StageWork, parts: &mut Parts, prompt: bool) {
-    let eager_prefill = if prompt {
-        super::host::engine_prefill_seconds(r, w)
-    } else {
-        0.0
+/// is issued layer by layer from Python (`host::engine_prefill_seconds`),
+/// and so is a decode batch past the engine's largest CUDA graph
+/// (`host::engine_decode_seconds`).
+fn host_floor(r: &Resolved, w: &StageWork, parts: &mut Parts, carries: Carries) {
+    let eager = match carries {
+        Carries::Prompt => super::host::engine_prefill_seconds(r, w),
+        Carries::Decode(seqs) => super::host::engine_decode_seconds(r, w, seqs),
     };
-    let host = super::host::forward_seconds(r, w).max(eager_prefill);
+    let host = super::host::forward_seconds(r, w).max(eager);
     let wait = host - parts.total();
     if wait > 0.0 {
         parts.add(TimeKind::HostBound, wait, wait);
@@ -229,7 +239,7 @@ fn prefill(
     let mut one = Parts::default();
     pass_parts(r, &w, &mut one, true);
     stream_weights(r, dev, &w, &mut one);
-    host_floor(r, &w, &mut one, true);
+    host_floor(r, &w, &mut one, Carries::Prompt);
     prefill.add_all(&one.scaled(chunks));
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, chunk), r.tp) * chunks * f64::from(r.pp - 1);
@@ -336,7 +346,7 @@ fn decode(
     stream_weights(r, dev, &w, &mut decode);
     let kv = kv_per_token_layer_rank(r) * windowed(r, ctx) * b * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut decode);
-    host_floor(r, &w, &mut decode, false);
+    host_floor(r, &w, &mut decode, Carries::Decode(b));
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, b), r.tp) * f64::from(r.pp - 1);
         decode.add(TimeKind::PipelineP2p, t, t);
@@ -426,7 +436,12 @@ pub(crate) fn iteration(r: &Resolved, dev: Option<&Breakdown>, m: &Mix) -> Parts
     let read = m.decode_keys + m.prefill_cached;
     let kv = kv_per_token_layer_rank(r) * read * f64::from(whole.layers());
     kv_read(r, dev, kv, w.layers(), &mut parts);
-    host_floor(r, &w, &mut parts, m.prefill_tokens > 0.0);
+    let carries = if m.prefill_tokens > 0.0 {
+        Carries::Prompt
+    } else {
+        Carries::Decode(m.decode_seqs)
+    };
+    host_floor(r, &w, &mut parts, carries);
     if r.pp > 1 {
         let t = p2p(r, send_bytes(r, tokens), r.tp) * f64::from(r.pp - 1);
         parts.add(TimeKind::PipelineP2p, t, t);
