@@ -104,6 +104,9 @@ pub enum GpuId {
     /// NVIDIA L20 48GB.
     #[serde(rename = "l20")]
     L20,
+    /// NVIDIA GeForce RTX 3090.
+    #[serde(rename = "rtx-3090")]
+    Rtx3090,
     /// NVIDIA GeForce RTX 4090.
     #[serde(rename = "rtx-4090")]
     Rtx4090,
@@ -151,6 +154,7 @@ impl GpuId {
         GpuId::Gaudi3,
         GpuId::L40s,
         GpuId::L20,
+        GpuId::Rtx3090,
         GpuId::Rtx4090,
         GpuId::Rtx4090d,
         GpuId::Rtx5090,
@@ -442,6 +446,14 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::Recalled,
     },
     GpuEntry {
+        id: GpuId::Rtx3090,
+        name: "NVIDIA GeForce RTX 3090",
+        spec: spec(A::Ampere, M::Gddr6, 24.0, Some(24269.0), 0.936, 71.0, 71.0, None, None, 350.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA Ampere GA102 GPU architecture whitepaper (recalled, not re-read): 24 GB GDDR6X at 936 GB/s, 71 TFLOPS FP16/BF16 tensor dense with FP32 accumulate (GeForce's half rate; 142 with FP16 accumulate, not used), no FP8, 350 W, PCIe 4.0 x16, an optional NVLink bridge not modelled (most boxes have none); CUDA can allocate 23.70 GiB (24,269 MiB: 'GPU 0; 23.70 GiB total capacity' in RTX 3090 out-of-memory logs, GaoLii/DSP#10, 2022, and xiaoxiangAQ/GAS-Net#7, 2023)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
         id: GpuId::Rtx4090,
         name: "NVIDIA GeForce RTX 4090",
         spec: spec(A::Ada, M::Gddr6, 24.0, Some(24207.0), 1.008, 165.2, 165.2, Some(330.3), None, 450.0,
@@ -518,6 +530,7 @@ mod tests {
             | GpuId::Gaudi3
             | GpuId::L40s
             | GpuId::L20
+            | GpuId::Rtx3090
             | GpuId::Rtx4090
             | GpuId::Rtx4090d
             | GpuId::Rtx5090

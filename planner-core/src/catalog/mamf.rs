@@ -10,6 +10,19 @@
 //! same tool published in mag-/gpu_benchmark's README. Rows measured on a
 //! sibling part (the 40 GB A100, the 96 GB GH200) reuse that part's figure.
 //! These are the software stacks of 2024–25; newer ones move them.
+//!
+//! A second source stands in where that table has no row:
+//! zzc0721/torch-performance-test-data `database.md` (read 2026-12), a
+//! crowd-sourced table of its `test.py`: `torch.mm` of square random
+//! matrices of 1,024 to 10,240, 6 warm-up and 30 timed calls each, the best
+//! size reported, with each row's PyTorch version. It agrees with the MAMF
+//! table where both measured a part (BF16: H100 789.2 and 783.7 against
+//! 794.5, H200 790.3 against 794.5, A100 SXM4 80GB 264.5 against 271.2,
+//! B200 1,696 against 1,745). Its RTX 5090 rows (236.0, 242.2) exceed the
+//! catalog's 209.5 (FP32 accumulate at half rate, a secondary figure) by
+//! 13–16 %: whether the datasheet rate or the clock explains it is
+//! unsettled, but either way the card reaches at least the catalog's
+//! figure, so its ceiling is capped there as the other GeForce cards' are.
 
 use super::GpuId;
 use crate::hardware::{GpuArch, MatmulCeiling};
@@ -106,8 +119,8 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // 252.9 of 312.
         GpuId::A100Pcie80 => c(0.811, None),
         // 794.5 of 989 BF16 ("H200 is the same"); FP8 1402.6 (H100) and
-        // 1453.4 (H200) of 1979.
-        GpuId::H100Sxm => c(0.803, Some(0.709)),
+        // 1453.4 (H200) of 1979. The H800 is the same die and memory.
+        GpuId::H100Sxm | GpuId::H800Sxm => c(0.803, Some(0.709)),
         GpuId::H200Sxm | GpuId::H200Nvl => c(0.803, Some(0.734)),
         // 499.5 of 756 (mag-/gpu_benchmark).
         GpuId::H100Pcie => c(0.661, None),
@@ -128,6 +141,19 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // 418.7 of 432 BF16, 826.5 of 865 FP8; 1243 of 1677, 1289.5 of 1677.
         GpuId::Gaudi2 => c(0.969, Some(0.955)),
         GpuId::Gaudi3 => c(0.741, Some(0.769)),
+        // The parts below from the crowd-sourced torch matmul table
+        // (the module's second source), BF16: an H20 at 141.86 of 148; an A800
+        // at 266.48 of 312; an L40S at 269.15 of 362.05.
+        GpuId::H20 => c(0.958, None),
+        GpuId::A800Sxm80 => c(0.854, None),
+        GpuId::L40s => c(0.743, None),
+        // RTX 4090: 162.39, 163.09, 170.06 and 173.31 (four 24 GB cards,
+        // median 166.6) of 165.2; RTX 4090 D: 148.91 of 147.1. GeForce
+        // cards run above the boost clock their datasheet figure is
+        // computed at; the ceiling is capped at the datasheet figure.
+        // RTX 3090: 76.34, 76.58 and 76.68 of 71.0; RTX 5090: 236.03 and
+        // 242.18 of 209.5.
+        GpuId::Rtx4090 | GpuId::Rtx4090d | GpuId::Rtx3090 | GpuId::Rtx5090 => c(1.0, None),
         _ => None,
     }
 }

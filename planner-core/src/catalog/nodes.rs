@@ -254,6 +254,13 @@ pub static NODES: &[NodeEntry] = &[
         Provenance::Assumed,
     ),
     entry(
+        GpuId::Rtx3090,
+        "desktop workstation",
+        64.0,
+        DESKTOP_ASSUMED,
+        Provenance::Assumed,
+    ),
+    entry(
         GpuId::Rtx4090,
         "desktop workstation",
         64.0,

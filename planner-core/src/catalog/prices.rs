@@ -189,6 +189,12 @@ pub static PRICES: &[PriceEntry] = &[
         provenance: Provenance::Recalled,
     },
     PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx3090), kind: PriceKind::Purchase,
+        usd: Usd::new(1_499.0), date: "2020-09",
+        source: "NVIDIA GeForce RTX 3090 launch MSRP, $1,499",
+        provenance: Provenance::Recalled,
+    },
+    PriceEntry {
         item: PricedItem::Gpu(GpuId::Rtx4090), kind: PriceKind::Purchase,
         usd: Usd::new(1_599.0), date: "2022-10",
         source: "NVIDIA GeForce RTX 4090 launch MSRP, $1,599",

@@ -521,39 +521,96 @@ fn model_state_items<S: Sink>(
             || format!("{} B/param{}", p.optimizer, suffix(shard_opt)),
         );
     } else if let TrainingKind::Lora(l) | TrainingKind::Qlora(l) = kind {
-        // Adapters: weights and gradients in the adapter precision plus the
-        // optimizer's moments; small enough that nobody shards them.
-        let ab = l.adapter_precision.bytes_per_element();
-        let moments = optimizer_bytes(r);
-        match paged(r) {
-            None => {
-                let per = 2.0 * ab + moments;
-                items.hbm(ItemKind::Adapters, sp.adapters * per, || {
-                    format!(
-                        "{:.3e} adapter params (rank {}) × {per} B (weights, grads, optimizer)",
-                        sp.adapters, l.rank
-                    )
-                });
-            }
-            Some(host) => {
-                items.hbm(ItemKind::Adapters, sp.adapters * 2.0 * ab, || {
-                    format!(
-                        "{:.3e} adapter params (rank {}) × {} B (weights, grads)",
-                        sp.adapters,
-                        l.rank,
-                        2.0 * ab
-                    )
-                });
-                items.place(
-                    ItemKind::OptimizerStates,
-                    sp.adapters * moments,
-                    Some(host),
-                    || format!("{moments} B per adapter param, paged to host memory"),
-                );
-            }
-        }
+        adapter_items(items, r, sp, l, g);
     }
     (dense.weights + experts.weights).base()
+}
+
+/// LoRA adapters: their weights and gradients in the adapter precision
+/// and the optimizer's moments, the only states that train. They are
+/// sharded and moved as full training's states are: FSDP wraps each
+/// layer's adapters with the layer, so FULL_SHARD shards them and
+/// `CPUOffload(offload_params=True)` keeps them, their gradients and the
+/// optimizer's step on the host (Answer.AI's `fsdp_qlora` `train.py`,
+/// which trains a 70B QLoRA on two 24 GB GPUs that way); ZeRO partitions
+/// the trainable parameters' moments (stage 1), gradients (2) and the
+/// parameters themselves (3) (DeepSpeed ZeRO docs). Whole and in HBM, as
+/// one item, when nothing shards or moves them; a paged optimizer keeps
+/// the moments in host memory (`optimizer_impl: paged`).
+fn adapter_items<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    sp: &StageParams,
+    l: crate::plan::LoraSpec,
+    g: &Groups,
+) {
+    let off = &r.levers.offload;
+    let ab = l.adapter_precision.bytes_per_element();
+    let moments = optimizer_bytes(r);
+    let host = paged(r);
+    let sharded = g.n > 1 && (g.shard_opt || g.shard_grad || g.shard_param);
+    let moved = off.parameters.is_some() || off.gradients.is_some() || off.optimizer.is_some();
+    if !sharded && !moved {
+        let per = 2.0 * ab + if host.is_some() { 0.0 } else { moments };
+        let what = if host.is_some() {
+            "weights, grads"
+        } else {
+            "weights, grads, optimizer"
+        };
+        items.hbm(ItemKind::Adapters, sp.adapters * per, || {
+            format!(
+                "{:.3e} adapter params (rank {}) × {per} B ({what})",
+                sp.adapters, l.rank
+            )
+        });
+    } else {
+        let n = g.n;
+        items.place(
+            ItemKind::Adapters,
+            sp.adapters * ab / div(g.shard_param, n),
+            off.parameters,
+            || {
+                format!(
+                    "{:.3e} adapter params (rank {}) × {ab} B (weights){}",
+                    sp.adapters,
+                    l.rank,
+                    suffix(g.shard_param)
+                )
+            },
+        );
+        items.place(
+            ItemKind::Adapters,
+            sp.adapters * ab / div(g.shard_grad, n),
+            off.gradients,
+            || {
+                format!(
+                    "{ab} B per adapter param (gradients){}",
+                    suffix(g.shard_grad)
+                )
+            },
+        );
+        if host.is_none() {
+            items.place(
+                ItemKind::OptimizerStates,
+                sp.adapters * moments / div(g.shard_opt, n),
+                off.optimizer,
+                || {
+                    format!(
+                        "{moments} B per adapter param (optimizer){}",
+                        suffix(g.shard_opt)
+                    )
+                },
+            );
+        }
+    }
+    if let Some(host) = host {
+        items.place(
+            ItemKind::OptimizerStates,
+            sp.adapters * moments / div(g.shard_opt, g.n),
+            Some(host),
+            || format!("{moments} B per adapter param, paged to host memory"),
+        );
+    }
 }
 
 /// Whether the plan's 16-bit weights exist only inside the all-gather
