@@ -102,6 +102,10 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(page.getByTestId('serving-front-end')).toHaveCount(0);
     await expect(page.getByTestId('lever-host-overlap')).toBeVisible();
     await expect(page.getByTestId('lever-scheduler-steps')).toHaveCount(0);
+    // SGLang replays decode batches from CUDA graphs up to a batch its
+    // defaults set by the GPU's memory and TP; the empty box shows it.
+    const graphs = page.getByTestId('lever-graph-max-batch');
+    await expect(graphs).toHaveAttribute('placeholder', lang === 'zh' ? /^引擎默认: \d+$/ : /^engine default: \d+$/);
     await panel.screenshot({ path: `${shots}/serving-${lang}.png` });
 
     // vLLM 0.6 as it ran: ten decode steps per scheduling make a new
@@ -110,6 +114,7 @@ for (const lang of ['en', 'zh'] as const) {
     await expect(panel.locator('h3')).toContainText('vLLM 0.6');
     const steps = page.getByTestId('lever-scheduler-steps');
     await expect(steps).toBeVisible();
+    await expect(graphs).toHaveCount(0);
     const ttft50 = page.getByTestId('serving-ttft_p50').locator('dd');
     const single = await ttft50.textContent();
     await steps.fill('10');

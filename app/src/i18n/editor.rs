@@ -17,6 +17,7 @@ strings! {
     FrontEnd => "Server front end per request (ms)", "每个请求的服务端前端耗时（毫秒）";
     EngineDefault => "engine default", "引擎默认";
     SchedulerSteps => "Decode steps per scheduling (vLLM 0.6)", "每次调度的解码步数（vLLM 0.6）";
+    GraphMaxBatch => "Largest decode batch in a CUDA graph (SGLang)", "CUDA graph 覆盖的最大解码批（SGLang）";
     Batching => "Prompts and decoding", "提示与解码的组合方式";
     StreamLengths => "Prompt and output lengths", "提示与输出长度";
     LengthsFixed => "fixed", "固定";

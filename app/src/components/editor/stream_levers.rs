@@ -5,7 +5,7 @@
 
 use super::bind::{choice, hint, number, number_with_hint, toggle};
 use super::lens::{use_plan, PlanLens};
-use super::parse::{COUNT, OPT_MS, OPT_MS_OR_ZERO, RATE};
+use super::parse::{COUNT, OPT_COUNT, OPT_MS, OPT_MS_OR_ZERO, RATE};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
 use planner_core::engine::{Batching, Engine, HostOverlap};
@@ -47,6 +47,22 @@ fn front_end_hint(lens: PlanLens) -> Signal<Option<String>> {
     Signal::derive(move || {
         let ms = lens.get(|p| p.levers.engine.front_end().as_millis());
         Some(format!("{}: {ms:.0}", t(lens.lang(), K::EngineDefault)))
+    })
+}
+
+/// The engine's own CUDA-graph cap, as the core's report of the active
+/// plan gives it (SGLang's default follows the GPU's memory and the
+/// ranks): "engine default: 256".
+fn graph_hint(lens: PlanLens) -> Signal<Option<String>> {
+    let state = crate::state::use_state();
+    Signal::derive(move || {
+        let i = state.ws.with(|w| w.active);
+        let cap = state.reports.with(|r| {
+            r.get(i)
+                .and_then(|r| r.serving.as_ref())
+                .and_then(|s| s.profile.graph_max_batch)
+        })?;
+        Some(format!("{}: {cap}", t(lens.lang(), K::EngineDefault)))
     })
 }
 
@@ -127,6 +143,8 @@ pub fn StreamLevers() -> impl IntoView {
             .collect()
     };
     let continuous = Memo::new(move |_| lens.get(|p| p.levers.engine.continuous()));
+    // Only SGLang's decode graphs stop at a stated batch.
+    let graphs = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::Sglang));
     // Multi-step scheduling is vLLM V0's alone.
     let multi_step = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::VllmV0));
     // Only SGLang and vLLM V0 choose how prompts meet decoding.
@@ -181,6 +199,12 @@ pub fn StreamLevers() -> impl IntoView {
                 {choice(lens, K::Batching, "lever-batching", ways,
                     |p| p.levers.engine_knobs.batching.map_or(DEFAULT.to_string(), |b| b.key().to_string()),
                     |p, key| p.levers.engine_knobs.batching = Batching::ALL.into_iter().find(|b| b.key() == key))}
+            </Show>
+            <Show when=move || graphs.get()>
+                {number_with_hint(lens, K::GraphMaxBatch, "lever-graph-max-batch", OPT_COUNT,
+                    |p| p.levers.engine_knobs.graph_max_batch,
+                    |p, v| p.levers.engine_knobs.graph_max_batch = v,
+                    graph_hint(lens))}
             </Show>
             <Show when=move || multi_step.get()>
                 {number(lens, K::SchedulerSteps, "lever-scheduler-steps", COUNT,
