@@ -3,6 +3,7 @@
 //! and what it does when the cache runs out. Every default below is the
 //! engine's own, with the file it comes from.
 
+use crate::precision::Precision;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -1153,9 +1154,109 @@ impl Mxfp4Layout {
     }
 }
 
+/// The kernel an engine runs the routed experts with, where its
+/// measured cost departs from the general model of an MoE layer (its
+/// weights streamed at `efficiency.hbm`, its router, top-k and launches
+/// among the layer's small kernels, `time::work::small_kernels`).
+///
+/// Each published measurement below times a whole MoE module (router,
+/// top-k, quantisation, both grouped GEMMs) at several batch sizes; a
+/// line through them, time = fixed + expert bytes touched ÷ rate (uniform
+/// routing), separates what a kernel streams at from what it costs
+/// whatever it reads (fits in docs/validation.md, "The experts' kernel by
+/// engine"):
+/// - TensorRT-LLM tech blog 24 ("MoE as Dense GEMM": one B200 rank of
+///   DeepSeek-V3 at TP 8, NVFP4, 8–256 tokens): the TRTLLM-Gen backend
+///   26 µs + 71 % of 8 TB/s; the CUTLASS backend, `MoeConfig.backend`'s
+///   default through release 1.2, **97 µs + 40 %** (each within 3 % of the
+///   five times).
+/// - Triton `fused_moe`, tuned: 33–37 µs + 77–95 % of an H100's 3.35
+///   TB/s (vllm-project/vllm PR #24700: Qwen3-30B-A3B FP8 at batch 8–128,
+///   Mixtral 8x7B BF16 at TP 2); on a B200, DeepSeek-R1's TP 8 shape in
+///   block FP8, 47 µs + 74 % (sgl-project/sglang PR #11816).
+/// - DeepGEMM's masked FP8 grouped GEMM: 85 % of an H200's 4.8 TB/s at 64
+///   tokens an expert (deepseek-ai/DeepGEMM issue #20).
+///
+/// All but TensorRT-LLM's CUTLASS backend stream within the general
+/// figure's reach (0.8; B200's measured streaming floor is 76 %,
+/// NVIDIA/Megatron-LM PR #6454), so only that one is priced apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoeKernel {
+    /// The general model: Hopper's and Blackwell's tuned Triton,
+    /// DeepGEMM, TRTLLM-Gen, and every engine and part without a kernel
+    /// measurement.
+    General,
+    /// TensorRT-LLM's CUTLASS MoE backend with NVFP4 experts on
+    /// Blackwell.
+    CutlassFp4,
+}
+
+impl MoeKernel {
+    /// The kernel `engine` runs experts stored as `experts` with on a part
+    /// of architecture `arch`. TensorRT-LLM's default backend is CUTLASS
+    /// (`MoeConfig.backend` through 1.2; its DeepSeek-R1 deployment guide
+    /// for 1.2 runs NVFP4 on B200 with it); its gpt-oss guide sets
+    /// TRTLLM for MXFP4, the `AUTO` choice since PR #11074, so only NVFP4
+    /// takes the CUTLASS kernel.
+    pub fn of(engine: Engine, arch: crate::hardware::GpuArch, experts: Precision) -> MoeKernel {
+        match (engine, arch, experts) {
+            (Engine::TrtLlm, crate::hardware::GpuArch::Blackwell, Precision::Nvfp4) => {
+                MoeKernel::CutlassFp4
+            }
+            _ => MoeKernel::General,
+        }
+    }
+
+    /// The share of the HBM peak the kernel streams expert weights at;
+    /// `None`: the general `efficiency.hbm`.
+    pub fn stream_fraction(self) -> Option<f64> {
+        match self {
+            MoeKernel::General => None,
+            MoeKernel::CutlassFp4 => Some(0.40),
+        }
+    }
+
+    /// What one MoE layer's pass costs beyond the general model's fixed
+    /// costs, whatever it reads: the CUTLASS backend's 97 µs against the
+    /// TRTLLM-Gen backend's 26 µs on the same module (the general model's
+    /// router, top-k and grouped-GEMM launches come to about 20–25 µs).
+    pub fn fixed_excess(self) -> crate::units::Seconds {
+        match self {
+            MoeKernel::General => crate::units::Seconds::ZERO,
+            MoeKernel::CutlassFp4 => crate::units::Seconds::from_micros(97.0 - 26.0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only TensorRT-LLM's default CUTLASS backend with NVFP4 experts on
+    /// Blackwell is priced apart; TRTLLM-Gen (SGLang's and vLLM's runner
+    /// there, TensorRT-LLM's for MXFP4) and Hopper's kernels stream within
+    /// the general figure.
+    #[test]
+    fn the_experts_kernel_follows_engine_part_and_format() {
+        use crate::hardware::GpuArch as A;
+        let cutlass = MoeKernel::of(Engine::TrtLlm, A::Blackwell, Precision::Nvfp4);
+        assert_eq!(cutlass, MoeKernel::CutlassFp4);
+        assert_eq!(cutlass.stream_fraction(), Some(0.40));
+        assert!((cutlass.fixed_excess().base() * 1e6 - 71.0).abs() < 1e-9);
+        for (engine, arch, format) in [
+            (Engine::TrtLlm, A::Blackwell, Precision::Mxfp4),
+            (Engine::TrtLlm, A::Blackwell, Precision::Fp8),
+            (Engine::TrtLlm, A::Hopper, Precision::Fp8),
+            (Engine::Sglang, A::Blackwell, Precision::Nvfp4),
+            (Engine::Vllm, A::Blackwell, Precision::Nvfp4),
+            (Engine::Static, A::Blackwell, Precision::Nvfp4),
+        ] {
+            let k = MoeKernel::of(engine, arch, format);
+            assert_eq!(k, MoeKernel::General, "{engine:?} {arch:?} {format:?}");
+            assert_eq!(k.stream_fraction(), None);
+            assert_eq!(k.fixed_excess(), crate::units::Seconds::ZERO);
+        }
+    }
 
     #[test]
     fn pools_follow_each_engines_rule() {

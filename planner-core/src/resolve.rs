@@ -154,6 +154,30 @@ impl Resolved {
         expert_tp(&self.levers, self.tp)
     }
 
+    /// The kernel the serving engine runs the routed experts with
+    /// ([`crate::engine::MoeKernel`]); training keeps the general model
+    /// (its grouped GEMMs carry thousands of tokens an expert).
+    #[inline]
+    pub(crate) fn moe_kernel(&self) -> crate::engine::MoeKernel {
+        match self.work {
+            Work::Train { .. } => crate::engine::MoeKernel::General,
+            Work::Infer { .. } => crate::engine::MoeKernel::of(
+                self.levers.engine,
+                self.gpu.arch,
+                self.levers.precision.expert_weights(),
+            ),
+        }
+    }
+
+    /// Bytes a second the routed experts' grouped GEMMs stream their
+    /// weights and activations at: the MoE kernel's measured rate where it
+    /// departs from the general `efficiency.hbm`.
+    #[inline]
+    pub(crate) fn expert_stream_rate(&self) -> f64 {
+        let fraction = self.moe_kernel().stream_fraction();
+        self.gpu.memory_bandwidth.base() * fraction.unwrap_or(self.eff.hbm)
+    }
+
     /// Recomputes the partition after the degrees, the weight format or
     /// the model changed.
     #[inline]
@@ -529,6 +553,14 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     }
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    let experts_kernel =
+        crate::engine::MoeKernel::of(levers.engine, gpu.arch, levers.precision.expert_weights());
+    if spec.moe.is_some()
+        && matches!(work, Work::Infer { .. })
+        && experts_kernel == crate::engine::MoeKernel::CutlassFp4
+    {
+        c.push(Diagnostic::info(K::CutlassFp4Experts));
+    }
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let autocast =
         levers.precision.master.is_some() && levers.precision.compute.bytes_per_element() < 4.0;

@@ -49,10 +49,18 @@ impl ServeTime {
 fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool) {
     let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
     let hbm_s = |b: f64| if hbm > 0.0 { b / hbm } else { f64::INFINITY };
+    let expert_hbm = r.expert_stream_rate();
+    let expert_s = |b: f64| {
+        if expert_hbm > 0.0 {
+            b / expert_hbm
+        } else {
+            f64::INFINITY
+        }
+    };
     // Roofline per layer: GEMM time against weight-read time, the routed
     // experts' grouped GEMMs apart from the rest (their weights are read
     // once per step for the experts the batch touches, so in decode they
-    // show as weight reads).
+    // show as weight reads, at the engine's MoE kernel's rate).
     let roof = |gemm: f64, read: f64| -> (f64, f64) {
         if memory_floor && read > gemm {
             (0.0, read)
@@ -66,7 +74,7 @@ fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool
             l.gemm_time - x.compute,
             hbm_s(l.weight_bytes - x.weight_bytes),
         );
-        let (g1, r1) = roof(x.compute, hbm_s(x.weight_bytes + x.io_bytes));
+        let (g1, r1) = roof(x.compute, expert_s(x.weight_bytes + x.io_bytes));
         (g0 + g1, r0 + r1)
     };
     let (dg, dr) = layer(&w.dense);

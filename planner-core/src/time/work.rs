@@ -239,9 +239,10 @@ pub(crate) struct RoutedExperts {
 
 impl RoutedExperts {
     /// The grouped GEMMs' roofline: tensor-core time or the bytes they
-    /// stream through HBM, whichever is longer.
+    /// stream through HBM at the engine's MoE kernel's rate
+    /// (`Resolved::expert_stream_rate`), whichever is longer.
     pub fn seconds(&self, r: &Resolved) -> f64 {
-        let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
+        let hbm = r.expert_stream_rate();
         let bytes = self.weight_bytes + self.io_bytes;
         self.compute.max(if hbm > 0.0 { bytes / hbm } else { 0.0 })
     }
@@ -684,9 +685,12 @@ pub(crate) fn small_kernels(spec: &crate::model::ModelSpec, moe: bool) -> f64 {
 }
 
 /// Fixed cost of one pass over a stage's layers: `layer_overhead` a
-/// reference layer, in proportion to each layer's small kernels.
+/// reference layer, in proportion to each layer's small kernels, and
+/// what the engine's MoE kernel costs beyond them in each MoE layer
+/// (`engine::MoeKernel::fixed_excess`).
 pub(crate) fn overhead_seconds(r: &Resolved, w: &StageWork) -> f64 {
     r.eff.layer_overhead.base() * w.sum(|l| l.small_kernels)
+        + w.moe_layers * r.moe_kernel().fixed_excess().base()
 }
 
 /// Forward work of every layer of a stage, summed, plus the stage's ends
