@@ -305,6 +305,26 @@ pub enum DiagnosticKind {
         /// The GPU.
         gpu: String,
     },
+    /// The GPUs run under a board power limit below their TDP: the tensor
+    /// rates keep the clock fraction the part sustains there.
+    PowerLimited {
+        /// The limit, W.
+        limit_w: f64,
+        /// The part's rated TDP, W.
+        tdp_w: f64,
+        /// The fraction of the TDP clock compute-bound kernels keep.
+        clock: f64,
+    },
+    /// A power limit above the part's rated TDP, which the driver does
+    /// not allow: ignored.
+    PowerLimitAboveTdp {
+        /// The limit asked for, W.
+        limit_w: f64,
+        /// The part's rated TDP, W.
+        tdp_w: f64,
+        /// The GPU.
+        gpu: String,
+    },
     /// The serving engine runs the routed experts with a kernel priced
     /// apart from the general model (`engine::MoeKernel`): TensorRT-LLM's
     /// default CUTLASS MoE backend with NVFP4 experts on Blackwell.
@@ -617,6 +637,13 @@ fn message(d: &DiagnosticKind) -> String {
         K::UnsupportedCompute { precision, gpu } => {
             format!("{gpu} has no {precision} tensor cores: its GEMMs are priced at the 16-bit rate")
         }
+        K::PowerLimited { limit_w, tdp_w, clock } => format!(
+            "power limit {limit_w:.0} W of the {tdp_w:.0} W TDP: compute-bound kernels run at about {:.0} % of their clock (measured H100 caps, arXiv 2604.11391), memory-bound ones at full speed; a denser GEMM may lose a few points more",
+            clock * 100.0
+        ),
+        K::PowerLimitAboveTdp { limit_w, tdp_w, gpu } => format!(
+            "a power limit of {limit_w:.0} W is above the {tdp_w:.0} W TDP of the {gpu}, which the driver does not allow: the TDP is used"
+        ),
         K::CutlassFp4Experts => "TensorRT-LLM's default MoE backend (CUTLASS) streams NVFP4 experts at about 40 % of the HBM peak on Blackwell and adds about 70 µs a MoE layer (its tech blog 24): priced so; its TRTLLM backend (moe_config.backend: TRTLLM) reaches about 70 %".to_string(),
         K::ContextBeyondModel {
             tokens,
@@ -827,6 +854,13 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::UnsupportedCompute { precision, gpu } => {
             format!("{gpu} 没有 {precision} 张量核心：矩阵乘按 16 位速率计算")
         }
+        K::PowerLimited { limit_w, tdp_w, clock } => format!(
+            "功耗上限 {limit_w:.0} W（TDP {tdp_w:.0} W）：计算受限的内核约以 {:.0} % 的频率运行（H100 限功耗实测，arXiv 2604.11391），访存受限的内核不受影响；更密集的矩阵乘可能再低几个百分点",
+            clock * 100.0
+        ),
+        K::PowerLimitAboveTdp { limit_w, tdp_w, gpu } => format!(
+            "功耗上限 {limit_w:.0} W 高于 {gpu} 的 TDP {tdp_w:.0} W，驱动不允许：按 TDP 计算"
+        ),
         K::CutlassFp4Experts => "TensorRT-LLM 默认的 MoE 后端（CUTLASS）在 Blackwell 上读取 NVFP4 专家权重约为 HBM 峰值带宽的 40 %，每个 MoE 层另加约 70 µs（其技术博客 24），按此计价；其 TRTLLM 后端（moe_config.backend: TRTLLM）约为 70 %".to_string(),
         K::ContextBeyondModel {
             tokens,

@@ -32,6 +32,8 @@ pub enum Setting {
     MemoryPool,
     /// GPUs in one scale-up domain.
     ScaleUpDomain,
+    /// The board power limit of each GPU.
+    PowerLimit,
     /// Tensor-parallel degree.
     TensorParallel,
     /// Pipeline-parallel degree.
@@ -123,6 +125,7 @@ crate::lang::named!(Setting {
     Setting::CxlExpansion => "cxl_expansion", "CXL expanders", "CXL 扩展卡";
     Setting::MemoryPool => "memory_pool", "memory pool", "内存池";
     Setting::ScaleUpDomain => "scale_up_domain", "scale-up domain", "纵向扩展域";
+    Setting::PowerLimit => "power_limit", "power limit", "功耗上限";
     Setting::TensorParallel => "tensor_parallel", "TP", "张量并行 TP";
     Setting::PipelineParallel => "pipeline_parallel", "PP", "流水线并行 PP";
     Setting::DataParallel => "data_parallel", "DP", "数据并行 DP";
@@ -339,6 +342,11 @@ fn hardware_changes(a: &Hardware, b: &Hardware, out: &mut Vec<Change>) {
         b.scale_up_domain.to_string(),
         n,
     );
+    let watts = |h: &Hardware| {
+        h.power_limit
+            .map_or("default".to_string(), |w| format!("{:.0} W", w.as_watts()))
+    };
+    push(out, Setting::PowerLimit, watts(a), watts(b), n);
 }
 
 fn parallel_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {

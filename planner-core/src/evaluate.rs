@@ -280,7 +280,9 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
             let high = time::training::step(&hi, &t, kind, seq, micro_batches)
                 .parts
                 .total();
-            let peak = time::work::peak(r) * f64::from(r.net.gpus);
+            // Against the rated peak, as MFU is quoted, under a power
+            // limit too.
+            let peak = time::work::peak(r) / r.power_clock * f64::from(r.net.gpus);
             let util = |f: f64| {
                 if step > 0.0 && peak > 0.0 {
                     f / (step * peak)

@@ -61,7 +61,10 @@ pub fn floor(plan: &Plan) -> Option<Floor> {
     let gpu = plan.hardware.gpu.spec();
     let gpus = f64::from(plan.hardware.gpus.max(1));
     let compute = plan.levers.precision.compute;
-    let rate = fastest_rate(&gpu, compute) * best_fraction(&gpu, compute);
+    // A power limit lowers the clock of every compute-bound kernel.
+    let rate = fastest_rate(&gpu, compute)
+        * best_fraction(&gpu, compute)
+        * plan.hardware.clock_fraction(gpu.tdp);
     if rate <= 0.0 || !rate.is_finite() {
         return None;
     }

@@ -304,6 +304,11 @@ pub struct Hardware {
     /// Sequential NVMe bandwidth per node usable for offload.
     #[serde(default = "default_nvme_bandwidth")]
     pub nvme_bandwidth_per_node: ByteRate,
+    /// The board power limit each GPU runs under (`nvidia-smi -pl`);
+    /// `None` is the part's rated TDP. Under a lower limit compute-bound
+    /// kernels lose clock ([`crate::catalog::clock_fraction`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_limit: Option<Watts>,
 }
 
 /// The fabric of each GPU generation's reference system: DGX-1 (V100)
@@ -393,6 +398,24 @@ impl Hardware {
             nics_per_node: 0,
             host_memory_bandwidth: None,
             nvme_bandwidth_per_node: default_nvme_bandwidth(),
+            power_limit: None,
+        }
+    }
+
+    /// The fraction of its TDP clock a GPU of rated power `tdp` keeps for
+    /// compute-bound kernels under this hardware's power limit
+    /// ([`crate::catalog::clock_fraction`]); 1 with no limit, a limit at
+    /// or above the TDP, or one resolve refuses (not finite, below the
+    /// lowest measured cap).
+    pub fn clock_fraction(&self, tdp: Watts) -> f64 {
+        let Some(limit) = self.power_limit else {
+            return 1.0;
+        };
+        let f = limit.as_watts() / tdp.as_watts();
+        if f.is_finite() && f >= crate::catalog::LOWEST_LIMIT_FRACTION {
+            crate::catalog::clock_fraction(f)
+        } else {
+            1.0
         }
     }
 

@@ -42,7 +42,12 @@ pub(crate) struct Resolved {
     pub split: Split,
     pub spec: ModelSpec,
     pub params: ParamCounts,
+    /// The GPU as it runs: under a power limit its tensor rates are the
+    /// clock-scaled ones and its `tdp` the limit.
     pub gpu: GpuSpec,
+    /// The fraction of its rated clock the GPU keeps under the plan's
+    /// power limit (1 without one); MFU stays against the rated peak.
+    pub power_clock: f64,
     /// Whether the GPU's name says A100, the test vLLM keys its smaller
     /// batch defaults on (`Engine::profile`).
     pub gpu_named_a100: bool,
@@ -500,6 +505,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     }
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
+    let rated_tdp = plan.hardware.gpu.spec().tdp;
     let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
     let gpu_named_a100 = crate::engine::named_a100(&gpu_name);
     let hw = &plan.hardware;
@@ -577,6 +583,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         spec,
         params,
         gpu_named_a100,
+        power_clock: plan.hardware.clock_fraction(rated_tdp),
         gpu,
         levers,
         overheads,
@@ -738,6 +745,7 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
                 .into(),
         }));
     }
+    power_limit(c, plan, &mut gpu, &gpu_name);
     if let Some(m) = gpu.matmul_ceiling.as_mut() {
         m.bf16 = c.fraction(
             "hardware.gpu.matmul_ceiling.bf16",
@@ -753,6 +761,53 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
         }
     }
     (gpu, gpu_name)
+}
+
+/// Applies the plan's board power limit: refused where it is not a finite
+/// number of watts or lies below the lowest measured cap, ignored (with a
+/// warning) above the rated TDP, and otherwise the tensor rates keep the
+/// fraction of their clock the part sustains under it
+/// ([`catalog::clock_fraction`]) and the board draws at most the limit
+/// (the energy cost reads it as the power). Memory bandwidth keeps its
+/// peak: the HBM clock is separate and memory-bound kernels draw less.
+fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) {
+    let Some(limit) = plan.hardware.power_limit else {
+        return;
+    };
+    let (w, tdp) = (limit.as_watts(), gpu.tdp.as_watts());
+    let lowest = catalog::LOWEST_LIMIT_FRACTION * tdp;
+    if !w.is_finite() || w < lowest {
+        c.push(Diagnostic::error(K::InvalidValue {
+            field: "hardware.power_limit".into(),
+            problem: format!(
+                "must be a number of watts from {lowest:.0} (the lowest measured cap, {:.0} % of the {tdp:.0} W TDP) up, got {}",
+                catalog::LOWEST_LIMIT_FRACTION * 100.0,
+                short_number(w)
+            ),
+        }));
+        return;
+    }
+    if w >= tdp {
+        if w > tdp {
+            c.push(Diagnostic::warning(K::PowerLimitAboveTdp {
+                limit_w: w,
+                tdp_w: tdp,
+                gpu: name.to_string(),
+            }));
+        }
+        return;
+    }
+    let clock = plan.hardware.clock_fraction(gpu.tdp);
+    gpu.bf16 = gpu.bf16 * clock;
+    gpu.fp16 = gpu.fp16 * clock;
+    gpu.fp8 = gpu.fp8.map(|r| r * clock);
+    gpu.fp4 = gpu.fp4.map(|r| r * clock);
+    gpu.tdp = limit;
+    c.push(Diagnostic::info(K::PowerLimited {
+        limit_w: w,
+        tdp_w: tdp,
+        clock,
+    }));
 }
 
 /// The cluster around the GPUs, checked: memory per node and per GPU, and

@@ -16,6 +16,7 @@ mod models;
 mod nccl;
 mod nccl_memory;
 mod nodes;
+mod power;
 mod prices;
 mod runtime;
 
@@ -31,6 +32,7 @@ pub use models::{ModelEntry, ModelId, MODELS};
 pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
 pub use nccl_memory::{nccl_memory, CommPattern, NcclMemoryEntry, NCCL_MEMORY};
 pub use nodes::{host_dram_per_gpu, typical_node, NodeEntry, NODES, REFERENCE_DRAM_PER_GPU};
+pub use power::{clock_fraction, CLOCK_UNDER_LIMIT, LOWEST_LIMIT_FRACTION};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 pub use runtime::{blas_workspace, cuda_context, ContextEntry, CUDA_CONTEXTS};
 
