@@ -78,6 +78,8 @@ struct Run {
     custom: Option<ModelChoice>,
     /// A part not in the catalog (replaces `gpu`).
     custom_gpu: Option<CustomGpu>,
+    /// The board power limit the run's GPUs ran under (`None`: the TDP).
+    power_limit: Option<Watts>,
     /// The loss kernel, where the run names one.
     loss: LossKernel,
     /// Micro-batches per step (gradient accumulation).
@@ -119,6 +121,7 @@ impl Default for Run {
             offload_host: false,
             custom: None,
             custom_gpu: None,
+            power_limit: None,
             loss: LossKernel::StackDefault,
             accumulation: 1,
             infer_recompute: false,
@@ -208,6 +211,7 @@ impl Run {
                 gpus_per_node: if self.nvl72 { 4 } else { 8 },
                 scale_up_domain: if self.nvl72 { 72 } else { 0 },
                 nics_per_node: self.nics,
+                power_limit: self.power_limit,
                 ..Hardware::new(
                     self.custom_gpu
                         .clone()
@@ -384,16 +388,19 @@ fn torchtitan_a100() -> Vec<Run> {
 /// (`benchmarks/llama3_h100_202412_torchtitan.md` and
 /// `asyncTP_llama3_h100_2025-06_torchtitan.md`, "Hardware"). Their tensor
 /// peak "is between SXM and NVL, and we don't know its exact value"
-/// (footnote 2), so the SXM part's peak and measured matmul ceiling stay:
-/// an upper bound, which keeps every row on the fast side by what the cap
-/// takes.
+/// (footnote 2). The part keeps the SXM's 700 W rating, peak and measured
+/// matmul ceiling, and the runs set the 500 W limit
+/// ([`GRAND_TETON_LIMIT`]): the tensor rates keep the clock an H100
+/// sustains there (`catalog::clock_fraction`, 0.879: 869 TFLOPS BF16,
+/// between the SXM's 989 and the 400 W NVL's 835, as the footnote says).
+const GRAND_TETON_LIMIT: Watts = Watts::new(500.0);
+
 fn grand_teton_h100() -> CustomGpu {
     let mut spec = GpuChoice::Preset(GpuId::H100Sxm).spec();
     spec.memory = MemoryTech::Hbm2e;
     spec.capacity = Bytes::from_gb(96.0);
     spec.usable = None;
     spec.memory_bandwidth = ByteRate::from_tb_per_s(2.4);
-    spec.tdp = Watts::new(500.0);
     CustomGpu {
         name: "H100 SXM 96GB HBM2e, 500 W (Grand Teton)".into(),
         spec,
@@ -433,6 +440,7 @@ fn torchtitan_h100() -> Vec<Run> {
                 model: ModelId::Llama31_8b,
                 gpu: GpuId::H100Sxm,
                 custom_gpu: Some(grand_teton_h100()),
+                power_limit: Some(GRAND_TETON_LIMIT),
                 scale_out: Some(LinkId::Roce400),
                 seq: 8192,
                 micro_batch: 2,
@@ -463,6 +471,7 @@ fn torchtitan_h100_2d() -> Vec<Run> {
             model: ModelId::Llama31_70b,
             gpu: GpuId::H100Sxm,
             custom_gpu: Some(grand_teton_h100()),
+            power_limit: Some(GRAND_TETON_LIMIT),
             scale_out: Some(LinkId::Roce400),
             seq: 8192,
             micro_batch: 16,
@@ -523,6 +532,7 @@ fn torchtitan_async_tp() -> Vec<Run> {
                 model,
                 gpu: GpuId::H100Sxm,
                 custom_gpu: Some(grand_teton_h100()),
+                power_limit: Some(GRAND_TETON_LIMIT),
                 scale_out: Some(LinkId::Roce400),
                 seq: 8192,
                 micro_batch: mb,
@@ -1186,8 +1196,8 @@ fn stats(errs: &[f64]) -> (f64, f64) {
 ///   fitted on, and torchtitan compiled + Float8 on H200 meet the issue's
 ///   targets (median ≤ 5 %, worst ≤ 12 %);
 /// - torchtitan on Meta's 500 W H100s is predicted faster than measured on
-///   every row, by the clock the power cap takes off the SXM peak the
-///   rows keep ([`grand_teton_h100`]);
+///   every row, by 4–9 % now that the rows run at their 500 W power limit
+///   ([`grand_teton_h100`]; 13–19 % at the SXM's full clock);
 /// - the async-TP rows are 2–24 % fast: each TP collective now hides only
 ///   behind the GEMM it is fused with, in TP-degree chunks (it was 90 % of
 ///   all TP traffic behind all compute, up to 34 % fast); the model still
@@ -1226,11 +1236,11 @@ fn pytorch_native_table() {
     // two eager 8B runs did not: torchtitan's saved tensors and its FP32
     // loss put them 1.6 GiB over).
     assert!(unfit.is_empty(), "{unfit:?}");
-    // All fast, by what the 500 W cap takes off the SXM peak the rows
-    // keep (`grand_teton_h100`): 21-25 % fast on the 80 GB HBM3 part's
-    // 3.35 TB/s, 14-20 % on the pages' own 2.4 TB/s.
+    // All fast: 21-25 % on the 80 GB HBM3 part's 3.35 TB/s, 13-19 % on
+    // the pages' own 2.4 TB/s at the SXM's full clock, 4-9 % at the 500 W
+    // limit the pages state (`GRAND_TETON_LIMIT`, 0.879 of the clock).
     for x in &e {
-        assert!(*x < 0.0 && *x > -0.21, "500 W H100 row {x}");
+        assert!(*x < 0.0 && *x > -0.10, "500 W H100 row {x}");
     }
     all.extend(e);
 
@@ -1244,8 +1254,11 @@ fn pytorch_native_table() {
     // second matmul, the element-wise ops and the SP all-gathers, which
     // `_op_sac_save_list` does not keep) instead of a half-the-layers
     // stand-in: the op-SAC rows moved faster.
-    // 27.2 % on the pages' 2.4 TB/s HBM2e parts (`grand_teton_h100`).
-    assert!(stats(&e).1 <= 0.28, "TP: {:?}", stats(&e));
+    // 27.2 % on the pages' 2.4 TB/s HBM2e parts (`grand_teton_h100`),
+    // 22.8 % with overlapped collectives charged their contention, 17.1 %
+    // at the 500 W limit (the 8B async-TP rows 16 % fast, the 70B Float8
+    // rows now 14-17 % slow).
+    assert!(stats(&e).1 <= 0.18, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -1263,8 +1276,9 @@ fn pytorch_native_table() {
     // matmul and the element-wise ops, less than the half forward the
     // stand-in charged): every op-SAC row moved 1-7 % faster
     // (docs/validation.md). Worst 27.2 % since the H100 rows run on the
-    // 2.4 TB/s HBM2e parts their pages name.
-    assert!(median <= 0.095 && worst <= 0.28, "{median} {worst}");
+    // 2.4 TB/s HBM2e parts their pages name; median 6.6 %, worst 17.1 %
+    // since they run at their 500 W power limit.
+    assert!(median <= 0.07 && worst <= 0.18, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
