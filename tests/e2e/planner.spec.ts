@@ -69,6 +69,30 @@ test('the training framework is a lever, and one that cannot run the sharding is
   expect(w.errors).toEqual([]);
 });
 
+// A board power limit (hardware.power_limit): the empty box shows the
+// GPU's TDP; a lower limit is kept in the link and says what it costs, in the page's
+// language; one below the measured caps is refused naming the field.
+for (const lang of ['en', 'zh'] as const) {
+  test(`a power limit slows the GPUs and says why (${lang})`, async ({ page }) => {
+    const w = watch(page);
+    await open(page);
+    if (lang === 'zh') await page.getByTestId('lang-switch').click();
+    const box = page.getByTestId('hw-power-limit');
+    await expect(box).toHaveAttribute('placeholder', /TDP \d+/);
+    const hashBefore = await hashOf(page);
+    await box.fill('500');
+    await box.press('Enter');
+    await expect.poll(() => hashOf(page)).not.toEqual(hashBefore);
+    await expect(page.getByText(lang === 'zh' ? /功耗上限 500 W/ : /power limit 500 W/).first()).toBeVisible();
+    await page.getByTestId('levers-hardware').screenshot({ path: `${shots}/power-limit-${lang}.png` });
+    await box.fill('50');
+    await box.press('Enter');
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Invalid');
+    await expect(page.getByText(/hardware\.power_limit/).first()).toBeVisible();
+    expect(w.errors).toEqual([]);
+  });
+}
+
 test('a copied link opened in a fresh page restores an identical state', async ({ page, browser }) => {
   await open(page);
   await page.getByTestId('dup-plan').click();

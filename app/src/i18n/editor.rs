@@ -209,6 +209,7 @@ strings! {
     GpusPerNode => "GPUs per node", "每节点 GPU 数";
     ScaleUpDomain => "Scale-up domain (GPUs)", "纵向扩展域（GPU）";
     OneNode => "one node", "单个节点";
+    PowerLimit => "Power limit (W)", "功耗上限（W）";
     ScaleOut => "Scale-out network", "横向扩展网络";
     ScaleOutAuto => "The GPU's reference fabric", "该 GPU 参考系统的网络";
     Tiers => "Memory beyond HBM", "HBM 之外的内存";

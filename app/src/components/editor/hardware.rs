@@ -69,6 +69,10 @@ pub fn HardwareLevers() -> impl IntoView {
     let lens = use_plan();
     // The menu lists the plan's own custom GPU, so it depends on the plan.
     let options = move |lang| lens.get(|p| gpu_options(p, lang));
+    // An empty power-limit box runs the GPU at its rated TDP.
+    let tdp_hint = Signal::derive(move || {
+        Some(lens.get(|p| format!("TDP {:.0}", p.hardware.gpu.spec().tdp.as_watts())))
+    });
     view! {
         <details class="lever-set" open data-testid="levers-hardware">
             <summary>{move || t(lens.lang(), K::Gpus)}</summary>
@@ -85,6 +89,8 @@ pub fn HardwareLevers() -> impl IntoView {
                     |p| Some(p.hardware.scale_up_domain).filter(|d| *d != 0),
                     |p, v| p.hardware.scale_up_domain = v.unwrap_or(0), hint(lens, K::OneNode))}
             </div>
+            {number_with_hint(lens, K::PowerLimit, "hw-power-limit", super::parse::OPT_WATTS,
+                |p| p.hardware.power_limit, |p, v| p.hardware.power_limit = v, tdp_hint)}
             {choice(lens, K::ScaleOut, "hw-scale-out", scale_out_options,
                 |p| p.hardware.scale_out.map(id_key).unwrap_or_default(),
                 |p, key| p.hardware.scale_out = id_of_key(key))}

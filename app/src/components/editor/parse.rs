@@ -3,7 +3,7 @@
 //! the old value. Ranges are not checked here; the core reports a zero,
 //! an impossible split or a fraction above one as a diagnostic.
 
-use planner_core::units::{Bytes, Frequency, Seconds, Usd};
+use planner_core::units::{Bytes, Frequency, Seconds, Usd, Watts};
 
 /// How one kind of value is read from and written to a text box.
 pub struct Codec<T> {
@@ -50,6 +50,18 @@ pub const GB: Codec<Bytes> = Codec {
 pub const OPT_USD: Codec<Option<Usd>> = Codec {
     parse: parse_opt_usd,
     show: |v| v.map(|u| show_number(u.as_usd())).unwrap_or_default(),
+};
+
+/// An optional power in watts: an empty box means none (a board power
+/// limit: the part's TDP). The core names a limit out of range.
+pub const OPT_WATTS: Codec<Option<Watts>> = Codec {
+    parse: |s| {
+        if s.trim().is_empty() {
+            return Some(None);
+        }
+        parse_number(s).map(|v| Some(Watts::new(v)))
+    },
+    show: |v| v.map(|w| show_number(w.as_watts())).unwrap_or_default(),
 };
 
 /// A request rate in requests per second: a positive number (a zero or
