@@ -113,6 +113,23 @@ impl TrainingStack {
         }
     }
 
+    /// Whether the stack's FP8 linears all-gather their sequence-parallel
+    /// inputs (and, in backward, their outputs' gradients) in FP8, one byte
+    /// an element, where the reduce-scatters stay 16-bit. torchtitan's
+    /// Float8 linears do by default (`docs/float8.md`: "float8 all-gather
+    /// ... for TP (by default for `Float8Linear`)"): torchao's
+    /// `Float8ColwiseParallel` casts the input to e4m3 before its
+    /// all-gather and `Float8RowwiseParallel` casts the gradient of its
+    /// output to e5m2 before the backward all-gather
+    /// (`torchao/float8/float8_tensor_parallel.py`). The other stacks are
+    /// counted 16-bit.
+    pub fn tp_gathers_in_fp8(self) -> bool {
+        matches!(
+            self,
+            TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled
+        )
+    }
+
     /// The framework as the memory model sees it: whose layer code saves
     /// which tensors, and its loss and optimizer defaults.
     pub fn memory_stack(self) -> crate::software::MemoryStack {

@@ -149,8 +149,9 @@ impl ValidationBasis {
     /// - Megatron training: 10th/90th percentiles −10.0 % / +9.6 % over
     ///   29 runs (2026-12-05, with overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
-    /// - PyTorch-native training: −9.9 % / +15.2 % over 155 runs
-    ///   (2026-12-06, torchtitan's H100 rows at their 500 W power limit;
+    /// - PyTorch-native training: −10.5 % / +14.1 % over 155 runs
+    ///   (2026-12-06, torchtitan's Float8 TP all-gathers in FP8; −9.9 % /
+    ///   +15.2 % before, with its H100 rows at their 500 W power limit;
     ///   −13.3 % / +14.1 % on 2026-12-05, contention charged; −16.0 % / +13.6 % with
     ///   llm-foundry's Triton attention kernel named and no contention,
     ///   −27.8 % / +4.2 % before the Triton kernel).
@@ -180,7 +181,7 @@ impl ValidationBasis {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
             ValidationBasis::MegatronTraining => b(0.10, 0.10, 29),
-            ValidationBasis::PytorchTraining => b(0.10, 0.16, 155),
+            ValidationBasis::PytorchTraining => b(0.11, 0.15, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
             ValidationBasis::MoeTraining => b(0.41, 0.10, 15),

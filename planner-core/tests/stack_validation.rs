@@ -1257,7 +1257,9 @@ fn pytorch_native_table() {
     // 27.2 % on the pages' 2.4 TB/s HBM2e parts (`grand_teton_h100`),
     // 22.8 % with overlapped collectives charged their contention, 17.1 %
     // at the 500 W limit (the 8B async-TP rows 16 % fast, the 70B Float8
-    // rows now 14-17 % slow).
+    // rows 14-17 % slow), 17.8 % once torchtitan's Float8 TP all-gathers
+    // carry FP8 (the 70B Float8 rows 0-8 % slow, the 8B ones 15-18 %
+    // fast, as its BF16 TP rows are 11-16 % fast).
     assert!(stats(&e).1 <= 0.18, "TP: {:?}", stats(&e));
     all.extend(e);
 
@@ -1277,8 +1279,9 @@ fn pytorch_native_table() {
     // stand-in charged): every op-SAC row moved 1-7 % faster
     // (docs/validation.md). Worst 27.2 % since the H100 rows run on the
     // 2.4 TB/s HBM2e parts their pages name; median 6.6 %, worst 17.1 %
-    // since they run at their 500 W power limit.
-    assert!(median <= 0.07 && worst <= 0.18, "{median} {worst}");
+    // since they run at their 500 W power limit; 5.6 %, 17.8 % with
+    // torchtitan's Float8 TP all-gathers in FP8.
+    assert!(median <= 0.06 && worst <= 0.18, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with

@@ -389,7 +389,7 @@ fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> Lay
     // TP/SP: two all-reduces (or all-gather + reduce-scatter pairs, same
     // volume) forward and two backward per layer (Narayanan et al. 2021
     // §3.2; Korthikanti et al. §4.2.2).
-    let tp_one = collective(r, Collective::AllReduce, dense.stream_bytes, r.tp, 1);
+    let tp_one = tp_pair_seconds(r, dense.stream_bytes);
     // CP: gather the sequence's K and V forward; gather again and
     // reduce-scatter their gradients backward (Llama 3 §3.3.2 all-gather CP).
     let cp = r.cp;
@@ -406,6 +406,26 @@ fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> Lay
         cp_one,
         ep_one,
     }
+}
+
+/// One TP all-reduce of a `stream_bytes` buffer, or under sequence
+/// parallelism its all-gather and reduce-scatter pair, whose volume is the
+/// same unless the stack gathers FP8 activations in FP8
+/// ([`crate::stack::TrainingStack::tp_gathers_in_fp8`]): then the
+/// all-gather carries one byte an element and the reduce-scatter the
+/// activations' 16 bits.
+fn tp_pair_seconds(r: &Resolved, stream_bytes: f64) -> f64 {
+    let fp8_gathers = r.sp()
+        && r.levers.precision.compute == crate::precision::Precision::Fp8
+        && r.levers
+            .training_stack
+            .is_some_and(|s| s.tp_gathers_in_fp8());
+    let ab = r.levers.precision.activations.bytes_per_element();
+    if !fp8_gathers || ab <= 1.0 {
+        return collective(r, Collective::AllReduce, stream_bytes, r.tp, 1);
+    }
+    collective(r, Collective::AllGather, stream_bytes / ab, r.tp, 1)
+        + collective(r, Collective::ReduceScatter, stream_bytes, r.tp, 1)
 }
 
 fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
@@ -587,8 +607,9 @@ fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> 
 /// `_fused_matmul_reduce_scatter`, "Distributed w/ TorchTitan: Introducing
 /// Async Tensor Parallelism", PyTorch forums 2024; Wang et al., "Overlap
 /// Communication with Dependent Computation via Decomposition", ASPLOS
-/// 2023). The collectives carry equal bytes; the GEMMs' shares follow
-/// their widths. In backward the same collectives run against the
+/// 2023). Each collective takes an equal share of the busy time (FP8
+/// gathers, [`tp_pair_seconds`], make the gathers' shares the smaller in
+/// truth); the GEMMs' shares follow their widths. In backward the same collectives run against the
 /// input-gradient and weight-gradient GEMMs of the same matrix.
 fn fused_with_gemms(r: &Resolved, busy: f64, gemms: f64) -> f64 {
     if busy <= 0.0 {
@@ -1409,5 +1430,53 @@ pub(crate) fn step_with(
         model_flops: f.model,
         hardware_flops: f.hardware,
         tokens: f.tokens,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::SequenceParallel;
+    use crate::precision::Precision;
+    use crate::resolve::resolve;
+    use crate::stack::TrainingStack;
+
+    /// The example plan at TP 8 with sequence parallelism on `stack`,
+    /// computing in `compute`.
+    fn tp8(stack: TrainingStack, compute: Precision, sp: SequenceParallel) -> Resolved {
+        let mut p = crate::examples::example_plan();
+        p.levers.parallel.tp = 8;
+        p.levers.parallel.dp = 1;
+        p.levers.parallel.sequence_parallel = sp;
+        p.levers.training_stack = Some(stack);
+        p.levers.precision.compute = compute;
+        resolve(&p).0
+    }
+
+    /// torchtitan's Float8 linears gather in FP8 under sequence
+    /// parallelism: the pair is a one-byte all-gather and a 16-bit
+    /// reduce-scatter; in BF16, without SP or on Megatron-Core it is the
+    /// 16-bit all-reduce's volume.
+    #[test]
+    fn torchtitan_float8_gathers_carry_one_byte() {
+        let b = 64.0e6;
+        let (on, off) = (SequenceParallel::On, SequenceParallel::Off);
+        let r = tp8(TrainingStack::Torchtitan, Precision::Fp8, on);
+        let fp8 = collective(&r, Collective::AllGather, b / 2.0, 8, 1)
+            + collective(&r, Collective::ReduceScatter, b, 8, 1);
+        assert_eq!(tp_pair_seconds(&r, b), fp8);
+        let all_reduce = collective(&r, Collective::AllReduce, b, 8, 1);
+        // Three quarters of the volume, plus one more fixed latency.
+        assert!(fp8 < 0.85 * all_reduce, "{fp8} {all_reduce}");
+        for r in [
+            tp8(TrainingStack::Torchtitan, Precision::Bf16, on),
+            tp8(TrainingStack::Torchtitan, Precision::Fp8, off),
+            tp8(TrainingStack::MegatronCore, Precision::Fp8, on),
+        ] {
+            assert_eq!(
+                tp_pair_seconds(&r, b),
+                collective(&r, Collective::AllReduce, b, 8, 1)
+            );
+        }
     }
 }
