@@ -6,7 +6,7 @@ use crate::catalog;
 use crate::diagnostics::{Diagnostic, DiagnosticKind as K, IgnoredLever};
 use crate::economics::{self, Economics, Pricing};
 use crate::efficiency::Efficiency;
-use crate::hardware::{CxlChoice, GpuChoice, GpuSpec, Hardware};
+use crate::hardware::{CxlChoice, GpuArch, GpuChoice, GpuSpec, Hardware};
 use crate::model::{ModelSpec, ParamCounts};
 use crate::partition::{micro_batch_count, Partition, Split};
 use crate::plan::{
@@ -160,18 +160,10 @@ impl Resolved {
     }
 
     /// The kernel the serving engine runs the routed experts with
-    /// ([`crate::engine::MoeKernel`]); training keeps the general model
-    /// (its grouped GEMMs carry thousands of tokens an expert).
+    /// ([`experts_kernel`]).
     #[inline]
     pub(crate) fn moe_kernel(&self) -> crate::engine::MoeKernel {
-        match self.work {
-            Work::Train { .. } => crate::engine::MoeKernel::General,
-            Work::Infer { .. } => crate::engine::MoeKernel::of(
-                self.levers.engine,
-                self.gpu.arch,
-                self.levers.precision.expert_weights(),
-            ),
-        }
+        experts_kernel(&self.work, &self.levers, self.gpu.arch)
     }
 
     /// Bytes a second the routed experts' grouped GEMMs stream their
@@ -505,8 +497,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     }
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
-    let rated_tdp = plan.hardware.gpu.spec().tdp;
-    let (gpu, gpu_name) = resolve_gpu(&mut c, plan);
+    let (gpu, gpu_name, power_clock) = resolve_gpu(&mut c, plan);
     let gpu_named_a100 = crate::engine::named_a100(&gpu_name);
     let hw = &plan.hardware;
     let cluster = resolve_cluster(&mut c, hw, &gpu);
@@ -559,11 +550,8 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     }
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
-    let experts_kernel =
-        crate::engine::MoeKernel::of(levers.engine, gpu.arch, levers.precision.expert_weights());
     if spec.moe.is_some()
-        && matches!(work, Work::Infer { .. })
-        && experts_kernel == crate::engine::MoeKernel::CutlassFp4
+        && experts_kernel(&work, &levers, gpu.arch) == crate::engine::MoeKernel::CutlassFp4
     {
         c.push(Diagnostic::info(K::CutlassFp4Experts));
     }
@@ -583,7 +571,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         spec,
         params,
         gpu_named_a100,
-        power_clock: plan.hardware.clock_fraction(rated_tdp),
+        power_clock,
         gpu,
         levers,
         overheads,
@@ -703,8 +691,9 @@ fn resolve_models(c: &mut Checker, plan: &Plan) -> Models {
     }
 }
 
-/// Looks up and checks the GPU; returns its spec and display name.
-fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
+/// Looks up and checks the GPU; returns its spec as it runs, its display
+/// name and the clock fraction its power limit leaves it.
+fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String, f64) {
     let (mut gpu, gpu_name) = match &plan.hardware.gpu {
         GpuChoice::Preset(id) => {
             let e = catalog::gpu(*id);
@@ -745,7 +734,7 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
                 .into(),
         }));
     }
-    power_limit(c, plan, &mut gpu, &gpu_name);
+    let power_clock = power_limit(c, plan, &mut gpu, &gpu_name);
     if let Some(m) = gpu.matmul_ceiling.as_mut() {
         m.bf16 = c.fraction(
             "hardware.gpu.matmul_ceiling.bf16",
@@ -760,19 +749,32 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String) {
             m.fp4 = Some(c.fraction("hardware.gpu.matmul_ceiling.fp4", f, or));
         }
     }
-    (gpu, gpu_name)
+    (gpu, gpu_name, power_clock)
 }
 
-/// Applies the plan's board power limit: refused where it is not a finite
+/// The kernel the serving engine runs the routed experts with
+/// ([`crate::engine::MoeKernel`]); training keeps the general model (its
+/// grouped GEMMs carry thousands of tokens an expert).
+fn experts_kernel(work: &Work, levers: &Levers, arch: GpuArch) -> crate::engine::MoeKernel {
+    match work {
+        Work::Train { .. } => crate::engine::MoeKernel::General,
+        Work::Infer { .. } => {
+            crate::engine::MoeKernel::of(levers.engine, arch, levers.precision.expert_weights())
+        }
+    }
+}
+
+/// Applies the plan's board power limit and returns the clock fraction it
+/// leaves (1 where none applies): refused where it is not a finite
 /// number of watts or lies below the lowest measured cap, ignored (with a
 /// warning) above the rated TDP, and otherwise the tensor rates keep the
 /// fraction of their clock the part sustains under it
 /// ([`catalog::clock_fraction`]) and the board draws at most the limit
 /// (the energy cost reads it as the power). Memory bandwidth keeps its
 /// peak: the HBM clock is separate and memory-bound kernels draw less.
-fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) {
+fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) -> f64 {
     let Some(limit) = plan.hardware.power_limit else {
-        return;
+        return 1.0;
     };
     let (w, tdp) = (limit.as_watts(), gpu.tdp.as_watts());
     let lowest = catalog::LOWEST_LIMIT_FRACTION * tdp;
@@ -785,7 +787,7 @@ fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) {
                 short_number(w)
             ),
         }));
-        return;
+        return 1.0;
     }
     if w >= tdp {
         if w > tdp {
@@ -795,7 +797,7 @@ fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) {
                 gpu: name.to_string(),
             }));
         }
-        return;
+        return 1.0;
     }
     let clock = plan.hardware.clock_fraction(gpu.tdp);
     gpu.bf16 = gpu.bf16 * clock;
@@ -808,6 +810,7 @@ fn power_limit(c: &mut Checker, plan: &Plan, gpu: &mut GpuSpec, name: &str) {
         tdp_w: tdp,
         clock,
     }));
+    clock
 }
 
 /// The cluster around the GPUs, checked: memory per node and per GPU, and

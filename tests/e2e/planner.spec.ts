@@ -73,7 +73,7 @@ test('the training framework is a lever, and one that cannot run the sharding is
 // GPU's TDP; a lower limit is kept in the link and says what it costs, in the page's
 // language; one below the measured caps is refused naming the field.
 for (const lang of ['en', 'zh'] as const) {
-  test(`a power limit slows the GPUs and says why (${lang})`, async ({ page }) => {
+  test(`a power limit is kept in the link and named, a bad one refused (${lang})`, async ({ page }) => {
     const w = watch(page);
     await open(page);
     if (lang === 'zh') await page.getByTestId('lang-switch').click();
@@ -83,8 +83,15 @@ for (const lang of ['en', 'zh'] as const) {
     await box.fill('500');
     await box.press('Enter');
     await expect.poll(() => hashOf(page)).not.toEqual(hashBefore);
-    await expect(page.getByText(lang === 'zh' ? /功耗上限 500 W/ : /power limit 500 W/).first()).toBeVisible();
+    const note = page.getByText(lang === 'zh' ? /功耗上限 500 W/ : /power limit 500 W/).first();
+    await expect(note).toBeVisible();
     await page.getByTestId('levers-hardware').screenshot({ path: `${shots}/power-limit-${lang}.png` });
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.screenshot({ path: `${shots}/power-limit-page-1440-${lang}.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await note.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/power-limit-page-390-${lang}.png` });
+    await page.setViewportSize({ width: 1400, height: 1000 });
     await box.fill('50');
     await box.press('Enter');
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Invalid');

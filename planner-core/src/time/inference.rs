@@ -47,16 +47,10 @@ impl ServeTime {
 }
 
 fn pass_parts(r: &Resolved, w: &StageWork, parts: &mut Parts, memory_floor: bool) {
-    let hbm = r.gpu.memory_bandwidth.base() * r.eff.hbm;
-    let hbm_s = |b: f64| if hbm > 0.0 { b / hbm } else { f64::INFINITY };
-    let expert_hbm = r.expert_stream_rate();
-    let expert_s = |b: f64| {
-        if expert_hbm > 0.0 {
-            b / expert_hbm
-        } else {
-            f64::INFINITY
-        }
-    };
+    // Seconds to stream `b` bytes at `rate` bytes a second.
+    let at = |rate: f64| move |b: f64| if rate > 0.0 { b / rate } else { f64::INFINITY };
+    let hbm_s = at(r.gpu.memory_bandwidth.base() * r.eff.hbm);
+    let expert_s = at(r.expert_stream_rate());
     // Roofline per layer: GEMM time against weight-read time, the routed
     // experts' grouped GEMMs apart from the rest (their weights are read
     // once per step for the experts the batch touches, so in decode they
