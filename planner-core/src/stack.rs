@@ -121,12 +121,23 @@ impl TrainingStack {
     /// `Float8ColwiseParallel` casts the input to e4m3 before its
     /// all-gather and `Float8RowwiseParallel` casts the gradient of its
     /// output to e5m2 before the backward all-gather
-    /// (`torchao/float8/float8_tensor_parallel.py`). The other stacks are
-    /// counted 16-bit.
+    /// (`torchao/float8/float8_tensor_parallel.py`). Transformer Engine's
+    /// linears under Megatron-Core do the same: with FP8 on, a
+    /// column-parallel linear quantizes its local input before the
+    /// sequence-parallel all-gather (NCCL or userbuffers) and gathers the
+    /// quantized data, backward regathers it quantized for the weight
+    /// gradient, and a row-parallel linear quantizes its output's gradient
+    /// before that gradient's all-gather (NVIDIA/TransformerEngine
+    /// `pytorch/module/linear.py`, `gather_along_first_dim(...,
+    /// quantizer=...)`, and `module/base.py`,
+    /// `grad_output_preprocess`); the reduce-scatters carry the 16-bit
+    /// outputs. DeepSpeed and Megatron-DeepSpeed are counted 16-bit.
     pub fn tp_gathers_in_fp8(self) -> bool {
         matches!(
             self,
-            TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled
+            TrainingStack::Torchtitan
+                | TrainingStack::TorchtitanCompiled
+                | TrainingStack::MegatronCore
         )
     }
 

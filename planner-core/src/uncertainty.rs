@@ -146,8 +146,10 @@ impl ValidationBasis {
     /// The band of this basis (for [`ValidationBasis::Zero3AtScale`], at
     /// data-parallel degree `dp`). Figures as the validation tests print
     /// them on 2026-12-04 and 2026-12-05:
-    /// - Megatron training: 10th/90th percentiles −10.0 % / +9.6 % over
-    ///   29 runs (2026-12-05, with overlapped collectives charged their
+    /// - Megatron training: 10th/90th percentiles −11.1 % / +9.6 % over
+    ///   29 runs (2026-12-06, Transformer Engine's FP8 sequence-parallel
+    ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
+    ///   overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
     /// - PyTorch-native training: −10.5 % / +14.1 % over 155 runs
     ///   (2026-12-06, torchtitan's Float8 TP all-gathers in FP8; −9.9 % /
@@ -180,7 +182,7 @@ impl ValidationBasis {
     pub fn band(self, dp: u32) -> Band {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
-            ValidationBasis::MegatronTraining => b(0.10, 0.10, 29),
+            ValidationBasis::MegatronTraining => b(0.12, 0.10, 29),
             ValidationBasis::PytorchTraining => b(0.11, 0.15, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),

@@ -1453,25 +1453,28 @@ mod tests {
         resolve(&p).0
     }
 
-    /// torchtitan's Float8 linears gather in FP8 under sequence
-    /// parallelism: the pair is a one-byte all-gather and a 16-bit
-    /// reduce-scatter; in BF16, without SP or on Megatron-Core it is the
-    /// 16-bit all-reduce's volume.
+    /// torchtitan's Float8 linears and Transformer Engine's FP8 linears
+    /// (Megatron-Core) gather in FP8 under sequence parallelism: the pair
+    /// is a one-byte all-gather and a 16-bit reduce-scatter; in BF16,
+    /// without SP, or on DeepSpeed it is the 16-bit all-reduce's volume.
     #[test]
-    fn torchtitan_float8_gathers_carry_one_byte() {
+    fn fp8_linears_gather_one_byte() {
         let b = 64.0e6;
         let (on, off) = (SequenceParallel::On, SequenceParallel::Off);
-        let r = tp8(TrainingStack::Torchtitan, Precision::Fp8, on);
-        let fp8 = collective(&r, Collective::AllGather, b / 2.0, 8, 1)
-            + collective(&r, Collective::ReduceScatter, b, 8, 1);
-        assert_eq!(tp_pair_seconds(&r, b), fp8);
-        let all_reduce = collective(&r, Collective::AllReduce, b, 8, 1);
-        // Three quarters of the volume, plus one more fixed latency.
-        assert!(fp8 < 0.85 * all_reduce, "{fp8} {all_reduce}");
+        for stack in [TrainingStack::Torchtitan, TrainingStack::MegatronCore] {
+            let r = tp8(stack, Precision::Fp8, on);
+            let fp8 = collective(&r, Collective::AllGather, b / 2.0, 8, 1)
+                + collective(&r, Collective::ReduceScatter, b, 8, 1);
+            assert_eq!(tp_pair_seconds(&r, b), fp8, "{stack:?}");
+            let all_reduce = collective(&r, Collective::AllReduce, b, 8, 1);
+            // Three quarters of the volume, plus one more fixed latency.
+            assert!(fp8 < 0.85 * all_reduce, "{fp8} {all_reduce}");
+        }
         for r in [
             tp8(TrainingStack::Torchtitan, Precision::Bf16, on),
             tp8(TrainingStack::Torchtitan, Precision::Fp8, off),
-            tp8(TrainingStack::MegatronCore, Precision::Fp8, on),
+            tp8(TrainingStack::MegatronCore, Precision::Bf16, on),
+            tp8(TrainingStack::DeepSpeed, Precision::Fp8, on),
         ] {
             assert_eq!(
                 tp_pair_seconds(&r, b),
