@@ -1366,7 +1366,7 @@ fn published_training_peaks() {
     // The figures docs/validation.md states. Issue 12's targets are 3 %
     // and 8 %; the rows past 8 % are named below and discussed in the doc
     // (the allocator's cache of earlier phases, context-parallel buffers;
-    // the 70B TP run and LitGPT's common gap are unexplained), so a new
+    // the rest of the 70B TP run and LitGPT's common gap are unexplained), so a new
     // miss fails here by name.
     // The fsdp_qlora rows are held out in a table of their own (below,
     // `fsdp_qlora_rows_fit_and_are_held_out`): the target table is the
@@ -1379,7 +1379,7 @@ fn published_training_peaks() {
     let (med, worst) = (median(all.clone()), all.iter().copied().fold(0.0, f64::max));
     assert!(all.len() >= 50, "{} rows", all.len());
     assert!(med <= 0.034, "median {med}");
-    assert!(worst <= 0.23, "worst {worst}");
+    assert!(worst <= 0.16, "worst {worst}");
     const DOCUMENTED: &[&str] = &[
         "hf-bert-bs4",
         "hf-bert-bs4-adafactor",

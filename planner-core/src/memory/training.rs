@@ -22,7 +22,7 @@ use crate::plan::{
 use crate::precision::Precision;
 use crate::report::ItemKind;
 use crate::resolve::Resolved;
-use crate::software::{Head, LossKernel, OptimizerImpl};
+use crate::software::{Head, LossKernel, MemoryStack, OptimizerImpl};
 use crate::zero::{
     gather_schedule, model_states, sharded_states, BlockShape, Gathering, StateBytes, Zero3Fetch,
 };
@@ -911,6 +911,14 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
 ///   FP32 log-softmax (2 + 4 + 4 with BF16); the backward holds the saved
 ///   log-softmax, `nll_loss`'s dense FP32 gradient and `log_softmax`'s
 ///   gradient (4 + 4 + 4): 12 B, 3× the 4 B Korthikanti counts;
+/// - torchtitan under TP runs the same call through DTensor's loss
+///   parallel (`loss_parallel()`, on whenever TP is, unless
+///   `disable_loss_parallel`), whose handlers decompose it over the
+///   vocabulary shard (`torch/distributed/tensor/parallel/loss.py`):
+///   `_log_softmax` holds the 16-bit logits, the FP32 copy, the shifted
+///   copy and its `exp` (2 + 4 + 4 + 4), and the fused backward
+///   `(zeros_like(x) + exp(x)) * grad` holds the saved log-softmax, the
+///   zeros, the sum and the product (4 + 4 + 4 + 4): 16 B;
 /// - Megatron's vocabulary-parallel cross-entropy upcasts once and turns
 ///   the FP32 copy into the softmax and then the gradient in place
 ///   (`_VocabParallelCrossEntropy`), beside the compute-dtype logits:
@@ -921,7 +929,13 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
 ///   (s·b·h in the compute dtype) instead.
 fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
     let cb = r.levers.precision.activations.bytes_per_element();
+    let loss_parallel = r.tp > 1 && r.levers.memory.stack() == MemoryStack::Torchtitan;
     match r.levers.memory.loss_kernel() {
+        LossKernel::Unfused | LossKernel::StackDefault if loss_parallel => (
+            (cb + 12.0).max(16.0) * sb * v,
+            "DTensor loss-parallel cross-entropy (decomposed log-softmax and its fused \
+             backward: 16 B per logit)",
+        ),
         LossKernel::Unfused | LossKernel::StackDefault => (
             (cb.max(4.0) + 8.0) * sb * v,
             "unfused FP32 cross-entropy (saved log-softmax, its gradient and nll's: 12 B per logit)",
@@ -1155,5 +1169,33 @@ mod tests {
                 "group {group}, recomputed {recomputed}: {runs} runs"
             );
         }
+    }
+
+    /// The loss peak per logit by stack: the plain kernels' 12 B, DTensor's
+    /// decomposed loss parallel 16 B under torchtitan with TP, Megatron's
+    /// fused kernel 6 B; a chosen kernel overrides the stack's.
+    #[test]
+    fn the_loss_peak_follows_the_stack_and_tp() {
+        use crate::stack::TrainingStack;
+        let per_logit = |stack: TrainingStack, tp: u32, loss: LossKernel| {
+            let mut p = example_plan();
+            p.levers.training_stack = Some(stack);
+            p.levers.parallel.tp = tp;
+            p.levers.parallel.dp = 8 / tp;
+            p.levers.memory.loss = loss;
+            let (r, _, _) = resolve(&p);
+            assert_eq!(r.tp, tp);
+            loss_peak(&r, 1.0, 1.0, 4096.0).0
+        };
+        let d = LossKernel::StackDefault;
+        assert_eq!(per_logit(TrainingStack::Torchtitan, 1, d), 12.0);
+        assert_eq!(per_logit(TrainingStack::Torchtitan, 2, d), 16.0);
+        assert_eq!(per_logit(TrainingStack::TorchtitanCompiled, 8, d), 16.0);
+        assert_eq!(per_logit(TrainingStack::HfTrainer, 2, d), 12.0);
+        assert_eq!(per_logit(TrainingStack::MegatronCore, 2, d), 6.0);
+        assert_eq!(
+            per_logit(TrainingStack::Torchtitan, 2, LossKernel::Compiled),
+            4.0
+        );
     }
 }
