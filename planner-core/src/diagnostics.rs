@@ -75,6 +75,9 @@ pub enum IgnoredLever {
     /// `levers.engine_knobs.attention_dp_balance` on an engine other than
     /// TensorRT-LLM.
     DpBalance,
+    /// `levers.engine_knobs.moe_backend` where TensorRT-LLM does not serve
+    /// an MoE model, or TRTLLM off Blackwell.
+    MoeBackend,
     /// `levers.engine_knobs.batching` on an engine that has one way only
     /// (vLLM V1 and TensorRT-LLM always mix; static batches do not
     /// schedule by iteration).
@@ -100,7 +103,7 @@ pub enum IgnoredLever {
 
 impl IgnoredLever {
     /// Every ignored lever, in declaration order.
-    pub const ALL: [IgnoredLever; 16] = [
+    pub const ALL: [IgnoredLever; 17] = [
         IgnoredLever::KvCacheOffload,
         IgnoredLever::ExpertOffload,
         IgnoredLever::ExpertOffloadDense,
@@ -108,6 +111,7 @@ impl IgnoredLever {
         IgnoredLever::ServingEngine,
         IgnoredLever::SchedulerSteps,
         IgnoredLever::DpBalance,
+        IgnoredLever::MoeBackend,
         IgnoredLever::Batching,
         IgnoredLever::Sampler,
         IgnoredLever::GraphMaxBatch,
@@ -128,6 +132,7 @@ crate::lang::named!(IgnoredLever {
     IgnoredLever::ServingEngine => "serving_engine", "serving engine", "推理服务引擎";
     IgnoredLever::SchedulerSteps => "scheduler_steps", "levers.engine_knobs.scheduler_steps (multi-step scheduling is vLLM V0's only)", "levers.engine_knobs.scheduler_steps（多步调度仅 vLLM V0 支持）";
     IgnoredLever::DpBalance => "dp_balance", "levers.engine_knobs.attention_dp_balance (TensorRT-LLM's only)", "levers.engine_knobs.attention_dp_balance（仅 TensorRT-LLM 支持）";
+    IgnoredLever::MoeBackend => "moe_backend", "levers.engine_knobs.moe_backend (TensorRT-LLM serving an MoE model only; TRTLLM on Blackwell only)", "levers.engine_knobs.moe_backend（仅 TensorRT-LLM 服务 MoE 模型时有效；TRTLLM 仅限 Blackwell）";
     IgnoredLever::Batching => "batching", "levers.engine_knobs.batching (only SGLang and vLLM V0 choose how prompts meet decoding)", "levers.engine_knobs.batching（仅 SGLang 与 vLLM V0 可选择提示与解码的组合方式）";
     IgnoredLever::Sampler => "sampler", "levers.engine_knobs.sampler (only vLLM V1 profiles its sampler)", "levers.engine_knobs.sampler（仅 vLLM V1 预先测量其采样器）";
     IgnoredLever::GraphMaxBatch => "graph_max_batch", "levers.engine_knobs.graph_max_batch (only SGLang caps its CUDA graphs' batch)", "levers.engine_knobs.graph_max_batch（仅 SGLang 限定其 CUDA graph 的批大小）";
@@ -644,7 +649,7 @@ fn message(d: &DiagnosticKind) -> String {
         K::PowerLimitAboveTdp { limit_w, tdp_w, gpu } => format!(
             "a power limit of {limit_w:.0} W is above the {tdp_w:.0} W TDP of the {gpu}, which the driver does not allow: the TDP is used"
         ),
-        K::CutlassFp4Experts => "TensorRT-LLM's default MoE backend (CUTLASS) streams NVFP4 experts at about 40 % of the HBM peak on Blackwell and adds about 70 µs a MoE layer (its tech blog 24): priced so; its TRTLLM backend (moe_config.backend: TRTLLM) reaches about 70 %".to_string(),
+        K::CutlassFp4Experts => "TensorRT-LLM's default MoE backend (CUTLASS) streams NVFP4 experts at about 40 % of the HBM peak on Blackwell and adds about 70 µs a MoE layer (its tech blog 24): priced so; its TRTLLM backend (levers.engine_knobs.moe_backend: trtllm) reaches about 70 %".to_string(),
         K::ContextBeyondModel {
             tokens,
             max_context,
@@ -861,7 +866,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::PowerLimitAboveTdp { limit_w, tdp_w, gpu } => format!(
             "功耗上限 {limit_w:.0} W 高于 {gpu} 的 TDP {tdp_w:.0} W，驱动不允许：按 TDP 计算"
         ),
-        K::CutlassFp4Experts => "TensorRT-LLM 默认的 MoE 后端（CUTLASS）在 Blackwell 上读取 NVFP4 专家权重约为 HBM 峰值带宽的 40 %，每个 MoE 层另加约 70 µs（其技术博客 24），按此计价；其 TRTLLM 后端（moe_config.backend: TRTLLM）约为 70 %".to_string(),
+        K::CutlassFp4Experts => "TensorRT-LLM 默认的 MoE 后端（CUTLASS）在 Blackwell 上读取 NVFP4 专家权重约为 HBM 峰值带宽的 40 %，每个 MoE 层另加约 70 µs（其技术博客 24），按此计价；其 TRTLLM 后端（levers.engine_knobs.moe_backend: trtllm）约为 70 %".to_string(),
         K::ContextBeyondModel {
             tokens,
             max_context,

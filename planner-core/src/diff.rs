@@ -93,6 +93,8 @@ pub enum Setting {
     /// Whether attention-DP ranks' prompts wait for each other
     /// (TensorRT-LLM `attention_dp_config.enable_balance`).
     DpBalance,
+    /// TensorRT-LLM's MoE backend (`moe_config.backend`).
+    MoeBackend,
     /// How prompts meet decoding (SGLang `--enable-mixed-chunk`).
     Batching,
     /// The largest decode batch replayed from a CUDA graph (SGLang
@@ -152,6 +154,7 @@ crate::lang::named!(Setting {
     Setting::SchedulerSteps => "scheduler_steps", "decode steps per scheduling", "每次调度的解码步数";
     Setting::HostOverlap => "host_overlap", "host work overlap", "主机工作重叠";
     Setting::DpBalance => "attention_dp_balance", "attention-DP balance", "注意力 DP 负载均衡";
+    Setting::MoeBackend => "moe_backend", "MoE backend (TensorRT-LLM)", "MoE 后端（TensorRT-LLM）";
     Setting::Batching => "batching", "prompts and decoding", "提示与解码的组合方式";
     Setting::MemoryFraction => "memory_fraction", "engine memory fraction", "引擎显存占比";
     Setting::GraphMaxBatch => "graph_max_batch", "largest CUDA-graph decode batch", "CUDA graph 最大解码批";
@@ -556,6 +559,12 @@ fn serving_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
     };
     // Held prompts wait for their first token.
     push(out, Setting::DpBalance, balance(a), balance(b), Impact::Sla);
+    let backend = |l: &Levers| {
+        l.engine_knobs
+            .moe_backend
+            .map_or("default".to_string(), |m| m.key().to_string())
+    };
+    push(out, Setting::MoeBackend, backend(a), backend(b), n);
     let batching = |l: &Levers| {
         l.engine_knobs
             .batching

@@ -471,6 +471,34 @@ pub const DP_BALANCE_TIMEOUT_ITERS: u32 = 50;
 /// (`AttentionDpConfig.batching_wait_iters`, default 10).
 pub const DP_BALANCE_BATCHING_WAIT_ITERS: u32 = 10;
 
+/// TensorRT-LLM's MoE backend (`moe_config.backend`), where its kernels'
+/// cost is published: NVIDIA timed one DeepSeek-R1 MoE module with NVFP4
+/// experts on B200 under both (TensorRT-LLM tech blog 24), the CUTLASS
+/// backend at 97 µs plus its weights at 40 % of the HBM peak and the
+/// TRTLLM backend (TRTLLM-Gen kernels, Blackwell only) at 26 µs plus 71 %.
+/// The other backends (DeepGEMM, Triton, CuteDSL, WideEP) have no such
+/// figure and are not offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
+pub enum MoeBackend {
+    /// `CUTLASS`, the default through 1.2.
+    Cutlass,
+    /// `TRTLLM`: the TRTLLM-Gen kernels (Blackwell only).
+    Trtllm,
+}
+
+impl MoeBackend {
+    /// Both backends, in display order.
+    pub const ALL: [MoeBackend; 2] = [MoeBackend::Cutlass, MoeBackend::Trtllm];
+}
+
+crate::lang::named!(MoeBackend {
+    MoeBackend::Cutlass => "cutlass", "CUTLASS (TensorRT-LLM's default)", "CUTLASS（TensorRT-LLM 默认）";
+    MoeBackend::Trtllm => "trtllm", "TRTLLM-Gen (Blackwell)", "TRTLLM-Gen（Blackwell）";
+});
+
 /// Engine settings a plan may state over the engine's defaults (the token
 /// budget is `levers.prefill_chunk`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
@@ -530,6 +558,11 @@ pub struct EngineKnobs {
     /// `sglang` has it; `None` takes its default ([`SglangMemory`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph_max_batch: Option<u32>,
+    /// TensorRT-LLM's MoE backend ([`MoeBackend`]); only `trt_llm` serving
+    /// an MoE model has it; `None` takes the engine's default (CUTLASS for
+    /// NVFP4 experts, [`MoeKernel::of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moe_backend: Option<MoeBackend>,
 }
 
 /// The longest front-end latency a plan may state, milliseconds.
@@ -1197,12 +1230,22 @@ impl MoeKernel {
     /// (`MoeConfig.backend` through 1.2; its DeepSeek-R1 deployment guide
     /// for 1.2 runs NVFP4 on B200 with it); its gpt-oss guide sets
     /// TRTLLM for MXFP4, the `AUTO` choice since PR #11074, so only NVFP4
-    /// takes the CUTLASS kernel.
-    pub fn of(engine: Engine, arch: crate::hardware::GpuArch, experts: Precision) -> MoeKernel {
-        match (engine, arch, experts) {
-            (Engine::TrtLlm, crate::hardware::GpuArch::Blackwell, Precision::Nvfp4) => {
-                MoeKernel::CutlassFp4
-            }
+    /// takes the CUTLASS kernel. A plan may name the backend
+    /// (`engine_knobs.moe_backend`): TRTLLM keeps the general model; CUTLASS
+    /// is priced apart only where it was timed (NVFP4 on Blackwell).
+    pub fn of(
+        engine: Engine,
+        arch: crate::hardware::GpuArch,
+        experts: Precision,
+        backend: Option<MoeBackend>,
+    ) -> MoeKernel {
+        match (engine, arch, experts, backend) {
+            (
+                Engine::TrtLlm,
+                crate::hardware::GpuArch::Blackwell,
+                Precision::Nvfp4,
+                None | Some(MoeBackend::Cutlass),
+            ) => MoeKernel::CutlassFp4,
             _ => MoeKernel::General,
         }
     }
@@ -1239,8 +1282,18 @@ mod tests {
     #[test]
     fn the_experts_kernel_follows_engine_part_and_format() {
         use crate::hardware::GpuArch as A;
-        let cutlass = MoeKernel::of(Engine::TrtLlm, A::Blackwell, Precision::Nvfp4);
+        let cutlass = MoeKernel::of(Engine::TrtLlm, A::Blackwell, Precision::Nvfp4, None);
         assert_eq!(cutlass, MoeKernel::CutlassFp4);
+        let named = Some(MoeBackend::Cutlass);
+        assert_eq!(
+            MoeKernel::of(Engine::TrtLlm, A::Blackwell, Precision::Nvfp4, named),
+            cutlass
+        );
+        let gen = Some(MoeBackend::Trtllm);
+        assert_eq!(
+            MoeKernel::of(Engine::TrtLlm, A::Blackwell, Precision::Nvfp4, gen),
+            MoeKernel::General
+        );
         assert_eq!(cutlass.stream_fraction(), Some(0.40));
         assert!((cutlass.fixed_excess().base() * 1e6 - 71.0).abs() < 1e-9);
         for (engine, arch, format) in [
@@ -1251,7 +1304,7 @@ mod tests {
             (Engine::Vllm, A::Blackwell, Precision::Nvfp4),
             (Engine::Static, A::Blackwell, Precision::Nvfp4),
         ] {
-            let k = MoeKernel::of(engine, arch, format);
+            let k = MoeKernel::of(engine, arch, format, None);
             assert_eq!(k, MoeKernel::General, "{engine:?} {arch:?} {format:?}");
             assert_eq!(k.stream_fraction(), None);
             assert_eq!(k.fixed_excess(), crate::units::Seconds::ZERO);

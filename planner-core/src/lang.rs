@@ -196,6 +196,8 @@ mod tests {
         same_key_as_serde(&IgnoredLever::ALL);
         same_key_as_serde(&[PrefixCaching::On, PrefixCaching::Off]);
         same_key_as_serde(&crate::engine::DpBalance::ALL);
+        check(&crate::engine::MoeBackend::ALL);
+        same_key_as_serde(&crate::engine::MoeBackend::ALL);
         same_key_as_serde(&[KvLoad::Bulk, KvLoad::Layerwise]);
         same_key_as_serde(&[PreemptedKv::Recompute, PreemptedKv::Swap]);
         check(&crate::plan::AttentionKernel::ALL);

@@ -550,6 +550,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     }
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    check_moe_backend(&mut c, &mut levers, spec.moe.is_some(), gpu.arch);
     if spec.moe.is_some()
         && experts_kernel(&work, &levers, gpu.arch) == crate::engine::MoeKernel::CutlassFp4
     {
@@ -758,9 +759,12 @@ fn resolve_gpu(c: &mut Checker, plan: &Plan) -> (GpuSpec, String, f64) {
 fn experts_kernel(work: &Work, levers: &Levers, arch: GpuArch) -> crate::engine::MoeKernel {
     match work {
         Work::Train { .. } => crate::engine::MoeKernel::General,
-        Work::Infer { .. } => {
-            crate::engine::MoeKernel::of(levers.engine, arch, levers.precision.expert_weights())
-        }
+        Work::Infer { .. } => crate::engine::MoeKernel::of(
+            levers.engine,
+            arch,
+            levers.precision.expert_weights(),
+            levers.engine_knobs.moe_backend,
+        ),
     }
 }
 
@@ -1485,6 +1489,23 @@ fn check_other_levers(c: &mut Checker, levers: &mut Levers, gpu: &GpuSpec, gpu_n
     );
     // Only vLLM V1 profiles its sampler before sizing the pool.
     engine_only(c, engine == E::Vllm, IgnoredLever::Sampler, &mut k.sampler);
+}
+
+/// TensorRT-LLM's MoE backend is read only where that engine serves an
+/// MoE model, and its TRTLLM backend (TRTLLM-Gen kernels) only on
+/// Blackwell; elsewhere the knob is dropped and named as ignored.
+fn check_moe_backend(c: &mut Checker, levers: &mut Levers, moe: bool, arch: GpuArch) {
+    let read = match levers.engine_knobs.moe_backend {
+        None => return,
+        Some(crate::engine::MoeBackend::Cutlass) => true,
+        Some(crate::engine::MoeBackend::Trtllm) => arch == GpuArch::Blackwell,
+    };
+    engine_only(
+        c,
+        read && moe && levers.engine == crate::engine::Engine::TrtLlm,
+        IgnoredLever::MoeBackend,
+        &mut levers.engine_knobs.moe_backend,
+    );
 }
 
 /// A knob only some engines read (`read`): elsewhere it is dropped and

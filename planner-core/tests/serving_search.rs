@@ -113,6 +113,47 @@ fn sglang_searches_both_ways_of_meeting_prompts() {
     assert!(best.gpus >= both.best.expect("an answer").gpus);
 }
 
+/// TensorRT-LLM's MoE backend is searched both ways only where it changes
+/// what the experts cost (an MoE model's NVFP4 experts on Blackwell); the
+/// answer names the backend it took, and with the TRTLLM-Gen kernels
+/// cheaper there, the best answer takes them.
+#[test]
+fn tensorrt_llm_searches_its_moe_backend_where_it_matters() {
+    use planner_core::catalog::{GpuId, ModelId};
+    use planner_core::engine::{Engine, MoeBackend};
+    use planner_core::hardware::GpuChoice;
+    use planner_core::plan::ModelChoice;
+    use planner_core::precision::Precision;
+    let mut s = example_serving_scenario();
+    s.base.levers.speculative = None;
+    s.base.levers.engine = Engine::TrtLlm;
+    s.space.token_budgets = vec![8192];
+    let dense = search_serving(&s).evaluated;
+    s.base.model = ModelChoice::Preset(ModelId::Mixtral8x7b);
+    // On Hopper in FP8 the backend changes nothing: one way only.
+    s.base.levers.precision.weights = Precision::Fp8;
+    s.base.levers.precision.compute = Precision::Fp8;
+    assert_eq!(search_serving(&s).evaluated, dense);
+    s.base.hardware.gpu = GpuChoice::Preset(GpuId::B200);
+    s.base.levers.precision.weights = Precision::Nvfp4;
+    s.base.levers.precision.compute = Precision::Nvfp4;
+    let both = search_serving(&s);
+    assert!(both.problem.is_none(), "{:?}", both.problem);
+    assert_eq!(both.evaluated, 2 * dense);
+    let best = both.best.expect("an answer");
+    assert_eq!(
+        best.plan.levers.engine_knobs.moe_backend,
+        Some(MoeBackend::Trtllm)
+    );
+    assert!(
+        best.changes
+            .iter()
+            .any(|c| c.setting == Setting::MoeBackend && c.to == "trtllm"),
+        "{:?}",
+        best.changes
+    );
+}
+
 #[test]
 fn a_drafter_never_makes_the_best_answer_worse() {
     let with = search_serving(&example_serving_scenario());

@@ -127,3 +127,30 @@ test('serving an MoE model offers its routed experts to offload', async ({ page 
   await expect(tier).toHaveCount(0);
   expect(w.errors).toEqual([]);
 });
+
+// TensorRT-LLM's MoE backend (engine_knobs.moe_backend) is offered where
+// TensorRT-LLM serves an MoE model, and the core's note says when a plan's
+// part cannot run the chosen backend.
+for (const lang of LANGS) {
+  test(`TensorRT-LLM serving an MoE model offers its MoE backend (${lang})`, async ({ page }) => {
+    const w = watch(page);
+    await openExample(page, lang);
+    await page.getByTestId('workload-kind').selectOption('inference');
+    await page.getByTestId('lever-engine').selectOption('trt_llm');
+    const backend = page.getByTestId('lever-moe-backend');
+    // A dense model has no experts to run.
+    await expect(backend).toHaveCount(0);
+    await page.getByTestId('model-select').selectOption('mixtral-8x7b');
+    await expect(backend).toBeVisible();
+    await expect(backend.locator('option')).toHaveCount(3);
+    // The TRTLLM-Gen kernels are Blackwell's: on the example's H100s the
+    // choice is dropped with a note naming the field.
+    await backend.selectOption('trtllm');
+    await expect(page.getByTestId('diagnostics')).toContainText('moe_backend');
+    await page.getByTestId('levers-stream').screenshot({ path: `${shots}/moe-backend-${lang}.png` });
+    // Another engine does not offer it.
+    await page.getByTestId('lever-engine').selectOption('sglang');
+    await expect(backend).toHaveCount(0);
+    expect(w.errors).toEqual([]);
+  });
+}

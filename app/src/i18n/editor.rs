@@ -19,6 +19,7 @@ strings! {
     SchedulerSteps => "Decode steps per scheduling (vLLM 0.6)", "每次调度的解码步数（vLLM 0.6）";
     GraphMaxBatch => "Largest decode batch in a CUDA graph (SGLang)", "CUDA graph 覆盖的最大解码批（SGLang）";
     Batching => "Prompts and decoding", "提示与解码的组合方式";
+    MoeBackend => "MoE backend (TensorRT-LLM)", "MoE 后端（TensorRT-LLM）";
     StreamLengths => "Prompt and output lengths", "提示与输出长度";
     LengthsFixed => "fixed", "固定";
     LengthsShareGpt => "ShareGPT (benchmarks)", "ShareGPT（基准测试）";

@@ -145,6 +145,7 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
         None => vec![None],
     };
     let ways = batching_ways(s);
+    let backends = moe_backends(s);
     let stores = stores(s);
     let mut out = Vec::new();
     for &tp in &s.space.tp {
@@ -168,13 +169,16 @@ fn candidates(s: &ServingScenario) -> Vec<Plan> {
                             sp.tokens = k;
                         }
                         for &way in &ways {
-                            for store in &stores {
-                                let mut q = p.clone();
-                                q.levers.engine_knobs.batching = way;
-                                if let Some(store) = store {
-                                    store.apply(&mut q);
+                            for &backend in &backends {
+                                for store in &stores {
+                                    let mut q = p.clone();
+                                    q.levers.engine_knobs.batching = way;
+                                    q.levers.engine_knobs.moe_backend = backend;
+                                    if let Some(store) = store {
+                                        store.apply(&mut q);
+                                    }
+                                    out.push(q);
                                 }
-                                out.push(q);
                             }
                         }
                     }
@@ -201,6 +205,27 @@ fn batching_ways(s: &ServingScenario) -> Vec<Option<crate::engine::Batching>> {
         }
         _ => vec![base],
     }
+}
+
+/// TensorRT-LLM's MoE backend, tried both ways where the choice changes
+/// what the experts cost (an MoE model's NVFP4 experts on Blackwell,
+/// [`crate::engine::MoeKernel::of`]): the base plan's setting and the
+/// other; elsewhere the base plan's.
+fn moe_backends(s: &ServingScenario) -> Vec<Option<crate::engine::MoeBackend>> {
+    use crate::engine::{MoeBackend, MoeKernel};
+    let base = s.base.levers.engine_knobs.moe_backend;
+    let arch = s.base.hardware.gpu.spec().arch;
+    let experts = s.base.levers.precision.expert_weights();
+    let kernel = |b| MoeKernel::of(s.base.levers.engine, arch, experts, Some(b));
+    let moe = s.base.model.spec().moe.is_some();
+    if !moe || kernel(MoeBackend::Cutlass) == kernel(MoeBackend::Trtllm) {
+        return vec![base];
+    }
+    let other = match base.unwrap_or(MoeBackend::Cutlass) {
+        MoeBackend::Cutlass => MoeBackend::Trtllm,
+        MoeBackend::Trtllm => MoeBackend::Cutlass,
+    };
+    vec![base, Some(other)]
 }
 
 /// One KV-store choice of the search: `levers.kv_tier`, and whether the

@@ -8,7 +8,7 @@ use super::lens::{use_plan, PlanLens};
 use super::parse::{COUNT, OPT_COUNT, OPT_MS, OPT_MS_OR_ZERO, RATE};
 use crate::i18n::editor::{t, K};
 use leptos::prelude::*;
-use planner_core::engine::{Batching, Engine, HostOverlap};
+use planner_core::engine::{Batching, Engine, HostOverlap, MoeBackend};
 use planner_core::plan::{Plan, Workload};
 use planner_core::report::ServingFigure as F;
 use planner_core::request::{sharegpt, Arrival, Lengths, RequestStream, Slo};
@@ -145,6 +145,19 @@ pub fn StreamLevers() -> impl IntoView {
     let continuous = Memo::new(move |_| lens.get(|p| p.levers.engine.continuous()));
     // Only SGLang's decode graphs stop at a stated batch.
     let graphs = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::Sglang));
+    // TensorRT-LLM's MoE backend, for an MoE model.
+    let moe_backend = Memo::new(move |_| {
+        lens.get(|p| p.levers.engine == Engine::TrtLlm && p.model.spec().moe.is_some())
+    });
+    let backends = |lang| {
+        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
+            .chain(
+                MoeBackend::ALL
+                    .iter()
+                    .map(|b| (b.key().to_string(), b.name(lang).to_string())),
+            )
+            .collect()
+    };
     // Multi-step scheduling is vLLM V0's alone.
     let multi_step = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::VllmV0));
     // Only SGLang and vLLM V0 choose how prompts meet decoding.
@@ -205,6 +218,11 @@ pub fn StreamLevers() -> impl IntoView {
                     |p| p.levers.engine_knobs.graph_max_batch,
                     |p, v| p.levers.engine_knobs.graph_max_batch = v,
                     graph_hint(lens))}
+            </Show>
+            <Show when=move || moe_backend.get()>
+                {choice(lens, K::MoeBackend, "lever-moe-backend", backends,
+                    |p| p.levers.engine_knobs.moe_backend.map_or(DEFAULT.to_string(), |b| b.key().to_string()),
+                    |p, key| p.levers.engine_knobs.moe_backend = MoeBackend::ALL.into_iter().find(|b| b.key() == key))}
             </Show>
             <Show when=move || multi_step.get()>
                 {number(lens, K::SchedulerSteps, "lever-scheduler-steps", COUNT,
