@@ -151,8 +151,9 @@ impl ValidationBasis {
     ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
     ///   overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
-    /// - PyTorch-native training: −10.5 % / +14.1 % over 155 runs
-    ///   (2026-12-06, torchtitan's Float8 TP all-gathers in FP8; −9.9 % /
+    /// - PyTorch-native training: −10.9 % / +14.1 % over 155 runs
+    ///   (2026-12-06, torchtitan's backward keeping its gathered SP inputs;
+    ///   −10.5 % / +14.1 % with its Float8 TP all-gathers in FP8; −9.9 % /
     ///   +15.2 % before, with its H100 rows at their 500 W power limit;
     ///   −13.3 % / +14.1 % on 2026-12-05, contention charged; −16.0 % / +13.6 % with
     ///   llm-foundry's Triton attention kernel named and no contention,

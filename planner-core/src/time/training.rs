@@ -577,11 +577,15 @@ struct TensorParallel {
 }
 
 fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> TensorParallel {
-    // With SP only the sequence shard of a column-parallel layer's input
-    // is kept, so backward gathers it again to form the weight gradient
-    // (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`): two
-    // more all-gathers per layer, each half an all-reduce's volume.
-    let sp_regather = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
+    // With SP Megatron keeps only the sequence shard of a column-parallel
+    // layer's input, so backward gathers it again to form the weight
+    // gradient (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`):
+    // two more all-gathers per layer, each half an all-reduce's volume.
+    // torchtitan's DTensor linears keep the gathered input instead (the
+    // memory model's `activations::gathers_saved`, one definition), and
+    // what checkpointing drops is gathered again by the recompute.
+    let regathers = r.sp() && !crate::memory::activations::gathers_saved(r.levers.memory.stack());
+    let sp_regather = if regathers { 0.5 * m.tp_f } else { 0.0 };
     let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
     let (exposed_f, exposed_b) = match r.levers.overlap.tensor_parallel {
         Overlap::Off => (m.tp_f, tp_bwd),
@@ -1481,5 +1485,39 @@ mod tests {
                 collective(&r, Collective::AllReduce, b, 8, 1)
             );
         }
+    }
+
+    /// Megatron gathers a sequence-parallel input again in backward for the
+    /// weight gradient; torchtitan's DTensor linears keep the gathered
+    /// input (the memory model's `gathers_saved`), so without
+    /// checkpointing its TP collectives are the forward pair and its
+    /// gradient pair only: 2 against Megatron's 2.5 forward volumes.
+    #[test]
+    fn only_megatron_gathers_sp_inputs_again_in_backward() {
+        use crate::plan::Checkpointing;
+        use crate::report::{TimeKind, TimeReport};
+        let busy = |stack: TrainingStack| {
+            let mut p = crate::examples::example_plan();
+            p.levers.parallel.tp = 8;
+            p.levers.parallel.dp = 1;
+            p.levers.parallel.sequence_parallel = SequenceParallel::On;
+            p.levers.checkpointing = Checkpointing::None;
+            p.levers.training_stack = Some(stack);
+            let r = crate::evaluate(&p);
+            let TimeReport::Training(t) = &r.time else {
+                panic!("a training plan")
+            };
+            t.parts
+                .iter()
+                .filter(|x| x.kind == TimeKind::TensorParallel)
+                .map(|x| x.busy.as_secs())
+                .sum::<f64>()
+        };
+        let (titan, megatron) = (
+            busy(TrainingStack::Torchtitan),
+            busy(TrainingStack::MegatronCore),
+        );
+        assert!(titan > 0.0);
+        assert!((titan / megatron - 0.8).abs() < 1e-9, "{titan} {megatron}");
     }
 }
