@@ -7,6 +7,7 @@ use super::bind::{choice, hint, number, number_with_hint, toggle};
 use super::lens::{use_plan, PlanLens};
 use super::parse::{COUNT, OPT_COUNT, OPT_MS, OPT_MS_OR_ZERO, RATE};
 use crate::i18n::editor::{t, K};
+use crate::i18n::Lang;
 use leptos::prelude::*;
 use planner_core::engine::{Batching, Engine, HostOverlap, MoeBackend};
 use planner_core::plan::{Plan, Workload};
@@ -15,8 +16,29 @@ use planner_core::request::{sharegpt, Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::Frequency;
 use planner_core::Named;
 
-/// The host-overlap option that leaves the engine's default.
+/// The option of an engine knob that leaves the engine's default.
 const DEFAULT: &str = "default";
+
+/// An engine knob's options: the engine's default, then every value by
+/// the core's name.
+fn with_default<T: Named>(lang: Lang, all: &[T]) -> Vec<(String, String)> {
+    std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
+        .chain(
+            all.iter()
+                .map(|v| (v.key().to_string(), v.name(lang).to_string())),
+        )
+        .collect()
+}
+
+/// The option a knob shows: its value's key, or the default's.
+fn key_or_default<T: Named>(v: Option<T>) -> String {
+    v.map_or(DEFAULT.to_string(), |v| v.key().to_string())
+}
+
+/// The value an option names; the default's names none.
+fn by_key<T: Named>(all: &[T], key: &str) -> Option<T> {
+    all.iter().copied().find(|v| v.key() == key)
+}
 
 /// The stream a newly ticked box starts with: one request per second of
 /// the plan's own prompt and output lengths, no targets.
@@ -149,30 +171,14 @@ pub fn StreamLevers() -> impl IntoView {
     let moe_backend = Memo::new(move |_| {
         lens.get(|p| p.levers.engine == Engine::TrtLlm && p.model.spec().moe.is_some())
     });
-    let backends = |lang| {
-        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
-            .chain(
-                MoeBackend::ALL
-                    .iter()
-                    .map(|b| (b.key().to_string(), b.name(lang).to_string())),
-            )
-            .collect()
-    };
+    let backends = |lang| with_default(lang, &MoeBackend::ALL);
     // Multi-step scheduling is vLLM V0's alone.
     let multi_step = Memo::new(move |_| lens.get(|p| p.levers.engine == Engine::VllmV0));
     // Only SGLang and vLLM V0 choose how prompts meet decoding.
     let batching = Memo::new(move |_| {
         lens.get(|p| matches!(p.levers.engine, Engine::Sglang | Engine::VllmV0))
     });
-    let ways = |lang| {
-        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
-            .chain(
-                Batching::ALL
-                    .iter()
-                    .map(|b| (b.key().to_string(), b.name(lang).to_string())),
-            )
-            .collect()
-    };
+    let ways = |lang| with_default(lang, &Batching::ALL);
     let lengths = |lang| {
         [
             ("fixed", K::LengthsFixed),
@@ -183,15 +189,7 @@ pub fn StreamLevers() -> impl IntoView {
         .map(|(k, label)| (k.to_string(), t(lang, *label).to_string()))
         .collect()
     };
-    let overlaps = |lang| {
-        std::iter::once((DEFAULT.to_string(), t(lang, K::EngineDefault).to_string()))
-            .chain(
-                HostOverlap::ALL
-                    .iter()
-                    .map(|o| (o.key().to_string(), o.name(lang).to_string())),
-            )
-            .collect()
-    };
+    let overlaps = |lang| with_default(lang, &HostOverlap::ALL);
     view! {
         <details class="lever-set" open data-testid="levers-stream">
             <summary>{move || t(lens.lang(), K::RequestStream)}</summary>
@@ -199,8 +197,8 @@ pub fn StreamLevers() -> impl IntoView {
                 |p, key| if let Some(e) = Engine::ALL.into_iter().find(|e| e.key() == key) { p.levers.engine = e })}
             <Show when=move || continuous.get()>
                 {choice(lens, K::HostOverlap, "lever-host-overlap", overlaps,
-                    |p| p.levers.engine_knobs.host_overlap.map_or(DEFAULT.to_string(), |o| o.key().to_string()),
-                    |p, key| p.levers.engine_knobs.host_overlap = HostOverlap::ALL.into_iter().find(|o| o.key() == key))}
+                    |p| key_or_default(p.levers.engine_knobs.host_overlap),
+                    |p, key| p.levers.engine_knobs.host_overlap = by_key(&HostOverlap::ALL, key))}
             </Show>
             <Show when=move || continuous.get()>
                 {number_with_hint(lens, K::FrontEnd, "lever-front-end", OPT_MS_OR_ZERO,
@@ -210,8 +208,8 @@ pub fn StreamLevers() -> impl IntoView {
             </Show>
             <Show when=move || batching.get()>
                 {choice(lens, K::Batching, "lever-batching", ways,
-                    |p| p.levers.engine_knobs.batching.map_or(DEFAULT.to_string(), |b| b.key().to_string()),
-                    |p, key| p.levers.engine_knobs.batching = Batching::ALL.into_iter().find(|b| b.key() == key))}
+                    |p| key_or_default(p.levers.engine_knobs.batching),
+                    |p, key| p.levers.engine_knobs.batching = by_key(&Batching::ALL, key))}
             </Show>
             <Show when=move || graphs.get()>
                 {number_with_hint(lens, K::GraphMaxBatch, "lever-graph-max-batch", OPT_COUNT,
@@ -221,8 +219,8 @@ pub fn StreamLevers() -> impl IntoView {
             </Show>
             <Show when=move || moe_backend.get()>
                 {choice(lens, K::MoeBackend, "lever-moe-backend", backends,
-                    |p| p.levers.engine_knobs.moe_backend.map_or(DEFAULT.to_string(), |b| b.key().to_string()),
-                    |p, key| p.levers.engine_knobs.moe_backend = MoeBackend::ALL.into_iter().find(|b| b.key() == key))}
+                    |p| key_or_default(p.levers.engine_knobs.moe_backend),
+                    |p, key| p.levers.engine_knobs.moe_backend = by_key(&MoeBackend::ALL, key))}
             </Show>
             <Show when=move || multi_step.get()>
                 {number(lens, K::SchedulerSteps, "lever-scheduler-steps", COUNT,
