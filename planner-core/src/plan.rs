@@ -882,11 +882,18 @@ pub struct Levers {
 ///   loaded (426 MiB bare), 636 MiB eager, >1000 MB
 ///   before 11.7); a number replaces the table (plans written before issue
 ///   12 carry 0.5 GiB here and keep it).
-/// - `workspace`: by default PyTorch's cuBLAS and cuBLASLt workspaces of
-///   the GPU's architecture (`catalog::blas_workspace`: 9.125 MiB, 33 MiB
-///   on Hopper), which PyTorch takes from its caching allocator, so they
-///   count as allocated memory; a number replaces them (plans written
-///   before carry the earlier 64 MiB guess and keep it).
+/// - `workspace`: by default the library workspaces of `memory::
+///   workspaces`: PyTorch's cuBLAS and cuBLASLt workspaces of the GPU's
+///   architecture (`catalog::blas_workspace`: 9.125 MiB, 33 MiB on Hopper)
+///   for each thread that runs GEMMs (training's backward runs on the
+///   autograd engine's device thread, a second cuBLAS handle), and
+///   Transformer Engine's own under Megatron-Core (`catalog::
+///   te_workspace`); all come from the caching allocator, so they count as
+///   allocated memory. A number replaces them all (plans written before
+///   carry the earlier 64 MiB guess and keep it).
+/// - `cublas_workspace`: what `CUBLAS_WORKSPACE_CONFIG` gives each cuBLAS
+///   handle (`:4096:8` is 32 MiB), in place of PyTorch's default for the
+///   architecture; the cuBLASLt workspace stays beside it.
 /// - `nccl_per_group`: by default the measured NCCL buffers of each process
 ///   group of size > 1 by what it runs (`catalog::nccl_memory`: 544 MB for
 ///   a 2-rank collective group, 688 MB beyond, all-to-all per peer); a
@@ -917,6 +924,11 @@ pub struct Overheads {
     /// frozen reference holds, and a missing key reads as `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<Bytes>,
+    /// `CUBLAS_WORKSPACE_CONFIG`'s workspace per cuBLAS handle; `None`
+    /// takes PyTorch's default for the GPU's architecture. Left out of the
+    /// JSON when `None`, so links written before it read the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cublas_workspace: Option<Bytes>,
     /// NCCL buffers per process group of size > 1; `None` takes the
     /// measured figure of each group's pattern and size.
     #[serde(default)]
@@ -944,11 +956,14 @@ pub struct Overheads {
 }
 
 impl Overheads {
-    /// The library workspaces in force on a GPU of `arch`: the override,
-    /// else PyTorch's default (`catalog::blas_workspace`).
-    pub fn workspace(&self, arch: crate::hardware::GpuArch) -> Bytes {
-        self.workspace
-            .unwrap_or_else(|| crate::catalog::blas_workspace(arch).0)
+    /// PyTorch's cuBLAS and cuBLASLt workspaces for one cuBLAS handle on a
+    /// GPU of `arch`: `cublas_workspace` with the cuBLASLt one beside it,
+    /// else the architecture's default (`catalog::blas_workspace`).
+    pub fn blas_per_handle(&self, arch: crate::hardware::GpuArch) -> Bytes {
+        match self.cublas_workspace {
+            Some(b) => b + crate::catalog::blaslt_workspace(arch),
+            None => crate::catalog::blas_workspace(arch).0,
+        }
     }
 
     /// The CUDA context in force: the override, else the table's row.

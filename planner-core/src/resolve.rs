@@ -1029,6 +1029,9 @@ fn check_overheads(c: &mut Checker, mut overheads: Overheads) -> Overheads {
     overheads.workspace = overheads
         .workspace
         .map(|b| c.bytes("overheads.workspace", b, false));
+    overheads.cublas_workspace = overheads
+        .cublas_workspace
+        .map(|b| c.bytes("overheads.cublas_workspace", b, false));
     overheads.nccl_per_group = overheads
         .nccl_per_group
         .map(|b| c.bytes("overheads.nccl_per_group", b, false));

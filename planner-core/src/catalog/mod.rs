@@ -34,7 +34,9 @@ pub use nccl_memory::{nccl_memory, CommPattern, NcclMemoryEntry, NCCL_MEMORY};
 pub use nodes::{host_dram_per_gpu, typical_node, NodeEntry, NODES, REFERENCE_DRAM_PER_GPU};
 pub use power::{clock_fraction, CLOCK_UNDER_LIMIT, LOWEST_LIMIT_FRACTION};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
-pub use runtime::{blas_workspace, cuda_context, ContextEntry, CUDA_CONTEXTS};
+pub use runtime::{
+    blas_workspace, blaslt_workspace, cuda_context, te_workspace, ContextEntry, CUDA_CONTEXTS,
+};
 
 use serde::{Deserialize, Serialize};
 

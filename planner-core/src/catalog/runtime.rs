@@ -120,29 +120,71 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
 pub fn blas_workspace(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
     use crate::hardware::GpuArch;
     const KIB: f64 = 1024.0;
-    let (blas, lt, how) = match arch {
+    let (blas, how) = match arch {
         GpuArch::Hopper => (
             4096.0 * 8.0 * KIB,
-            1024.0 * KIB,
             "cuBLAS :4096:8 (32 MiB, sm90) + cuBLASLt 1 MiB",
         ),
         GpuArch::Cdna3 | GpuArch::Cdna4 => (
             128.0 * 1024.0 * KIB,
-            76.0 * 1024.0 * KIB,
             "hipBLAS 128 MiB (gfx94x/95x) + hipBLASLt 76 MiB",
         ),
-        GpuArch::Cdna2 => (
-            32.0 * 1024.0 * KIB,
-            76.0 * 1024.0 * KIB,
-            "hipBLAS 32 MiB + hipBLASLt 76 MiB",
-        ),
+        GpuArch::Cdna2 => (32.0 * 1024.0 * KIB, "hipBLAS 32 MiB + hipBLASLt 76 MiB"),
         _ => (
             (4096.0 * 2.0 + 16.0 * 8.0) * KIB,
-            1024.0 * KIB,
             "cuBLAS :4096:2:16:8 (8.125 MiB) + cuBLASLt 1 MiB",
         ),
     };
-    (Bytes::new(blas + lt), how)
+    (Bytes::new(blas) + blaslt_workspace(arch), how)
+}
+
+/// The cuBLASLt workspace PyTorch takes beside each cuBLAS workspace:
+/// `CUBLASLT_WORKSPACE_SIZE`, 1024 KiB by default on CUDA, 76 MiB for
+/// hipBLASLt (`parseCUDABlasLtWorkspaceSize` in `CublasHandlePool.cpp`);
+/// what [`blas_workspace`] adds to the cuBLAS figure, so a plan that sets
+/// `CUBLAS_WORKSPACE_CONFIG` (`overheads.cublas_workspace`) keeps it.
+pub fn blaslt_workspace(arch: crate::hardware::GpuArch) -> Bytes {
+    use crate::hardware::GpuArch;
+    match arch {
+        GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4 => Bytes::new(76.0 * 1024.0 * 1024.0),
+        _ => Bytes::new(1024.0 * 1024.0),
+    }
+}
+
+/// Transformer Engine's own cuBLAS workspace, which its GEMMs pass to
+/// cuBLASLt instead of PyTorch's, with where the figure comes from; `None`
+/// where Transformer Engine does not run (Gaudi, Ascend, other parts).
+///
+/// `transformer_engine/pytorch/cpp_extensions/gemm.py` (NVIDIA/
+/// TransformerEngine at d0067d0): `get_cublas_workspace_size_bytes` is
+/// 32 MiB + 1 KiB ("32 MiB for NVFP4 GEMM, plus additional 1024 B for
+/// alignment and misc scales") when the device's compute capability major
+/// is 9 or more (Hopper, Blackwell; ROCm builds report CDNA as gfx9, major
+/// 9), else 4 MiB; `get_cublas_workspace` allocates it with `torch.empty`,
+/// cached once per device (`functools.lru_cache`), so the caching
+/// allocator counts it for the whole run. Grouped GEMMs (the experts'
+/// `GroupedLinear`) take `tex.get_num_cublas_streams()` = 4 more of the
+/// same size, cached apart.
+pub fn te_workspace(
+    arch: crate::hardware::GpuArch,
+    grouped: bool,
+) -> Option<(Bytes, &'static str)> {
+    use crate::hardware::GpuArch;
+    const MIB: f64 = 1024.0 * 1024.0;
+    let (one, how) = match arch {
+        GpuArch::Volta | GpuArch::Ampere | GpuArch::Ada => {
+            (4.0 * MIB, "Transformer Engine's 4 MiB")
+        }
+        GpuArch::Hopper | GpuArch::Blackwell | GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4 => {
+            (
+                32.0 * MIB + 1024.0,
+                "Transformer Engine's 32 MiB + 1 KiB (capability 9+)",
+            )
+        }
+        GpuArch::Gaudi | GpuArch::DaVinci | GpuArch::Other => return None,
+    };
+    let copies = if grouped { 5.0 } else { 1.0 };
+    Some((Bytes::new(one * copies), how))
 }
 
 #[cfg(test)]

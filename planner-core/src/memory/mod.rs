@@ -347,6 +347,70 @@ impl Tables {
     }
 }
 
+/// The library workspaces one device holds for the whole run, with how
+/// they were counted: `overheads.workspace` where the plan sets it, else
+/// PyTorch's cuBLAS + cuBLASLt workspace for each (handle, stream) pair
+/// that runs GEMMs, and Transformer Engine's own under Megatron-Core.
+///
+/// PyTorch keys its workspaces by (cuBLAS handle, stream) and hands each
+/// thread its own handle (`DeviceThreadHandlePool`, a thread-local pool
+/// window, in `aten/src/ATen/cuda/CublasHandlePool.cpp`). The autograd
+/// engine runs a CUDA backward on its own device thread
+/// (`Engine::start_device_threads`, `torch/csrc/autograd/engine.cpp`), so
+/// training holds two: the forward's, on the caller's thread, and the
+/// backward's. Serving runs on one thread.
+fn workspaces(r: &Resolved) -> Bytes {
+    let o = &r.overheads;
+    if let Some(b) = o.workspace {
+        return b;
+    }
+    let te = te_workspace(r).map_or(Bytes::ZERO, |(b, _)| b);
+    o.blas_per_handle(r.gpu.arch) * blas_handles(r) + te
+}
+
+/// Training's two cuBLAS handles, serving's one (see [`workspaces`]).
+fn blas_handles(r: &Resolved) -> f64 {
+    if matches!(r.work, Work::Train { .. }) {
+        2.0
+    } else {
+        1.0
+    }
+}
+
+/// Transformer Engine's workspaces where its GEMMs run: training under
+/// Megatron-Core (grouped ones too for an MoE model's experts).
+fn te_workspace(r: &Resolved) -> Option<(Bytes, &'static str)> {
+    let te = matches!(r.work, Work::Train { .. })
+        && r.levers.training_stack == Some(crate::stack::TrainingStack::MegatronCore);
+    te.then(|| crate::catalog::te_workspace(r.gpu.arch, r.spec.moe.is_some()))
+        .flatten()
+}
+
+/// How [`workspaces`] counted, in one line.
+fn workspaces_basis(r: &Resolved) -> String {
+    let o = &r.overheads;
+    if o.workspace.is_some() {
+        return "library workspaces as set (overheads.workspace)".into();
+    }
+    let pytorch = match o.cublas_workspace {
+        Some(_) => "CUBLAS_WORKSPACE_CONFIG as set (overheads.cublas_workspace) + cuBLASLt",
+        None => crate::catalog::blas_workspace(r.gpu.arch).1,
+    };
+    let threads = if blas_handles(r) > 1.0 {
+        " for each of the forward's and the autograd engine's threads"
+    } else {
+        ""
+    };
+    let te = match te_workspace(r) {
+        Some((_, how)) if r.spec.moe.is_some() => {
+            format!(" + {how}, and 4 more for the experts' grouped GEMMs (cpp_extensions/gemm.py)")
+        }
+        Some((_, how)) => format!(" + {how} (cpp_extensions/gemm.py)"),
+        None => String::new(),
+    };
+    format!("PyTorch's {pytorch}{threads}, from its caching allocator (CublasHandlePool.cpp){te}")
+}
+
 /// Adds context, workspaces, NCCL buffers and the allocator's reserve:
 /// the caching-allocator model, or a flat fraction where the plan sets
 /// one (`overheads.fragmentation`).
@@ -366,17 +430,9 @@ pub(crate) fn overheads<S: Sink>(s: &mut S, r: &Resolved, groups: &Groups) {
             }
         }
     });
-    s.hbm(
-        ItemKind::Workspace,
-        o.workspace(r.gpu.arch).base(),
-        || match o.workspace {
-            Some(_) => "library workspaces as set (overheads.workspace)".into(),
-            None => format!(
-                "PyTorch's {}, from its caching allocator (CublasHandlePool.cpp)",
-                crate::catalog::blas_workspace(r.gpu.arch).1
-            ),
-        },
-    );
+    s.hbm(ItemKind::Workspace, workspaces(r).base(), || {
+        workspaces_basis(r)
+    });
     nccl_buffers(s, r, groups);
     match o.fragmentation {
         Some(f) => {
