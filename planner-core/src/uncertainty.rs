@@ -146,8 +146,9 @@ impl ValidationBasis {
     /// The band of this basis (for [`ValidationBasis::Zero3AtScale`], at
     /// data-parallel degree `dp`). Figures as the validation tests print
     /// them on 2026-12-04 and 2026-12-05:
-    /// - Megatron training: 10th/90th percentiles −11.1 % / +9.6 % over
-    ///   29 runs (2026-12-06, Transformer Engine's FP8 sequence-parallel
+    /// - Megatron training: 10th/90th percentiles −11.3 % / +9.6 % over
+    ///   29 runs (2026-12-06, its FP8 regathers priced as FP8 gathers;
+    ///   −11.1 % with Transformer Engine's FP8 sequence-parallel
     ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
     ///   overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).

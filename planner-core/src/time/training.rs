@@ -357,6 +357,9 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
 struct Comms {
     /// TP/SP forward.
     tp_f: f64,
+    /// The forward's SP all-gathers alone: what a backward regather or a
+    /// recompute gathers again.
+    tp_gather_f: f64,
     /// CP forward and backward.
     cp_f: f64,
     cp_b: f64,
@@ -379,6 +382,8 @@ struct Comms {
 struct LayerPrices {
     /// One TP all-reduce (or all-gather + reduce-scatter pair).
     tp_one: f64,
+    /// Its all-gather alone.
+    tp_gather_one: f64,
     /// One CP all-gather of K and V.
     cp_one: f64,
     /// One EP dispatch (or combine) all-to-all.
@@ -389,7 +394,7 @@ fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> Lay
     // TP/SP: two all-reduces (or all-gather + reduce-scatter pairs, same
     // volume) forward and two backward per layer (Narayanan et al. 2021
     // §3.2; Korthikanti et al. §4.2.2).
-    let tp_one = tp_pair_seconds(r, dense.stream_bytes);
+    let (tp_one, tp_gather_one) = tp_pair_seconds(r, dense.stream_bytes);
     // CP: gather the sequence's K and V forward; gather again and
     // reduce-scatter their gradients backward (Llama 3 §3.3.2 all-gather CP).
     let cp = r.cp;
@@ -403,6 +408,7 @@ fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> Lay
     let ep_one = super::work::dispatch_seconds(r, &moe.experts);
     LayerPrices {
         tp_one,
+        tp_gather_one,
         cp_one,
         ep_one,
     }
@@ -413,8 +419,9 @@ fn layer_prices(r: &Resolved, [dense, moe]: &[super::work::LayerWork; 2]) -> Lay
 /// same unless the stack gathers FP8 activations in FP8
 /// ([`crate::stack::TrainingStack::tp_gathers_in_fp8`]): then the
 /// all-gather carries one byte an element and the reduce-scatter the
-/// activations' 16 bits.
-fn tp_pair_seconds(r: &Resolved, stream_bytes: f64) -> f64 {
+/// activations' 16 bits. Also returns the all-gather's seconds alone
+/// (half the pair's in 16 bits).
+fn tp_pair_seconds(r: &Resolved, stream_bytes: f64) -> (f64, f64) {
     let fp8_gathers = r.sp()
         && r.levers.precision.compute == crate::precision::Precision::Fp8
         && r.levers
@@ -422,19 +429,25 @@ fn tp_pair_seconds(r: &Resolved, stream_bytes: f64) -> f64 {
             .is_some_and(|s| s.tp_gathers_in_fp8());
     let ab = r.levers.precision.activations.bytes_per_element();
     if !fp8_gathers || ab <= 1.0 {
-        return collective(r, Collective::AllReduce, stream_bytes, r.tp, 1);
+        let pair = collective(r, Collective::AllReduce, stream_bytes, r.tp, 1);
+        return (pair, 0.5 * pair);
     }
-    collective(r, Collective::AllGather, stream_bytes / ab, r.tp, 1)
-        + collective(r, Collective::ReduceScatter, stream_bytes, r.tp, 1)
+    let gather = collective(r, Collective::AllGather, stream_bytes / ab, r.tp, 1);
+    (
+        gather + collective(r, Collective::ReduceScatter, stream_bytes, r.tp, 1),
+        gather,
+    )
 }
 
 fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
     let LayerPrices {
         tp_one,
+        tp_gather_one,
         cp_one,
         ep_one,
     } = *lp;
     let tp_f = 2.0 * w.layers() * tp_one;
+    let tp_gather_f = 2.0 * w.layers() * tp_gather_one;
     let cp_f = w.layers() * cp_one;
     let cp_b = 2.0 * cp_f;
     let ep_f = 2.0 * w.moe_layers * ep_one;
@@ -442,6 +455,7 @@ fn comms(r: &Resolved, w: &StageWork, lp: &LayerPrices) -> Comms {
     let overhead = super::work::overhead_seconds(r, w);
     Comms {
         tp_f,
+        tp_gather_f,
         cp_f,
         cp_b,
         ep_f,
@@ -560,7 +574,7 @@ fn op_sac_recompute(r: &Resolved, w: &StageWork, m: &Comms) -> (f64, f64) {
     } else {
         0.0
     };
-    let gathers = if r.sp() { 0.5 * m.tp_f } else { 0.0 };
+    let gathers = if r.sp() { m.tp_gather_f } else { 0.0 };
     let seconds = w.sum(|l| l.op_sac_time)
         + attn_time
         + hbm_seconds(r, w.sum(|l| l.elementwise_bytes))
@@ -580,12 +594,13 @@ fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> 
     // With SP Megatron keeps only the sequence shard of a column-parallel
     // layer's input, so backward gathers it again to form the weight
     // gradient (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`):
-    // two more all-gathers per layer, each half an all-reduce's volume.
+    // two more all-gathers per layer, each half an all-reduce's volume (a
+    // third of the pair's time where the gathers carry FP8).
     // torchtitan's DTensor linears keep the gathered input instead (the
     // memory model's `activations::gathers_saved`, one definition), and
     // what checkpointing drops is gathered again by the recompute.
     let regathers = r.sp() && !crate::memory::activations::gathers_saved(r.levers.memory.stack());
-    let sp_regather = if regathers { 0.5 * m.tp_f } else { 0.0 };
+    let sp_regather = if regathers { m.tp_gather_f } else { 0.0 };
     let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
     let (exposed_f, exposed_b) = match r.levers.overlap.tensor_parallel {
         Overlap::Off => (m.tp_f, tp_bwd),
@@ -1469,7 +1484,9 @@ mod tests {
             let r = tp8(stack, Precision::Fp8, on);
             let fp8 = collective(&r, Collective::AllGather, b / 2.0, 8, 1)
                 + collective(&r, Collective::ReduceScatter, b, 8, 1);
-            assert_eq!(tp_pair_seconds(&r, b), fp8, "{stack:?}");
+            let gather = collective(&r, Collective::AllGather, b / 2.0, 8, 1);
+            // A regather or a recompute gathers the FP8 shard again.
+            assert_eq!(tp_pair_seconds(&r, b), (fp8, gather), "{stack:?}");
             let all_reduce = collective(&r, Collective::AllReduce, b, 8, 1);
             // Three quarters of the volume, plus one more fixed latency.
             assert!(fp8 < 0.85 * all_reduce, "{fp8} {all_reduce}");
@@ -1480,10 +1497,8 @@ mod tests {
             tp8(TrainingStack::MegatronCore, Precision::Bf16, on),
             tp8(TrainingStack::DeepSpeed, Precision::Fp8, on),
         ] {
-            assert_eq!(
-                tp_pair_seconds(&r, b),
-                collective(&r, Collective::AllReduce, b, 8, 1)
-            );
+            let pair = collective(&r, Collective::AllReduce, b, 8, 1);
+            assert_eq!(tp_pair_seconds(&r, b), (pair, 0.5 * pair));
         }
     }
 
