@@ -436,6 +436,11 @@ fn plan_cases(plan: &Value) -> Vec<Case> {
             Refused("workspace"),
         ),
         eval(
+            "negative cuBLAS workspace per handle",
+            &[("/overheads/cublas_workspace", json!(-5.0))],
+            Refused("cublas_workspace"),
+        ),
+        eval(
             "micro-batch group without interleaving",
             &[("/levers/parallel/microbatch_group", json!(4_000_000_000u32))],
             Refused("microbatch_group"),

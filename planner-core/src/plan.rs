@@ -918,8 +918,11 @@ pub struct Overheads {
     /// `cuda` and `module_loading`.
     #[serde(default)]
     pub cuda_context: Option<Bytes>,
-    /// Library workspaces (cuBLAS, cuBLASLt); `None` takes PyTorch's
-    /// default for the GPU's architecture. Left out of the JSON when
+    /// Library workspaces in total (cuBLAS, cuBLASLt, Transformer
+    /// Engine's); `None` takes `memory::workspaces`: PyTorch's per cuBLAS
+    /// handle ([`Overheads::blas_per_handle`]) for each thread that runs
+    /// GEMMs, and Transformer Engine's under Megatron-Core; a size
+    /// replaces them all. Left out of the JSON when
     /// `None`: a version-2 link cannot write a `null` over the 64 MiB its
     /// frozen reference holds, and a missing key reads as `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -957,11 +960,18 @@ pub struct Overheads {
 
 impl Overheads {
     /// PyTorch's cuBLAS and cuBLASLt workspaces for one cuBLAS handle on a
-    /// GPU of `arch`: `cublas_workspace` with the cuBLASLt one beside it,
-    /// else the architecture's default (`catalog::blas_workspace`).
+    /// GPU of `arch`: `cublas_workspace` with the cuBLASLt one beside it
+    /// (on CUDA no larger than the cuBLAS one: `getCUDABlasLtWorkspaceSize`
+    /// caps it there), else the architecture's default
+    /// (`catalog::blas_workspace`).
     pub fn blas_per_handle(&self, arch: crate::hardware::GpuArch) -> Bytes {
+        use crate::hardware::GpuArch;
         match self.cublas_workspace {
-            Some(b) => b + crate::catalog::blaslt_workspace(arch),
+            Some(b) => {
+                let lt = crate::catalog::blaslt_workspace(arch);
+                let hip = matches!(arch, GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4);
+                b + if hip { lt } else { lt.min(b) }
+            }
             None => crate::catalog::blas_workspace(arch).0,
         }
     }

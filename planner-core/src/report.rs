@@ -56,7 +56,7 @@ pub enum ItemKind {
     PrefillActivations,
     /// CUDA context and loaded kernels.
     CudaContext,
-    /// cuBLAS/cuDNN workspaces.
+    /// cuBLAS/cuBLASLt and Transformer Engine workspaces.
     Workspace,
     /// NCCL communicator buffers.
     NcclBuffers,

@@ -2090,6 +2090,33 @@ fn blas_workspaces_are_allocated_and_follow_the_architecture() {
     // cuBLASLt's stays beside it.
     p.overheads.cublas_workspace = Some(Bytes::from_mib(32.0));
     assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 2.0 * 33.0 + 4.0);
+    // The field is left out of the JSON until set, so links written
+    // before it read the same; set, it round-trips.
+    let json = serde_json::to_value(&p).expect("plan JSON");
+    assert_eq!(
+        json["overheads"]["cublas_workspace"],
+        serde_json::json!(33_554_432.0)
+    );
+    let back: Plan = serde_json::from_value(json).expect("reads back");
+    assert_eq!(back.overheads, p.overheads);
+    let unset = serde_json::to_value(hf_llama()).expect("plan JSON");
+    assert!(unset["overheads"].get("cublas_workspace").is_none());
+    // On CUDA cuBLASLt's workspace is capped at the cuBLAS one
+    // (`:16:8`, 128 KiB, the usual setting for determinism).
+    p.overheads.cublas_workspace = Some(Bytes::from_mib(0.125));
+    assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 2.0 * 0.25 + 4.0);
+    // A negative one is refused by name.
+    p.overheads.cublas_workspace = Some(Bytes::from_mib(-1.0));
+    let r = evaluate(&p);
+    assert_eq!(r.verdict, Verdict::Invalid);
+    assert!(
+        r.diagnostics
+            .iter()
+            .any(|d| d.message.contains("overheads.cublas_workspace")),
+        "{:?}",
+        r.diagnostics
+    );
+    p.overheads.cublas_workspace = Some(Bytes::from_mib(32.0));
     // A set total replaces them all.
     p.overheads.workspace = Some(Bytes::from_mib(64.0));
     assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 64.0);

@@ -36,6 +36,7 @@ pub use power::{clock_fraction, CLOCK_UNDER_LIMIT, LOWEST_LIMIT_FRACTION};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 pub use runtime::{
     blas_workspace, blaslt_workspace, cuda_context, te_workspace, ContextEntry, CUDA_CONTEXTS,
+    TE_GROUPED_STREAMS,
 };
 
 use serde::{Deserialize, Serialize};

@@ -100,8 +100,9 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
         .unwrap_or(&CUDA_CONTEXTS[3])
 }
 
-/// The cuBLAS and cuBLASLt workspaces PyTorch holds on one device for its
-/// compute stream, with where the figure comes from.
+/// The cuBLAS and cuBLASLt workspaces PyTorch holds for one (cuBLAS
+/// handle, stream) pair, with where the figure comes from; callers count
+/// the pairs (`memory::workspaces`).
 ///
 /// PyTorch sets a workspace on each (cuBLAS handle, stream) pair it uses
 /// and takes it from its caching allocator (`getNewWorkspace()` →
@@ -163,8 +164,8 @@ pub fn blaslt_workspace(arch: crate::hardware::GpuArch) -> Bytes {
 /// 9), else 4 MiB; `get_cublas_workspace` allocates it with `torch.empty`,
 /// cached once per device (`functools.lru_cache`), so the caching
 /// allocator counts it for the whole run. Grouped GEMMs (the experts'
-/// `GroupedLinear`) take `tex.get_num_cublas_streams()` = 4 more of the
-/// same size, cached apart.
+/// `GroupedLinear`) take [`TE_GROUPED_STREAMS`] more of the same size,
+/// cached apart.
 pub fn te_workspace(
     arch: crate::hardware::GpuArch,
     grouped: bool,
@@ -183,9 +184,17 @@ pub fn te_workspace(
         }
         GpuArch::Gaudi | GpuArch::DaVinci | GpuArch::Other => return None,
     };
-    let copies = if grouped { 5.0 } else { 1.0 };
+    let copies = if grouped {
+        1.0 + f64::from(TE_GROUPED_STREAMS)
+    } else {
+        1.0
+    };
     Some((Bytes::new(one * copies), how))
 }
+
+/// Transformer Engine's cuBLAS streams for grouped GEMMs, each with a
+/// workspace of its own (`tex.get_num_cublas_streams()`, 4).
+pub const TE_GROUPED_STREAMS: u32 = 4;
 
 #[cfg(test)]
 mod tests {

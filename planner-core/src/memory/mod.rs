@@ -364,7 +364,7 @@ fn workspaces(r: &Resolved) -> Bytes {
     if let Some(b) = o.workspace {
         return b;
     }
-    let te = te_workspace(r).map_or(Bytes::ZERO, |(b, _)| b);
+    let te = te_in_force(r).map_or(Bytes::ZERO, |(b, _)| b);
     o.blas_per_handle(r.gpu.arch) * blas_handles(r) + te
 }
 
@@ -379,7 +379,7 @@ fn blas_handles(r: &Resolved) -> f64 {
 
 /// Transformer Engine's workspaces where its GEMMs run: training under
 /// Megatron-Core (grouped ones too for an MoE model's experts).
-fn te_workspace(r: &Resolved) -> Option<(Bytes, &'static str)> {
+fn te_in_force(r: &Resolved) -> Option<(Bytes, &'static str)> {
     let te = matches!(r.work, Work::Train { .. })
         && r.levers.training_stack == Some(crate::stack::TrainingStack::MegatronCore);
     te.then(|| crate::catalog::te_workspace(r.gpu.arch, r.spec.moe.is_some()))
@@ -401,10 +401,11 @@ fn workspaces_basis(r: &Resolved) -> String {
     } else {
         ""
     };
-    let te = match te_workspace(r) {
-        Some((_, how)) if r.spec.moe.is_some() => {
-            format!(" + {how}, and 4 more for the experts' grouped GEMMs (cpp_extensions/gemm.py)")
-        }
+    let te = match te_in_force(r) {
+        Some((_, how)) if r.spec.moe.is_some() => format!(
+            " + {how}, and {} more for the experts' grouped GEMMs (cpp_extensions/gemm.py)",
+            crate::catalog::TE_GROUPED_STREAMS
+        ),
         Some((_, how)) => format!(" + {how} (cpp_extensions/gemm.py)"),
         None => String::new(),
     };

@@ -358,7 +358,8 @@ struct Comms {
     /// TP/SP forward.
     tp_f: f64,
     /// The forward's SP all-gathers alone: what a backward regather or a
-    /// recompute gathers again.
+    /// recompute gathers again (read only under SP; without it half the
+    /// all-reduces).
     tp_gather_f: f64,
     /// CP forward and backward.
     cp_f: f64,
@@ -565,7 +566,8 @@ fn attention_core_recompute(r: &Resolved, w: &StageWork, c: &Compute) -> (f64, f
 /// eager attention's `bmm`s and softmax are not, so they run again. With
 /// sequence parallelism the list keeps the reduce-scatter outputs but not
 /// the all-gathers, so the two all-gathers before the column-parallel
-/// matmuls (each half an all-reduce's volume) are repeated.
+/// matmuls (each half an all-reduce's volume, or the one-byte gather where
+/// the stack gathers FP8) are repeated.
 fn op_sac_recompute(r: &Resolved, w: &StageWork, m: &Comms) -> (f64, f64) {
     let eager = r.levers.attention == AttentionKernel::Eager;
     let attn_time = if eager { w.sum(|l| l.attn_time) } else { 0.0 };
@@ -595,7 +597,7 @@ fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> 
     // layer's input, so backward gathers it again to form the weight
     // gradient (Megatron-LM `LinearWithGradAccumulationAndAsyncCommunication`):
     // two more all-gathers per layer, each half an all-reduce's volume (a
-    // third of the pair's time where the gathers carry FP8).
+    // third of the pair's bytes where the gathers carry FP8).
     // torchtitan's DTensor linears keep the gathered input instead (the
     // memory model's `activations::gathers_saved`, one definition), and
     // what checkpointing drops is gathered again by the recompute.
