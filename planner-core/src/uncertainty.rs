@@ -146,8 +146,10 @@ impl ValidationBasis {
     /// The band of this basis (for [`ValidationBasis::Zero3AtScale`], at
     /// data-parallel degree `dp`). Figures as the validation tests print
     /// them on 2026-12-04 and 2026-12-05:
-    /// - Megatron training: 10th/90th percentiles −11.3 % / +9.6 % over
-    ///   29 runs (2026-12-06, its FP8 regathers priced as FP8 gathers;
+    /// - Megatron training: 10th/90th percentiles −12.6 % / +4.3 % over
+    ///   29 runs (2026-12-07, a fully recomputed forward's TP collectives
+    ///   charged once, not twice; −11.3 % / +9.6 % on 2026-12-06, its FP8
+    ///   regathers priced as FP8 gathers;
     ///   −11.1 % with Transformer Engine's FP8 sequence-parallel
     ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
     ///   overlapped collectives charged their
@@ -184,7 +186,7 @@ impl ValidationBasis {
     pub fn band(self, dp: u32) -> Band {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
-            ValidationBasis::MegatronTraining => b(0.12, 0.10, 29),
+            ValidationBasis::MegatronTraining => b(0.13, 0.05, 29),
             ValidationBasis::PytorchTraining => b(0.11, 0.15, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),

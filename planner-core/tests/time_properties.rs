@@ -341,3 +341,49 @@ fn the_triton_flash_kernel_runs_at_its_published_slowdown() {
     // Memory is FlashAttention's.
     assert_eq!(evaluate(&triton).devices, evaluate(&p).devices);
 }
+
+/// A fully recomputed forward runs its TP collectives once more, and they
+/// are charged once: with the TP collectives, not again in the recompute.
+/// So the recompute's seconds do not move with the scale-up link's
+/// efficiency, and without overlap the TP collectives of a step are three
+/// forward volumes under full recompute against two without it.
+#[test]
+fn a_recomputed_forward_charges_its_tp_collectives_once() {
+    use planner_core::plan::{CommOverlap, Overlap, SequenceParallel};
+    use planner_core::report::TimeKind;
+    let plan = |checkpointing, scale_up| {
+        let mut p = planner_core::example_plan();
+        p.levers.parallel.tp = 8;
+        p.levers.parallel.dp = 1;
+        p.levers.parallel.pp = 1;
+        p.levers.parallel.sequence_parallel = SequenceParallel::Off;
+        p.levers.overlap = CommOverlap {
+            tensor_parallel: Overlap::Off,
+            ..p.levers.overlap
+        };
+        p.levers.checkpointing = checkpointing;
+        p.efficiency.scale_up = Some(scale_up);
+        p
+    };
+    let part = |p: &Plan, kind: TimeKind| match evaluate(p).time {
+        TimeReport::Training(t) => t
+            .parts
+            .iter()
+            .filter(|x| x.kind == kind)
+            .map(|x| x.exposed.as_secs())
+            .sum::<f64>(),
+        TimeReport::Inference(_) => f64::NAN,
+    };
+    let (fast, slow) = (
+        plan(Checkpointing::Full, 0.9),
+        plan(Checkpointing::Full, 0.3),
+    );
+    assert!(part(&slow, TimeKind::TensorParallel) > 2.0 * part(&fast, TimeKind::TensorParallel));
+    assert_eq!(
+        part(&slow, TimeKind::Recompute),
+        part(&fast, TimeKind::Recompute)
+    );
+    let none = plan(Checkpointing::None, 0.9);
+    let ratio = part(&fast, TimeKind::TensorParallel) / part(&none, TimeKind::TensorParallel);
+    assert!((ratio - 1.5).abs() < 1e-9, "{ratio}");
+}

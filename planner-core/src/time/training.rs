@@ -529,8 +529,9 @@ fn recompute(r: &Resolved, w: &StageWork, c: &Compute, m: &Comms) -> Recompute {
     };
     let layer_fwd =
         w.sum(|l| l.gemm_time + l.attn_time) + hbm_seconds(r, w.sum(|l| l.elementwise_bytes));
-    let mut seconds =
-        full_fraction * (layer_fwd + m.tp_f + m.cp_f + m.ep_f + m.overhead + m.moe_host_f);
+    // The recomputed forward's TP collectives are charged with the other
+    // TP collectives ([`tensor_parallel`]), where overlap can hide them.
+    let mut seconds = full_fraction * (layer_fwd + m.cp_f + m.ep_f + m.overhead + m.moe_host_f);
     let mut flops = full_fraction * w.sum(|l| l.gemm_flops + l.attn_model_flops);
     if r.levers.checkpointing == Checkpointing::Selective {
         (seconds, flops) = match selective_policy(r.levers.memory.stack()) {
@@ -603,16 +604,20 @@ fn tensor_parallel(r: &Resolved, c: &Compute, m: &Comms, full_fraction: f64) -> 
     // what checkpointing drops is gathered again by the recompute.
     let regathers = r.sp() && !crate::memory::activations::gathers_saved(r.levers.memory.stack());
     let sp_regather = if regathers { m.tp_gather_f } else { 0.0 };
-    let tp_bwd = m.tp_f * (1.0 + full_fraction) + sp_regather;
+    // Backward's own collectives, then the recomputed forward's (once: the
+    // recompute's seconds leave them out), each fused with its own GEMMs.
+    let tp_bwd = m.tp_f + sp_regather;
+    let tp_re = full_fraction * m.tp_f;
     let (exposed_f, exposed_b) = match r.levers.overlap.tensor_parallel {
-        Overlap::Off => (m.tp_f, tp_bwd),
+        Overlap::Off => (m.tp_f, tp_bwd + tp_re),
         Overlap::On => (
             fused_with_gemms(r, m.tp_f, c.gemm_f),
-            fused_with_gemms(r, tp_bwd, c.gemm_b),
+            fused_with_gemms(r, tp_bwd, c.gemm_b)
+                + fused_with_gemms(r, tp_re, full_fraction * c.gemm_f),
         ),
     };
     TensorParallel {
-        busy: m.tp_f + tp_bwd,
+        busy: m.tp_f + tp_bwd + tp_re,
         exposed_f,
         exposed_b,
     }
