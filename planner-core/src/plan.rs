@@ -965,14 +965,21 @@ impl Overheads {
     /// caps it there), else the architecture's default
     /// (`catalog::blas_workspace`).
     pub fn blas_per_handle(&self, arch: crate::hardware::GpuArch) -> Bytes {
+        let (blas, lt) = self.blas_buffers(arch);
+        blas + lt
+    }
+
+    /// The two tensors of [`Overheads::blas_per_handle`]: the cuBLAS
+    /// workspace and the cuBLASLt one, allocated apart.
+    pub fn blas_buffers(&self, arch: crate::hardware::GpuArch) -> (Bytes, Bytes) {
         use crate::hardware::GpuArch;
+        let lt = crate::catalog::blaslt_workspace(arch);
         match self.cublas_workspace {
             Some(b) => {
-                let lt = crate::catalog::blaslt_workspace(arch);
                 let hip = matches!(arch, GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4);
-                b + if hip { lt } else { lt.min(b) }
+                (b, if hip { lt } else { lt.min(b) })
             }
-            None => crate::catalog::blas_workspace(arch).0,
+            None => (crate::catalog::blas_workspace(arch).0 - lt, lt),
         }
     }
 

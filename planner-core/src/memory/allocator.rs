@@ -171,6 +171,12 @@ impl Pools {
         }
     }
 
+    /// `count` (whole, ≥ 0) tensors of `each` bytes.
+    #[inline]
+    pub fn many(count: f64, each: f64) -> Self {
+        Self::same(count, each)
+    }
+
     /// `total` bytes held as one tensor: `split(total, total)`, whose
     /// checks all pass to `same(1.0, total)` (which drops a NaN, infinite,
     /// zero or negative total as `split` does).

@@ -44,6 +44,9 @@ pub(crate) struct Granules {
     adapter: f64,
     /// Layers on the device (a KV cache is one tensor per layer).
     layers: f64,
+    /// The library workspaces, as (count, bytes of each)
+    /// (`memory::workspace_tensors`).
+    workspaces: [(f64, f64); 3],
 }
 
 impl Granules {
@@ -132,6 +135,7 @@ impl Granules {
             logits: 4.0 * sb * f64::from(s.vocab) / t,
             adapter,
             layers: f64::from(s.layers.max(1)),
+            workspaces: super::workspace_tensors(r),
         }
     }
 
@@ -176,9 +180,14 @@ impl Granules {
             ItemKind::Logits => Pools::split(bytes, self.logits),
             ItemKind::KvCache | ItemKind::KvCacheWaste => Pools::split(bytes, bytes / self.layers),
             // One flat buffer (a gathered layer), or one working set.
-            ItemKind::GatherBuffers | ItemKind::PrefillActivations | ItemKind::Workspace => {
-                Pools::one(bytes)
-            }
+            ItemKind::GatherBuffers | ItemKind::PrefillActivations => Pools::one(bytes),
+            // Each library's workspace apart; `bytes` is their sum.
+            ItemKind::Workspace => self
+                .workspaces
+                .iter()
+                .fold(Pools::default(), |p, &(n, each)| {
+                    p.add(Pools::many(n, each))
+                }),
             // Not tensors of the allocator.
             ItemKind::CudaContext
             | ItemKind::NcclBuffers
@@ -204,5 +213,40 @@ fn mixed(
     match memo {
         Some(memo) => memo.get_or(total, raw, mix),
         None => mix(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::GpuId;
+    use crate::hardware::GpuChoice;
+
+    const MIB: f64 = 1_048_576.0;
+
+    /// The library workspaces reach the allocator as the tensors they are:
+    /// on an A100 in training two 8.125 MiB cuBLAS workspaces, which share
+    /// the large pool's 20 MiB segments with Transformer Engine's 4 MiB
+    /// (the example plan runs Megatron-Core), and two 1 MiB cuBLASLt ones
+    /// in the small pool; not one 22.25 MiB tensor in a segment of its own.
+    #[test]
+    fn workspaces_are_held_as_their_own_tensors() {
+        let mut p = crate::examples::example_plan();
+        p.hardware.gpu = GpuChoice::Preset(GpuId::A100Sxm80);
+        let r = crate::resolve::resolve(&p).0;
+        let tensors = super::super::workspace_tensors(&r);
+        let total: f64 = tensors.iter().map(|(n, each)| n * each).sum();
+        assert_eq!(total, (2.0 * 9.125 + 4.0) * MIB);
+        let pools = Granules::new(&r).pools(ItemKind::Workspace, total, None);
+        let held = Pools::many(2.0, 8.125 * MIB)
+            .add(Pools::many(2.0, MIB))
+            .add(Pools::many(1.0, 4.0 * MIB));
+        assert_eq!(pools, held);
+        assert_ne!(pools, Pools::one(total));
+        // A set total is one tensor.
+        p.overheads.workspace = Some(crate::units::Bytes::new(64.0 * MIB));
+        let r = crate::resolve::resolve(&p).0;
+        let set = Granules::new(&r).pools(ItemKind::Workspace, 64.0 * MIB, None);
+        assert_eq!(set, Pools::one(64.0 * MIB));
     }
 }

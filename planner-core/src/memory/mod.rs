@@ -360,12 +360,37 @@ impl Tables {
 /// training holds two: the forward's, on the caller's thread, and the
 /// backward's. Serving runs on one thread.
 fn workspaces(r: &Resolved) -> Bytes {
+    let bytes = workspace_tensors(r)
+        .iter()
+        .map(|(count, each)| count * each)
+        .sum();
+    Bytes::new(bytes)
+}
+
+/// The tensors [`workspaces`] is made of, as (count, bytes of each), so
+/// the allocator model rounds each as the caching allocator does
+/// (`granules.rs`): a cuBLAS and a cuBLASLt workspace per handle, then
+/// Transformer Engine's, one per stream it runs GEMMs on; a set
+/// `overheads.workspace` is one tensor.
+pub(crate) fn workspace_tensors(r: &Resolved) -> [(f64, f64); 3] {
     let o = &r.overheads;
     if let Some(b) = o.workspace {
-        return b;
+        return [(1.0, b.base()), (0.0, 0.0), (0.0, 0.0)];
     }
-    let te = te_in_force(r).map_or(Bytes::ZERO, |(b, _)| b);
-    o.blas_per_handle(r.gpu.arch) * blas_handles(r) + te
+    let (blas, lt) = o.blas_buffers(r.gpu.arch);
+    let handles = blas_handles(r);
+    let te = match te_in_force(r) {
+        Some((total, _)) => {
+            let streams = if r.spec.moe.is_some() {
+                1.0 + f64::from(crate::catalog::TE_GROUPED_STREAMS)
+            } else {
+                1.0
+            };
+            (streams, total.base() / streams)
+        }
+        None => (0.0, 0.0),
+    };
+    [(handles, blas.base()), (handles, lt.base()), te]
 }
 
 /// Training's two cuBLAS handles, serving's one (see [`workspaces`]).
