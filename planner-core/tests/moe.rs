@@ -3,6 +3,10 @@
 //! all-to-all's overlap with the other micro-batch, and TP or DP attention
 //! with EP experts in serving.
 
+#[path = "common/refused.rs"]
+mod refused;
+use refused::assert_refused_by_name;
+
 use planner_core::catalog::{self, GpuId, ModelId};
 use planner_core::diagnostics::Severity;
 use planner_core::evaluate;
@@ -281,12 +285,7 @@ fn tp_or_dp_attention_with_ep_experts() {
 #[test]
 fn moe_levers_are_checked() {
     let named = |moe: MoeLevers, field: &str| {
-        let r = evaluate(&v3_serving(8, 8, 1, 1, moe));
-        assert!(
-            errors(&r).iter().any(|m| m.contains(field)),
-            "{field}: {:?}",
-            errors(&r)
-        );
+        assert_refused_by_name(&evaluate(&v3_serving(8, 8, 1, 1, moe)), field);
     };
     named(
         MoeLevers {

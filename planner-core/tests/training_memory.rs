@@ -11,6 +11,10 @@
 //! `cargo test -p planner-core --test training_memory -- --nocapture`
 //! prints the table the doc carries.
 
+#[path = "common/refused.rs"]
+mod refused;
+use refused::assert_refused_by_name;
+
 use planner_core::catalog::{GpuId, ModelId};
 use planner_core::diagnostics::DeviceRole;
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -1881,15 +1885,7 @@ fn states_created_in_the_first_step_pin_a_share_of_reserve() {
 
     // An absurd share is refused by name.
     p.overheads.allocator_cache = Some(-0.5);
-    let r = evaluate(&p);
-    assert_eq!(r.verdict, Verdict::Invalid);
-    assert!(
-        r.diagnostics
-            .iter()
-            .any(|d| d.message.contains("overheads.allocator_cache")),
-        "{:?}",
-        r.diagnostics
-    );
+    assert_refused_by_name(&evaluate(&p), "overheads.allocator_cache");
 }
 
 #[test]
@@ -2107,15 +2103,7 @@ fn blas_workspaces_are_allocated_and_follow_the_architecture() {
     assert_eq!(mib(&evaluate(&p), ItemKind::Workspace), 2.0 * 0.25 + 4.0);
     // A negative one is refused by name.
     p.overheads.cublas_workspace = Some(Bytes::from_mib(-1.0));
-    let r = evaluate(&p);
-    assert_eq!(r.verdict, Verdict::Invalid);
-    assert!(
-        r.diagnostics
-            .iter()
-            .any(|d| d.message.contains("overheads.cublas_workspace")),
-        "{:?}",
-        r.diagnostics
-    );
+    assert_refused_by_name(&evaluate(&p), "overheads.cublas_workspace");
     p.overheads.cublas_workspace = Some(Bytes::from_mib(32.0));
     // A set total replaces them all.
     p.overheads.workspace = Some(Bytes::from_mib(64.0));
