@@ -1267,8 +1267,12 @@ fn pytorch_native_table() {
     // (`Comms::tp_gather_f`): the 8B Float8 rows 1.4 points faster.
     // Median 5.4 -> 9.9 % once a fully recomputed forward's TP collectives
     // are charged once, not twice: the 70B full-AC rows 5-8 points faster
-    // (-2.4..-9.9 %), the worst unchanged.
-    assert!(stats(&e).1 <= 0.222, "TP: {:?}", stats(&e));
+    // (-2.4..-9.9 %), the worst unchanged. 7.4 %, 19.9 % once torchtitan's
+    // async TP leaves the backward's reduce-scatters of summed input
+    // gradients unfused (Inductor's micro-pipeline pass fuses a
+    // reduce-scatter only after one matmul): every async-TP row 2.6-3.6
+    // points slower; the worst is the 8B Float8 row without async TP.
+    assert!(stats(&e).1 <= 0.20, "TP: {:?}", stats(&e));
     all.extend(e);
 
     let (median, worst) = stats(&all);
@@ -1291,8 +1295,9 @@ fn pytorch_native_table() {
     // torchtitan's Float8 TP all-gathers in FP8; 5.4 %, 20.6 % once its
     // backward keeps the gathered SP inputs instead of gathering again;
     // 5.4 %, 22.1 % once its op-SAC recompute gathers in FP8 too; 5.6 %,
-    // 22.1 % once a recomputed forward's TP collectives are charged once.
-    assert!(median <= 0.06 && worst <= 0.222, "{median} {worst}");
+    // 22.1 % once a recomputed forward's TP collectives are charged once;
+    // 5.6 %, 19.9 % once async TP's backward reduce-scatters are exposed.
+    assert!(median <= 0.06 && worst <= 0.20, "{median} {worst}");
 }
 
 /// The DeepSpeed tables (docs/validation.md, "DeepSpeed"): ZeRO-3 with
