@@ -477,24 +477,9 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     let mut c = Checker { diags: Vec::new() };
     let models = resolve_models(&mut c, plan);
     let mut spec = models.spec;
-    let mut levers = plan.levers;
     // Found once: with no stack named it is the first that runs the levers.
     let stack = plan.training_stack();
-    // The models downstream read the stack in force, named or chosen
-    // (serving keeps a named one, to report it ignored).
-    if stack.is_some() {
-        levers.training_stack = stack;
-    }
-    if levers.memory.stack.is_none() {
-        levers.memory.stack = Some(match stack {
-            Some(s) => s.memory_stack(),
-            // transformers' `generate` runs the Hugging Face layers.
-            None if levers.engine == crate::engine::Engine::HfTransformers => {
-                crate::software::MemoryStack::HfEager
-            }
-            None => Default::default(),
-        });
-    }
+    let mut levers = levers_in_stack(plan, stack);
     apply_pruning(&mut c, &mut spec, levers.pruning);
     let params = spec.params();
     let (gpu, gpu_name, power_clock) = resolve_gpu(&mut c, plan);
@@ -536,26 +521,10 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         cluster.nvme / cluster.node_share,
     ];
     check_offload(&mut c, &mut levers, &caps);
-    // Checked first (a bad fraction is refused whatever the model), then
-    // dropped where no routed experts exist.
-    if spec.moe.is_none() && levers.offload.experts.take().is_some() {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: IgnoredLever::ExpertOffloadDense,
-        }));
-    }
-    if spec.moe.is_none() && levers.precision.experts.take().is_some() {
-        c.push(Diagnostic::info(K::LeverIgnored {
-            lever: IgnoredLever::ExpertFormatDense,
-        }));
-    }
+    drop_dense_expert_levers(&mut c, &mut levers, &spec);
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
-    check_moe_backend(&mut c, &mut levers, spec.moe.is_some(), gpu.arch);
-    if spec.moe.is_some()
-        && experts_kernel(&work, &levers, gpu.arch) == crate::engine::MoeKernel::CutlassFp4
-    {
-        c.push(Diagnostic::info(K::CutlassFp4Experts));
-    }
+    check_experts_kernel(&mut c, &mut levers, &spec, &work, gpu.arch);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let autocast =
         levers.precision.master.is_some() && levers.precision.compute.bytes_per_element() < 4.0;
@@ -606,6 +575,61 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
         },
         c.diags,
     )
+}
+
+/// The plan's levers with the stack in force written in: the models
+/// downstream read it, named or chosen (serving keeps a named one, to
+/// report it ignored), and the memory stack follows it unless the plan
+/// sets one.
+fn levers_in_stack(plan: &Plan, stack: Option<crate::stack::TrainingStack>) -> Levers {
+    let mut levers = plan.levers;
+    if stack.is_some() {
+        levers.training_stack = stack;
+    }
+    if levers.memory.stack.is_none() {
+        levers.memory.stack = Some(match stack {
+            Some(s) => s.memory_stack(),
+            // transformers' `generate` runs the Hugging Face layers.
+            None if levers.engine == crate::engine::Engine::HfTransformers => {
+                crate::software::MemoryStack::HfEager
+            }
+            None => Default::default(),
+        });
+    }
+    levers
+}
+
+/// An expert offload or format, checked first (a bad fraction is refused
+/// whatever the model), is dropped with a note where no routed experts
+/// exist.
+fn drop_dense_expert_levers(c: &mut Checker, levers: &mut Levers, spec: &ModelSpec) {
+    if spec.moe.is_none() && levers.offload.experts.take().is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::ExpertOffloadDense,
+        }));
+    }
+    if spec.moe.is_none() && levers.precision.experts.take().is_some() {
+        c.push(Diagnostic::info(K::LeverIgnored {
+            lever: IgnoredLever::ExpertFormatDense,
+        }));
+    }
+}
+
+/// The experts' kernel backend is checked, and a note says when the
+/// CUTLASS FP4 kernel runs them.
+fn check_experts_kernel(
+    c: &mut Checker,
+    levers: &mut Levers,
+    spec: &ModelSpec,
+    work: &Work,
+    arch: GpuArch,
+) {
+    check_moe_backend(c, levers, spec.moe.is_some(), arch);
+    if spec.moe.is_some()
+        && experts_kernel(work, levers, arch) == crate::engine::MoeKernel::CutlassFp4
+    {
+        c.push(Diagnostic::info(K::CutlassFp4Experts));
+    }
 }
 
 /// The training stack in force must run the plan's levers
@@ -1263,8 +1287,22 @@ fn resolve_training(
     let Degrees {
         pp, dp, cp, chunks, ..
     } = d;
-    let dpcp = dp.saturating_mul(cp);
-    let par = &levers.parallel;
+    let (seq, gb) = check_training_workload(c, t, spec, cp);
+    let m = check_batch_split(c, gb, &levers.parallel, dp);
+    check_interleaving(c, &levers.parallel, pp, chunks, m);
+    check_sharding(c, levers, dp.saturating_mul(cp));
+    note_serving_levers(c, levers);
+    Work::Train {
+        kind: t.kind,
+        seq,
+        micro_batches: m,
+    }
+}
+
+/// The training workload's own fields: the sequence (bounded, within the
+/// model's context, split evenly by CP), the global batch, the tokens and
+/// an adapter's rank. Returns the sequence length and the global batch.
+fn check_training_workload(c: &mut Checker, t: &Training, spec: &ModelSpec, cp: u32) -> (u32, u32) {
     let seq = c.bounded("workload.training.seq_len", t.seq_len, MAX_TOKENS);
     let gb = c.count("workload.training.global_batch", t.global_batch);
     c.rate("workload.training.tokens", t.tokens);
@@ -1289,6 +1327,12 @@ fn resolve_training(
     if seq % cp != 0 {
         c.push(Diagnostic::error(K::CpSequence { cp, seq_len: seq }));
     }
+    (seq, gb)
+}
+
+/// The global batch must split into whole micro-batches on every
+/// data-parallel rank; returns the micro-batches per step.
+fn check_batch_split(c: &mut Checker, gb: u32, par: &crate::plan::Parallelism, dp: u32) -> u32 {
     let per_step = par.micro_batch.saturating_mul(dp);
     if gb % per_step != 0 {
         c.push(Diagnostic::error(K::BatchSplit {
@@ -1297,11 +1341,21 @@ fn resolve_training(
             dp,
         }));
     }
-    let m = micro_batch_count(gb, par.micro_batch, dp);
-    // Megatron-Core `forward_backward_pipelining_with_interleaving`: the
-    // group N (PP unless set) must lie in [PP, M], and the last group,
-    // M mod N, must be empty or at least PP (schedules.py, "dependency
-    // bubbles"). With N = PP this is M divisible by PP.
+    micro_batch_count(gb, par.micro_batch, dp)
+}
+
+/// Megatron-Core `forward_backward_pipelining_with_interleaving`: the
+/// group N (PP unless set) must lie in [PP, M], and the last group,
+/// M mod N, must be empty or at least PP (schedules.py, "dependency
+/// bubbles"). With N = PP this is M divisible by PP. A pipeline with
+/// fewer micro-batches than stages is warned of.
+fn check_interleaving(
+    c: &mut Checker,
+    par: &crate::plan::Parallelism,
+    pp: u32,
+    chunks: u32,
+    m: u32,
+) {
     let group = if par.microbatch_group == 0 {
         pp
     } else {
@@ -1330,6 +1384,12 @@ fn resolve_training(
             micro_batches: m,
         }));
     }
+}
+
+/// Sharding over `dpcp` ranks: a note when there is no one to shard
+/// with, the ZeRO-3 knobs within bounds, a shard group that divides the
+/// ranks.
+fn check_sharding(c: &mut Checker, levers: &Levers, dpcp: u32) {
     if levers.sharding != Sharding::None && dpcp == 1 {
         c.push(Diagnostic::info(K::ShardingWithoutDp));
     }
@@ -1359,6 +1419,10 @@ fn resolve_training(
             }));
         }
     }
+}
+
+/// Serving levers a training plan carries are ignored, with a note each.
+fn note_serving_levers(c: &mut Checker, levers: &Levers) {
     let serving_only = [
         (
             levers.offload.kv_cache.is_some(),
@@ -1374,11 +1438,6 @@ fn resolve_training(
         if set {
             c.push(Diagnostic::info(K::LeverIgnored { lever }));
         }
-    }
-    Work::Train {
-        kind: t.kind,
-        seq,
-        micro_batches: m,
     }
 }
 
