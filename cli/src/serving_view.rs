@@ -21,6 +21,23 @@ fn usd(u: Option<Usd>) -> String {
 
 /// Engine, pool, stream, analytic and cost lines.
 pub fn serving(o: &mut String, s: &ServingReport) {
+    engine_lines(o, s);
+    kv_lines(o, s);
+    stream_lines(o, s);
+    analytic_lines(o, s);
+    if s.simulated.is_some() {
+        let _ = writeln!(
+            o,
+            "price    {} per M input tokens, {} per M output tokens, {} per request",
+            usd(s.usd_per_million_input),
+            usd(s.usd_per_million_output),
+            usd(s.usd_per_request)
+        );
+    }
+}
+
+/// The engine's batching, its host costs and any speculative decoding.
+fn engine_lines(o: &mut String, s: &ServingReport) {
     let p = &s.profile;
     let budget = p
         .token_budget
@@ -62,6 +79,10 @@ pub fn serving(o: &mut String, s: &ServingReport) {
             s.tokens_per_step
         );
     }
+}
+
+/// The KV pool and, with a tier below HBM, what the store holds and saves.
+fn kv_lines(o: &mut String, s: &ServingReport) {
     let _ = writeln!(
         o,
         "KV pool  {} per device ({:.1} KiB/token there); {:.0} tokens per replica; {:.2} requests of the plan's length at once",
@@ -88,6 +109,10 @@ pub fn serving(o: &mut String, s: &ServingReport) {
                 .map_or("–".into(), |g| format!("{:.1} ms faster with the store", g.as_millis()))
         );
     }
+}
+
+/// The simulated stream and the front end's share of its TTFT.
+fn stream_lines(o: &mut String, s: &ServingReport) {
     if let Some(m) = &s.simulated {
         let _ = writeln!(
             o,
@@ -131,6 +156,10 @@ pub fn serving(o: &mut String, s: &ServingReport) {
             hi.as_millis()
         );
     }
+}
+
+/// The analytic steady state and attention-DP stalls.
+fn analytic_lines(o: &mut String, s: &ServingReport) {
     if let Some(a) = &s.analytic {
         let under = a
             .max_rate_under_slo
@@ -161,15 +190,6 @@ pub fn serving(o: &mut String, s: &ServingReport) {
                 x * 100.0
             );
         }
-    }
-    if s.simulated.is_some() {
-        let _ = writeln!(
-            o,
-            "price    {} per M input tokens, {} per M output tokens, {} per request",
-            usd(s.usd_per_million_input),
-            usd(s.usd_per_million_output),
-            usd(s.usd_per_request)
-        );
     }
 }
 
