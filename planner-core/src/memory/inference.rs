@@ -189,6 +189,26 @@ pub(crate) fn fill<S: Sink>(
     batch: u32,
     logits: LogitsScope,
 ) {
+    weights(items, r, st);
+    let draft = drafter(items, r, st);
+    kv_cache(
+        items,
+        r,
+        st,
+        prompt.saturating_add(output),
+        batch,
+        draft.as_ref(),
+    );
+    prefill_peak(items, r, st, prompt, batch, logits);
+    if items.past_capacity() {
+        return;
+    }
+    super::overheads(items, r, &super::process_groups(r));
+}
+
+/// The stage's weights where `levers.offload.parameters` puts them, and
+/// the routed experts where `levers.offload.experts` does.
+fn weights<S: Sink>(items: &mut S, r: &Resolved, st: &Stage) {
     let sp = r.split.params(st);
     let (w_lin, w_other) = r.split.weight_bytes;
     let w_exp = r.split.expert_bytes;
@@ -226,7 +246,14 @@ pub(crate) fn fill<S: Sink>(
             });
         }
     }
+}
 
+/// The drafter's weights, on the stage with the output layer.
+fn drafter<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    st: &Stage,
+) -> Option<super::speculator::Speculator> {
     // The drafter sits beside the output layer (EAGLE reads the last
     // hidden state; engines run no drafter under pipeline parallelism).
     let draft = if st.head {
@@ -242,11 +269,22 @@ pub(crate) fn fill<S: Sink>(
             || format!("drafter ({} layers) for speculative decoding", s.layers()),
         );
     }
+    draft
+}
 
-    let context = prompt.saturating_add(output);
+/// The KV cache of `batch` sequences of `context` tokens (the drafter's
+/// too), and what its layout wastes.
+fn kv_cache<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    st: &Stage,
+    context: u32,
+    batch: u32,
+    draft: Option<&super::speculator::Speculator>,
+) {
     let (held, alloc) = kv_tokens(r, context);
     let per_token = kv_per_token_layer_rank(r) * f64::from(st.layers())
-        + draft.as_ref().map_or(0.0, |s| s.kv_per_token());
+        + draft.map_or(0.0, |s| s.kv_per_token());
     let seqs = f64::from(batch);
     items.place(
         ItemKind::KvCache,
@@ -272,6 +310,18 @@ pub(crate) fn fill<S: Sink>(
             }
         },
     );
+}
+
+/// The widest transient of a pass: vLLM's profile-run peak, or one
+/// layer's prefill and its logits.
+fn prefill_peak<S: Sink>(
+    items: &mut S,
+    r: &Resolved,
+    st: &Stage,
+    prompt: u32,
+    batch: u32,
+    logits: LogitsScope,
+) {
     match vllm_profile_peak(r, st) {
         Some(peak) => items.hbm(ItemKind::PrefillActivations, peak, || {
             "vLLM's profile-run peak: one forward of the token budget, or the sampler over \
@@ -284,10 +334,6 @@ pub(crate) fn fill<S: Sink>(
             || "widest transient tensors of one layer's prefill + logits".into(),
         ),
     }
-    if items.past_capacity() {
-        return;
-    }
-    super::overheads(items, r, &super::process_groups(r));
 }
 
 #[cfg(test)]
