@@ -920,7 +920,7 @@ pub struct Overheads {
     pub cuda_context: Option<Bytes>,
     /// Library workspaces in total (cuBLAS, cuBLASLt, Transformer
     /// Engine's); `None` takes `memory::workspaces`: PyTorch's per cuBLAS
-    /// handle ([`Overheads::blas_per_handle`]) for each thread that runs
+    /// handle ([`Overheads::blas_buffers`]) for each thread that runs
     /// GEMMs, and Transformer Engine's under Megatron-Core; a size
     /// replaces them all. Left out of the JSON when
     /// `None`: a version-2 link cannot write a `null` over the 64 MiB its
@@ -960,17 +960,11 @@ pub struct Overheads {
 
 impl Overheads {
     /// PyTorch's cuBLAS and cuBLASLt workspaces for one cuBLAS handle on a
-    /// GPU of `arch`: `cublas_workspace` with the cuBLASLt one beside it
-    /// (on CUDA no larger than the cuBLAS one: `getCUDABlasLtWorkspaceSize`
-    /// caps it there), else the architecture's default
-    /// (`catalog::blas_workspace`).
-    pub fn blas_per_handle(&self, arch: crate::hardware::GpuArch) -> Bytes {
-        let (blas, lt) = self.blas_buffers(arch);
-        blas + lt
-    }
-
-    /// The two tensors of [`Overheads::blas_per_handle`]: the cuBLAS
-    /// workspace and the cuBLASLt one, allocated apart.
+    /// GPU of `arch`, two tensors allocated apart: `cublas_workspace` with
+    /// the cuBLASLt one beside it (on CUDA no larger than the cuBLAS one:
+    /// `getCUDABlasLtWorkspaceSize` caps it there), else the
+    /// architecture's defaults (`catalog::cublas_default`,
+    /// `catalog::blaslt_workspace`).
     pub fn blas_buffers(&self, arch: crate::hardware::GpuArch) -> (Bytes, Bytes) {
         use crate::hardware::GpuArch;
         let lt = crate::catalog::blaslt_workspace(arch);
@@ -979,7 +973,7 @@ impl Overheads {
                 let hip = matches!(arch, GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4);
                 (b, if hip { lt } else { lt.min(b) })
             }
-            None => (crate::catalog::blas_workspace(arch).0 - lt, lt),
+            None => (crate::catalog::cublas_default(arch), lt),
         }
     }
 

@@ -318,15 +318,7 @@ fn the_triton_flash_kernel_runs_at_its_published_slowdown() {
         t.seq_len = 16_384;
         t.global_batch = 64;
     }
-    let part = |p: &planner_core::plan::Plan, kind: TimeKind| match evaluate(p).time {
-        TimeReport::Training(t) => t
-            .parts
-            .iter()
-            .filter(|x| x.kind == kind)
-            .map(|x| x.busy.as_secs())
-            .sum::<f64>(),
-        TimeReport::Inference(_) => f64::NAN,
-    };
+    let part = |p: &planner_core::plan::Plan, kind: TimeKind| training_part(p, kind, |x| x.busy);
     let mut triton = p.clone();
     triton.levers.attention = AttentionKernel::FlashTriton;
     let (f, b) = planner_core::catalog::TRITON_FLASH_SLOWDOWN;
@@ -365,15 +357,7 @@ fn a_recomputed_forward_charges_its_tp_collectives_once() {
         p.efficiency.scale_up = Some(scale_up);
         p
     };
-    let part = |p: &Plan, kind: TimeKind| match evaluate(p).time {
-        TimeReport::Training(t) => t
-            .parts
-            .iter()
-            .filter(|x| x.kind == kind)
-            .map(|x| x.exposed.as_secs())
-            .sum::<f64>(),
-        TimeReport::Inference(_) => f64::NAN,
-    };
+    let part = |p: &Plan, kind: TimeKind| training_part(p, kind, |x| x.exposed);
     let (fast, slow) = (
         plan(Checkpointing::Full, 0.9),
         plan(Checkpointing::Full, 0.3),
@@ -386,4 +370,22 @@ fn a_recomputed_forward_charges_its_tp_collectives_once() {
     let none = plan(Checkpointing::None, 0.9);
     let ratio = part(&fast, TimeKind::TensorParallel) / part(&none, TimeKind::TensorParallel);
     assert!((ratio - 1.5).abs() < 1e-9, "{ratio}");
+}
+
+/// Seconds of the training step's parts of `kind` (`pick`: busy or
+/// exposed); NaN for a serving plan.
+fn training_part(
+    p: &Plan,
+    kind: planner_core::report::TimeKind,
+    pick: fn(&planner_core::report::TimePart) -> planner_core::units::Seconds,
+) -> f64 {
+    match evaluate(p).time {
+        TimeReport::Training(t) => t
+            .parts
+            .iter()
+            .filter(|x| x.kind == kind)
+            .map(|x| pick(x).as_secs())
+            .sum(),
+        TimeReport::Inference(_) => f64::NAN,
+    }
 }

@@ -35,8 +35,8 @@ pub use nodes::{host_dram_per_gpu, typical_node, NodeEntry, NODES, REFERENCE_DRA
 pub use power::{clock_fraction, CLOCK_UNDER_LIMIT, LOWEST_LIMIT_FRACTION};
 pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
 pub use runtime::{
-    blas_workspace, blaslt_workspace, cuda_context, te_workspace, ContextEntry, CUDA_CONTEXTS,
-    TE_GROUPED_STREAMS,
+    blas_workspace, blaslt_workspace, cublas_default, cuda_context, te_workspace, ContextEntry,
+    CUDA_CONTEXTS, TE_GROUPED_STREAMS,
 };
 
 use serde::{Deserialize, Serialize};

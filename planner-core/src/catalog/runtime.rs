@@ -102,7 +102,8 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
 
 /// The cuBLAS and cuBLASLt workspaces PyTorch holds for one (cuBLAS
 /// handle, stream) pair, with where the figure comes from; callers count
-/// the pairs (`memory::workspaces`).
+/// the pairs (`memory::workspaces`). The cuBLAS one alone is
+/// [`cublas_default`], the cuBLASLt one [`blaslt_workspace`].
 ///
 /// PyTorch sets a workspace on each (cuBLAS handle, stream) pair it uses
 /// and takes it from its caching allocator (`getNewWorkspace()` →
@@ -119,6 +120,17 @@ pub fn cuda_context(cuda: CudaVersion, loading: ModuleLoading) -> &'static Conte
 /// (`getCUDABlasLtWorkspaceSize`), and 76 MiB for hipBLASLt (no cap). Gaudi and Ascend run their own
 /// backends, for which no figure was found: they get the CUDA default.
 pub fn blas_workspace(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
+    let (blas, how) = cublas_default_with_source(arch);
+    (blas + blaslt_workspace(arch), how)
+}
+
+/// PyTorch's default cuBLAS (hipBLAS) workspace per (handle, stream) on a
+/// GPU of `arch`, without the cuBLASLt one ([`blas_workspace`]).
+pub fn cublas_default(arch: crate::hardware::GpuArch) -> Bytes {
+    cublas_default_with_source(arch).0
+}
+
+fn cublas_default_with_source(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
     use crate::hardware::GpuArch;
     const KIB: f64 = 1024.0;
     let (blas, how) = match arch {
@@ -136,7 +148,7 @@ pub fn blas_workspace(arch: crate::hardware::GpuArch) -> (Bytes, &'static str) {
             "cuBLAS :4096:2:16:8 (8.125 MiB) + cuBLASLt 1 MiB",
         ),
     };
-    (Bytes::new(blas) + blaslt_workspace(arch), how)
+    (Bytes::new(blas), how)
 }
 
 /// The cuBLASLt workspace PyTorch takes beside each cuBLAS workspace:
@@ -152,9 +164,10 @@ pub fn blaslt_workspace(arch: crate::hardware::GpuArch) -> Bytes {
     }
 }
 
-/// Transformer Engine's own cuBLAS workspace, which its GEMMs pass to
-/// cuBLASLt instead of PyTorch's, with where the figure comes from; `None`
-/// where Transformer Engine does not run (Gaudi, Ascend, other parts).
+/// Transformer Engine's own cuBLAS workspaces, which its GEMMs pass to
+/// cuBLASLt instead of PyTorch's: the size of one, how many (one per
+/// stream it runs GEMMs on) and where the figure comes from; `None` where
+/// Transformer Engine does not run (Gaudi, Ascend, other parts).
 ///
 /// `transformer_engine/pytorch/cpp_extensions/gemm.py` (NVIDIA/
 /// TransformerEngine at d0067d0): `get_cublas_workspace_size_bytes` is
@@ -169,7 +182,7 @@ pub fn blaslt_workspace(arch: crate::hardware::GpuArch) -> Bytes {
 pub fn te_workspace(
     arch: crate::hardware::GpuArch,
     grouped: bool,
-) -> Option<(Bytes, &'static str)> {
+) -> Option<(Bytes, u32, &'static str)> {
     use crate::hardware::GpuArch;
     const MIB: f64 = 1024.0 * 1024.0;
     let (one, how) = match arch {
@@ -184,12 +197,8 @@ pub fn te_workspace(
         }
         GpuArch::Gaudi | GpuArch::DaVinci | GpuArch::Other => return None,
     };
-    let copies = if grouped {
-        1.0 + f64::from(TE_GROUPED_STREAMS)
-    } else {
-        1.0
-    };
-    Some((Bytes::new(one * copies), how))
+    let copies = if grouped { 1 + TE_GROUPED_STREAMS } else { 1 };
+    Some((Bytes::new(one), copies, how))
 }
 
 /// Transformer Engine's cuBLAS streams for grouped GEMMs, each with a

@@ -147,7 +147,7 @@ pub(crate) struct Pools {
 impl Pools {
     /// `count` (whole, ≥ 0) tensors of `bytes` each.
     #[inline]
-    fn same(count: f64, bytes: f64) -> Self {
+    pub fn same(count: f64, bytes: f64) -> Self {
         if count <= 0.0 || bytes <= 0.0 || !bytes.is_finite() || !count.is_finite() {
             return Self::default();
         }
@@ -169,12 +169,6 @@ impl Pools {
                 ..Self::default()
             }
         }
-    }
-
-    /// `count` (whole, ≥ 0) tensors of `each` bytes.
-    #[inline]
-    pub fn many(count: f64, each: f64) -> Self {
-        Self::same(count, each)
     }
 
     /// `total` bytes held as one tensor: `split(total, total)`, whose

@@ -186,7 +186,7 @@ impl Granules {
                 .workspaces
                 .iter()
                 .fold(Pools::default(), |p, &(n, each)| {
-                    p.add(Pools::many(n, each))
+                    p.add(Pools::same(n, each))
                 }),
             // Not tensors of the allocator.
             ItemKind::CudaContext
@@ -238,9 +238,9 @@ mod tests {
         let total: f64 = tensors.iter().map(|(n, each)| n * each).sum();
         assert_eq!(total, (2.0 * 9.125 + 4.0) * MIB);
         let pools = Granules::new(&r).pools(ItemKind::Workspace, total, None);
-        let held = Pools::many(2.0, 8.125 * MIB)
-            .add(Pools::many(2.0, MIB))
-            .add(Pools::many(1.0, 4.0 * MIB));
+        let held = Pools::same(2.0, 8.125 * MIB)
+            .add(Pools::same(2.0, MIB))
+            .add(Pools::same(1.0, 4.0 * MIB));
         assert_eq!(pools, held);
         assert_ne!(pools, Pools::one(total));
         // A set total is one tensor.

@@ -379,17 +379,9 @@ pub(crate) fn workspace_tensors(r: &Resolved) -> [(f64, f64); 3] {
     }
     let (blas, lt) = o.blas_buffers(r.gpu.arch);
     let handles = blas_handles(r);
-    let te = match te_in_force(r) {
-        Some((total, _)) => {
-            let streams = if r.spec.moe.is_some() {
-                1.0 + f64::from(crate::catalog::TE_GROUPED_STREAMS)
-            } else {
-                1.0
-            };
-            (streams, total.base() / streams)
-        }
-        None => (0.0, 0.0),
-    };
+    let te = te_in_force(r).map_or((0.0, 0.0), |(each, count, _)| {
+        (f64::from(count), each.base())
+    });
     [(handles, blas.base()), (handles, lt.base()), te]
 }
 
@@ -404,7 +396,7 @@ fn blas_handles(r: &Resolved) -> f64 {
 
 /// Transformer Engine's workspaces where its GEMMs run: training under
 /// Megatron-Core (grouped ones too for an MoE model's experts).
-fn te_in_force(r: &Resolved) -> Option<(Bytes, &'static str)> {
+fn te_in_force(r: &Resolved) -> Option<(Bytes, u32, &'static str)> {
     let te = matches!(r.work, Work::Train { .. })
         && r.levers.training_stack == Some(crate::stack::TrainingStack::MegatronCore);
     te.then(|| crate::catalog::te_workspace(r.gpu.arch, r.spec.moe.is_some()))
@@ -427,11 +419,11 @@ fn workspaces_basis(r: &Resolved) -> String {
         ""
     };
     let te = match te_in_force(r) {
-        Some((_, how)) if r.spec.moe.is_some() => format!(
+        Some((_, count, how)) if count > 1 => format!(
             " + {how}, and {} more for the experts' grouped GEMMs (cpp_extensions/gemm.py)",
-            crate::catalog::TE_GROUPED_STREAMS
+            count - 1
         ),
-        Some((_, how)) => format!(" + {how} (cpp_extensions/gemm.py)"),
+        Some((_, _, how)) => format!(" + {how} (cpp_extensions/gemm.py)"),
         None => String::new(),
     };
     format!("PyTorch's {pytorch}{threads}, from its caching allocator (CublasHandlePool.cpp){te}")

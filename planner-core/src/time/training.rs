@@ -632,27 +632,15 @@ type Fused = [bool; 4];
 /// userbuffers in both passes.
 const ALL_FUSED: Fused = [true; 4];
 
-/// The collectives of a backward pass that the stack fuses. torchtitan's
-/// async TP is Inductor's micro-pipeline pass
-/// (`torch/_inductor/fx_passes/micro_pipeline_tp.py`): it fuses an
-/// all-gather with the matmuls that read the gathered tensor, and a
-/// reduce-scatter only when its input is the output of one matmul
-/// (`_find_producer_matmul`). In backward the gradient all-gathers before
-/// the output projection's and the FFN down projection's input-gradient
-/// matmuls qualify; the reduce-scatters of the attention and FFN inputs'
-/// gradients do not, since each reduces a sum of matmuls (Q, K and V;
-/// gate and up), so they run as plain collectives that the rest of the
-/// block's backward waits for. PyTorch's announcement measured what this
-/// implies: up to 20 % faster forward passes, 8 % end to end on Llama 3
-/// 70B ("Distributed w/ TorchTitan: Introducing Async Tensor
-/// Parallelism", PyTorch forums, 2024). Transformer Engine overlaps the
-/// backward's reduce-scatters too (its `ub_overlap_rs_dgrad`).
+/// The collectives of a backward pass that the stack fuses: the two
+/// gradient all-gathers always, the two reduce-scatters where
+/// [`crate::stack::TrainingStack::fuses_backward_reduce_scatters`] says.
 fn backward_fused(r: &Resolved) -> Fused {
-    use crate::stack::TrainingStack as S;
-    match r.levers.training_stack {
-        Some(S::Torchtitan | S::TorchtitanCompiled) => [false, true, false, true],
-        _ => ALL_FUSED,
-    }
+    let rs = r
+        .levers
+        .training_stack
+        .is_none_or(|s| s.fuses_backward_reduce_scatters());
+    [rs, true, rs, true]
 }
 
 /// Exposed part of `busy` seconds of TP collectives overlapped the way
