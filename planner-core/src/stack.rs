@@ -560,6 +560,61 @@ pub struct StackFactors {
     /// Materialised attention runs in FP32
     /// ([`crate::software::LayerCode::fp32_math_attention`]).
     pub fp32_math_attention: bool,
+    /// Linears that read the attention block's input and the dense MLP's
+    /// ([`input_readers`]).
+    pub input_readers: [f64; 2],
+    /// HBM passes over one input, in units of its size, that summing its
+    /// readers' input gradients costs in backward ([`grad_sum_passes`]),
+    /// for the attention input and the MLP input.
+    pub grad_sum_passes: [f64; 2],
+}
+
+/// Linears that read one layer's attention input and its dense MLP input,
+/// as the stack's layer code builds them. Megatron-Core (Transformer
+/// Engine's `LayerNormLinear`) and Megatron-DeepSpeed run one fused QKV
+/// linear and one fused `fc1` (gate and up together), as the serving
+/// engines do (vLLM's `QKVParallelLinear` and `MergedColumnParallelLinear`,
+/// TensorRT-LLM's fused QKV): one reader each. Code written after
+/// transformers' Llama (torchtitan's `wq`, `wk`, `wv`, `w1`, `w3`;
+/// `LlamaAttention`'s `q_proj`, `k_proj`, `v_proj`, `LlamaMLP`'s
+/// `gate_proj`, `up_proj`) keeps them apart: the layer code's
+/// [`crate::software::LayerCode::qkv_linears`] and its gated linears less
+/// the down projection. GPT-2-style layers (LayerNorm, an ungated MLP:
+/// GPT-2's `c_attn`, GPT-NeoX's `query_key_value`, MPT's `Wqkv`) project
+/// Q, K and V in one linear whatever the framework, so the separate
+/// readers are taken for gated models only.
+pub fn input_readers(
+    stack: Option<TrainingStack>,
+    spec: &crate::model::ModelSpec,
+    code: &crate::software::LayerCode,
+) -> [f64; 2] {
+    match stack {
+        Some(TrainingStack::MegatronCore | TrainingStack::MegatronDeepSpeed) | None => [1.0, 1.0],
+        Some(_) if spec.activation.is_gated() => [
+            code.qkv_linears.max(1.0),
+            (code.gated_linears - 1.0).max(1.0),
+        ],
+        Some(_) => [1.0, 1.0],
+    }
+}
+
+/// HBM passes, in units of the input's size, that autograd spends summing
+/// the input gradients of a tensor `readers` linears read. Each reader's
+/// backward writes its own input gradient (a GEMM output); the engine
+/// accumulates them into one (`torch/csrc/autograd/input_buffer.cpp`,
+/// `InputBuffer::add`): eager PyTorch adds each further gradient in its
+/// own kernel (read two, write one: 3 passes per add), a compiled
+/// backward (`torch.compile`, AOTAutograd's joint graph) fuses the adds
+/// into one point-wise kernel that reads every gradient and writes the
+/// sum (`readers + 1` passes). One reader sums nothing.
+pub fn grad_sum_passes(readers: f64, dispatch: Dispatch) -> f64 {
+    if readers <= 1.0 {
+        return 0.0;
+    }
+    match dispatch {
+        Dispatch::Eager { .. } => 3.0 * (readers - 1.0),
+        Dispatch::Fused | Dispatch::Graphs => readers + 1.0,
+    }
 }
 
 impl StackFactors {
@@ -581,6 +636,8 @@ impl StackFactors {
         (spec, code): (&crate::model::ModelSpec, crate::software::LayerCode),
     ) -> Self {
         use crate::software::OptimizerImpl as Stated;
+        let readers = input_readers(stack, spec, &code);
+        let sums = readers.map(|n| grad_sum_passes(n, dispatch));
         match stack {
             Some(s) => StackFactors {
                 attention_ceiling: crate::catalog::kernel_attention_ceiling(
@@ -602,6 +659,8 @@ impl StackFactors {
                 dispatch,
                 autocast_traffic: autocast_traffic(spec, &code, dispatch),
                 fp32_math_attention: code.fp32_math_attention,
+                input_readers: readers,
+                grad_sum_passes: sums,
             },
             None => StackFactors {
                 attention_ceiling: crate::catalog::attention_ceiling(arch),
@@ -610,6 +669,8 @@ impl StackFactors {
                 dispatch,
                 autocast_traffic: 0.0,
                 fp32_math_attention: code.fp32_math_attention,
+                input_readers: readers,
+                grad_sum_passes: sums,
             },
         }
     }
@@ -619,6 +680,34 @@ impl StackFactors {
 mod tests {
     use super::*;
     use crate::catalog::kernel_attention_ceiling;
+
+    #[test]
+    fn input_readers_follow_the_layer_code() {
+        use crate::catalog::{model, ModelId};
+        use crate::software::MemoryStack;
+        let llama = model(ModelId::Llama31_8b).spec;
+        let gpt2 = model(ModelId::Gpt2Xl).spec;
+        let titan = MemoryStack::Torchtitan.layer_code();
+        let native = MemoryStack::PytorchNative.layer_code();
+        let t = Some(TrainingStack::Torchtitan);
+        assert_eq!(input_readers(t, &llama, &titan), [3.0, 2.0]);
+        // One fused QKV and one fused gate-up linear.
+        assert_eq!(input_readers(t, &llama, &native), [1.0, 1.0]);
+        // GPT-2-style layers fuse QKV whatever the framework.
+        assert_eq!(input_readers(t, &gpt2, &titan), [1.0, 1.0]);
+        assert_eq!(
+            input_readers(Some(TrainingStack::MegatronCore), &llama, &titan),
+            [1.0, 1.0]
+        );
+        assert_eq!(input_readers(None, &llama, &titan), [1.0, 1.0]);
+        let eager = Dispatch::Eager {
+            cache: false,
+            autocast: false,
+        };
+        assert_eq!(grad_sum_passes(3.0, eager), 6.0);
+        assert_eq!(grad_sum_passes(3.0, Dispatch::Fused), 4.0);
+        assert_eq!(grad_sum_passes(1.0, eager), 0.0);
+    }
 
     #[test]
     fn only_hopper_aware_stacks_get_hopper_native_attention() {

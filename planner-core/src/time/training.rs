@@ -342,13 +342,16 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
             w.sum(|l| l.weight_bytes) * (1.0 + 2.0 / r.split.weight_bytes.0.max(0.01)),
         );
     }
+    // Backward also sums the input gradients of inputs several linears
+    // read (`work::grad_sum_bytes`).
+    let ew_b = 2.0 * ew_f + hbm_seconds(r, w.sum(|l| l.grad_sum_bytes));
     Compute {
         gemm_f,
         gemm_b,
         attn_f,
         attn_b,
         ew_f,
-        ew_b: 2.0 * ew_f,
+        ew_b,
     }
 }
 
@@ -501,7 +504,7 @@ fn ep_exposed(r: &Resolved, w: &StageWork, layer_a2a: f64) -> (f64, f64) {
             let ew = hbm_seconds(r, l.elementwise_bytes);
             let fwd = l.gemm_time + l.attn_time + ew;
             let attn_b = backward_attention(r, l.attn_time);
-            let bwd = 2.0 * l.gemm_time + attn_b + 2.0 * ew;
+            let bwd = 2.0 * l.gemm_time + attn_b + 2.0 * ew + hbm_seconds(r, l.grad_sum_bytes);
             (
                 n * (layer_a2a - bwd).max(0.0),
                 n * (layer_a2a - fwd).max(0.0),

@@ -70,6 +70,9 @@ pub(crate) struct LayerWork {
     /// plan runs that policy (nothing else reads them).
     pub op_sac_flops: f64,
     pub op_sac_time: f64,
+    /// Backward-only bytes: summing the input gradients of the inputs that
+    /// several linears read ([`grad_sum_bytes`]).
+    pub grad_sum_bytes: f64,
     /// Small kernels the layer issues beyond its GEMMs and collectives, in
     /// units of the reference dense layer's ([`small_kernels`]): 1 for a
     /// dense layer, more for MLA and routed-expert layers. Scales
@@ -184,6 +187,64 @@ struct LayerCtx {
     ffn_width: f64,
     /// The part's [`peak`] and [`matmul_ceiling`] for the compute format.
     rate: (f64, f64),
+    /// Linears reading the attention input and the dense MLP input
+    /// (`stack::input_readers`).
+    readers: [f64; 2],
+    /// Bytes per element of a GEMM's activation input: 1 under FP8
+    /// compute (the input is cast first, `fp8_cast_bytes`), else `ab`.
+    in_b: f64,
+    /// Achievable HBM bandwidth (B/s).
+    hbm: f64,
+}
+
+/// Seconds a linear's GEMM waits on HBM beyond its compute `secs`: it
+/// reads `k` and writes `n` activation elements a token, and a kernel
+/// cannot finish before those bytes have moved (the roofline: Williams,
+/// Waterman and Patterson, "Roofline", CACM 52(4), 2009). A layer's large
+/// GEMMs reuse each element hundreds of times and never wait; a narrow one
+/// does, such as a separate K or V projection under grouped-query
+/// attention and TP (Llama 3 8B at TP 8: 4,096 in, 128 out, about 120 FLOPs
+/// a byte against an H100's ridge of about 300). The backward's input- and
+/// weight-gradient GEMMs move the same activations, so they wait as long
+/// (the backward doubles the forward's GEMM seconds). Weight reads are
+/// left to the callers that price them (decode).
+#[inline]
+fn activation_stall(c: &LayerCtx, k: f64, n: f64, secs: f64) -> f64 {
+    if c.hbm <= 0.0 {
+        return 0.0;
+    }
+    (c.tok * (k * c.in_b + n * c.ab) / c.hbm - secs).max(0.0)
+}
+
+/// [`activation_stall`] of each linear in `dims` (input and output
+/// widths a token), their compute sharing `secs` by FLOPs.
+fn stalls(c: &LayerCtx, dims: &[(f64, f64)], secs: f64) -> f64 {
+    let total: f64 = dims.iter().map(|&(k, n)| k * n).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    dims.iter()
+        .map(|&(k, n)| activation_stall(c, k, n, secs * k * n / total))
+        .sum()
+}
+
+/// The attention block's linears on one device, input and output widths:
+/// Q, K and V apart or as one fused QKV, then the output projection.
+/// Multi-head latent attention's down- and up-projections are not listed
+/// (its linears are wide; none waits on HBM).
+fn attention_linears(r: &Resolved, c: &LayerCtx) -> ([(f64, f64); 4], usize) {
+    let s = &c.shape;
+    let kvh = f64::from(r.spec.kv_heads).max(1.0);
+    let kv_share = (1.0 / c.t).max(1.0 / kvh);
+    let (q, k, v) = (s.q_width / c.t, s.k_width * kv_share, s.v_width * kv_share);
+    let o = (s.o_width / c.t, c.h);
+    if matches!(r.spec.attention, crate::model::AttentionKind::Mla(_)) {
+        ([(0.0, 0.0); 4], 0)
+    } else if c.readers[0] >= 3.0 {
+        ([(c.h, q), (c.h, k), (c.h, v), o], 4)
+    } else {
+        ([(c.h, q + k + v), o, (0.0, 0.0), (0.0, 0.0)], 2)
+    }
 }
 
 /// The GEMMs of one layer.
@@ -201,9 +262,11 @@ fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
     let kvh = f64::from(r.spec.kv_heads).max(1.0);
     let kv_share = (1.0 / c.t).max(1.0 / kvh);
     let attn_params = (l.attention - l.kv_projections) / c.t + l.kv_projections * kv_share;
+    let time = gemm_seconds_at(r, c.rate, 2.0 * c.tok * attn_params, 2.0);
+    let (dims, n) = attention_linears(r, c);
     Gemms {
         flops: 2.0 * c.tok * attn_params,
-        time: gemm_seconds_at(r, c.rate, 2.0 * c.tok * attn_params, 2.0),
+        time: time + stalls(c, &dims[..n], time),
         weight_bytes: attn_params * c.wb,
         experts: RoutedExperts::default(),
     }
@@ -419,9 +482,22 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
 /// The MLP of a dense layer.
 fn dense_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     let mlp = l.dense_mlp / c.t;
+    let time = gemm_seconds_at(r, c.rate, 2.0 * c.tok * mlp, c.mats);
     g.flops += 2.0 * c.tok * mlp;
-    g.time += gemm_seconds_at(r, c.rate, 2.0 * c.tok * mlp, c.mats);
+    g.time += time + stalls(c, &mlp_linears(r, c), time);
     g.weight_bytes += mlp * c.wb;
+}
+
+/// The dense MLP's linears on one device, input and output widths: gate
+/// and up apart or fused (or the one up projection of an ungated MLP),
+/// then down.
+fn mlp_linears(r: &Resolved, c: &LayerCtx) -> [(f64, f64); 3] {
+    let f = f64::from(r.spec.ffn) / c.t;
+    if c.mats >= 3.0 && c.readers[1] >= 2.0 {
+        [(c.h, f), (c.h, f), (f, c.h)]
+    } else {
+        [(c.h, f * (c.mats - 1.0).max(1.0)), (f, c.h), (0.0, 0.0)]
+    }
 }
 
 /// The attention core of one layer.
@@ -516,6 +592,20 @@ fn elementwise_bytes(r: &Resolved, c: &LayerCtx) -> f64 {
     tok * per_token * c.ab
 }
 
+/// Bytes the backward spends summing the input gradients of the attention
+/// input and the dense MLP input where several linears read them
+/// (`stack::grad_sum_passes`). The inputs are full width on every TP rank
+/// (replicated, or gathered from the sequence shards under sequence
+/// parallelism before the column-parallel linears), so unlike the other
+/// element-wise work this does not shrink with TP. An MoE layer's MLP
+/// input (router, dispatch, shared experts) is not counted.
+#[inline]
+fn grad_sum_bytes(r: &Resolved, c: &LayerCtx, moe: bool) -> f64 {
+    let [attn, mlp] = r.factors.grad_sum_passes;
+    let passes = attn + if moe { 0.0 } else { mlp };
+    c.tok * c.h * c.ab * passes
+}
+
 /// Bytes Transformer Engine spends casting every GEMM input to FP8 (read
 /// 16-bit, write 8-bit): the two full-width inputs (QKV, MLP up) and the
 /// two TP-sharded ones (output projection, MLP down).
@@ -575,7 +665,24 @@ fn op_sac_gemms(r: &Resolved, c: &LayerCtx, moe: bool) -> (f64, f64) {
     let params = k + o + ffn;
     let flops = 2.0 * c.tok * params;
     let n = if moe { 2.0 } else { 3.0 };
-    (flops, gemm_seconds_at(r, c.rate, flops, n))
+    let time = gemm_seconds_at(r, c.rate, flops, n);
+    // The same linears' waits on HBM ([`activation_stall`]): K when it is
+    // its own linear, the output projection, and W3 (or W2).
+    let (attn, linears) = attention_linears(r, c);
+    let mut dims = [(0.0, 0.0); 3];
+    if linears == 4 {
+        dims[0] = attn[1];
+    }
+    dims[1] = (c.shape.o_width / c.t, c.h);
+    if !moe {
+        let mlp = mlp_linears(r, c);
+        dims[2] = if c.mats >= 3.0 && c.readers[1] >= 2.0 {
+            mlp[1]
+        } else {
+            mlp[0]
+        };
+    }
+    (flops, time + stalls(c, &dims, time))
 }
 
 /// Forward work of one layer (dense or MoE) on one device.
@@ -590,6 +697,13 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         shape: r.spec.attention_shape(),
         ffn_width: ffn_width(r, moe),
         rate: (peak(r), matmul_ceiling(r)),
+        readers: r.factors.input_readers,
+        in_b: if r.levers.precision.compute == Precision::Fp8 {
+            1.0
+        } else {
+            r.levers.precision.activations.bytes_per_element()
+        },
+        hbm: r.gpu.memory_bandwidth.base() * r.eff.hbm,
     };
     let mut g = projections(r, l, &c);
     if moe {
@@ -623,6 +737,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         elementwise += permute_bytes(r, &c);
     }
     LayerWork {
+        grad_sum_bytes: grad_sum_bytes(r, &c, moe),
         gemm_flops: g.flops,
         gemm_time: g.time,
         attn_model_flops: attn.model_flops,
@@ -791,5 +906,70 @@ mod tests {
         // one.
         let mx = spec(ModelId::Mixtral8x7b);
         assert_eq!(small_kernels(&mx, true), 9.0);
+    }
+
+    /// A resolved Llama 3.1 8B training plan on eight H100s at TP `tp`
+    /// (sequence parallel) under `stack`.
+    fn llama3_8b(stack: crate::stack::TrainingStack, tp: u32) -> Resolved {
+        use crate::plan::{ModelChoice, SequenceParallel};
+        let mut p = crate::examples::example_plan();
+        p.model = ModelChoice::Preset(ModelId::Llama31_8b);
+        p.levers.training_stack = Some(stack);
+        p.levers.parallel.tp = tp;
+        p.levers.parallel.dp = 8 / tp;
+        p.levers.parallel.pp = 1;
+        p.levers.parallel.sequence_parallel = if tp > 1 {
+            SequenceParallel::On
+        } else {
+            SequenceParallel::Off
+        };
+        crate::resolve::resolve(&p).0
+    }
+
+    /// The dense layer of `r` for 8,192 tokens of an 8,192-token sequence.
+    fn dense(r: &Resolved) -> LayerWork {
+        let pass = Pass {
+            tokens: 8192.0,
+            keys: 4096.0,
+            model_keys: 8192.0,
+        };
+        layers(r, pass)[0]
+    }
+
+    /// GEMM seconds of the dense layer with HBM at `hbm` of its peak.
+    fn gemm_at_hbm(mut r: Resolved, hbm: f64) -> f64 {
+        r.eff.hbm = hbm;
+        dense(&r).gemm_time
+    }
+
+    #[test]
+    fn narrow_linears_wait_on_hbm() {
+        use crate::stack::TrainingStack::{MegatronCore, TorchtitanCompiled};
+        // torchtitan's separate K and V projections at TP 8 write 128
+        // columns a token for 4,096 read: slower HBM slows them.
+        let titan = llama3_8b(TorchtitanCompiled, 8);
+        assert!(gemm_at_hbm(titan, 0.6) > gemm_at_hbm(titan, 0.8));
+        // Megatron's fused QKV (768 columns) and torchtitan at TP 1
+        // (1,024) reuse every element enough never to wait.
+        for r in [llama3_8b(MegatronCore, 8), llama3_8b(TorchtitanCompiled, 1)] {
+            assert_eq!(gemm_at_hbm(r, 0.6), gemm_at_hbm(r, 0.8));
+        }
+    }
+
+    #[test]
+    fn summed_input_gradients_are_full_width_on_every_tp_rank() {
+        use crate::stack::TrainingStack::{MegatronCore, Torchtitan, TorchtitanCompiled};
+        let (tok, h, ab) = (8192.0, 4096.0, 2.0);
+        // Compiled: one kernel reads the three Q/K/V input gradients and
+        // writes their sum (4 passes), and the two of gate and up (3).
+        for tp in [1, 8] {
+            let w = dense(&llama3_8b(TorchtitanCompiled, tp));
+            assert_eq!(w.grad_sum_bytes, tok * h * ab * 7.0, "TP {tp}");
+        }
+        // Eager: an add per further gradient, 3 passes each (2 + 1).
+        let eager = dense(&llama3_8b(Torchtitan, 8));
+        assert_eq!(eager.grad_sum_bytes, tok * h * ab * 9.0);
+        // Megatron's fused QKV and fc1 have one reader each.
+        assert_eq!(dense(&llama3_8b(MegatronCore, 8)).grad_sum_bytes, 0.0);
     }
 }
