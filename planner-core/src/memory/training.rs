@@ -859,8 +859,9 @@ fn activation_items<S: Sink>(
         });
         let bwd = backward_working_set(r, &ctx) - elems / ctx.tp;
         items.hbm(ItemKind::BackwardWorkingSet, bwd, || {
-            "gradients of the largest layer's output, residual and FFN intermediates while \
-             it runs backward, beyond the loss peak before it"
+            "gradients of the largest layer's output, residual and FFN intermediates (or \
+             its attention input's gradients) while it runs backward, beyond the loss peak \
+             before it"
                 .into()
         });
     } else {
@@ -869,7 +870,7 @@ fn activation_items<S: Sink>(
             backward_working_set(r, &ctx),
             || {
                 "gradients of the largest layer's output, residual and FFN intermediates \
-                 while it runs backward"
+                 (or its attention input's gradients) while it runs backward"
                     .into()
             },
         );
@@ -878,10 +879,11 @@ fn activation_items<S: Sink>(
 
 /// Bytes of the gradient tensors alive while one layer runs backward, on
 /// top of what it kept: the gradient flowing in and the residual's
-/// (2·s·b·h), and then the larger of the FFN intermediates' (one per
-/// f-wide tensor the layer saved: 2 for GeLU, 3 for gated units) and, for
-/// an eager attention, the gradients of the probabilities and the scores
-/// (2 per score, in the softmax's dtype), whichever layer is largest.
+/// (2·s·b·h), and then the largest of the FFN intermediates' (one per
+/// f-wide tensor the layer saved: 2 for GeLU, 3 for gated units), for
+/// an eager attention the gradients of the probabilities and the scores
+/// (2 per score, in the softmax's dtype), and the attention input's
+/// gradients ([`input_gradients`]), whichever layer is largest.
 fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
     let sp = r.spec;
     let rep_div = if c.sp { c.tp } else { 1.0 };
@@ -900,7 +902,34 @@ fn backward_working_set(r: &Resolved, c: &ActContext) -> f64 {
         }
         AttentionKernel::Flash | AttentionKernel::FlashTriton => 0.0,
     };
-    2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores)
+    let inputs = input_gradients(r, c);
+    2.0 * ab * sb * f64::from(sp.hidden) / rep_div + ffn.max(scores).max(inputs)
+}
+
+/// Bytes alive while the attention block's input gradient is formed: the
+/// gradients of the Q, K and V outputs (on the TP shard) and the input
+/// gradients their linears' backward writes, each full width on every TP
+/// rank (the input is replicated, or gathered from the sequence shards
+/// before the column-parallel linears, so its gradient is reduce-scattered
+/// only after it is summed). One fused QKV linear writes one
+/// (`stack::input_readers`). Separate Q, K and V linears write three:
+/// eager autograd adds each into the first as it arrives
+/// (`InputBuffer::add`, in place), so two are alive at once; a compiled
+/// backward sums them in one kernel that reads all three, so all three are
+/// (its output takes the first one's buffer, Inductor's `inplace_buffers`).
+fn input_gradients(r: &Resolved, c: &ActContext) -> f64 {
+    if matches!(r.spec.attention, crate::model::AttentionKind::Mla(_)) {
+        return 0.0;
+    }
+    let readers = r.factors.input_readers[0];
+    let live = match r.factors.dispatch {
+        crate::stack::Dispatch::Eager { .. } => readers.min(2.0),
+        _ => readers,
+    };
+    let s = r.spec.attention_shape();
+    let kv_share = (1.0 / c.tp).max(1.0 / f64::from(r.spec.kv_heads).max(1.0));
+    let outputs = s.q_width / c.tp + (s.k_width + s.v_width) * kv_share;
+    c.act_bytes * c.seq * c.batch * (live * f64::from(r.spec.hidden) + outputs)
 }
 
 /// Bytes per (token × vocabulary entry) at the loss's peak, before TP
@@ -1174,6 +1203,36 @@ mod tests {
     /// The loss peak per logit by stack: the plain kernels' 12 B, DTensor's
     /// decomposed loss parallel 16 B under torchtitan with TP, Megatron's
     /// fused kernel 6 B; a chosen kernel overrides the stack's.
+    #[test]
+    fn separate_qkv_linears_hold_their_input_gradients_at_full_width() {
+        use crate::plan::{ModelChoice, SequenceParallel};
+        use crate::stack::TrainingStack;
+        // Llama 3.1 8B at TP 8 with sequence parallelism: per token, the
+        // Q, K and V output gradients on the shard (512 + 128 + 128) and
+        // the input gradients their linears write, 4,096 wide each.
+        let grads = |stack: TrainingStack| {
+            let mut p = example_plan();
+            p.model = ModelChoice::Preset(crate::catalog::ModelId::Llama31_8b);
+            p.levers.training_stack = Some(stack);
+            p.levers.parallel.tp = 8;
+            p.levers.parallel.dp = 1;
+            p.levers.parallel.sequence_parallel = SequenceParallel::On;
+            let (r, _, _) = resolve(&p);
+            let c = act_context(&r, TrainingKind::PreTraining, 1, 1);
+            input_gradients(&r, &c) / c.act_bytes
+        };
+        let outputs = 512.0 + 128.0 + 128.0;
+        // Compiled: all three before the one summing kernel.
+        assert_eq!(
+            grads(TrainingStack::TorchtitanCompiled),
+            3.0 * 4096.0 + outputs
+        );
+        // Eager: each added into the first as it arrives.
+        assert_eq!(grads(TrainingStack::Torchtitan), 2.0 * 4096.0 + outputs);
+        // Megatron's fused QKV writes one.
+        assert_eq!(grads(TrainingStack::MegatronCore), 4096.0 + outputs);
+    }
+
     #[test]
     fn the_loss_peak_follows_the_stack_and_tp() {
         use crate::stack::TrainingStack;
