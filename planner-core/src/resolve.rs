@@ -526,15 +526,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_experts_kernel(&mut c, &mut levers, &spec, &work, gpu.arch);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
-    let autocast =
-        levers.precision.master.is_some() && levers.precision.compute.bytes_per_element() < 4.0;
-    let factors = crate::stack::StackFactors::of(
-        plan.kernel_stack(),
-        gpu.arch,
-        levers.memory.optimizer_impl,
-        stack.map_or_else(|| levers.engine.dispatch(), |s| s.dispatch(autocast)),
-        (&spec, levers.memory.stack().layer_code()),
-    );
+    let factors = stack_factors(plan, stack, &levers, &spec, gpu.arch);
 
     let mut resolved = Resolved {
         split: Split::EMPTY,
@@ -574,6 +566,28 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
             teacher: models.teacher_name,
         },
         c.diags,
+    )
+}
+
+/// What the time model reads from the stack in force
+/// ([`crate::stack::StackFactors`]): its kernels on the part's
+/// architecture, how the host issues them (autocast where 16-bit compute
+/// runs over FP32 master weights), and the layer code of the memory stack.
+fn stack_factors(
+    plan: &Plan,
+    stack: Option<crate::stack::TrainingStack>,
+    levers: &Levers,
+    spec: &ModelSpec,
+    arch: crate::hardware::GpuArch,
+) -> crate::stack::StackFactors {
+    let autocast =
+        levers.precision.master.is_some() && levers.precision.compute.bytes_per_element() < 4.0;
+    crate::stack::StackFactors::of(
+        plan.kernel_stack(),
+        arch,
+        levers.memory.optimizer_impl,
+        stack.map_or_else(|| levers.engine.dispatch(), |s| s.dispatch(autocast)),
+        (spec, levers.memory.stack().layer_code()),
     )
 }
 

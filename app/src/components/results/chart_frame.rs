@@ -78,6 +78,32 @@ fn data_row(h: &Hit) -> impl IntoView {
     }
 }
 
+/// The tooltip at its pointer: 12 px below it, to the right of it, or to
+/// the left where the pointer is on the chart's right half.
+fn tooltip(tip: Tip) -> impl IntoView {
+    let style = if tip.left {
+        format!("right:calc(100% - {}px);top:{}px", tip.x - 12, tip.y + 12)
+    } else {
+        format!("left:{}px;top:{}px", tip.x + 12, tip.y + 12)
+    };
+    view! {
+        <div class="chart-tooltip" data-testid="chart-tooltip" style=style>
+            {tip.text}
+        </div>
+    }
+}
+
+/// The tooltip for a pointer at (`x`, `y`) on a canvas `width` CSS pixels
+/// wide: the read-out of the nearest region, if any is near.
+fn tip_at(hits: &[Hit], x: i32, y: i32, width: i32) -> Option<Tip> {
+    hover::nearest(hits, x, y).map(|h| Tip {
+        x,
+        y,
+        left: x > width / 2,
+        text: h.text.clone(),
+    })
+}
+
 /// One chart.
 #[component]
 pub fn ChartFrame<S, D>(
@@ -131,15 +157,8 @@ where
     });
 
     let on_move = move |ev: ev::MouseEvent| {
-        let (x, y) = (ev.offset_x(), ev.offset_y());
         let width = canvas.get_untracked().map_or(0, |c| c.client_width());
-        let text = hits.with_untracked(|h| hover::nearest(h, x, y).map(|h| h.text.clone()));
-        tip.set(text.map(|text| Tip {
-            x,
-            y,
-            left: x > width / 2,
-            text,
-        }));
+        tip.set(hits.with_untracked(|h| tip_at(h, ev.offset_x(), ev.offset_y(), width)));
     };
     let save = move |_| {
         if let Some(url) = canvas.get_untracked().and_then(|c| c.to_data_url().ok()) {
@@ -159,21 +178,7 @@ where
                     on:mousemove=on_move
                     on:mouseleave=move |_| tip.set(None)
                 ></canvas>
-                {move || {
-                    tip.get()
-                        .map(|tip| {
-                            let style = if tip.left {
-                                format!("right:calc(100% - {}px);top:{}px", tip.x - 12, tip.y + 12)
-                            } else {
-                                format!("left:{}px;top:{}px", tip.x + 12, tip.y + 12)
-                            };
-                            view! {
-                                <div class="chart-tooltip" data-testid="chart-tooltip" style=style>
-                                    {tip.text}
-                                </div>
-                            }
-                        })
-                }}
+                {move || tip.get().map(tooltip)}
             </div>
             <ul class="chart-data" id=format!("chart-data-{name}") data-testid=format!("chart-data-{name}")>
                 {move || hits.with(|h| h.iter().map(data_row).collect_view())}
