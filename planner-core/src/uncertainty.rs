@@ -154,8 +154,10 @@ impl ValidationBasis {
     ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
     ///   overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
-    /// - PyTorch-native training: −10.0 % / +14.1 % over 155 runs
-    ///   (2026-12-07, narrow linears waiting on HBM and the summed input
+    /// - PyTorch-native training: −11.9 % / +12.4 % over 155 runs
+    ///   (2026-12-07, FSDP2's copies on the compute stream charged and the
+    ///   PyTorch GEMM fraction refitted 0.80 → 0.83; −10.0 % / +14.1 %
+    ///   before, with narrow linears waiting on HBM and the summed input
     ///   gradients of separate Q/K/V and gate/up linears charged; −10.9 % /
     ///   +14.1 % on 2026-12-06, torchtitan's backward keeping its gathered SP inputs;
     ///   −10.5 % / +14.1 % with its Float8 TP all-gathers in FP8; −9.9 % /
@@ -189,7 +191,7 @@ impl ValidationBasis {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
             ValidationBasis::MegatronTraining => b(0.13, 0.05, 29),
-            ValidationBasis::PytorchTraining => b(0.10, 0.15, 155),
+            ValidationBasis::PytorchTraining => b(0.12, 0.13, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
             ValidationBasis::MoeTraining => b(0.41, 0.10, 15),

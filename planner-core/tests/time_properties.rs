@@ -389,3 +389,35 @@ fn training_part(
         TimeReport::Inference(_) => f64::NAN,
     }
 }
+
+/// FSDP2 copies the gathered buffer into each parameter and the gradients
+/// into the reduce-scatter input on the compute stream, once per gather
+/// and reduce-scatter; with full sharding both run every micro-batch. So
+/// torchtitan's element-wise time over plain data parallelism grows by the
+/// same amount with each micro-batch, and a stack whose gathers land in
+/// flat buffers (Megatron's distributed optimizer) pays nothing.
+#[test]
+fn fsdp2_copies_run_on_the_compute_stream_every_micro_batch() {
+    use planner_core::report::TimeKind;
+    use planner_core::stack::TrainingStack;
+    let plan = |stack, sharding, micro_batches: u32| {
+        let mut p = planner_core::example_plan();
+        p.levers.training_stack = Some(stack);
+        p.levers.sharding = sharding;
+        p.levers.parallel.micro_batch = 1;
+        if let Workload::Training(t) = &mut p.workload {
+            t.global_batch = p.levers.parallel.dp * micro_batches;
+        }
+        p
+    };
+    let ew = |p: &Plan| training_part(p, TimeKind::Elementwise, |x| x.busy);
+    let extra = |m| {
+        ew(&plan(TrainingStack::Torchtitan, Sharding::FsdpFullShard, m))
+            - ew(&plan(TrainingStack::Torchtitan, Sharding::None, m))
+    };
+    let (one, four) = (extra(1), extra(4));
+    assert!(one > 0.0, "{one}");
+    assert!((four / one - 4.0).abs() < 1e-6, "{one} {four}");
+    let megatron = |s| ew(&plan(TrainingStack::MegatronCore, s, 4));
+    assert_eq!(megatron(Sharding::Zero1), megatron(Sharding::None));
+}

@@ -1136,6 +1136,46 @@ fn data_parallel(
         let across = g.across(r, b);
         parts.add(TimeKind::DataParallel, across, across);
     }
+    let copies = if g.shard > 1 {
+        fsdp2_copies(r, b, win.each_f.times)
+    } else {
+        0.0
+    };
+    parts.add(TimeKind::Elementwise, copies, copies);
+}
+
+/// HBM seconds of FSDP2's copies around its collectives, which run on the
+/// compute stream ([`crate::stack::TrainingStack::fsdp2`]), per step of
+/// `micro_batches`: each all-gather's copy-out reads the gathered buffer
+/// and writes the unsharded parameters (twice the gathered bytes), each
+/// reduce-scatter's copy-in reads the unsharded gradients in the compute
+/// dtype and writes them in the reduce dtype. How often each runs is the
+/// sharding mode's one schedule ([`crate::zero::mode`]).
+fn fsdp2_copies(r: &Resolved, b: &StageBytes, micro_batches: f64) -> f64 {
+    use crate::zero::{Cadence, Exchange};
+    if !r.levers.training_stack.is_some_and(|s| s.fsdp2()) || r.levers.sharding == Sharding::None {
+        return 0.0;
+    }
+    let gathered = b.dense * b.w_dense + b.experts * b.w_exp;
+    let grad_in = r.levers.precision.activations.bytes_per_element();
+    let reduced = (b.trainable_dense + b.trainable_experts) * (grad_in + b.g);
+    let bytes: f64 = crate::zero::mode(r.levers.sharding)
+        .exchanges
+        .iter()
+        .map(|&(exchange, cadence)| {
+            let times = match cadence {
+                Cadence::EachForward | Cadence::EachBackward => micro_batches,
+                Cadence::StepEnd | Cadence::StepStart => 1.0,
+            };
+            times
+                * match exchange {
+                    Exchange::ParameterAllGather => 2.0 * gathered,
+                    Exchange::GradientReduceScatter => reduced,
+                    Exchange::GradientAllReduce => 0.0,
+                }
+        })
+        .sum();
+    hbm_seconds(r, bytes)
 }
 
 /// The parameters this rank updates and the optimizer bytes per parameter.
