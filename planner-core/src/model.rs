@@ -432,6 +432,13 @@ impl ModelSpec {
         }
     }
 
+    /// The share of the K and V projections one of `tp` tensor-parallel
+    /// ranks holds: they split over at most `kv_heads` ranks, beyond which
+    /// each rank holds a replica of one head (vLLM `QKVParallelLinear`).
+    pub fn kv_share(&self, tp: f64) -> f64 {
+        (1.0 / tp).max(1.0 / f64::from(self.kv_heads).max(1.0))
+    }
+
     /// Attention widths after decompression, and what the KV cache stores.
     pub fn attention_shape(&self) -> AttentionShape {
         let a = f64::from(self.heads);

@@ -927,7 +927,7 @@ fn input_gradients(r: &Resolved, c: &ActContext) -> f64 {
         _ => readers,
     };
     let s = r.spec.attention_shape();
-    let kv_share = (1.0 / c.tp).max(1.0 / f64::from(r.spec.kv_heads).max(1.0));
+    let kv_share = r.spec.kv_share(c.tp);
     let outputs = s.q_width / c.tp + (s.k_width + s.v_width) * kv_share;
     c.act_bytes * c.seq * c.batch * (live * f64::from(r.spec.hidden) + outputs)
 }

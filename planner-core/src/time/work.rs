@@ -234,8 +234,7 @@ fn stalls(c: &LayerCtx, dims: &[(f64, f64)], secs: f64) -> f64 {
 /// (its linears are wide; none waits on HBM).
 fn attention_linears(r: &Resolved, c: &LayerCtx) -> ([(f64, f64); 4], usize) {
     let s = &c.shape;
-    let kvh = f64::from(r.spec.kv_heads).max(1.0);
-    let kv_share = (1.0 / c.t).max(1.0 / kvh);
+    let kv_share = r.spec.kv_share(c.t);
     let (q, k, v) = (s.q_width / c.t, s.k_width * kv_share, s.v_width * kv_share);
     let o = (s.o_width / c.t, c.h);
     if matches!(r.spec.attention, crate::model::AttentionKind::Mla(_)) {
@@ -259,9 +258,8 @@ struct Gemms {
 
 /// Attention projections: QKV and output, two GEMMs.
 fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
-    let kvh = f64::from(r.spec.kv_heads).max(1.0);
-    let kv_share = (1.0 / c.t).max(1.0 / kvh);
-    let attn_params = (l.attention - l.kv_projections) / c.t + l.kv_projections * kv_share;
+    let attn_params =
+        (l.attention - l.kv_projections) / c.t + l.kv_projections * r.spec.kv_share(c.t);
     let time = gemm_seconds_at(r, c.rate, 2.0 * c.tok * attn_params, 2.0);
     let (dims, n) = attention_linears(r, c);
     Gemms {
@@ -493,11 +491,18 @@ fn dense_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
 /// then down.
 fn mlp_linears(r: &Resolved, c: &LayerCtx) -> [(f64, f64); 3] {
     let f = f64::from(r.spec.ffn) / c.t;
-    if c.mats >= 3.0 && c.readers[1] >= 2.0 {
+    if gate_up_apart(c) {
         [(c.h, f), (c.h, f), (f, c.h)]
     } else {
         [(c.h, f * (c.mats - 1.0).max(1.0)), (f, c.h), (0.0, 0.0)]
     }
+}
+
+/// A gated MLP whose gate and up projections are separate linears
+/// (`stack::input_readers`).
+#[inline]
+fn gate_up_apart(c: &LayerCtx) -> bool {
+    c.mats >= 3.0 && c.readers[1] >= 2.0
 }
 
 /// The attention core of one layer.
@@ -653,9 +658,7 @@ fn ffn_width(r: &Resolved, moe: bool) -> f64 {
 /// run as `_grouped_mm`, which the list saves; only the attention
 /// projections are counted (K and the output projection).
 fn op_sac_gemms(r: &Resolved, c: &LayerCtx, moe: bool) -> (f64, f64) {
-    let kvh = f64::from(r.spec.kv_heads).max(1.0);
-    let kv_share = (1.0 / c.t).max(1.0 / kvh);
-    let k = c.h * c.shape.k_width * kv_share;
+    let k = c.h * c.shape.k_width * r.spec.kv_share(c.t);
     let o = c.shape.o_width * c.h / c.t;
     let ffn = if moe {
         0.0
@@ -675,12 +678,7 @@ fn op_sac_gemms(r: &Resolved, c: &LayerCtx, moe: bool) -> (f64, f64) {
     }
     dims[1] = (c.shape.o_width / c.t, c.h);
     if !moe {
-        let mlp = mlp_linears(r, c);
-        dims[2] = if c.mats >= 3.0 && c.readers[1] >= 2.0 {
-            mlp[1]
-        } else {
-            mlp[0]
-        };
+        dims[2] = mlp_linears(r, c)[usize::from(gate_up_apart(c))];
     }
     (flops, time + stalls(c, &dims, time))
 }
