@@ -145,10 +145,9 @@ pub(crate) struct StageParams {
 }
 
 /// Parameters of one layer on one device: (linear, routed experts, small).
-/// K/V projections are split over at most `kv_heads` ranks; beyond that each
-/// rank holds a replica of one head (vLLM `QKVParallelLinear`).
-fn layer_on_device(l: &LayerParams, t: f64, ep_etp: f64, kv_heads: f64) -> (f64, f64, f64) {
-    let kv_share = (1.0 / t).max(1.0 / kv_heads.max(1.0));
+/// A rank holds `kv_share` of the K/V projections (`ModelSpec::kv_share`:
+/// split over at most `kv_heads` ranks, beyond that a replica of one head).
+fn layer_on_device(l: &LayerParams, t: f64, ep_etp: f64, kv_share: f64) -> (f64, f64, f64) {
     let linear =
         (l.attention - l.kv_projections + l.dense_mlp + l.shared) / t + l.kv_projections * kv_share;
     let experts = l.experts / ep_etp;
@@ -201,9 +200,9 @@ fn stage_params<'a>(p: impl Into<Partition<'a>>, st: &Stage) -> StageParams {
     // inside each expert.
     let ep = f64::from(r.ep) * f64::from(r.etp);
     let p = r.params;
-    let kvh = f64::from(r.spec.kv_heads);
-    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep, kvh);
-    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep, kvh);
+    let kv = r.spec.kv_share(t);
+    let (dl, de, ds) = layer_on_device(&p.dense_layer, t, ep, kv);
+    let (ml, me, ms) = layer_on_device(&p.moe_layer, t, ep, kv);
     let nd = f64::from(st.dense_layers);
     let nm = f64::from(st.moe_layers);
     let mut other = nd * ds + nm * ms;
