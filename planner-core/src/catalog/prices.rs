@@ -57,6 +57,26 @@ const fn per_gpu_of_8(instance_per_hour: f64) -> Usd {
     Usd::new(instance_per_hour / 8.0)
 }
 
+/// Yuan per US dollar: the People's Bank of China's USD/CNY central parity
+/// of 26 March 2026, 6.9056 (as reported by Fazen Markets, "PBOC Sets
+/// USD/CNY Mid-Point at 6.9056"). Every price quoted in yuan below is
+/// converted at this one rate, whatever its own date.
+pub const CNY_PER_USD: f64 = 6.9056;
+
+/// A price in yuan, in dollars at [`CNY_PER_USD`].
+const fn cny(yuan: f64) -> Usd {
+    Usd::new(yuan / CNY_PER_USD)
+}
+
+/// Hours in a month of a monthly lease (8,760 / 12).
+const HOURS_PER_MONTH: f64 = 730.0;
+
+/// Per-GPU-hour price, in dollars, of an 8-GPU server leased by the month
+/// for `yuan_per_month`.
+const fn cny_month_per_gpu_of_8(yuan_per_month: f64) -> Usd {
+    Usd::new(yuan_per_month / 8.0 / HOURS_PER_MONTH / CNY_PER_USD)
+}
+
 /// The price table.
 ///
 /// Order matters: for each (item, kind) the entry listed first is the
@@ -137,6 +157,141 @@ pub static PRICES: &[PriceEntry] = &[
         item: PricedItem::Gpu(GpuId::Gb200), kind: PriceKind::RentalPerHour,
         usd: Usd::new(9.08 / 2.0), date: "2026-03-17",
         source: "Spheron on-demand GB200 at $9.08/h per Superchip (one Grace CPU, two Blackwell GPUs), Spheron blog 'NVIDIA H200 vs B200 vs GB200', prices as of 17 March 2026; per GPU",
+        provenance: Provenance::Secondary,
+    },
+    // The GPUs sold in China and consumer cards: AutoDL's and China
+    // Telecom's yuan prices at `CNY_PER_USD`; the rest from providers'
+    // pricing pages as third parties transcribed them, each dated.
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H20), kind: PriceKind::RentalPerHour,
+        usd: cny(6.98), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥6.98 per card-hour, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H800Sxm), kind: PriceKind::RentalPerHour,
+        usd: cny(8.88), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥8.88 per card-hour for an H800 SXM, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H800Sxm), kind: PriceKind::RentalPerHour,
+        usd: cny_month_per_gpu_of_8(70_000.0), date: "2025-04",
+        source: "China Telecom Jiangsu compute-market page: ¥70,000 a month for one server of 8 × H800 80GB (Hppppppf/jsctyun_gpu exampleSite/content/english/market/_index.md, 2025); per GPU over 730 hours, at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A800Sxm80), kind: PriceKind::RentalPerHour,
+        usd: cny(4.98), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥4.98 per card-hour for an A800 80GB (form factor not stated), as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A800Sxm80), kind: PriceKind::RentalPerHour,
+        usd: cny_month_per_gpu_of_8(35_000.0), date: "2025-04",
+        source: "China Telecom Jiangsu compute-market page: ¥35,000 a month for one server of 8 × A800 80GB (Hppppppf/jsctyun_gpu exampleSite/content/english/market/_index.md, 2025); per GPU over 730 hours, at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::L20), kind: PriceKind::RentalPerHour,
+        usd: cny(3.68), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥3.68 per card-hour, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Ascend910b), kind: PriceKind::RentalPerHour,
+        usd: cny_month_per_gpu_of_8(29_000.0), date: "2025-04",
+        source: "China Telecom Jiangsu compute-market page: ¥28,000–30,000 a month for one Atlas 800T A2 server of 8 × Ascend 910B (313 and 376 TFLOPS variants; Hppppppf/jsctyun_gpu exampleSite/content/english/market/_index.md, 2025); midpoint, per NPU over 730 hours, at ¥6.9056/$. A monthly lease: on-demand hours cost more",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx4090), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((0.34 + 0.74) / 2.0), date: "2026-09-25",
+        source: "RunPod on-demand RTX 4090, $0.34 (Community Cloud) and $0.74 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx4090), kind: PriceKind::RentalPerHour,
+        usd: cny(1.98), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥1.98 per card-hour, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx5090), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(0.86), date: "2026-05-03",
+        source: "Spheron on-demand RTX 5090 'from $0.86/hr', prices as of 3 May 2026 (Spheron blog, 'RTX 5090 vs RTX 4090')",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx5090), kind: PriceKind::RentalPerHour,
+        usd: cny(2.88), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥2.88 per card-hour, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx3090), kind: PriceKind::RentalPerHour,
+        usd: cny((1.32 + 1.58) / 2.0), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥1.32–1.58 per card-hour, as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; midpoint, at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::V100Sxm2_16), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(0.79), date: "2026-09-20",
+        source: "Lambda on-demand 8 × Tesla V100 16GB at $0.79 per GPU-hour (lambda.ai/instances as transcribed on 2026-09-20 in api-evangelist/lambda-labs plans/lambda-labs-plans-pricing.yml)",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::V100Sxm2_32), kind: PriceKind::RentalPerHour,
+        usd: cny(2.28), date: "2026-03-28",
+        source: "AutoDL (China) on-demand member price (about 5% under list), ¥2.28 per card-hour for a V100 32GB (form factor not stated), as surveyed on 2026-03-28 in zjw49246/gpu-hire docs/autodl-provider-design.md; at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::L40s), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((0.79 + 1.09) / 2.0), date: "2026-09-25",
+        source: "RunPod on-demand L40S, $0.79 (Community Cloud) and $1.09 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::A100Pcie80), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((1.19 + 1.59) / 2.0), date: "2026-09-25",
+        source: "RunPod on-demand A100 PCIe 80GB, $1.19 (Community Cloud) and $1.59 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Pcie), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((1.99 + 2.89) / 2.0), date: "2026-09-25",
+        source: "RunPod on-demand H100 PCIe, $1.99 (Community Cloud) and $2.89 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint. Lambda listed $3.29 the same day",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H100Nvl), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((2.59 + 3.19) / 2.0), date: "2026-09-25",
+        source: "RunPod on-demand H100 NVL, $2.59 (Community Cloud) and $3.19 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gh200_96), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(2.29), date: "2026-09-25",
+        source: "Lambda on-demand 1 × GH200 96GB at $2.29 per GPU-hour (lambda.ai/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv, and on 2026-09-20 in api-evangelist/lambda-labs)",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::H200Nvl), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(2.83), date: "2026-05-25",
+        source: "Massed Compute self-serve 1 × H200 NVL at $2.83/h (8 × $22.64/h), vm.massedcompute.com/pricing as checked on 2026-05-25 in a third-party GPU-cloud price verification note",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Mi300x), kind: PriceKind::RentalPerHour,
+        usd: Usd::new((1.50 + 1.85) / 2.0), date: "2026-05-18",
+        source: "MI300X on demand at $1.50 per GPU-hour at TensorWave and $1.85 at Vultr, as reported by Cliff Center, 'AMD inference economics' (cliffcenter.com/research, 2026-05-18); midpoint",
+        provenance: Provenance::Secondary,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Mi325x), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(1.95), date: "2026-05-18",
+        source: "MI325X on demand at $1.95 per GPU-hour at TensorWave, as reported by Cliff Center, 'AMD inference economics' (cliffcenter.com/research, 2026-05-18)",
         provenance: Provenance::Secondary,
     },
     // Purchase, per accelerator.
@@ -287,5 +442,45 @@ mod tests {
         let dram = default_price(PricedItem::DramGb, PriceKind::Purchase).map(|p| p.usd.as_usd());
         let cxl = default_price(PricedItem::CxlGb, PriceKind::Purchase).map(|p| p.usd.as_usd());
         assert!(matches!((dram, cxl), (Some(d), Some(c)) if c > d));
+    }
+    /// Every GPU in the catalog has a dated rental price, so a plan on it
+    /// gets a cost without the user's own figure, but the parts no
+    /// published on-demand price was found for (2026-12; named here so a
+    /// new part cannot slip in unpriced).
+    #[test]
+    fn every_catalog_gpu_rents_at_a_dated_price_or_is_named_unpriced() {
+        const UNPRICED: [GpuId; 8] = [
+            GpuId::V100Pcie32,
+            GpuId::Rtx4090d,
+            GpuId::Gh200_144,
+            GpuId::Mi250xGcd,
+            GpuId::Mi355x,
+            GpuId::Gaudi2,
+            GpuId::Gaudi3,
+            GpuId::Ascend910cDie,
+        ];
+        for &id in GpuId::ALL {
+            let rent = default_price(PricedItem::Gpu(id), PriceKind::RentalPerHour);
+            if UNPRICED.contains(&id) {
+                assert!(rent.is_none(), "{id:?} is priced now: take it off the list");
+            } else {
+                // A GPU-hour between ten cents and fifty dollars.
+                let usd = rent.map(|p| p.usd.as_usd());
+                assert!(
+                    usd.is_some_and(|u| (0.1..50.0).contains(&u)),
+                    "{id:?}: {usd:?}"
+                );
+            }
+        }
+    }
+
+    /// Yuan prices convert at the one stated rate: AutoDL's ¥1.98 RTX 4090
+    /// card-hour is about 29 cents; a ¥70,000 monthly lease of 8 GPUs is
+    /// ¥11.99 a GPU-hour.
+    #[test]
+    fn yuan_prices_convert_at_the_stated_rate() {
+        assert!((cny(1.98).as_usd() - 0.2867).abs() < 1e-4);
+        let h800 = cny_month_per_gpu_of_8(70_000.0).as_usd() * CNY_PER_USD;
+        assert!((h800 - 70_000.0 / 8.0 / 730.0).abs() < 1e-9);
     }
 }
