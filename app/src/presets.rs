@@ -45,16 +45,20 @@ pub enum Preset {
     /// Cloud-native multi-tenant sharing: small models on shared GPUs with
     /// memory caps, smaller batches and MIG-sized slices.
     MultiTenant,
+    /// Serving a 72B model on the accelerators sold in China (H20, H800,
+    /// A800, Ascend 910B, RTX 4090), each at its dated rental price.
+    China,
 }
 
 impl Preset {
     /// Every preset, in menu order.
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Preset::Default,
         Preset::Example,
         Preset::Budget,
         Preset::Serving,
         Preset::MultiTenant,
+        Preset::China,
     ];
 
     /// A stable key for the preset menu.
@@ -65,6 +69,7 @@ impl Preset {
             Preset::Budget => "budget",
             Preset::Serving => "serving",
             Preset::MultiTenant => "multi-tenant",
+            Preset::China => "china",
         }
     }
 
@@ -81,6 +86,7 @@ impl Preset {
             Preset::Budget => budget(lang),
             Preset::Serving => serving(lang),
             Preset::MultiTenant => multi_tenant(lang),
+            Preset::China => china(lang),
         };
         let mut ws = Workspace::new(example_plan());
         ws.plans = plans;
@@ -499,6 +505,107 @@ fn serving(lang: Lang) -> Vec<Plan> {
     ]
 }
 
+/// Serving Qwen2.5-72B under vLLM on the accelerators teams in China rent:
+/// chat-length requests (2,048 in, 512 out) at 2 requests/s with targets
+/// on p99 TTFT (3 s) and TPOT (100 ms). The baseline is eight H20s in
+/// BF16; FP8 on the same cards, H800, A800 and Ascend 910B servers, four
+/// H20s in FP8, and eight RTX 4090s with INT4 weights, each at its dated
+/// rental price in the catalog (AutoDL and China Telecom's yuan prices).
+fn china(lang: Lang) -> Vec<Plan> {
+    let model = ModelId::Qwen25_72b;
+    let work = Workload::Inference(Inference {
+        prompt_tokens: 2048,
+        output_tokens: 512,
+        batch: 32,
+        logits: LogitsScope::LastToken,
+        stream: Some(RequestStream {
+            arrival: Arrival::Poisson {
+                rate: Frequency::per_second(2.0),
+            },
+            prompt: Lengths::Fixed { tokens: 2048 },
+            output: Lengths::Fixed { tokens: 512 },
+            slo: Slo {
+                ttft_p99: Some(Seconds::from_secs(3.0)),
+                tpot_p99: Some(Seconds::from_millis(100.0)),
+                ..Slo::default()
+            },
+            shared_prefix: 0,
+            reuse: None,
+            requests: 200,
+            seed: 0,
+        }),
+    });
+    let tp = |tp: u32| Levers {
+        parallel: Parallelism {
+            tp,
+            ..Parallelism::default()
+        },
+        kv_cache: KvCacheLayout::Paged { block_tokens: 16 },
+        engine: Engine::Vllm,
+        prefill_chunk: Some(8192),
+        ..Levers::default()
+    };
+    let fp8 = |tp_degree: u32| {
+        let mut l = tp(tp_degree);
+        l.precision = Precisions {
+            weights: Precision::Fp8,
+            compute: Precision::Fp8,
+            kv_cache: Precision::Fp8,
+            ..Precisions::default()
+        };
+        l
+    };
+    let mut int4 = tp(8);
+    int4.precision.weights = Precision::Int4 { group_size: 128 };
+    let one = |en: &'static str, zh: &'static str, levers: Levers, hw: Hardware| {
+        plan(tr(lang, en, zh), model, work.clone(), levers, hw)
+    };
+    vec![
+        one(
+            "8×H20 96GB, BF16, TP=8",
+            "8×H20 96GB，BF16，TP=8",
+            tp(8),
+            gpus(GpuId::H20, 8),
+        ),
+        one(
+            "FP8 weights and KV cache",
+            "FP8 权重与 KV 缓存",
+            fp8(8),
+            gpus(GpuId::H20, 8),
+        ),
+        one(
+            "8×H800, same software",
+            "8×H800，软件不变",
+            tp(8),
+            gpus(GpuId::H800Sxm, 8),
+        ),
+        one(
+            "8×A800, same software",
+            "8×A800，软件不变",
+            tp(8),
+            gpus(GpuId::A800Sxm80, 8),
+        ),
+        one(
+            "8×Ascend 910B, same software",
+            "8×昇腾 910B，软件不变",
+            tp(8),
+            gpus(GpuId::Ascend910b, 8),
+        ),
+        one(
+            "4×H20, FP8, TP=4",
+            "4×H20，FP8，TP=4",
+            fp8(4),
+            gpus(GpuId::H20, 4),
+        ),
+        one(
+            "8×RTX 4090, INT4 weights",
+            "8×RTX 4090，INT4 权重",
+            int4,
+            gpus(GpuId::Rtx4090, 8),
+        ),
+    ]
+}
+
 /// One slice of a MIG-partitioned GPU as a custom part: `compute` of seven
 /// compute slices and `memory` of eight memory slices (NVIDIA MIG User
 /// Guide, supported profiles: H100 3g.40gb is 3/7 of the SMs and 4/8 of the
@@ -755,6 +862,7 @@ mod tests {
             Preset::Budget,
             Preset::Serving,
             Preset::MultiTenant,
+            Preset::China,
         ] {
             let en = preset.workspace(Lang::En);
             let zh = preset.workspace(Lang::Zh);
@@ -849,6 +957,7 @@ mod tests {
             Preset::Example,
             Preset::Budget,
             Preset::Serving,
+            Preset::China,
         ] {
             assert_eq!(p.workspace(Lang::Zh).tenants, TenantSettings::default());
         }
@@ -884,6 +993,41 @@ mod tests {
                 && r.verdict == Verdict::DoesNotFit));
         for p in &ws.plans {
             assert_eq!(p.model, base.model, "{}", p.name);
+        }
+    }
+
+    /// The China scenario compares what the same workload costs on each
+    /// part: every plan fits and has a price, the GPU kind changes among
+    /// the hardware plans, and the RTX 4090s (PCIe, INT4) cannot carry the
+    /// stream that the data-centre parts serve within its targets.
+    #[test]
+    fn china_compares_the_parts_on_one_workload() {
+        let ws = Preset::China.workspace(Lang::Zh);
+        assert_eq!(ws.plans[0].name, "8×H20 96GB，BF16，TP=8");
+        let served: Vec<_> = ws
+            .plans
+            .iter()
+            .map(|p| {
+                let r = evaluate(p);
+                assert_eq!(r.verdict, Verdict::Fits, "{}", p.name);
+                assert_eq!(p.model, ws.plans[0].model, "{}", p.name);
+                r.stream_verdict()
+            })
+            .collect();
+        assert_eq!(served[0], Some(StreamVerdict::MeetsSlo), "{served:?}");
+        let meeting = served
+            .iter()
+            .filter(|v| **v == Some(StreamVerdict::MeetsSlo))
+            .count();
+        assert!(meeting >= 5, "{served:?}");
+        assert_ne!(served[6], Some(StreamVerdict::MeetsSlo), "{served:?}");
+        let families: Vec<PlanFamily> = ws.plans.iter().map(|p| family(p, &ws.plans[0])).collect();
+        for f in [
+            PlanFamily::Algorithmic,
+            PlanFamily::Hardware,
+            PlanFamily::Hybrid,
+        ] {
+            assert!(families.contains(&f), "{families:?}");
         }
     }
 

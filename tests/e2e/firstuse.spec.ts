@@ -199,7 +199,7 @@ test('each item kind, time part and family has one colour, distinct from the oth
   const items = new Map<string, string>();
   const parts = new Map<string, string>();
   const families = new Map<string, string>();
-  for (const preset of ['default', 'budget', 'serving', 'multi-tenant']) {
+  for (const preset of ['default', 'budget', 'serving', 'multi-tenant', 'china']) {
     await page.getByTestId('preset-select').selectOption(preset);
     for (const [view, into] of [
       ['memory', items],
@@ -272,7 +272,7 @@ for (const lang of LANGS) {
 test('every built-in scenario places all its plans on the cost view', async ({ page }) => {
   const w = watch(page);
   await open(page);
-  for (const preset of ['default', 'budget', 'serving', 'multi-tenant']) {
+  for (const preset of ['default', 'budget', 'serving', 'china', 'multi-tenant']) {
     await page.getByTestId('preset-select').selectOption(preset);
     await page.getByTestId('view-tab-frontier').click();
     const plans = await page.locator('[data-testid^="plan-tab-"]').count();
@@ -359,7 +359,7 @@ for (const lang of LANGS) {
       const page = await ctx.newPage();
       await openIn(page, lang);
       const problems: string[] = [];
-      for (const preset of ['default', 'budget', 'serving', 'multi-tenant']) {
+      for (const preset of ['default', 'budget', 'serving', 'multi-tenant', 'china']) {
         await page.getByTestId('preset-select').selectOption(preset);
         for (const view of ['memory', 'time', 'frontier', 'sweep', 'reliability', 'wall']) {
           await page.getByTestId(`view-tab-${view}`).click();

@@ -202,7 +202,7 @@ for (const lang of LANGS) {
   test(`boxes show no exponent and results no long decimals (${lang})`, async ({ page }) => {
     await openIn(page, lang);
     const bad: string[] = [];
-    for (const preset of ['default', 'example', 'budget', 'serving', 'multi-tenant']) {
+    for (const preset of ['default', 'example', 'budget', 'serving', 'multi-tenant', 'china']) {
       await page.getByTestId('preset-select').selectOption(preset);
       await page.waitForTimeout(100);
       const values = await page.locator('input[type="text"], input:not([type])').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value));
@@ -227,7 +227,7 @@ for (const lang of LANGS) {
       const page = await ctx.newPage();
       await openIn(page, lang);
       const problems: string[] = [];
-      for (const preset of ['default', 'budget', 'serving', 'multi-tenant']) {
+      for (const preset of ['default', 'budget', 'serving', 'multi-tenant', 'china']) {
         await page.getByTestId('preset-select').selectOption(preset);
         await page.getByTestId('view-tab-frontier').click();
         const canvas = page.getByTestId('chart-frontier');

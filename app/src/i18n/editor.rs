@@ -31,11 +31,13 @@ strings! {
     PresetBudget => "Budget-limited exploration (fine-tune 70B)", "预算受限的探索（微调 70B）";
     PresetServing => "Latency-sensitive serving (70B, 32K context)", "延迟敏感的大规模推理（70B，32K 上下文）";
     PresetMultiTenant => "Multi-tenant GPU sharing", "云原生多租户共享 GPU";
+    PresetChina => "Serving 72B on the GPUs sold in China", "在国内可采购的 GPU 上部署 72B";
     AboutDefault => "Full fine-tuning of Llama 3.1 70B does not fit on 8×H100 even with ZeRO-3: offload and QLoRA against H200, B300, GB200 NVL72 and CXL.", "即使用 ZeRO-3，全量微调 Llama 3.1 70B 也放不进 8×H100：卸载与 QLoRA，对比 H200、B300、GB200 NVL72 与 CXL。";
     AboutExample => "One plan to start from; add plans to compare.", "一个起点方案；添加方案即可对比。";
     AboutBudget => "Fine-tuning Llama 3.1 70B on one A100 node: ZeRO, offload and QLoRA against bigger GPUs and CXL memory.", "在一台 A100 服务器上微调 Llama 3.1 70B：ZeRO、卸载与 QLoRA，对比更大显存的 GPU 与 CXL 内存。";
     AboutServing => "Serving Llama 3.1 70B under vLLM: 0.2 requests/s of 32K-token prompts over 64 long documents, targets on p99 TTFT (5 s) and TPOT (50 ms). FP8 and INT4 against H200, GB200 NVL72 and a KV store on CXL.", "用 vLLM 部署 Llama 3.1 70B：每秒 0.2 个请求，32K token 提示词围绕 64 篇长文档，目标为 p99 首 token 时间 5 秒、每输出 token 时间 50 毫秒。FP8 与 INT4 对比 H200、GB200 NVL72 与放在 CXL 上的 KV 存储。";
     AboutMultiTenant => "Small models sharing GPUs: memory caps, smaller batches, a CXL pool and a MIG slice.", "多个小模型共享 GPU：显存上限、更小的批、CXL 内存池与 MIG 切片。";
+    AboutChina => "Qwen2.5-72B under vLLM at 2 requests/s (2,048 in, 512 out), targets on p99 TTFT (3 s) and TPOT (100 ms): H20 in BF16 and FP8 against H800, A800, Ascend 910B and RTX 4090, each at a dated rental price (AutoDL, China Telecom; yuan at ¥6.9056/$). Ascend figures use NVIDIA-calibrated efficiencies.", "用 vLLM 部署 Qwen2.5-72B：每秒 2 个请求（输入 2,048、输出 512 token），目标为 p99 首 token 时间 3 秒、每输出 token 时间 100 毫秒。H20 的 BF16 与 FP8 对比 H800、A800、昇腾 910B 与 RTX 4090，各按有日期的租用价格（AutoDL、中国电信；按 ¥6.9056/$ 折算）。昇腾的数字沿用按 NVIDIA 标定的效率。";
     AboutEdited => "Pick a scenario to replace these plans (Back restores them).", "选择场景将替换当前方案（浏览器后退可恢复）。";
     // Plans.
     Plans => "Plans", "方案";

@@ -18,6 +18,7 @@ fn name(p: Preset) -> K {
         Preset::Budget => K::PresetBudget,
         Preset::Serving => K::PresetServing,
         Preset::MultiTenant => K::PresetMultiTenant,
+        Preset::China => K::PresetChina,
     }
 }
 
@@ -29,6 +30,7 @@ fn about(p: Preset) -> K {
         Preset::Budget => K::AboutBudget,
         Preset::Serving => K::AboutServing,
         Preset::MultiTenant => K::AboutMultiTenant,
+        Preset::China => K::AboutChina,
     }
 }
 
