@@ -8,7 +8,7 @@
 
 use crate::i18n::{tr, Lang};
 use planner_core::catalog::{self, CxlId, GpuId, ModelId};
-use planner_core::catalog::{PriceKind, PricedItem};
+use planner_core::catalog::{Market, PriceKind, PricedItem};
 use planner_core::economics::{Economics, Pricing};
 use planner_core::engine::{Engine, KvLoad, KvTier, PreemptedKv, DEFAULT_KV_CHUNK_TOKENS};
 use planner_core::example_plan;
@@ -510,7 +510,8 @@ fn serving(lang: Lang) -> Vec<Plan> {
 /// on p99 TTFT (3 s) and TPOT (100 ms). The baseline is eight H20s in
 /// BF16; FP8 on the same cards, H800, A800 and Ascend 910B servers, four
 /// H20s in FP8, and eight RTX 4090s with INT4 weights, each at its dated
-/// rental price in the catalog (AutoDL and China Telecom's yuan prices).
+/// rental price on China's clouds (AutoDL and China Telecom's yuan
+/// prices, `economics.market` China).
 fn china(lang: Lang) -> Vec<Plan> {
     let model = ModelId::Qwen25_72b;
     let work = Workload::Inference(Inference {
@@ -557,8 +558,14 @@ fn china(lang: Lang) -> Vec<Plan> {
     };
     let mut int4 = tp(8);
     int4.precision.weights = Precision::Int4 { group_size: 128 };
-    let one = |en: &'static str, zh: &'static str, levers: Levers, hw: Hardware| {
-        plan(tr(lang, en, zh), model, work.clone(), levers, hw)
+    // Every part priced on China's clouds (the RTX 4090 at AutoDL's rate,
+    // not RunPod's).
+    let one = |en: &'static str, zh: &'static str, levers: Levers, hw: Hardware| Plan {
+        economics: Economics {
+            market: Some(Market::China),
+            ..Economics::default()
+        },
+        ..plan(tr(lang, en, zh), model, work.clone(), levers, hw)
     };
     vec![
         one(

@@ -278,7 +278,14 @@ fn cost(o: &mut String, c: &CostReport, teacher: Option<&str>, tokens: &str) {
             let seen = if p.source.date.is_empty() {
                 "set in the plan".to_string()
             } else {
-                format!("price of {}", p.source.date)
+                let market = match p.source.market {
+                    Some(m @ planner_core::catalog::Market::China) => {
+                        use planner_core::Named;
+                        format!(" on {}", m.name(planner_core::Lang::En))
+                    }
+                    _ => String::new(),
+                };
+                format!("price of {}{market}", p.source.date)
             };
             let _ = writeln!(
                 o,
@@ -450,15 +457,16 @@ pub fn cxl() -> String {
 
 /// The price table.
 pub fn prices() -> String {
-    let mut o = String::from("prices (item, kind, USD, date, [provenance] source)\n");
+    let mut o = String::from("prices (item, kind, USD, date, market, [provenance] source)\n");
     for e in catalog::PRICES {
         let _ = writeln!(
             o,
-            "  {:<28} {:<16} {:>10.2}  {:<8} [{}] {}",
+            "  {:<28} {:<16} {:>10.2}  {:<10} {:<6} [{}] {}",
             serde_json::to_string(&e.item).unwrap_or_default(),
             id_name(&e.kind),
             e.usd.as_usd(),
             e.date,
+            id_name(&e.market),
             tag(e.provenance),
             e.source
         );

@@ -18,7 +18,7 @@
 //! price in the plan), the dollar figures that need it are `None` and a
 //! diagnostic says which field would supply it.
 
-use crate::catalog::{self, PriceKind, PricedItem};
+use crate::catalog::{self, Market, PriceKind, PricedItem};
 use crate::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::economics::{self, Economics, Pricing, RentalEnergy, HOURS_PER_YEAR};
 use crate::effort;
@@ -47,6 +47,35 @@ fn chosen(
     item: PricedItem,
     kind: PriceKind,
 ) -> Option<(Usd, PriceSource)> {
+    chosen_in(plan_value, field, item, kind, None)
+}
+
+/// The market a plan's GPUs are paid on: `economics.market` where the plan
+/// sets it, else the market of its GPU's first catalog price in its
+/// pricing basis (China's for the parts rented only there), else the
+/// global one.
+pub fn market_of(plan: &Plan) -> Market {
+    let kind = match plan.economics.pricing {
+        Pricing::Rental { .. } => PriceKind::RentalPerHour,
+        Pricing::Capex { .. } => PriceKind::Purchase,
+    };
+    plan.economics.market.unwrap_or_else(|| {
+        plan.hardware
+            .gpu
+            .preset()
+            .and_then(|id| catalog::default_price(PricedItem::Gpu(id), kind))
+            .map_or(Market::Global, |p| p.market)
+    })
+}
+
+/// [`chosen`] on one market's clouds (`None`: the catalog's first price).
+fn chosen_in(
+    plan_value: Option<Usd>,
+    field: &str,
+    item: PricedItem,
+    kind: PriceKind,
+    market: Option<Market>,
+) -> Option<(Usd, PriceSource)> {
     match plan_value {
         Some(v) => Some((
             v,
@@ -54,15 +83,17 @@ fn chosen(
                 source: format!("set in the plan ({field})"),
                 date: String::new(),
                 provenance: None,
+                market: None,
             },
         )),
-        None => catalog::default_price(item, kind).map(|p| {
+        None => catalog::default_price_in(item, kind, market).map(|p| {
             (
                 p.usd,
                 PriceSource {
                     source: p.source.to_string(),
                     date: p.date.to_string(),
                     provenance: Some(p.provenance),
+                    market: Some(p.market),
                 },
             )
         }),
@@ -91,7 +122,7 @@ fn gpu_price(
 ) -> Option<GpuHourPrice> {
     let item = plan.hardware.gpu.preset().map(PricedItem::Gpu);
     let lookup = |v: Option<Usd>, field: &str, kind: PriceKind| match item {
-        Some(item) => chosen(v, field, item, kind),
+        Some(item) => chosen_in(v, field, item, kind, Some(market_of(plan))),
         None => v.map(|v| {
             (
                 v,
@@ -99,6 +130,7 @@ fn gpu_price(
                     source: format!("set in the plan ({field})"),
                     date: String::new(),
                     provenance: None,
+                    market: None,
                 },
             )
         }),
@@ -142,6 +174,7 @@ fn gpu_price(
         diags.push(Diagnostic::info(DiagnosticKind::NoGpuPrice {
             gpu: gpu.to_string(),
             field: field.to_string(),
+            market: plan.economics.market,
         }));
     }
     found
@@ -462,6 +495,7 @@ mod tests {
                 source: String::new(),
                 date: String::new(),
                 provenance: None,
+                market: None,
             },
         ));
         assert_eq!(u.as_usd(), 1.5);

@@ -425,6 +425,10 @@ pub enum DiagnosticKind {
         gpu: String,
         /// The plan field that would supply the price.
         field: String,
+        /// The market the plan set (`economics.market`), when the catalog
+        /// prices the GPU elsewhere only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        market: Option<crate::catalog::Market>,
     },
     /// A distillation student with more parameters than its teacher.
     StudentLargerThanTeacher {
@@ -714,9 +718,12 @@ fn message(d: &DiagnosticKind) -> String {
         K::MigCapIgnored { job } => {
             format!("levers.memory_cap of job {job:?} is ignored: its MIG slice bounds its memory")
         }
-        K::NoGpuPrice { gpu, field } => format!(
-            "no price is known for {gpu}: costs are left out; set {field} to get them"
-        ),
+        K::NoGpuPrice { gpu, field, market } => {
+            let on = market.map_or(String::new(), |m| {
+                format!(" on {}", crate::lang::Named::name(m, crate::lang::Lang::En))
+            });
+            format!("no price is known for {gpu}{on}: costs are left out; set {field} to get them")
+        }
         K::StudentLargerThanTeacher { student, teacher } => format!(
             "the distillation student has {:.2} B parameters, more than the teacher's {:.2} B",
             student / 1e9,
@@ -937,8 +944,11 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::MigCapIgnored { job } => {
             format!("作业 {job:?} 的 levers.memory_cap 已忽略：其 MIG 切片决定其显存")
         }
-        K::NoGpuPrice { gpu, field } => {
-            format!("没有 {gpu} 的价格：成本未计算；设置 {field} 即可得到成本")
+        K::NoGpuPrice { gpu, field, market } => {
+            let on = market.map_or(String::new(), |m| {
+                format!("在{}", crate::lang::Named::name(m, crate::lang::Lang::Zh))
+            });
+            format!("没有 {gpu} {on}的价格：成本未计算；设置 {field} 即可得到成本")
         }
         K::StudentLargerThanTeacher { student, teacher } => format!(
             "蒸馏学生模型有 {:.2} B 参数，多于教师模型的 {:.2} B",

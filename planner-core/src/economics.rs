@@ -42,6 +42,13 @@ pub struct Economics {
     /// Engineering time.
     #[serde(default)]
     pub engineering: Engineering,
+    /// Where the GPUs are rented or bought: the catalog price seen on that
+    /// market's clouds (`None`: the market of the GPU's first catalog
+    /// price, which is China's for the parts rented only there). A search
+    /// that moves the plan to other GPU kinds prices them on the same
+    /// market and leaves out kinds that market has no price for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub market: Option<crate::catalog::Market>,
 }
 
 /// Rental or purchase of the GPUs.
@@ -281,8 +288,10 @@ mod tests {
                     person_weeks: 1.5,
                 }],
             },
+            market: Some(crate::catalog::Market::China),
         };
         let json = serde_json::to_string(&e).unwrap_or_default();
+        assert!(json.contains(r#""market":"china""#), "{json}");
         let back: Economics = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back, e);
     }

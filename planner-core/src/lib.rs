@@ -63,6 +63,7 @@ pub mod wall;
 pub mod workspace;
 pub mod zero;
 
+pub use cost::market_of;
 pub use diagnostics::{Diagnostic, DiagnosticKind, IgnoredLever, Severity};
 pub use evaluate::evaluate;
 pub use examples::{example_disagg_plan, example_plan, example_serving_plan};

@@ -606,6 +606,9 @@ pub struct PriceSource {
     pub date: String,
     /// How it was checked; `None` when the plan set it.
     pub provenance: Option<Provenance>,
+    /// The market whose clouds charge it (`None` when the plan set it).
+    #[serde(default)]
+    pub market: Option<crate::catalog::Market>,
 }
 
 /// The price of one GPU-hour.

@@ -225,7 +225,7 @@ fn a_custom_gpu_without_price_gets_no_made_up_cost() {
     assert!(c.engineering_usd.is_some());
     assert!(r.diagnostics.iter().any(|d| matches!(
         &d.detail,
-        DiagnosticKind::NoGpuPrice { gpu, field }
+        DiagnosticKind::NoGpuPrice { gpu, field, .. }
             if gpu == "future GPU" && field == "economics.pricing.rental.usd_per_gpu_hour"
     )));
     assert_ne!(r.verdict, Verdict::Invalid);
@@ -609,4 +609,70 @@ fn energy_prices_and_engineering_rates_are_in_the_catalog() {
             "{item:?}"
         );
     }
+}
+
+/// A plan is priced on one market's clouds: an RTX 4090 at RunPod's rate
+/// by default and at AutoDL's in China (yuan at the catalog's rate); an
+/// H20 on its only market, China, unless told otherwise; an H100 in China
+/// has no price, and the note names the market. The serving search's
+/// other GPU kinds are the base plan's market's only, each priced there.
+#[test]
+fn plans_are_priced_on_one_market() {
+    use planner_core::catalog::Market;
+    let rent = |gpu: GpuId, market: Option<Market>| {
+        let mut p = planner_core::example_plan();
+        p.hardware.gpu = planner_core::hardware::GpuChoice::Preset(gpu);
+        p.economics.market = market;
+        let r = evaluate(&p);
+        let price = r.cost.as_ref().and_then(|c| c.gpu_price.clone());
+        (price, r.diagnostics)
+    };
+    let usd = |gpu, m| rent(gpu, m).0.map(|p| p.usd_per_gpu_hour.as_usd());
+    assert_eq!(
+        usd(GpuId::Rtx4090, None),
+        usd(GpuId::Rtx4090, Some(Market::Global))
+    );
+    let cn = usd(GpuId::Rtx4090, Some(Market::China)).unwrap_or_default();
+    assert!(
+        (cn - 1.98 / planner_core::catalog::CNY_PER_USD).abs() < 1e-12,
+        "{cn}"
+    );
+    let (h20, _) = rent(GpuId::H20, None);
+    assert_eq!(h20.and_then(|p| p.source.market), Some(Market::China));
+    assert!(usd(GpuId::H20, Some(Market::Global)).is_none());
+    let (none, diags) = rent(GpuId::H100Sxm, Some(Market::China));
+    assert!(none.is_none());
+    assert!(diags.iter().any(|d| matches!(
+        d.detail,
+        DiagnosticKind::NoGpuPrice {
+            market: Some(Market::China),
+            ..
+        }
+    ) && d.message.contains("clouds in China")));
+
+    let mut s = planner_core::search::example_serving_scenario();
+    let kinds = |s: &planner_core::search::ServingScenario| -> Vec<(GpuId, Market)> {
+        planner_core::search::on_each_gpu_kind(s)
+            .iter()
+            .skip(1)
+            .filter_map(|w| {
+                let m = planner_core::market_of(&w.base);
+                w.base.hardware.gpu.preset().map(|g| (g, m))
+            })
+            .collect()
+    };
+    let global = kinds(&s);
+    assert!(
+        global.iter().all(|(_, m)| *m == Market::Global),
+        "{global:?}"
+    );
+    assert!(!global
+        .iter()
+        .any(|(g, _)| *g == GpuId::H20 || *g == GpuId::Ascend910b));
+    s.base.hardware.gpu = planner_core::hardware::GpuChoice::Preset(GpuId::H20);
+    let china = kinds(&s);
+    assert!(china.iter().all(|(_, m)| *m == Market::China), "{china:?}");
+    assert!(china.iter().any(|(g, _)| *g == GpuId::Ascend910b));
+    assert!(china.iter().any(|(g, _)| *g == GpuId::Rtx4090));
+    assert!(!china.iter().any(|(g, _)| *g == GpuId::H100Sxm));
 }

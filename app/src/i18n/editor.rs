@@ -234,6 +234,10 @@ strings! {
     PriceHour => "$ per GPU-hour", "每 GPU 小时价格（美元）";
     PriceGpu => "$ per GPU", "每块 GPU 价格（美元）";
     CatalogPrice => "catalog price", "目录价格";
+    Market => "Catalog prices from", "目录价格来自";
+    MarketAuto => "the GPU's first price", "该 GPU 的首个价格";
+    MarketGlobal => "clouds outside China", "海外云";
+    MarketChina => "clouds in China", "国内云";
     Horizon => "Amortisation (years)", "摊销年限（年）";
     Utilisation => "Utilisation", "利用率";
     // Find best plans.

@@ -33,7 +33,9 @@ pub use nccl::{NcclAlgorithm, NcclFigure, NcclRow, NCCL_TESTS};
 pub use nccl_memory::{nccl_memory, CommPattern, NcclMemoryEntry, NCCL_MEMORY};
 pub use nodes::{host_dram_per_gpu, typical_node, NodeEntry, NODES, REFERENCE_DRAM_PER_GPU};
 pub use power::{clock_fraction, CLOCK_UNDER_LIMIT, LOWEST_LIMIT_FRACTION};
-pub use prices::{default_price, PriceEntry, PriceKind, PricedItem, PRICES};
+pub use prices::{
+    default_price, default_price_in, Market, PriceEntry, PriceKind, PricedItem, CNY_PER_USD, PRICES,
+};
 pub use runtime::{
     blas_workspace, blaslt_workspace, cublas_default, cuda_context, te_workspace, ContextEntry,
     CUDA_CONTEXTS, TE_GROUPED_STREAMS,

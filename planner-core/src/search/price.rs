@@ -16,10 +16,20 @@ use crate::units::Usd;
 
 /// The base plan's economics for a GPU kind: the scenario's price for that
 /// kind if it lists one; else the base plan's own price for its own kind;
-/// else the catalog's default (a price set for one kind says nothing
-/// about another).
+/// else the catalog's default on the base plan's market (a price set for
+/// one kind says nothing about another).
 pub(crate) fn economics_for(s: &Scenario, gpu: Option<GpuId>) -> Economics {
     let mut e = s.base.economics.clone();
+    // Every kind is priced on the base plan's market (stated where the
+    // kind's first price is another market's).
+    let market = cost::market_of(&s.base);
+    if let Some(id) = gpu {
+        let mut probe = s.base.clone();
+        probe.hardware.gpu = crate::hardware::GpuChoice::Preset(id);
+        if cost::market_of(&probe) != market {
+            e.market = Some(market);
+        }
+    }
     let base_gpu = s.base.hardware.gpu.preset();
     let listed = s.prices.iter().find(|p| Some(p.gpu) == gpu).map(|p| p.usd);
     let keep = gpu == base_gpu;

@@ -71,17 +71,24 @@ pub fn serving_ways(
 }
 
 /// One scenario per GPU kind: the base plan's own first, then every
-/// catalog GPU priced in its pricing basis (rental or purchase).
+/// catalog GPU priced in its pricing basis (rental or purchase) on its
+/// market (`cost::market_of`).
 pub fn on_each_gpu_kind(s: &ServingScenario) -> Vec<ServingScenario> {
     let own = match &s.base.hardware.gpu {
         GpuChoice::Preset(id) => Some(*id),
         GpuChoice::Custom(_) => None,
     };
     let mut out = vec![s.clone()];
+    let market = crate::cost::market_of(&s.base);
     for id in super::space::priced_gpu_kinds(&s.base) {
         if Some(id) != own {
             let mut other = s.clone();
             other.base.hardware.gpu = GpuChoice::Preset(id);
+            // Priced on the base plan's market, not the kind's first one
+            // (stated only where they differ, so a plan stays as it was).
+            if crate::cost::market_of(&other.base) != market {
+                other.base.economics.market = Some(market);
+            }
             out.push(other);
         }
     }
@@ -374,6 +381,17 @@ mod tests {
             back.base.hardware.gpu = s.base.hardware.gpu.clone();
             assert_eq!(back, s);
         }
+        // On China's clouds, a kind whose first price is another market's
+        // states the market it is priced on.
+        let mut cn = s.clone();
+        cn.base.hardware.gpu = GpuChoice::Preset(crate::catalog::GpuId::H20);
+        let rtx = on_each_gpu_kind(&cn)
+            .into_iter()
+            .find(|o| o.base.hardware.gpu == GpuChoice::Preset(crate::catalog::GpuId::Rtx4090));
+        assert_eq!(
+            rtx.and_then(|o| o.base.economics.market),
+            Some(crate::catalog::Market::China)
+        );
     }
 
     /// The base first; each software way on the plan's GPU changes its

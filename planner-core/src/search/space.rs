@@ -81,27 +81,32 @@ fn price_kind(plan: &crate::plan::Plan) -> PriceKind {
     }
 }
 
-/// Whether the catalog has a price for `id` of that kind.
-fn priced(id: GpuId, kind: PriceKind) -> bool {
-    catalog::default_price(PricedItem::Gpu(id), kind).is_some()
+/// Whether the catalog has a price for `id` of that kind on `market`'s
+/// clouds.
+fn priced(id: GpuId, kind: PriceKind, market: catalog::Market) -> bool {
+    catalog::default_price_in(PricedItem::Gpu(id), kind, Some(market)).is_some()
 }
 
-/// Every catalog GPU with a price in `plan`'s pricing basis, in catalog
-/// order: the kinds a search may move a plan to.
+/// Every catalog GPU with a price in `plan`'s pricing basis on its market
+/// (`cost::market_of`), in catalog order: the kinds a search may move a
+/// plan to. A part rented only in China is not offered to a plan paid on
+/// other clouds, nor the other way round.
 pub(crate) fn priced_gpu_kinds(plan: &crate::plan::Plan) -> Vec<GpuId> {
     let kind = price_kind(plan);
+    let market = crate::cost::market_of(plan);
     GpuId::ALL
         .iter()
         .copied()
-        .filter(|id| priced(*id, kind))
+        .filter(|id| priced(*id, kind, market))
         .collect()
 }
 
 /// The GPU kinds tried: the allowed list, or the base GPU and every
 /// catalog GPU with a price in the base plan's pricing basis (rental or
-/// purchase) or in the scenario's prices. The base kind comes first.
+/// purchase) on its market, or in the scenario's prices. The base kind comes first.
 fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
     let kind = price_kind(&s.base);
+    let market = crate::cost::market_of(&s.base);
     let base = match &s.base.hardware.gpu {
         GpuChoice::Preset(id) => Some(*id),
         GpuChoice::Custom(_) => None,
@@ -124,7 +129,7 @@ fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
         None => GpuId::ALL
             .iter()
             .copied()
-            .filter(|id| priced(*id, kind) || s.prices.iter().any(|p| p.gpu == *id))
+            .filter(|id| priced(*id, kind, market) || s.prices.iter().any(|p| p.gpu == *id))
             .collect(),
     };
     for id in listed {

@@ -36,6 +36,7 @@ pub fn EconomicsLevers() -> impl IntoView {
         <details class="lever-set" open data-testid="levers-economics">
             <summary>{move || t(lens.lang(), K::Economics)}</summary>
             {pick(lens, K::Pricing, "econ-pricing", |p| p.economics.pricing, |p, v| p.economics.pricing = v)}
+            {pick(lens, K::Market, "econ-market", |p| p.economics.market, |p, v| p.economics.market = v)}
             <Show when={move || capex.get()} fallback={rental_price}>
                 {number_with_hint(lens, K::PriceGpu, "econ-price", OPT_USD,
                     |p| match p.economics.pricing { Pricing::Capex { usd_per_gpu, .. } => usd_per_gpu, _ => None },

@@ -4,6 +4,7 @@
 //! drop-down never throws away a number the user typed.
 
 use crate::i18n::editor::K;
+use planner_core::catalog::Market;
 use planner_core::economics::{default_horizon_years, default_utilisation, Pricing};
 use planner_core::plan::{
     Checkpointing, Inference, KvCacheLayout, LogitsScope, LoraSpec, LoraTargets, Momentum,
@@ -50,6 +51,12 @@ unit_pick!(Sharding {
     "fsdp_full_shard" => Sharding::FsdpFullShard, FsdpFull;
     "fsdp_shard_grad_op" => Sharding::FsdpShardGradOp, FsdpGradOp;
     "fsdp_shard_grad_op_no_sync" => Sharding::FsdpShardGradOpNoSync, FsdpGradOpNoSync;
+});
+
+unit_pick!(Option<Market> {
+    "auto" => None, MarketAuto;
+    "global" => Some(Market::Global), MarketGlobal;
+    "china" => Some(Market::China), MarketChina;
 });
 
 unit_pick!(Placement {
