@@ -51,21 +51,18 @@ fn chosen(
 }
 
 /// The market a plan's GPUs are paid on: `economics.market` where the plan
-/// sets it, else the market of its GPU's first catalog price in its
-/// pricing basis (China's for the parts rented only there), else the
-/// global one.
+/// sets it, else [`first_market`] of its GPU.
 pub fn market_of(plan: &Plan) -> Market {
-    let kind = match plan.economics.pricing {
-        Pricing::Rental { .. } => PriceKind::RentalPerHour,
-        Pricing::Capex { .. } => PriceKind::Purchase,
-    };
-    plan.economics.market.unwrap_or_else(|| {
-        plan.hardware
-            .gpu
-            .preset()
-            .and_then(|id| catalog::default_price(PricedItem::Gpu(id), kind))
-            .map_or(Market::Global, |p| p.market)
-    })
+    plan.economics
+        .market
+        .unwrap_or_else(|| first_market(plan.hardware.gpu.preset(), plan.economics.pricing.kind()))
+}
+
+/// The market of a GPU's first catalog price of `kind` (China's for the
+/// parts rented only there), the global one for a GPU without one.
+pub(crate) fn first_market(gpu: Option<catalog::GpuId>, kind: PriceKind) -> Market {
+    gpu.and_then(|id| catalog::default_price(PricedItem::Gpu(id), kind))
+        .map_or(Market::Global, |p| p.market)
 }
 
 /// [`chosen`] on one market's clouds (`None`: the catalog's first price).

@@ -91,6 +91,16 @@ pub enum Pricing {
     },
 }
 
+impl Pricing {
+    /// The catalog price this pricing reads: a rental or a purchase price.
+    pub fn kind(&self) -> crate::catalog::PriceKind {
+        match self {
+            Pricing::Rental { .. } => crate::catalog::PriceKind::RentalPerHour,
+            Pricing::Capex { .. } => crate::catalog::PriceKind::Purchase,
+        }
+    }
+}
+
 impl Default for Pricing {
     fn default() -> Self {
         Pricing::Rental {

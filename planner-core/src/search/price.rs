@@ -23,12 +23,8 @@ pub(crate) fn economics_for(s: &Scenario, gpu: Option<GpuId>) -> Economics {
     // Every kind is priced on the base plan's market (stated where the
     // kind's first price is another market's).
     let market = cost::market_of(&s.base);
-    if let Some(id) = gpu {
-        let mut probe = s.base.clone();
-        probe.hardware.gpu = crate::hardware::GpuChoice::Preset(id);
-        if cost::market_of(&probe) != market {
-            e.market = Some(market);
-        }
+    if e.market.is_none() && cost::first_market(gpu, e.pricing.kind()) != market {
+        e.market = Some(market);
     }
     let base_gpu = s.base.hardware.gpu.preset();
     let listed = s.prices.iter().find(|p| Some(p.gpu) == gpu).map(|p| p.usd);

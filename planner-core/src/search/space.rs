@@ -73,14 +73,6 @@ fn nvl72_capable(gpu: Option<GpuId>) -> bool {
     })
 }
 
-/// How a plan prices its GPUs: by the hour (rental) or by purchase.
-fn price_kind(plan: &crate::plan::Plan) -> PriceKind {
-    match plan.economics.pricing {
-        crate::economics::Pricing::Rental { .. } => PriceKind::RentalPerHour,
-        crate::economics::Pricing::Capex { .. } => PriceKind::Purchase,
-    }
-}
-
 /// Whether the catalog has a price for `id` of that kind on `market`'s
 /// clouds.
 fn priced(id: GpuId, kind: PriceKind, market: catalog::Market) -> bool {
@@ -92,7 +84,7 @@ fn priced(id: GpuId, kind: PriceKind, market: catalog::Market) -> bool {
 /// plan to. A part rented only in China is not offered to a plan paid on
 /// other clouds, nor the other way round.
 pub(crate) fn priced_gpu_kinds(plan: &crate::plan::Plan) -> Vec<GpuId> {
-    let kind = price_kind(plan);
+    let kind = plan.economics.pricing.kind();
     let market = crate::cost::market_of(plan);
     GpuId::ALL
         .iter()
@@ -105,7 +97,7 @@ pub(crate) fn priced_gpu_kinds(plan: &crate::plan::Plan) -> Vec<GpuId> {
 /// catalog GPU with a price in the base plan's pricing basis (rental or
 /// purchase) on its market, or in the scenario's prices. The base kind comes first.
 fn gpu_kinds(s: &Scenario) -> Vec<Option<GpuId>> {
-    let kind = price_kind(&s.base);
+    let kind = s.base.economics.pricing.kind();
     let market = crate::cost::market_of(&s.base);
     let base = match &s.base.hardware.gpu {
         GpuChoice::Preset(id) => Some(*id),
