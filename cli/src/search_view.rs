@@ -96,6 +96,7 @@ pub fn levers(plan: &Plan) -> String {
                         let _ = write!(o, ", interleaved×{chunks}");
                     }
                     PipelineSchedule::Gpipe => o.push_str(", GPipe"),
+                    PipelineSchedule::DualPipeV => o.push_str(", DualPipeV"),
                 }
             }
             let _ = write!(

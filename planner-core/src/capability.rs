@@ -18,7 +18,8 @@
 use crate::efficiency::Efficiency;
 use crate::hardware::Tier;
 use crate::plan::{
-    Checkpointing, Levers, Offload, OffloadTarget, Plan, Sharding, TrainingKind, Workload,
+    Checkpointing, Levers, Offload, OffloadTarget, PipelineSchedule, Plan, Sharding, TrainingKind,
+    Workload,
 };
 use crate::stack::TrainingStack;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,8 @@ pub struct Layout {
     pub offload: Offload,
     /// Activation recomputation.
     pub checkpointing: Checkpointing,
+    /// Pipeline schedule.
+    pub schedule: PipelineSchedule,
 }
 
 impl Layout {
@@ -57,6 +60,7 @@ impl Layout {
             ep: p.ep,
             offload: l.offload,
             checkpointing: l.checkpointing,
+            schedule: p.schedule,
         }
     }
 }
@@ -89,6 +93,8 @@ pub enum Unsupported {
     GradientOffload,
     /// Activation offload is not available with this layout.
     ActivationOffload,
+    /// The stack has no such pipeline schedule.
+    PipelineSchedule,
 }
 
 crate::lang::named!(Unsupported {
@@ -103,11 +109,12 @@ crate::lang::named!(Unsupported {
     Unsupported::PartialCpuOffload => "partial_cpu_offload", "an offload other than FSDP's (parameters, gradients and optimizer states together, whole, to host memory)", "FSDP 之外的卸载方式（FSDP 只能把参数、梯度和优化器状态一起整体卸载到主机内存）";
     Unsupported::GradientOffload => "gradient_offload", "gradient offload", "梯度卸载";
     Unsupported::ActivationOffload => "activation_offload", "activation offload with this layout", "该布局下的激活卸载";
+    Unsupported::PipelineSchedule => "pipeline_schedule", "this pipeline schedule", "该流水线调度";
 });
 
 impl Unsupported {
     /// Every reason, in display order.
-    pub const ALL: [Unsupported; 11] = [
+    pub const ALL: [Unsupported; 12] = [
         Unsupported::ShardingMode,
         Unsupported::ShardingWithPipeline,
         Unsupported::Pipeline,
@@ -119,6 +126,7 @@ impl Unsupported {
         Unsupported::PartialCpuOffload,
         Unsupported::GradientOffload,
         Unsupported::ActivationOffload,
+        Unsupported::PipelineSchedule,
     ];
 
     /// The plan field that states the refused lever.
@@ -136,6 +144,7 @@ impl Unsupported {
             Unsupported::PartialCpuOffload => "levers.offload",
             Unsupported::GradientOffload => "levers.offload.gradients",
             Unsupported::ActivationOffload => "levers.offload.activations",
+            Unsupported::PipelineSchedule => "levers.parallel.schedule",
         }
     }
 }
@@ -168,12 +177,32 @@ fn is_zero(s: Sharding) -> bool {
 impl TrainingStack {
     /// Whether the stack runs `l`, and if not, the first reason.
     pub fn runs(self, l: &Layout) -> Result<(), Unsupported> {
+        if l.pp > 1 && !self.has_schedule(l.schedule) {
+            return Err(Unsupported::PipelineSchedule);
+        }
         match self {
             TrainingStack::MegatronCore => megatron_core(l),
             TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled => torchtitan(l),
             TrainingStack::DeepSpeed => deepspeed(l, Pipelines::None),
             TrainingStack::MegatronDeepSpeed => deepspeed(l, Pipelines::Engine),
             TrainingStack::HfTrainer => hf_trainer(l),
+        }
+    }
+}
+
+impl TrainingStack {
+    /// Whether the stack runs the pipeline schedule `s` (with pipeline
+    /// stages; the notes on each stack below): only torchtitan runs
+    /// DualPipeV.
+    pub fn has_schedule(self, s: PipelineSchedule) -> bool {
+        match s {
+            PipelineSchedule::DualPipeV => matches!(
+                self,
+                TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled
+            ),
+            PipelineSchedule::OneFOneB
+            | PipelineSchedule::Interleaved { .. }
+            | PipelineSchedule::Gpipe => true,
         }
     }
 }
@@ -195,7 +224,10 @@ impl TrainingStack {
 ///   offloading is deprecated and has no effect;
 /// - activation offload (`cpu_offloading`, through Transformer Engine) is
 ///   refused with pipeline parallelism and with recomputation
-///   (`transformer_config.py`).
+///   (`transformer_config.py`);
+/// - pipeline schedules: 1F1B and interleaved 1F1B
+///   (`pipeline_parallel/schedules.py`); no split-backward V schedule
+///   (DualPipeV).
 fn megatron_core(l: &Layout) -> Result<(), Unsupported> {
     match l.sharding {
         Sharding::None | Sharding::Zero1 => {}
@@ -239,7 +271,10 @@ fn megatron_core(l: &Layout) -> Result<(), Unsupported> {
 /// - CPU offload (`training.enable_cpu_offload`) passes FSDP2's
 ///   `CPUOffloadPolicy`: parameters, gradients and optimizer states move
 ///   together, whole, to host memory, and the optimizer steps on the CPU
-///   (`config/job_config.py`); there is no activation offload switch.
+///   (`config/job_config.py`); there is no activation offload switch;
+/// - every pipeline schedule of `torch.distributed.pipelining`
+///   (`parallelism.pipeline_parallel_schedule`), DualPipeV
+///   (`ScheduleDualPipeV`) from the PyTorch release after 2.8.
 fn torchtitan(l: &Layout) -> Result<(), Unsupported> {
     if is_zero(l.sharding) {
         return Err(Unsupported::ShardingMode);
@@ -292,7 +327,8 @@ fn fsdp_cpu_offload(l: &Layout) -> Result<(), Unsupported> {
 ///   pipeline parallelism" (`runtime/pipe/engine.py`), and it runs only a
 ///   `PipelineModule`: a Hugging Face model under DeepSpeed has no
 ///   pipeline stages ([`Pipelines::None`]), Megatron-DeepSpeed's models do
-///   ([`Pipelines::Engine`]).
+///   ([`Pipelines::Engine`]); the engine runs its own 1F1B
+///   (`runtime/pipe/schedule.py`, `TrainSchedule`), no V schedule.
 fn deepspeed(l: &Layout, pipelines: Pipelines) -> Result<(), Unsupported> {
     if is_fsdp(l.sharding) {
         return Err(Unsupported::ShardingMode);
@@ -424,6 +460,7 @@ mod tests {
             ep: 1,
             offload: Offload::default(),
             checkpointing: Checkpointing::None,
+            schedule: PipelineSchedule::OneFOneB,
         }
     }
 

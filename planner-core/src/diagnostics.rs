@@ -229,6 +229,14 @@ pub enum DiagnosticKind {
         /// Micro-batches per group (`levers.parallel.microbatch_group`).
         group: u32,
     },
+    /// DualPipeV runs at least two micro-batches per pipeline rank
+    /// (deepseek-ai/DualPipe `dualpipev.py` asserts it).
+    DualPipeMicroBatches {
+        /// PP degree.
+        pp: u32,
+        /// Micro-batches per step.
+        micro_batches: u32,
+    },
     /// Fewer micro-batches than stages: the pipeline never fills.
     PipelineUnderfilled {
         /// PP degree.
@@ -598,7 +606,7 @@ fn message(d: &DiagnosticKind) -> String {
         ),
         K::PpTooDeep { pp, layers } => format!("PP={pp} is more stages than {layers} layers"),
         K::InterleaveLayers { pp, chunks, layers } => format!(
-            "{layers} layers do not split evenly into PP={pp} stages × {chunks} chunks: Megatron-LM refuses this, and every chunk needs at least one layer"
+            "{layers} layers do not split evenly into PP={pp} stages × {chunks} chunks: Megatron-LM refuses this for interleaving, and every chunk needs at least one layer"
         ),
         K::InterleaveMicroBatches {
             pp,
@@ -606,6 +614,10 @@ fn message(d: &DiagnosticKind) -> String {
             group,
         } => format!(
             "the interleaved schedule runs micro-batches in groups of {group} (levers.parallel.microbatch_group, PP={pp} by default): Megatron-Core needs PP ≤ group ≤ {micro_batches} micro-batches and a last group that is whole or at least PP"
+        ),
+        K::DualPipeMicroBatches { pp, micro_batches } => format!(
+            "DualPipeV runs at least two micro-batches per pipeline rank: {micro_batches} for PP={pp}, where it needs {}",
+            2 * u64::from(*pp)
         ),
         K::PipelineUnderfilled { pp, micro_batches } => format!(
             "{micro_batches} micro-batches for PP={pp}: the pipeline never fills and the bubble dominates"
@@ -828,7 +840,7 @@ fn message_zh(d: &DiagnosticKind) -> String {
         ),
         K::PpTooDeep { pp, layers } => format!("PP={pp} 的级数多于 {layers} 层"),
         K::InterleaveLayers { pp, chunks, layers } => format!(
-            "{layers} 层无法均匀切分为 PP={pp} 级 × {chunks} 个块：Megatron-LM 不接受这种切分，且每个块至少需要一层"
+            "{layers} 层无法均匀切分为 PP={pp} 级 × {chunks} 个块：Megatron-LM 的交错调度不接受这种切分，且每个块至少需要一层"
         ),
         K::InterleaveMicroBatches {
             pp,
@@ -836,6 +848,10 @@ fn message_zh(d: &DiagnosticKind) -> String {
             group,
         } => format!(
             "交错调度按每组 {group} 个微批次运行（levers.parallel.microbatch_group，默认等于 PP={pp}）：Megatron-Core 要求 PP ≤ 组大小 ≤ 微批次数 {micro_batches}，且最后一组完整或不少于 PP"
+        ),
+        K::DualPipeMicroBatches { pp, micro_batches } => format!(
+            "DualPipeV 每个流水线级至少需要两个微批次：PP={pp} 需要 {} 个，当前只有 {micro_batches} 个",
+            2 * u64::from(*pp)
         ),
         K::PipelineUnderfilled { pp, micro_batches } => format!(
             "PP={pp} 只有 {micro_batches} 个微批次：流水线无法填满，气泡占主导"

@@ -372,6 +372,7 @@ fn parallel_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
         PipelineSchedule::OneFOneB => "1f1b".to_string(),
         PipelineSchedule::Interleaved { chunks } => format!("interleaved×{chunks}"),
         PipelineSchedule::Gpipe => "gpipe".to_string(),
+        PipelineSchedule::DualPipeV => "dualpipev".to_string(),
     };
     push(
         out,

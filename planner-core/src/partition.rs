@@ -14,7 +14,7 @@ use crate::diagnostics::DeviceRole;
 use crate::engine::Mxfp4Layout;
 use crate::fixed::FixedVec;
 use crate::model::{LayerParams, ModelSpec, ParamCounts};
-use crate::plan::{Pruning, TrainingKind};
+use crate::plan::{PipelineSchedule, Pruning, TrainingKind};
 use crate::precision::{DoubleQuant, Precision};
 
 /// What the partition helpers read of a plan: the model's shape and
@@ -48,6 +48,9 @@ pub(crate) struct Partition<'a> {
     pub mxfp4_layout: Mxfp4Layout,
     /// The pruning lever (2:4 sparsity changes the bytes per weight).
     pub pruning: Pruning,
+    /// The pipeline schedule (a V-shaped one puts both ends of the model
+    /// on the first rank).
+    pub schedule: PipelineSchedule,
 }
 
 /// Micro-batches per step per data-parallel rank: the global batch over
@@ -82,9 +85,12 @@ pub(crate) type Stages = FixedVec<Stage, 2>;
 
 /// The distinct stages worth reporting: the only one, or the first and
 /// last. Layers are dealt as Megatron-LM does with uneven splits: the first
-/// L mod p stages take one extra layer.
+/// L mod p stages take one extra layer. Under a V-shaped schedule the first
+/// rank also runs the last chunk, so it holds the output head and the last
+/// rank neither end (`PipelineSchedule::ends_on_first_rank`).
 fn stages<'a>(p: impl Into<Partition<'a>>) -> Stages {
     let r = p.into();
+    let v_shaped = r.schedule.ends_on_first_rank();
     let l = r.spec.layers;
     let p = r.pp.min(l).max(1);
     let dense_total = r.params.dense_layers;
@@ -111,7 +117,7 @@ fn stages<'a>(p: impl Into<Partition<'a>>) -> Stages {
             dense_layers: first_dense,
             moe_layers: first - first_dense,
             embedding: true,
-            head: false,
+            head: v_shaped,
         },
         Stage {
             role: DeviceRole::LastStage,
@@ -119,7 +125,7 @@ fn stages<'a>(p: impl Into<Partition<'a>>) -> Stages {
             dense_layers: last_dense,
             moe_layers: last - last_dense,
             embedding: false,
-            head: true,
+            head: !v_shaped,
         },
     )
 }

@@ -396,6 +396,35 @@ pub enum PipelineSchedule {
     },
     /// GPipe: all micro-batches in flight.
     Gpipe,
+    /// DualPipeV: DeepSeek's bidirectional DualPipe (DeepSeek-V3 technical
+    /// report, arXiv:2412.19437 §3.2.1) cut in half by Sea AI Lab, as
+    /// deepseek-ai/DualPipe (`dualpipe/dualpipev.py`, README of 2025-03-06)
+    /// and PyTorch's `ScheduleDualPipeV` (`torch.distributed.pipelining`,
+    /// after 2.8) run it: each rank holds two model chunks in a V (rank 0
+    /// the first and the last), backward split into input and weight
+    /// gradients, the weight gradients filling the bubble; at least two
+    /// micro-batches per rank.
+    DualPipeV,
+}
+
+impl PipelineSchedule {
+    /// Model chunks each pipeline rank holds: the interleaving's, two in a
+    /// V, else one (always one without pipeline stages).
+    pub fn chunks_per_rank(self, pp: u32) -> u32 {
+        match self {
+            _ if pp <= 1 => 1,
+            PipelineSchedule::Interleaved { chunks } => chunks,
+            PipelineSchedule::DualPipeV => 2,
+            PipelineSchedule::OneFOneB | PipelineSchedule::Gpipe => 1,
+        }
+    }
+
+    /// Whether the first pipeline rank holds both ends of the model (the
+    /// embedding and the output head): a V-shaped schedule's first rank
+    /// runs the first chunk and the last.
+    pub fn ends_on_first_rank(self) -> bool {
+        matches!(self, PipelineSchedule::DualPipeV)
+    }
 }
 
 /// Megatron-style sequence parallelism alongside TP.

@@ -127,6 +127,7 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
                 Work::Infer { .. } => crate::engine::Mxfp4Layout::of(r.levers.engine, r.gpu.arch),
             },
             pruning: r.levers.pruning,
+            schedule: r.levers.parallel.schedule,
         }
     }
 }
@@ -1109,18 +1110,11 @@ fn resolve_degrees(c: &mut Checker, levers: &mut Levers) -> Degrees {
     let cp = c.count("levers.parallel.cp", par.cp);
     let ep = c.count("levers.parallel.ep", par.ep);
     par.micro_batch = c.count("levers.parallel.micro_batch", par.micro_batch);
-    let chunks = match par.schedule {
-        PipelineSchedule::Interleaved { chunks } => {
-            let v = c.count("levers.parallel.schedule.interleaved.chunks", chunks);
-            par.schedule = PipelineSchedule::Interleaved { chunks: v };
-            if pp == 1 {
-                1
-            } else {
-                v
-            }
-        }
-        _ => 1,
-    };
+    if let PipelineSchedule::Interleaved { chunks } = par.schedule {
+        let v = c.count("levers.parallel.schedule.interleaved.chunks", chunks);
+        par.schedule = PipelineSchedule::Interleaved { chunks: v };
+    }
+    let chunks = par.schedule.chunks_per_rank(pp);
     Degrees {
         tp,
         pp,
@@ -1375,7 +1369,8 @@ fn check_interleaving(
     } else {
         par.microbatch_group
     };
-    if chunks <= 1 && par.microbatch_group != 0 {
+    let interleaved = matches!(par.schedule, PipelineSchedule::Interleaved { .. }) && chunks > 1;
+    if !interleaved && par.microbatch_group != 0 {
         c.push(Diagnostic::error(K::InvalidValue {
             field: "levers.parallel.microbatch_group".into(),
             problem: format!(
@@ -1385,14 +1380,19 @@ fn check_interleaving(
         }));
     }
     let last = m % group.max(1);
-    if chunks > 1 && (group < pp || group > m || (last > 0 && last < pp)) {
+    if interleaved && (group < pp || group > m || (last > 0 && last < pp)) {
         c.push(Diagnostic::error(K::InterleaveMicroBatches {
             pp,
             micro_batches: m,
             group,
         }));
     }
-    if pp > 1 && m < pp {
+    if par.schedule == PipelineSchedule::DualPipeV && pp > 1 && m < pp.saturating_mul(2) {
+        c.push(Diagnostic::error(K::DualPipeMicroBatches {
+            pp,
+            micro_batches: m,
+        }));
+    } else if pp > 1 && m < pp {
         c.push(Diagnostic::warning(K::PipelineUnderfilled {
             pp,
             micro_batches: m,

@@ -515,6 +515,8 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
             };
             // Micro-batches per step: a multiple of pp so interleaving is allowed.
             let m = pp * k;
+            // DualPipeV: two chunks a rank, at least two micro-batches each.
+            let v_shape = chunks == 0 && pp > 1 && k >= 2;
             let chunks = if chunks > 1 && pp > 1 && spec.layers % (pp * chunks) == 0 {
                 chunks
             } else {
@@ -543,6 +545,8 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
                     },
                     schedule: if chunks > 1 {
                         PipelineSchedule::Interleaved { chunks }
+                    } else if v_shape {
+                        PipelineSchedule::DualPipeV
                     } else {
                         PipelineSchedule::OneFOneB
                     },
@@ -581,6 +585,9 @@ fn valid_plan() -> impl Strategy<Value = Plan> {
             }
             if !serve && !runnable(&levers) {
                 levers.offload = Default::default();
+            }
+            if !serve && !runnable(&levers) {
+                levers.parallel.schedule = PipelineSchedule::OneFOneB;
             }
             let workload = if serve {
                 Workload::Inference(Inference {

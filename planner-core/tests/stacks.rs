@@ -374,3 +374,79 @@ fn the_search_keeps_the_base_plans_stack() {
         );
     }
 }
+
+/// DualPipeV (deepseek-ai/DualPipe; PyTorch's `ScheduleDualPipeV`) runs
+/// under torchtitan only: Megatron-Core is refused by the schedule's
+/// field in both languages, a plan naming no stack runs on torchtitan, and
+/// fewer than two micro-batches per pipeline rank are refused by name.
+/// Against 1F1B on the same torchtitan plan the bubble is smaller (a part
+/// of the backward, the weight gradients, fills it) and the first stage
+/// holds the output head's logits beside the embedding, so that stage
+/// paces the pipeline with both ends' work: at eight micro-batches, the
+/// fewest DualPipeV runs at PP 4, the step is shorter; at 128, where the
+/// bubble is small, the two ends and the doubled sends cost about what
+/// the bubble saves.
+#[test]
+fn dual_pipe_v_runs_on_torchtitan_with_two_micro_batches_per_rank() {
+    use planner_core::plan::{PipelineSchedule, Sharding};
+    use planner_core::report::ItemKind;
+    use planner_core::{DiagnosticKind as K, Lang, Verdict};
+    let mut plan = layout_plan(Sharding::FsdpFullShard, 4);
+    plan.levers.parallel.schedule = PipelineSchedule::DualPipeV;
+    assert_eq!(plan.training_stack(), Some(TrainingStack::Torchtitan));
+    let v = evaluate(&plan);
+    assert_eq!(v.verdict, Verdict::Fits, "{:?}", v.diagnostics);
+    // Stage 0 (most loaded or not) holds the logits; the last stage none.
+    let logits = |i: usize| v.devices[i].of_kind(ItemKind::Logits).as_bytes();
+    assert!(logits(0) > 0.0 && logits(1) == 0.0);
+
+    let bubble = |p: &Plan| busy(&training(p), TimeKind::PipelineBubble);
+    let step = |p: &Plan| training(p).step.as_secs();
+    for micro_batch in [16, 1] {
+        let mut v = plan.clone();
+        v.levers.parallel.micro_batch = micro_batch;
+        let mut one = v.clone();
+        one.levers.parallel.schedule = PipelineSchedule::OneFOneB;
+        assert!(
+            bubble(&v) < 0.7 * bubble(&one),
+            "{} {}",
+            bubble(&v),
+            bubble(&one)
+        );
+        let gain = 1.0 - step(&v) / step(&one);
+        if micro_batch == 16 {
+            assert!(gain > 0.05, "{gain}");
+        } else {
+            assert!(gain.abs() < 0.01, "{gain}");
+        }
+    }
+
+    let mut mega = plan.clone();
+    mega.levers.training_stack = Some(TrainingStack::MegatronCore);
+    mega.levers.sharding = Sharding::Zero1;
+    let r = evaluate(&mega);
+    assert_eq!(r.verdict, Verdict::Invalid);
+    let msg = message(&mega, |k| matches!(k, K::StackCannotRun { .. })).expect("refused");
+    assert!(
+        msg.starts_with("levers.parallel.schedule: Megatron-Core"),
+        "{msg}"
+    );
+    let zh = r
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.detail, K::StackCannotRun { .. }))
+        .map(|d| d.message_in(Lang::Zh))
+        .unwrap_or_default();
+    assert!(zh.contains("流水线调度"), "{zh}");
+
+    // The example's 256 sequences over DP 2 at micro-batch 32: four
+    // micro-batches for PP 4, where DualPipeV needs eight.
+    let mut few = plan.clone();
+    few.levers.parallel.micro_batch = 32;
+    let msg = message(&few, |k| matches!(k, K::DualPipeMicroBatches { .. })).expect("refused");
+    assert!(
+        msg.contains("4 for PP=4") && msg.contains("needs 8"),
+        "{msg}"
+    );
+    assert_eq!(evaluate(&few).verdict, Verdict::Invalid);
+}

@@ -102,6 +102,10 @@ pub(super) fn schedule_names(s: PipelineSchedule) -> (String, String) {
             format!("交错式 1F1B，每块 GPU {chunks} 个模型块"),
         ),
         PipelineSchedule::Gpipe => ("GPipe".into(), "GPipe".into()),
+        PipelineSchedule::DualPipeV => (
+            "DualPipeV (two chunks per GPU in a V)".into(),
+            "DualPipeV（每块 GPU 两个模型块，V 形排布）".into(),
+        ),
     }
 }
 

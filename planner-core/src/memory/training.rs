@@ -52,7 +52,9 @@ fn optimizer_bytes(r: &Resolved) -> f64 {
 /// (p − i − 1)·2 + (v − 1)·N chunk-forwards plus the current one, each of
 /// L/(pv) layers, N the micro-batch group (p by default); on stage 0 with
 /// N = p this is Korthikanti's factor p·(1 + (p−1)/(pv)).
-/// GPipe keeps all m micro-batches.
+/// GPipe keeps all m micro-batches. DualPipeV: PP + 1 chunk-forwards on
+/// every rank (deepseek-ai/DualPipe README, PP its 2p stages), each of half
+/// a rank's layers.
 pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
     let p = r.pp;
     let m = f64::from(micro_batches);
@@ -75,6 +77,7 @@ pub(crate) fn in_flight(r: &Resolved, rank: u32, micro_batches: u32) -> f64 {
         }
         PipelineSchedule::Interleaved { .. } => f64::from(p - rank).min(m),
         PipelineSchedule::Gpipe => m,
+        PipelineSchedule::DualPipeV => (f64::from(p) + 0.5).min(m),
     }
 }
 

@@ -238,6 +238,7 @@ fn about_levers(k: &K) -> bool {
             | K::PpTooDeep { .. }
             | K::InterleaveLayers { .. }
             | K::InterleaveMicroBatches { .. }
+            | K::DualPipeMicroBatches { .. }
             | K::EpWithoutMoe { .. }
             | K::EpExperts { .. }
             | K::EpRanks { .. }
@@ -325,24 +326,19 @@ impl Ctx<'_> {
     /// Whether the stack in force runs a candidate's levers (always, when
     /// serving).
     #[inline]
-    fn runs(
-        &self,
-        hw: usize,
-        d: &space::Degrees,
-        sharding: crate::plan::Sharding,
-        offload: crate::plan::Offload,
-        checkpointing: crate::plan::Checkpointing,
-    ) -> bool {
+    fn runs(&self, hw: usize, c: &Choice) -> bool {
+        let d = &c.degrees;
         self.stack_of(hw).is_none_or(|st| {
             st.runs(&crate::capability::Layout {
-                sharding,
+                sharding: c.sharding,
                 dp: d.dp,
                 tp: d.tp,
                 pp: d.pp,
                 cp: d.cp,
                 ep: d.ep,
-                offload,
-                checkpointing,
+                offload: c.offload,
+                checkpointing: c.checkpointing,
+                schedule: c.schedule,
             })
             .is_ok()
         })
@@ -726,6 +722,8 @@ fn degree_levels(
             base.parallel.schedule,
             s.space.interleaving,
             ctx.training,
+            ctx.stack_of(hi)
+                .is_some_and(|st| st.has_schedule(crate::plan::PipelineSchedule::DualPipeV)),
         ),
         sizes: if ctx.training {
             space::micro_batches(
@@ -778,19 +776,22 @@ fn stage_key(c: &Choice, key: Key) -> [u64; 5] {
     ]
 }
 
-/// Whether interleaving lacks whole rounds of micro-batches.
+/// Whether the schedule lacks the micro-batches it needs: interleaving
+/// whole rounds of PP, DualPipeV two per rank (`resolve` refuses both).
 #[inline]
 fn partial_rounds(ctx: &Ctx, c: &Choice) -> bool {
+    use crate::plan::PipelineSchedule;
     if !ctx.training {
         return false;
     }
     let d = c.degrees;
     let m = crate::partition::micro_batch_count(ctx.global_batch, c.batch, d.dp);
-    matches!(
-        c.schedule,
-        crate::plan::PipelineSchedule::Interleaved { .. }
-    ) && d.pp > 1
-        && m % d.pp != 0
+    d.pp > 1
+        && match c.schedule {
+            PipelineSchedule::Interleaved { .. } => m % d.pp != 0,
+            PipelineSchedule::DualPipeV => m < d.pp.saturating_mul(2),
+            PipelineSchedule::OneFOneB | PipelineSchedule::Gpipe => false,
+        }
 }
 
 /// The state of a walk over one hardware option and GPU count.
@@ -932,11 +933,6 @@ fn walk<O: Observe>(
                 for (cki, &checkpointing) in lv.ckpts.iter().enumerate() {
                     for (pri, &precision) in lv.precisions.iter().enumerate() {
                         for (ofi, off) in lv.offloads.iter().enumerate() {
-                            if !ctx.runs(hi, &d, sharding, off.offload, checkpointing) {
-                                let n = dl.scheds.len() * dl.sizes.len();
-                                w.t.unsupported += n as u64;
-                                continue;
-                            }
                             let idle_cxl = added_cxl && !off.uses_cxl;
                             for (sci, &schedule) in dl.scheds.iter().enumerate() {
                                 let first = Choice {
@@ -949,6 +945,10 @@ fn walk<O: Observe>(
                                     offload: off.offload,
                                     batch: 0,
                                 };
+                                if !ctx.runs(hi, &first) {
+                                    w.t.unsupported += dl.sizes.len() as u64;
+                                    continue;
+                                }
                                 let key = key_of(hi, n, &d, [spi, shi, cki, pri, ofi, sci, 0]);
                                 w.batches(first, key, &dl.sizes, idle_cxl);
                             }

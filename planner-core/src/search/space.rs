@@ -697,13 +697,15 @@ pub(crate) fn offloads(r: &Resolved, base: Offload, permission: Permission) -> V
 /// and interleaving with every chunk count that divides the stage's layers
 /// (as bounded). GPipe is only tried when the base plan uses it: it holds
 /// every micro-batch's activations where 1F1B holds at most p, for the
-/// same bubble.
+/// same bubble. DualPipeV is tried when training on a stack that runs it
+/// (`v_schedule`) and the layers split into its 2p chunks.
 pub(crate) fn schedules(
     layers: u32,
     pp: u32,
     base: PipelineSchedule,
     interleaving: Interleaving,
     training: bool,
+    v_schedule: bool,
 ) -> Vec<PipelineSchedule> {
     let valid = |s: PipelineSchedule| match s {
         PipelineSchedule::Interleaved { chunks } => chunks >= 1 && layers % (pp * chunks) == 0,
@@ -725,6 +727,9 @@ pub(crate) fn schedules(
                     out.push(PipelineSchedule::Interleaved { chunks: v });
                 }
             }
+        }
+        if v_schedule && layers % pp.saturating_mul(2) == 0 {
+            out.push(PipelineSchedule::DualPipeV);
         }
     }
     if valid(base) {
@@ -831,6 +836,7 @@ impl Choice {
                 kind,
                 r.levers.precision.weights,
                 r.levers.pruning,
+                r.levers.parallel.schedule.ends_on_first_rank(),
             )
         };
         let before = partition(r);
@@ -841,10 +847,7 @@ impl Choice {
         r.dp = d.dp;
         r.cp = d.cp;
         r.ep = d.ep;
-        r.chunks = match self.schedule {
-            PipelineSchedule::Interleaved { chunks } if d.pp > 1 => chunks,
-            _ => 1,
-        };
+        r.chunks = self.schedule.chunks_per_rank(d.pp);
         match &mut r.work {
             Work::Train { micro_batches, .. } => {
                 *micro_batches =

@@ -818,3 +818,41 @@ fn serving_formats_offer_nvfp4_on_fp4_parts_and_experts_alone_on_an_moe() {
         }
     }
 }
+
+/// The search tries DualPipeV where the stack in force runs it (a base on
+/// torchtitan), with at least two micro-batches per pipeline rank, and
+/// never on Megatron-Core; every such candidate `evaluate` accepts and
+/// prices as the search did.
+#[test]
+fn dual_pipe_v_is_searched_where_the_stack_runs_it() {
+    use crate::plan::PipelineSchedule;
+    let dual = |s: &Scenario| {
+        let mut seen = Seen {
+            every: 1,
+            ..Seen::default()
+        };
+        run(s, Mode::Exhaustive, &mut seen);
+        seen.sampled
+            .into_iter()
+            .filter(|(p, _)| p.levers.parallel.schedule == PipelineSchedule::DualPipeV)
+            .collect::<Vec<_>>()
+    };
+    assert!(dual(&small_training()).is_empty());
+    let mut titan = small_training();
+    titan.base.levers.training_stack = Some(crate::stack::TrainingStack::Torchtitan);
+    titan.base.levers.sharding = crate::plan::Sharding::FsdpFullShard;
+    let found = dual(&titan);
+    assert!(found.len() > 10, "{}", found.len());
+    for (plan, time) in found.iter().step_by(7) {
+        let p = &plan.levers.parallel;
+        let m = crate::partition::micro_batch_count(16, p.micro_batch, p.dp);
+        assert!(p.pp > 1 && m >= 2 * p.pp, "{p:?}");
+        let report = evaluate(plan);
+        assert_eq!(report.verdict == Verdict::Fits, time.is_some());
+        if let (Some(QuickTime::Training { step, .. }), TimeReport::Training(t)) =
+            (time, &report.time)
+        {
+            assert_eq!(step.base().to_bits(), t.step.base().to_bits());
+        }
+    }
+}

@@ -263,6 +263,9 @@ impl Window {
 struct StageTimes {
     fwd: f64,
     bwd: f64,
+    /// The part of `bwd` that computes weight gradients (the GEMMs'
+    /// second half), which split-backward schedules defer into the bubble.
+    wgrad: f64,
     parts: Parts,
     /// Recompute FLOPs (model convention) per micro-batch.
     recompute_flops: f64,
@@ -757,6 +760,7 @@ fn stage_times(
     StageTimes {
         fwd: fwd.max(host_f),
         bwd: bwd.max(host_b),
+        wgrad: (c.gemm_b - c.gemm_f).max(0.0),
         parts,
         recompute_flops: re.flops,
     }
@@ -829,16 +833,32 @@ fn worst_stage(r: &Resolved, sts: &[Stage], su: &StepSetup) -> (usize, StageTime
     (worst_idx, worst)
 }
 
-/// Pipeline bubble and point-to-point sends of a step.
-fn pipeline(r: &Resolved, per_mb: f64, tokens_mb: f64, mf: f64, parts: &mut Parts) {
+/// Pipeline bubble and point-to-point sends of a step, from the paced
+/// stage's forward, backward and weight-gradient seconds per micro-batch.
+///
+/// The bubbles, in deepseek-ai/DualPipe's README table (F a chunk's
+/// forward, B its whole backward, W the weight-gradient part of B, PP the
+/// pipeline's stages): 1F1B and GPipe (PP − 1)(F + B); interleaved 1F1B
+/// that over the chunks per rank (Narayanan et al. 2021 §2.2.2);
+/// DualPipeV (PP/2 − 1)(F&B + B − 3W) over its 2p half-size chunks, with
+/// F&B, a forward and a backward run overlapped, taken as F + B: the
+/// overlap hides communication (what `levers.moe.dispatch_overlap`
+/// prices), not compute.
+fn pipeline(r: &Resolved, t: &StageTimes, tokens_mb: f64, mf: f64, parts: &mut Parts) {
     let p = r.pp;
     let v = f64::from(r.chunks.max(1));
     if p <= 1 {
         return;
     }
+    let per_mb = t.fwd + t.bwd;
+    let stages = f64::from(p - 1);
     let bubble = match r.levers.parallel.schedule {
-        PipelineSchedule::Gpipe | PipelineSchedule::OneFOneB => f64::from(p - 1) * per_mb,
-        PipelineSchedule::Interleaved { .. } => f64::from(p - 1) / v * per_mb,
+        PipelineSchedule::Gpipe | PipelineSchedule::OneFOneB => stages * per_mb,
+        PipelineSchedule::Interleaved { .. } => stages / v * per_mb,
+        PipelineSchedule::DualPipeV => {
+            // Chunks of half a rank's layers: F/2, B/2 and W/2 each.
+            stages * (t.fwd + 2.0 * t.bwd - 3.0 * t.wgrad).max(0.0) / 2.0
+        }
     };
     parts.add(TimeKind::PipelineBubble, bubble, bubble);
     // Megatron's scatter/gather optimisation sends 1/t of the activation
@@ -1494,7 +1514,7 @@ pub(crate) fn step_with(
     let mf = f64::from(m);
     let mut parts = worst.parts.scaled(mf);
 
-    pipeline(r, worst.fwd + worst.bwd, su.tokens_mb, mf, &mut parts);
+    pipeline(r, worst, su.tokens_mb, mf, &mut parts);
 
     let bytes = stage_bytes(r, &st, su.frozen);
     let groups = dp_groups(r);
@@ -1549,6 +1569,53 @@ mod tests {
         p.levers.training_stack = Some(stack);
         p.levers.precision.compute = compute;
         resolve(&p).0
+    }
+
+    /// The bubble of each schedule on the same paced stage, with that
+    /// stage's times: Llama 2 7B on torchtitan, 4 stages × 2 FSDP ranks.
+    fn bubble(schedule: PipelineSchedule) -> (f64, StageTimes) {
+        let mut p = crate::examples::example_plan();
+        p.levers.training_stack = Some(TrainingStack::Torchtitan);
+        p.levers.sharding = crate::plan::Sharding::FsdpFullShard;
+        p.levers.parallel.pp = 4;
+        p.levers.parallel.dp = 2;
+        p.levers.parallel.schedule = schedule;
+        let r = resolve(&p).0;
+        let crate::resolve::Work::Train { kind, seq, .. } = r.work else {
+            unreachable!("the example trains")
+        };
+        let su = setup(&r, kind, seq);
+        let (_, t) = worst_stage(&r, &r.split.stages, &su);
+        let mut parts = Parts::default();
+        pipeline(&r, &t, su.tokens_mb, 16.0, &mut parts);
+        (parts.busy[TimeKind::PipelineBubble as usize], t)
+    }
+
+    /// DualPipeV's bubble is the DualPipe README's (PP/2 − 1)(F&B + B −
+    /// 3W) over its 2p chunks of half a rank's layers, F&B as F + B:
+    /// (p − 1)(F + 2B − 3W)/2 in a rank's times, where 1F1B's is
+    /// (p − 1)(F + B). Only the weight gradients move into the bubble, so
+    /// it lies between 1F1B's and nothing, and the first rank, which runs
+    /// the last chunk too, carries the output head.
+    #[test]
+    fn dual_pipe_v_defers_weight_gradients_into_the_bubble() {
+        let (one_f_one_b, t) = bubble(PipelineSchedule::OneFOneB);
+        assert!((one_f_one_b - 3.0 * (t.fwd + t.bwd)).abs() < 1e-12);
+        let (v, tv) = bubble(PipelineSchedule::DualPipeV);
+        assert!(tv.wgrad > 0.0 && tv.wgrad < tv.bwd, "{tv:?}");
+        let expected = 3.0 * (tv.fwd + 2.0 * tv.bwd - 3.0 * tv.wgrad) / 2.0;
+        assert!((v - expected).abs() < 1e-12, "{v} {expected}");
+        assert!(v > 0.0 && v < one_f_one_b, "{v} {one_f_one_b}");
+        // The same paced stage, its ends moved: the V puts the head on
+        // rank 0 (embedding and head together) and neither on the last.
+        assert!((tv.fwd + tv.bwd - t.fwd - t.bwd).abs() < 1e-12);
+        let mut p = crate::examples::example_plan();
+        p.levers.parallel.pp = 4;
+        p.levers.parallel.dp = 2;
+        p.levers.parallel.schedule = PipelineSchedule::DualPipeV;
+        let sts = resolve(&p).0.split.stages;
+        let ends: Vec<(bool, bool)> = sts.iter().map(|s| (s.embedding, s.head)).collect();
+        assert_eq!(ends, [(true, true), (false, false)]);
     }
 
     /// torchtitan's Float8 linears and Transformer Engine's FP8 linears

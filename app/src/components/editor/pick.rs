@@ -117,12 +117,14 @@ impl Pick for PipelineSchedule {
         ("1f1b", K::Sched1f1b),
         ("interleaved", K::SchedInterleaved),
         ("gpipe", K::SchedGpipe),
+        ("dualpipev", K::SchedDualPipeV),
     ];
     fn key(&self) -> &'static str {
         match self {
             PipelineSchedule::OneFOneB => "1f1b",
             PipelineSchedule::Interleaved { .. } => "interleaved",
             PipelineSchedule::Gpipe => "gpipe",
+            PipelineSchedule::DualPipeV => "dualpipev",
         }
     }
     fn pick(key: &str, current: &Self) -> Option<Self> {
@@ -133,6 +135,7 @@ impl Pick for PipelineSchedule {
             "1f1b" => PipelineSchedule::OneFOneB,
             "interleaved" => PipelineSchedule::Interleaved { chunks: 2 },
             "gpipe" => PipelineSchedule::Gpipe,
+            "dualpipev" => PipelineSchedule::DualPipeV,
             _ => return None,
         })
     }
