@@ -259,6 +259,13 @@ pub static PRICES: &[PriceEntry] = &[
         market: Market::China,
     },
     PriceEntry {
+        item: PricedItem::Gpu(GpuId::Rtx4090d), kind: PriceKind::RentalPerHour,
+        usd: cny(1.88), date: "2026-08-21",
+        source: "AutoDL (China) on-demand RTX 4090D 24GB, about ¥1.88–1.98 per card-hour as a project's AutoDL environment notes of 2026-08-21 record it (¥1.88 taken; other users' records: ¥1.88 and ¥1.68; AutoDL's monthly rate, ¥946 a card, is ¥1.31 an hour); at ¥6.9056/$",
+        provenance: Provenance::Secondary,
+        market: Market::China,
+    },
+    PriceEntry {
         item: PricedItem::Gpu(GpuId::Rtx5090), kind: PriceKind::RentalPerHour,
         usd: Usd::new(0.86), date: "2026-05-03",
         source: "Spheron on-demand RTX 5090 'from $0.86/hr', prices as of 3 May 2026 (Spheron blog, 'RTX 5090 vs RTX 4090')",
@@ -346,6 +353,13 @@ pub static PRICES: &[PriceEntry] = &[
         item: PricedItem::Gpu(GpuId::Mi325x), kind: PriceKind::RentalPerHour,
         usd: Usd::new(1.95), date: "2026-05-18",
         source: "MI325X on demand at $1.95 per GPU-hour at TensorWave, as reported by Cliff Center, 'AMD inference economics' (cliffcenter.com/research, 2026-05-18)",
+        provenance: Provenance::Secondary,
+        market: Market::Global,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Mi355x), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(2.59), date: "2026-07-31",
+        source: "Vultr on-demand MI355X, $2.590 per GPU-hour (vultr.com/pricing, cloud GPU table, 'Pricing shown is on-demand'), as captured on 2026-07-31 in a public GPU-price dataset's evidence files; TensorWave listed 'starting at' $2.95 the same day",
         provenance: Provenance::Secondary,
         market: Market::Global,
     },
@@ -534,12 +548,10 @@ mod tests {
     /// new part cannot slip in unpriced).
     #[test]
     fn every_catalog_gpu_rents_at_a_dated_price_or_is_named_unpriced() {
-        const UNPRICED: [GpuId; 8] = [
+        const UNPRICED: [GpuId; 6] = [
             GpuId::V100Pcie32,
-            GpuId::Rtx4090d,
             GpuId::Gh200_144,
             GpuId::Mi250xGcd,
-            GpuId::Mi355x,
             GpuId::Gaudi2,
             GpuId::Gaudi3,
             GpuId::Ascend910cDie,
