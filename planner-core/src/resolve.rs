@@ -127,7 +127,12 @@ impl<'a> From<&'a Resolved> for Partition<'a> {
                 Work::Infer { .. } => crate::engine::Mxfp4Layout::of(r.levers.engine, r.gpu.arch),
             },
             pruning: r.levers.pruning,
-            schedule: r.levers.parallel.schedule,
+            // Serving runs no pipeline schedule: its stages keep the ends
+            // apart whatever the lever says.
+            schedule: match r.work {
+                Work::Train { .. } => r.levers.parallel.schedule,
+                Work::Infer { .. } => crate::plan::PipelineSchedule::OneFOneB,
+            },
         }
     }
 }

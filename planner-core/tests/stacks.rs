@@ -450,3 +450,23 @@ fn dual_pipe_v_runs_on_torchtitan_with_two_micro_batches_per_rank() {
     );
     assert_eq!(evaluate(&few).verdict, Verdict::Invalid);
 }
+
+/// Serving runs no pipeline schedule: a serving plan with pipeline stages
+/// keeps its output head on the last stage whatever the schedule lever
+/// says, so its report is the same under 1F1B and DualPipeV.
+#[test]
+fn a_serving_plan_ignores_the_training_schedule() {
+    use planner_core::plan::PipelineSchedule;
+    let mut plan = planner_core::example_serving_plan();
+    plan.levers.parallel.pp = 2;
+    plan.levers.parallel.tp /= 2;
+    let one = evaluate(&plan);
+    plan.levers.parallel.schedule = PipelineSchedule::DualPipeV;
+    let v = evaluate(&plan);
+    assert_eq!(one.devices, v.devices);
+    assert_eq!(
+        format!("{:?}", one.time),
+        format!("{:?}", v.time),
+        "serving time moved with a training schedule"
+    );
+}

@@ -166,7 +166,7 @@ fn pipeline_parallel_items(plan: &Plan) -> Vec<Draft> {
     if let Some(e) = engine::serving_engine(plan) {
         return engine::pp_items(e, par.pp);
     }
-    vec![
+    let mut items = vec![
         draft(
             "pp.model",
             C::CodeChange,
@@ -194,7 +194,22 @@ fn pipeline_parallel_items(plan: &Plan) -> Vec<Draft> {
                 "每个微批次的激活都要跨越阶段边界传输。",
             ),
         ),
-    ]
+    ];
+    if par.schedule == crate::plan::PipelineSchedule::DualPipeV {
+        items.push(draft(
+            "pp.dualpipev",
+            C::FrameworkSupport,
+            t(
+                "Run torchtitan with pipeline_parallel_schedule = \"DualPipeV\" on a PyTorch that has ScheduleDualPipeV (after 2.8), with at least two micro-batches per stage; rank 0 holds the embedding and the output head together, so give it fewer layers if it paces the step.",
+                "在带有 ScheduleDualPipeV 的 PyTorch（2.8 之后的版本）上以 pipeline_parallel_schedule = \"DualPipeV\" 运行 torchtitan，每个阶段至少两个微批次；第 0 级同时承担嵌入层和输出头，若它拖慢整步，可给它分配更少的层。",
+            ),
+            t(
+                format!("DualPipeV needs {} or more micro-batches per step at PP = {}.", 2 * u64::from(par.pp), par.pp),
+                format!("PP = {} 时 DualPipeV 每步至少需要 {} 个微批次。", par.pp, 2 * u64::from(par.pp)),
+            ),
+        ));
+    }
+    items
 }
 
 /// Items for [`Lever::ContextParallel`].

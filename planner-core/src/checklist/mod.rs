@@ -282,6 +282,23 @@ mod tests {
         let d = list(&pooled);
         assert!(d.of(Category::Isolation).any(|i| i.id == "isolation.pool"));
         assert_eq!(d.migration, MigrationClass::InfrastructureChange);
+
+        // DualPipeV says where it runs and what it needs; 1F1B does not.
+        let mut pp = base.clone();
+        pp.levers.parallel.pp = 4;
+        pp.levers.parallel.dp = 2;
+        let one = ids(&list(&pp));
+        assert!(one.contains(&"pp.model".to_string()));
+        assert!(!one.contains(&"pp.dualpipev".to_string()));
+        pp.levers.parallel.schedule = crate::plan::PipelineSchedule::DualPipeV;
+        let v = list(&pp);
+        let item = v
+            .of(Category::FrameworkSupport)
+            .find(|i| i.id == "pp.dualpipev");
+        assert!(
+            item.is_some_and(|i| i.reason.en.contains("8 or more")),
+            "{item:?}"
+        );
     }
 
     #[test]

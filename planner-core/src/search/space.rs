@@ -836,7 +836,7 @@ impl Choice {
                 kind,
                 r.levers.precision.weights,
                 r.levers.pruning,
-                r.levers.parallel.schedule.ends_on_first_rank(),
+                training && r.levers.parallel.schedule.ends_on_first_rank(),
             )
         };
         let before = partition(r);
