@@ -2287,3 +2287,109 @@ fn dgxc_bf16_table() {
     }
     assert!(median > 0.08 && median < 0.11, "{median}");
 }
+
+/// Megatron-LM's README weak-scaling table (NVIDIA/Megatron-LM `README.md`
+/// and `images/model_table.png`, read at d98e8a6; the table since 2024,
+/// Megatron-Core r0.8.0 by the strong-scaling figure beside it): GPT
+/// models of 1.7B to 462B parameters on 48 to 6,144 H100 GPUs, sequence
+/// 4,096, vocabulary 131,072, TP × PP × DP 48, four sequences per
+/// data-parallel rank and pipeline stage a step, "per-GPU teraFLOP/s" in
+/// Megatron's count (`num_floating_point_operations`: 72 l h² + 12 l h s +
+/// 6 h V per token, no recompute, full attention), with DP, TP and PP
+/// communication overlapped. The README's model: GPT, so GeLU FFN of 4h,
+/// LayerNorm, biases, untied embeddings, learned positions, multi-head
+/// attention (the parameter counts check: 24 × 12 × 2,048² + 2 × 131,072
+/// × 2,048 = 1.74B). Assumed, as the README does not say: BF16, micro-batch 1,
+/// sequence parallelism with TP, the distributed optimizer, 1F1B without
+/// interleaving, the least recompute that fits, DGX H100 with NDR
+/// InfiniBand. Held out: nothing fitted.
+fn megatron_readme_weak_scaling() -> Vec<Run> {
+    use planner_core::model::{Bias, FfnActivation, ModelSpec, Norm, Positions};
+    use planner_core::plan::CustomModel;
+    #[rustfmt::skip]
+    let rows = [
+        // (label, heads, hidden, layers, TP, PP, GPUs, batch, TFLOP/s)
+        ("1.7B", 16, 2048, 24, 1, 1, 48, 192, 408.8),
+        ("7.1B", 32, 4096, 30, 2, 1, 96, 192, 465.9),
+        ("16B", 48, 6144, 32, 4, 1, 192, 192, 489.1),
+        ("32B", 56, 7168, 48, 8, 1, 384, 192, 459.6),
+        ("70B", 64, 8192, 84, 8, 2, 768, 384, 419.7),
+        ("119B", 80, 10240, 92, 8, 4, 1536, 768, 420.5),
+        ("177B", 96, 12288, 96, 8, 6, 2304, 1152, 432.8),
+        ("314B", 128, 16384, 96, 8, 8, 3072, 1536, 474.4),
+        ("462B", 144, 18432, 112, 8, 16, 6144, 3072, 459.9),
+    ];
+    rows.into_iter()
+        .map(|(label, heads, h, l, tp, pp, gpus, batch, tflops)| {
+            let (lf, hf, s, v) = (f64::from(l), f64::from(h), 4096.0, 131_072.0);
+            let flops_per_token = 72.0 * lf * hf * hf + 12.0 * lf * hf * s + 6.0 * hf * v;
+            let dp = gpus / (tp * pp);
+            let spec = ModelSpec {
+                activation: FfnActivation::Gelu,
+                norm: Norm::LayerNorm,
+                bias: Bias::All,
+                // Megatron's GPT default, `learned_absolute`.
+                positions: Positions::Learned {
+                    max_positions: 4096,
+                },
+                ..ModelSpec::llama(l, h, heads, heads, 4 * h, 131_072, 4096)
+            };
+            Run {
+                name: format!("Megatron-LM README H100×{gpus} GPT {label}"),
+                custom: Some(ModelChoice::Custom(CustomModel {
+                    shipped: None,
+                    name: format!("GPT {label}"),
+                    spec,
+                })),
+                gpu: GpuId::H100Sxm,
+                scale_out: Some(LinkId::InfinibandNdr),
+                seq: 4096,
+                micro_batch: 1,
+                tp,
+                pp,
+                dp,
+                tp_overlap: tp > 1,
+                accumulation: batch / dp,
+                ckpt: Checkpointing::None,
+                infer_recompute: true,
+                sharding: Sharding::Zero1,
+                tokens_per_gpu_s: tflops * 1e12 / flops_per_token,
+                ..Run::default()
+            }
+        })
+        .collect()
+}
+
+/// The Megatron-LM README rows, held out (docs/validation.md, "Megatron-LM's
+/// README"). The bounds pin today's errors so a change shows here.
+#[test]
+fn megatron_readme_weak_scaling_table() {
+    let runs = megatron_readme_weak_scaling();
+    let (e, unfit) = table(
+        "Megatron-LM README weak scaling, H100 (Megatron-Core r0.8.0; held out)",
+        &runs,
+    );
+    assert!(unfit.is_empty(), "{unfit:?}");
+    let (median, worst) = stats(&e);
+    println!(
+        "median {:.1} %, worst {:.1} %",
+        median * 100.0,
+        worst * 100.0
+    );
+    assert_eq!(e.len(), 9);
+    // The five pipelined rows (70B to 462B, 1F1B assumed) within 6 %; the
+    // unpipelined ones are named misses (docs/validation.md): the two
+    // smallest fast by 15-30 % (measured MFU 41 and 47 %, predicted 57-58
+    // %), the 16B close, the 32B slow by 25-35 % (its FP32 gradient
+    // reduce-scatter over 48 nodes, 0.38 s, hides behind one micro-batch's
+    // backward in the model; the run hid more).
+    for (run, x) in runs.iter().zip(&e) {
+        let bound = match run.pp {
+            1 if run.name.ends_with("1.7B") || run.name.ends_with("7.1B") => -0.30..-0.15,
+            1 if run.name.ends_with("32B") => 0.25..0.35,
+            _ => -0.06..0.06,
+        };
+        assert!(bound.contains(x), "{} {x}", run.name);
+    }
+    assert!(median < 0.06, "{median}");
+}
