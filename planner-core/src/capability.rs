@@ -177,20 +177,20 @@ fn is_zero(s: Sharding) -> bool {
 impl TrainingStack {
     /// Whether the stack runs `l`, and if not, the first reason.
     pub fn runs(self, l: &Layout) -> Result<(), Unsupported> {
-        if l.pp > 1 && !self.has_schedule(l.schedule) {
-            return Err(Unsupported::PipelineSchedule);
-        }
         match self {
             TrainingStack::MegatronCore => megatron_core(l),
             TrainingStack::Torchtitan | TrainingStack::TorchtitanCompiled => torchtitan(l),
             TrainingStack::DeepSpeed => deepspeed(l, Pipelines::None),
             TrainingStack::MegatronDeepSpeed => deepspeed(l, Pipelines::Engine),
             TrainingStack::HfTrainer => hf_trainer(l),
+        }?;
+        // The schedule last: a stack without pipelines says so first.
+        if l.pp > 1 && !self.has_schedule(l.schedule) {
+            return Err(Unsupported::PipelineSchedule);
         }
+        Ok(())
     }
-}
 
-impl TrainingStack {
     /// Whether the stack runs the pipeline schedule `s` (with pipeline
     /// stages; the notes on each stack below): only torchtitan runs
     /// DualPipeV.

@@ -145,13 +145,31 @@ crate::lang::named!(IgnoredLever {
 });
 
 /// The stacks that run a plan's levers, as the end of a sentence.
-fn stack_list(runs: &[TrainingStack], lang: Lang) -> String {
+fn stack_list(
+    runs: &[TrainingStack],
+    others: &[(TrainingStack, Unsupported)],
+    lang: Lang,
+) -> String {
     let names: Vec<&str> = runs.iter().map(|s| s.name(lang)).collect();
-    match (lang, names.is_empty()) {
-        (Lang::En, true) => "no stack in the catalog runs these levers together".into(),
-        (Lang::En, false) => format!("stacks that run them: {}", names.join(", ")),
-        (Lang::Zh, true) => "目录中没有框架能同时运行这些设置".into(),
-        (Lang::Zh, false) => format!("支持这些设置的框架：{}", names.join("、")),
+    let refused: Vec<String> = others
+        .iter()
+        .map(|(s, why)| match lang {
+            Lang::En => format!("{} lacks {}", s.name(lang), why.name(lang)),
+            Lang::Zh => format!("{}不支持{}", s.name(lang), why.name(lang)),
+        })
+        .collect();
+    match (lang, names.is_empty(), refused.is_empty()) {
+        (Lang::En, true, true) => "no stack in the catalog runs these levers together".into(),
+        (Lang::En, true, false) => format!(
+            "no stack in the catalog runs these levers together: {}",
+            refused.join("; ")
+        ),
+        (Lang::En, false, _) => format!("stacks that run them: {}", names.join(", ")),
+        (Lang::Zh, true, true) => "目录中没有框架能同时运行这些设置".into(),
+        (Lang::Zh, true, false) => {
+            format!("目录中没有框架能同时运行这些设置：{}", refused.join("；"))
+        }
+        (Lang::Zh, false, _) => format!("支持这些设置的框架：{}", names.join("、")),
     }
 }
 
@@ -392,6 +410,10 @@ pub enum DiagnosticKind {
         reason: Unsupported,
         /// The stacks that do run the levers (none when empty).
         runs: Vec<TrainingStack>,
+        /// When none does, what each other stack cannot run, so a user
+        /// sees which lever to change for which stack.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        others: Vec<(TrainingStack, Unsupported)>,
     },
     /// The plan names no stack and the mainstream one for its workload
     /// cannot run its levers, so it is evaluated on the first that can.
@@ -699,12 +721,13 @@ fn message(d: &DiagnosticKind) -> String {
             stack,
             reason,
             runs,
+            others,
         } => format!(
             "{}: {} cannot run {}; {}",
             reason.field(),
             stack.en(),
             reason.en(),
-            stack_list(runs, Lang::En)
+            stack_list(runs, others, Lang::En)
         ),
         K::StackForLevers {
             stack,
@@ -928,12 +951,13 @@ fn message_zh(d: &DiagnosticKind) -> String {
             stack,
             reason,
             runs,
+            others,
         } => format!(
             "{}：{} 不支持{}；{}",
             reason.field(),
             stack.name(Lang::Zh),
             reason.name(Lang::Zh),
-            stack_list(runs, Lang::Zh)
+            stack_list(runs, others, Lang::Zh)
         ),
         K::StackForLevers {
             stack,

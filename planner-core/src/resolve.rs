@@ -664,11 +664,25 @@ fn check_stack(c: &mut Checker, plan: &Plan, stack: Option<crate::stack::Trainin
     let layout = crate::capability::Layout::of(&plan.levers);
     let mainstream = t.kind.mainstream_stack();
     match stack.runs(&layout) {
-        Err(reason) => c.push(Diagnostic::error(K::StackCannotRun {
-            stack,
-            reason,
-            runs: crate::capability::stacks_that_run(&layout),
-        })),
+        Err(reason) => {
+            let runs = crate::capability::stacks_that_run(&layout);
+            // When none runs them, what each other stack lacks.
+            let others = if runs.is_empty() {
+                crate::stack::TrainingStack::ALL
+                    .into_iter()
+                    .filter(|s| *s != stack)
+                    .filter_map(|s| s.runs(&layout).err().map(|why| (s, why)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            c.push(Diagnostic::error(K::StackCannotRun {
+                stack,
+                reason,
+                runs,
+                others,
+            }))
+        }
         Ok(()) if plan.levers.training_stack.is_none() && stack != mainstream => {
             if let Err(reason) = mainstream.runs(&layout) {
                 c.push(Diagnostic::info(K::StackForLevers {

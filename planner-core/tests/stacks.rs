@@ -431,6 +431,13 @@ fn dual_pipe_v_runs_on_torchtitan_with_two_micro_batches_per_rank() {
         msg.starts_with("levers.parallel.schedule: Megatron-Core"),
         "{msg}"
     );
+    // No stack runs ZeRO-1 with DualPipeV: the message says what each
+    // other one lacks, so the way out (FSDP on torchtitan) shows.
+    assert!(
+        msg.contains("torchtitan / FSDP2 (eager) lacks this sharding mode"),
+        "{msg}"
+    );
+    assert!(!msg.contains('\n'));
     let zh = r
         .diagnostics
         .iter()
