@@ -254,6 +254,21 @@ fn layout_plan(sharding: planner_core::plan::Sharding, pp: u32) -> Plan {
     plan
 }
 
+/// The Chinese text of a report's `StackCannotRun` refusal (empty if none).
+fn stack_refusal_zh(report: &planner_core::report::Report) -> String {
+    report
+        .diagnostics
+        .iter()
+        .find(|d| {
+            matches!(
+                d.detail,
+                planner_core::DiagnosticKind::StackCannotRun { .. }
+            )
+        })
+        .map(|d| d.message_in(planner_core::Lang::Zh))
+        .unwrap_or_default()
+}
+
 fn message(plan: &Plan, kind: fn(&planner_core::DiagnosticKind) -> bool) -> Option<String> {
     evaluate(plan)
         .diagnostics
@@ -267,7 +282,7 @@ fn message(plan: &Plan, kind: fn(&planner_core::DiagnosticKind) -> bool) -> Opti
 #[test]
 fn a_named_stack_that_cannot_run_the_levers_is_refused_by_name() {
     use planner_core::plan::Sharding;
-    use planner_core::{DiagnosticKind as K, Lang, Verdict};
+    use planner_core::{DiagnosticKind as K, Verdict};
     let mut plan = layout_plan(Sharding::FsdpShardGradOp, 1);
     plan.levers.training_stack = Some(TrainingStack::MegatronCore);
     let report = evaluate(&plan);
@@ -276,12 +291,7 @@ fn a_named_stack_that_cannot_run_the_levers_is_refused_by_name() {
     assert!(msg.starts_with("levers.sharding: Megatron-Core"), "{msg}");
     assert!(msg.contains("torchtitan / FSDP2 (eager)"), "{msg}");
     assert!(!msg.contains('\n'));
-    let zh = report
-        .diagnostics
-        .iter()
-        .find(|d| matches!(d.detail, K::StackCannotRun { .. }))
-        .map(|d| d.message_in(Lang::Zh))
-        .unwrap_or_default();
+    let zh = stack_refusal_zh(&report);
     assert!(zh.contains("不支持") && zh.contains("torchtitan"), "{zh}");
 }
 
@@ -390,7 +400,7 @@ fn the_search_keeps_the_base_plans_stack() {
 fn dual_pipe_v_runs_on_torchtitan_with_two_micro_batches_per_rank() {
     use planner_core::plan::{PipelineSchedule, Sharding};
     use planner_core::report::ItemKind;
-    use planner_core::{DiagnosticKind as K, Lang, Verdict};
+    use planner_core::{DiagnosticKind as K, Verdict};
     let mut plan = layout_plan(Sharding::FsdpFullShard, 4);
     plan.levers.parallel.schedule = PipelineSchedule::DualPipeV;
     assert_eq!(plan.training_stack(), Some(TrainingStack::Torchtitan));
@@ -438,12 +448,7 @@ fn dual_pipe_v_runs_on_torchtitan_with_two_micro_batches_per_rank() {
         "{msg}"
     );
     assert!(!msg.contains('\n'));
-    let zh = r
-        .diagnostics
-        .iter()
-        .find(|d| matches!(d.detail, K::StackCannotRun { .. }))
-        .map(|d| d.message_in(Lang::Zh))
-        .unwrap_or_default();
+    let zh = stack_refusal_zh(&r);
     assert!(zh.contains("流水线调度"), "{zh}");
 
     // The example's 256 sequences over DP 2 at micro-batch 32: four

@@ -155,7 +155,7 @@ strings! {
     Sched1f1b => "1F1B", "1F1B";
     SchedInterleaved => "Interleaved 1F1B", "交错式 1F1B";
     SchedGpipe => "GPipe", "GPipe";
-    SchedDualPipeV => "DualPipeV (torchtitan only)", "DualPipeV（仅 torchtitan）";
+    SchedDualPipeV => "DualPipeV", "DualPipeV（V 形）";
     Chunks => "Model chunks per GPU", "每 GPU 模型块数";
     MicroBatch => "Micro-batch", "微批大小";
     // Offload.
