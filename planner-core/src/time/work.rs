@@ -177,6 +177,9 @@ struct LayerCtx {
     ab: f64,
     /// Query tokens per device.
     tok: f64,
+    /// Rows of tensor-core work the dense GEMMs issue for `tok`: never
+    /// fewer than the architecture's smallest MMA tile ([`mma_rows`]).
+    mma_tok: f64,
     /// Bytes per stored linear weight.
     wb: f64,
     /// Weight matrices of one MLP (3 when gated).
@@ -260,7 +263,7 @@ struct Gemms {
 fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
     let attn_params =
         (l.attention - l.kv_projections) / c.t + l.kv_projections * r.spec.kv_share(c.t);
-    let time = gemm_seconds_at(r, c.rate, 2.0 * c.tok * attn_params, 2.0);
+    let time = gemm_seconds_at(r, c.rate, 2.0 * c.mma_tok * attn_params, 2.0);
     let (dims, n) = attention_linears(r, c);
     Gemms {
         flops: 2.0 * c.tok * attn_params,
@@ -278,6 +281,38 @@ fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
 /// warpgroup MMA (PTX ISA, `wgmma.mma_async` shapes m64nNk16), the block
 /// DeepGEMM's masked layout and vLLM's small-batch configs use in decode.
 const EXPERT_BLOCK_ROWS: f64 = 64.0;
+
+/// The fewest token rows a dense GEMM's tensor-core tile computes on the
+/// part: a Hopper warpgroup MMA is 64 rows whatever the batch (PTX ISA,
+/// `wgmma.mma_async` shapes m64nNk16), and Blackwell's `tcgen05.mma`
+/// takes M of 64 or 128 for one CTA, so a decode GEMM of a few tokens
+/// costs the tensor time of 64. Ant Group's H20 serving report (LMSYS
+/// blog, "Together with SGLang: Best Practices for Serving DeepSeek-R1 on
+/// H20-96G", 2025-09-26) names it: "WGMMA's `block_m` is fixed at 64",
+/// so small-batch decoding runs redundant GEMM work, and on the H20
+/// (148 dense BF16 TFLOPS against 4.0 TB/s) that work, not the weight
+/// read, sets the pace. On parts whose tensor rate dwarfs their memory
+/// (H100, H200, B200) the padded work still hides under the read. Older
+/// architectures' `mma.sync` tiles are 16 rows or fewer and are not
+/// padded here.
+pub(crate) fn mma_rows(r: &Resolved) -> f64 {
+    use crate::hardware::GpuArch;
+    match r.gpu.arch {
+        GpuArch::Hopper | GpuArch::Blackwell => EXPERT_BLOCK_ROWS,
+        _ => 1.0,
+    }
+}
+
+/// The rows a GEMM over `tokens` issues: at least one MMA tile
+/// ([`mma_rows`]); 0 stays 0. Past one tile the tiles' own sizes (128,
+/// 256) and their last partial tile are the GEMM efficiency's business
+/// (`Efficiency::gemm_at`), not padded here.
+fn mma_tokens(r: &Resolved, tokens: f64) -> f64 {
+    if tokens <= 0.0 {
+        return 0.0;
+    }
+    tokens.max(mma_rows(r))
+}
 
 /// The routed experts of one MoE layer on one device, as an engine runs
 /// them: one grouped GEMM per matrix over the local experts.
@@ -461,7 +496,7 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     // Router and shared experts see every token.
     let shared = l.shared / c.t;
     g.flops += 2.0 * tok * shared;
-    g.time += gemm_seconds_at(r, c.rate, 2.0 * tok * shared, c.mats);
+    g.time += gemm_seconds_at(r, c.rate, 2.0 * c.mma_tok * shared, c.mats);
     g.weight_bytes += shared * c.wb;
     // Routed experts: one grouped GEMM per matrix, not one GEMM per expert
     // (vLLM's fused_moe Triton kernel, SGLang and TensorRT-LLM's MoE
@@ -480,7 +515,7 @@ fn moe_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
 /// The MLP of a dense layer.
 fn dense_mlp(r: &Resolved, l: &LayerParams, c: &LayerCtx, g: &mut Gemms) {
     let mlp = l.dense_mlp / c.t;
-    let time = gemm_seconds_at(r, c.rate, 2.0 * c.tok * mlp, c.mats);
+    let time = gemm_seconds_at(r, c.rate, 2.0 * c.mma_tok * mlp, c.mats);
     g.flops += 2.0 * c.tok * mlp;
     g.time += time + stalls(c, &mlp_linears(r, c), time);
     g.weight_bytes += mlp * c.wb;
@@ -690,6 +725,7 @@ pub(crate) fn layer(r: &Resolved, l: &LayerParams, moe: bool, pass: Pass) -> Lay
         h: f64::from(r.spec.hidden),
         ab: r.levers.precision.activations.bytes_per_element(),
         tok: pass.tokens,
+        mma_tok: mma_tokens(r, pass.tokens),
         wb: linear_weight_bytes(r),
         mats: mlp_matrices(r),
         shape: r.spec.attention_shape(),
@@ -849,7 +885,9 @@ pub(crate) fn stage_of(
         w.head_flops = f;
         // The output layer stays in 16 bits under FP8 recipes.
         let rate = peak_16bit(r) * ceiling_16bit(r);
-        w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
+        let issued = 2.0 * mma_tokens(r, logits_tokens) * hv;
+        w.head_time =
+            issued / (rate * r.eff.gemm_at(Seconds::from_secs(issued / rate.max(1.0)))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
         w.head_weight_bytes = hv * r.split.weight_bytes.1;
