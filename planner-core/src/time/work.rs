@@ -273,40 +273,58 @@ fn projections(r: &Resolved, l: &LayerParams, c: &LayerCtx) -> Gemms {
     }
 }
 
+/// The M of a Hopper warpgroup MMA, whatever the batch (PTX ISA,
+/// `wgmma.mma_async` shapes m64nNk16); Blackwell's `tcgen05.mma` takes 64
+/// or 128 rows for one CTA.
+const HOPPER_MMA_M: f64 = 64.0;
+
 /// Rows of one expert's tile in a grouped GEMM: each expert's tokens are
 /// padded to the kernel's block M (vLLM's fused_moe `moe_align_block_size`
 /// pads every expert's token count to `BLOCK_SIZE_M`; DeepGEMM's contiguous
 /// layout aligns each expert segment to the GEMM M block, README "Grouped
-/// GEMMs (contiguous layout)"). 64 is the smallest M of a Hopper
-/// warpgroup MMA (PTX ISA, `wgmma.mma_async` shapes m64nNk16), the block
-/// DeepGEMM's masked layout and vLLM's small-batch configs use in decode.
-const EXPERT_BLOCK_ROWS: f64 = 64.0;
+/// GEMMs (contiguous layout)"): the Hopper MMA's 64, the block DeepGEMM's
+/// masked layout and vLLM's small-batch configs use in decode.
+const EXPERT_BLOCK_ROWS: f64 = HOPPER_MMA_M;
 
-/// The fewest token rows a dense GEMM's tensor-core tile computes on the
-/// part: a Hopper warpgroup MMA is 64 rows whatever the batch (PTX ISA,
-/// `wgmma.mma_async` shapes m64nNk16), and Blackwell's `tcgen05.mma`
-/// takes M of 64 or 128 for one CTA, so a decode GEMM of a few tokens
-/// costs the tensor time of 64. Ant Group's H20 serving report (LMSYS
-/// blog, "Together with SGLang: Best Practices for Serving DeepSeek-R1 on
-/// H20-96G", 2025-09-26) names it: "WGMMA's `block_m` is fixed at 64",
-/// so small-batch decoding runs redundant GEMM work, and on the H20
-/// (148 dense BF16 TFLOPS against 4.0 TB/s) that work, not the weight
-/// read, sets the pace. On parts whose tensor rate dwarfs their memory
-/// (H100, H200, B200) the padded work still hides under the read. Older
-/// architectures' `mma.sync` tiles are 16 rows or fewer and are not
-/// padded here.
-pub(crate) fn mma_rows(r: &Resolved) -> f64 {
-    use crate::hardware::GpuArch;
-    match r.gpu.arch {
-        GpuArch::Hopper | GpuArch::Blackwell => EXPERT_BLOCK_ROWS,
-        _ => 1.0,
+/// The fewest token rows a dense GEMM's tensor-core tile computes, by the
+/// kernels engines run. FP8 GEMMs on Hopper and data-centre Blackwell
+/// (CUTLASS's scaled-mm in vLLM and SGLang, DeepGEMM) put the tokens on
+/// the MMA's M side, [`HOPPER_MMA_M`] rows: DeepGEMM picks `block_m` 64
+/// for up to 64 rows (`deep_gemm/jit_kernels/config.py`, commit ba142b8),
+/// SGLang's SM90 FP8 W8A8 path tiles small batches 64×64×128
+/// (sgl-project/sglang#25532), and Ant Group's H20 report names the waste
+/// ("WGMMA's `block_m` is fixed at 64", LMSYS blog 2025-09-26). So an FP8
+/// decode GEMM of a few tokens costs the tensor time of 64, which on the
+/// H20 (296 dense FP8 TFLOPS against 4.0 TB/s) is longer than its weight
+/// read: DeepGEMM#192 measured its 32-token grouped GEMMs on an H20 at
+/// 117–118 TFLOPS of real work, under half the bandwidth, before swapping
+/// A and B. Not padded: 16-bit GEMMs, which go through cuBLAS, whose
+/// Hopper decode kernels put the tokens on the 8-wide side
+/// (`nvjet_tst_64x8_…`, `…_256x8_…` in SGLang's H100 decode traces,
+/// sgl-project/sglang `.claude/skills/sglang-torch-profiler-analysis`);
+/// weight-only formats, whose mixed-input kernels hold the weights in the
+/// MMA's A operand (Machete) or run 16-row `mma.sync` tiles (Marlin); and
+/// parts without warpgroup MMAs (GDDR Blackwell, sm_120, and everything
+/// before Hopper, whose `mma.sync` tiles are 16 rows). On parts whose
+/// tensor rate dwarfs their memory (H100, H200, B200) the padded FP8 work
+/// still hides under the read.
+fn mma_rows(r: &Resolved) -> f64 {
+    use crate::hardware::{GpuArch, MemoryTech};
+    let fp8 = r.levers.precision.compute == Precision::Fp8 && r.gpu.fp8.is_some();
+    let warpgroup_mma = matches!(r.gpu.arch, GpuArch::Hopper | GpuArch::Blackwell)
+        && !matches!(r.gpu.memory, MemoryTech::Gddr6 | MemoryTech::Gddr7);
+    if fp8 && warpgroup_mma {
+        HOPPER_MMA_M
+    } else {
+        1.0
     }
 }
 
 /// The rows a GEMM over `tokens` issues: at least one MMA tile
-/// ([`mma_rows`]); 0 stays 0. Past one tile the tiles' own sizes (128,
-/// 256) and their last partial tile are the GEMM efficiency's business
-/// (`Efficiency::gemm_at`), not padded here.
+/// ([`mma_rows`]); 0 stays 0. Only the first tile's padding is charged:
+/// past 64 tokens the kernels switch to larger tiles (DeepGEMM's 128
+/// rows) whose last partial tile is not modelled, which leaves a batch of
+/// 65–127 tokens up to half a tile short.
 fn mma_tokens(r: &Resolved, tokens: f64) -> f64 {
     if tokens <= 0.0 {
         return 0.0;
@@ -884,10 +902,9 @@ pub(crate) fn stage_of(
         let f = 2.0 * logits_tokens * hv;
         w.head_flops = f;
         // The output layer stays in 16 bits under FP8 recipes.
+        // It runs through cuBLAS's 16-bit kernels, unpadded (`mma_rows`).
         let rate = peak_16bit(r) * ceiling_16bit(r);
-        let issued = 2.0 * mma_tokens(r, logits_tokens) * hv;
-        w.head_time =
-            issued / (rate * r.eff.gemm_at(Seconds::from_secs(issued / rate.max(1.0)))).max(1.0);
+        w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
         // Output-layer weights (16-bit) and FP32 logits written, read by
         // the softmax/cross-entropy and written back as gradients.
         w.head_weight_bytes = hv * r.split.weight_bytes.1;
