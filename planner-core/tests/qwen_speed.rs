@@ -491,3 +491,89 @@ fn an_h20_fp8_decode_step_waits_on_padded_tensor_work() {
         );
     }
 }
+
+/// A Qwen3-MoE model from its `config.json` keys (Qwen/Qwen3-30B-A3B,
+/// Qwen/Qwen3-235B-A22B: 128 experts, 8 routed a token, 4 KV heads).
+fn qwen3_moe(name: &str, hidden: u32, expert_ffn: u32, heads: u32, layers: u32) -> ModelChoice {
+    let json = format!(
+        r#"{{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
+        "head_dim": 128, "hidden_act": "silu", "hidden_size": {hidden},
+        "intermediate_size": {}, "max_position_embeddings": 40960,
+        "mlp_only_layers": [], "model_type": "qwen3_moe",
+        "moe_intermediate_size": {expert_ffn}, "num_attention_heads": {heads},
+        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": {layers},
+        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}}"#,
+        hidden * 3
+    );
+    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
+    ModelChoice::Custom(CustomModel {
+        shipped: None,
+        name: name.into(),
+        spec: m.spec,
+    })
+}
+
+/// The two Qwen3-MoE models of the same page under SGLang on H20s: the
+/// 30B-A3B on one (BF16 and FP8), the 235B-A22B on eight in BF16 and four
+/// in FP8 (TP over every GPU, the experts split with it); and the 30B's
+/// peak allocated memory under transformers. Its transformers speed
+/// (1.9 tokens/s at a one-token prompt: the experts run one at a time
+/// from Python) is left out.
+#[test]
+fn qwen3_moe_on_h20() {
+    #[rustfmt::skip]
+    let rows: [(&str, ModelChoice, u32, bool, [f64; 4]); 4] = [
+        ("30B-A3B", qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48), 1, false, [137.18, 490.10, 849.62, 1283.94]),
+        ("30B-A3B", qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48), 1, true, [155.55, 551.34, 945.13, 1405.91]),
+        ("235B-A22B", qwen3_moe("Qwen3-235B-A22B", 4096, 1536, 64, 94), 8, false, [74.50, 289.03, 546.73, 979.41]),
+        ("235B-A22B", qwen3_moe("Qwen3-235B-A22B", 4096, 1536, 64, 94), 4, true, [71.65, 275.16, 514.23, 887.90]),
+    ];
+    let stand_in = &QWEN3[0];
+    println!("Qwen3-MoE, SGLang 0.4.6 on H20: tokens/s (prompt included), published → predicted");
+    let mut e = vec![];
+    for (name, model, gpus, fp8, speeds) in rows {
+        for (&prompt, speed) in PROMPTS.iter().zip(speeds) {
+            let mut p = plan(stand_in, GpuId::H20, Engine::Sglang, gpus, prompt, fp8);
+            p.model = model.clone();
+            p.levers.engine_knobs.memory_fraction = Some(0.85);
+            let s = f64::from(prompt + OUTPUT) / seconds(p, prompt);
+            let x = err(s, speed);
+            println!(
+                "  {name:<10} TP{gpus} {} {prompt:>6}: {speed:8.2} → {s:8.2} ({:+6.1} %)",
+                if fp8 { "FP8 " } else { "BF16" },
+                x * 100.0
+            );
+            e.push((name, x));
+        }
+    }
+    // Named miss: fast by 38-47 % (the 30B-A3B) and 19-25 % (the
+    // 235B-A22B), BF16 and FP8 alike; not investigated.
+    for (name, x) in &e {
+        let bound = if *name == "30B-A3B" {
+            0.30..0.52
+        } else {
+            0.14..0.30
+        };
+        assert!(bound.contains(x), "{name}: {x}");
+    }
+
+    // transformers' peak allocated memory of the 30B-A3B in BF16, MiB.
+    let q = qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48);
+    for (&prompt, mib) in PROMPTS.iter().zip([58462.0, 59037.0, 59806.0, 61342.0]) {
+        let mut p = plan(
+            stand_in,
+            GpuId::H20,
+            Engine::HfTransformers,
+            1,
+            prompt,
+            false,
+        );
+        p.model = q.clone();
+        let g = allocated_gib(&p) * 1024.0;
+        println!(
+            "  30B-A3B transformers {prompt:>6}: {mib:6.0} → {g:6.0} MiB ({:+5.1} %)",
+            err(g, mib) * 100.0
+        );
+        assert!((-0.01..0.05).contains(&err(g, mib)), "prompt {prompt}");
+    }
+}
