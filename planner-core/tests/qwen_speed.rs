@@ -30,6 +30,8 @@
 //! memory: the report holds the first and last pipeline stage, not the
 //! middle one).
 
+#[path = "common/qwen3_moe.rs"]
+mod qwen3_moe;
 use planner_core::catalog::GpuId;
 use planner_core::engine::Engine;
 use planner_core::evaluate;
@@ -42,6 +44,7 @@ use planner_core::plan::{
 use planner_core::precision::Precision;
 use planner_core::report::{TimeKind, TimeReport, Verdict};
 use planner_core::request::{Arrival, Lengths, RequestStream};
+use qwen3_moe::{qwen3_235b, qwen3_30b};
 
 /// Tokens every request generates.
 const OUTPUT: u32 = 2048;
@@ -124,13 +127,17 @@ const QWEN3: [Qwen; 6] = [
 /// One batch-1 request of `prompt` tokens on `gpus` GPUs: transformers
 /// splits the layers over them (`device_map="auto"`, one after another),
 /// an engine shards each layer (TP).
-fn plan(q: &Qwen, gpu: GpuId, engine: Engine, gpus: u32, prompt: u32, fp8: bool) -> Plan {
+fn plan(model: ModelChoice, gpu: GpuId, engine: Engine, gpus: u32, prompt: u32, fp8: bool) -> Plan {
     let hf = engine == Engine::HfTransformers;
     let w = if fp8 { Precision::Fp8 } else { Precision::Bf16 };
+    let name = match &model {
+        ModelChoice::Custom(c) => c.name.clone(),
+        ModelChoice::Preset(id) => format!("{id:?}"),
+    };
     Plan {
         version: planner_core::plan::SCHEMA_VERSION,
-        name: format!("{} {engine:?} ×{gpus} prompt {prompt}", q.name),
-        model: q.choice(),
+        name: format!("{name} {engine:?} ×{gpus} prompt {prompt}"),
+        model,
         workload: Workload::Inference(Inference {
             prompt_tokens: prompt,
             output_tokens: OUTPUT,
@@ -218,6 +225,7 @@ fn err(pred: f64, measured: f64) -> f64 {
     pred / measured - 1.0
 }
 
+/// The median of the errors' magnitudes (the upper middle of an even count).
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
     v[v.len() / 2].abs()
@@ -261,7 +269,7 @@ fn qwen25_on_a100() {
                 continue;
             }
             let p = plan(
-                q,
+                q.choice(),
                 GpuId::A100Sxm80,
                 Engine::HfTransformers,
                 gpus,
@@ -324,7 +332,14 @@ fn qwen25_on_a100() {
             if speed == 0.0 {
                 continue;
             }
-            let p = plan(q, GpuId::A100Sxm80, Engine::VllmV0, gpus, prompt, false);
+            let p = plan(
+                q.choice(),
+                GpuId::A100Sxm80,
+                Engine::VllmV0,
+                gpus,
+                prompt,
+                false,
+            );
             let s = f64::from(OUTPUT) / seconds(p, prompt);
             e.push(err(s, speed));
             println!(
@@ -370,7 +385,14 @@ fn qwen3_on_h20() {
     println!("Qwen3, transformers 4.51 on H20: tokens/s (prompt included) and MiB, published → predicted");
     for (m, (q, rows)) in QWEN3.iter().zip(hf).enumerate() {
         for (&prompt, (speed, mib)) in PROMPTS.iter().zip(rows) {
-            let p = plan(q, GpuId::H20, Engine::HfTransformers, 1, prompt, false);
+            let p = plan(
+                q.choice(),
+                GpuId::H20,
+                Engine::HfTransformers,
+                1,
+                prompt,
+                false,
+            );
             let s = f64::from(prompt + OUTPUT) / seconds(p.clone(), prompt);
             let g = allocated_gib(&p) * 1024.0;
             println!(
@@ -424,7 +446,7 @@ fn qwen3_on_h20() {
     for (m, (q, (bf16, fp8))) in QWEN3.iter().zip(sglang).enumerate() {
         for (fp, rows) in [(false, bf16), (true, fp8)] {
             for (&prompt, speed) in PROMPTS.iter().zip(rows) {
-                let mut p = plan(q, GpuId::H20, Engine::Sglang, 1, prompt, fp);
+                let mut p = plan(q.choice(), GpuId::H20, Engine::Sglang, 1, prompt, fp);
                 p.levers.engine_knobs.memory_fraction = Some(0.85);
                 let s = f64::from(prompt + OUTPUT) / seconds(p, prompt);
                 let e = err(s, speed);
@@ -466,7 +488,7 @@ fn an_h20_fp8_decode_step_waits_on_padded_tensor_work() {
         (GpuId::H100Sxm, true, false),
         (GpuId::H20, false, false),
     ] {
-        let p = plan(q, gpu, Engine::Sglang, 1, 1000, fp8);
+        let p = plan(q.choice(), gpu, Engine::Sglang, 1, 1000, fp8);
         let r = evaluate(&p);
         let TimeReport::Inference(t) = &r.time else {
             unreachable!("not a serving report")
@@ -492,27 +514,6 @@ fn an_h20_fp8_decode_step_waits_on_padded_tensor_work() {
     }
 }
 
-/// A Qwen3-MoE model from its `config.json` keys (Qwen/Qwen3-30B-A3B,
-/// Qwen/Qwen3-235B-A22B: 128 experts, 8 routed a token, 4 KV heads).
-fn qwen3_moe(name: &str, hidden: u32, expert_ffn: u32, heads: u32, layers: u32) -> ModelChoice {
-    let json = format!(
-        r#"{{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
-        "head_dim": 128, "hidden_act": "silu", "hidden_size": {hidden},
-        "intermediate_size": {}, "max_position_embeddings": 40960,
-        "mlp_only_layers": [], "model_type": "qwen3_moe",
-        "moe_intermediate_size": {expert_ffn}, "num_attention_heads": {heads},
-        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": {layers},
-        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}}"#,
-        hidden * 3
-    );
-    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
-    ModelChoice::Custom(CustomModel {
-        shipped: None,
-        name: name.into(),
-        spec: m.spec,
-    })
-}
-
 /// The two Qwen3-MoE models of the same page under SGLang on H20s: the
 /// 30B-A3B on one (BF16 and FP8), the 235B-A22B on eight in BF16 and four
 /// in FP8 (TP over every GPU, the experts split with it); and the 30B's
@@ -523,18 +524,16 @@ fn qwen3_moe(name: &str, hidden: u32, expert_ffn: u32, heads: u32, layers: u32) 
 fn qwen3_moe_on_h20() {
     #[rustfmt::skip]
     let rows: [(&str, ModelChoice, u32, bool, [f64; 4]); 4] = [
-        ("30B-A3B", qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48), 1, false, [137.18, 490.10, 849.62, 1283.94]),
-        ("30B-A3B", qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48), 1, true, [155.55, 551.34, 945.13, 1405.91]),
-        ("235B-A22B", qwen3_moe("Qwen3-235B-A22B", 4096, 1536, 64, 94), 8, false, [74.50, 289.03, 546.73, 979.41]),
-        ("235B-A22B", qwen3_moe("Qwen3-235B-A22B", 4096, 1536, 64, 94), 4, true, [71.65, 275.16, 514.23, 887.90]),
+        ("30B-A3B", qwen3_30b(), 1, false, [137.18, 490.10, 849.62, 1283.94]),
+        ("30B-A3B", qwen3_30b(), 1, true, [155.55, 551.34, 945.13, 1405.91]),
+        ("235B-A22B", qwen3_235b(), 8, false, [74.50, 289.03, 546.73, 979.41]),
+        ("235B-A22B", qwen3_235b(), 4, true, [71.65, 275.16, 514.23, 887.90]),
     ];
-    let stand_in = &QWEN3[0];
     println!("Qwen3-MoE, SGLang 0.4.6 on H20: tokens/s (prompt included), published → predicted");
     let mut e = vec![];
     for (name, model, gpus, fp8, speeds) in rows {
         for (&prompt, speed) in PROMPTS.iter().zip(speeds) {
-            let mut p = plan(stand_in, GpuId::H20, Engine::Sglang, gpus, prompt, fp8);
-            p.model = model.clone();
+            let mut p = plan(model.clone(), GpuId::H20, Engine::Sglang, gpus, prompt, fp8);
             p.levers.engine_knobs.memory_fraction = Some(0.85);
             let s = f64::from(prompt + OUTPUT) / seconds(p, prompt);
             let x = err(s, speed);
@@ -558,17 +557,15 @@ fn qwen3_moe_on_h20() {
     }
 
     // transformers' peak allocated memory of the 30B-A3B in BF16, MiB.
-    let q = qwen3_moe("Qwen3-30B-A3B", 2048, 768, 32, 48);
     for (&prompt, mib) in PROMPTS.iter().zip([58462.0, 59037.0, 59806.0, 61342.0]) {
-        let mut p = plan(
-            stand_in,
+        let p = plan(
+            qwen3_30b(),
             GpuId::H20,
             Engine::HfTransformers,
             1,
             prompt,
             false,
         );
-        p.model = q.clone();
         let g = allocated_gib(&p) * 1024.0;
         println!(
             "  30B-A3B transformers {prompt:>6}: {mib:6.0} → {g:6.0} MiB ({:+5.1} %)",

@@ -7,8 +7,11 @@
 //! Each row states the configuration as its source publishes it; where the
 //! source is silent the assumption is written beside the row.
 
+#[path = "common/qwen3_moe.rs"]
+mod qwen3_moe;
 #[path = "common/recompute.rs"]
 mod recompute;
+use qwen3_moe::{qwen3_235b, qwen3_30b};
 #[path = "common/stats.rs"]
 mod stats;
 use planner_core::catalog::{GpuId, LinkId, ModelId};
@@ -888,34 +891,6 @@ fn moe() -> Vec<Run> {
     out
 }
 
-/// Qwen3-30B-A3B's and Qwen3-235B-A22B's `config.json` (Qwen/Qwen3-30B-A3B
-/// and Qwen/Qwen3-235B-A22B on the Hugging Face Hub), imported as a user
-/// would (`hf::import_hf_config`).
-fn qwen3_moe(
-    name: &str,
-    hidden: u32,
-    ffn: u32,
-    expert_ffn: u32,
-    heads: u32,
-    layers: u32,
-) -> ModelChoice {
-    let json = format!(
-        r#"{{"architectures": ["Qwen3MoeForCausalLM"], "decoder_sparse_step": 1,
-        "head_dim": 128, "hidden_act": "silu", "hidden_size": {hidden},
-        "intermediate_size": {ffn}, "max_position_embeddings": 40960,
-        "mlp_only_layers": [], "model_type": "qwen3_moe",
-        "moe_intermediate_size": {expert_ffn}, "num_attention_heads": {heads},
-        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": {layers},
-        "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 151936}}"#
-    );
-    let m = planner_core::hf::import_hf_config(&json).expect("a Qwen3-MoE config imports");
-    ModelChoice::Custom(planner_core::plan::CustomModel {
-        shipped: None,
-        name: name.into(),
-        spec: m.spec,
-    })
-}
-
 /// More MoE pre-training from the same NeMo 25.11 tables
 /// (NVIDIA-NeMo/Megatron-Bridge `docs/performance-summary-archive.md`,
 /// "25.11 NeMo Container", systems DGX-GB300, DGX-GB200, DGX-B200 and
@@ -932,13 +907,11 @@ fn qwen3_moe(
 /// 8-GPU node: 2,689 tokens/s/GPU; same page, "26.02 NeMo Container").
 /// Assumed, as for the other NeMo rows: the least recompute that fits.
 fn moe_more() -> Vec<Run> {
-    let q30 = || qwen3_moe("Qwen3-30B-A3B", 2048, 6144, 768, 32, 48);
-    let q235 = || qwen3_moe("Qwen3-235B-A22B", 4096, 12288, 1536, 64, 94);
     // (label, model, system, gpu, nvl72, fp8, gpus, gbs, mbs, tp, pp, vp, ep, tokens/s/GPU)
     let rows = [
         (
             "Qwen3-30B-A3B MXFP8",
-            q30(),
+            qwen3_30b(),
             "GB300",
             GpuId::B300,
             true,
@@ -954,7 +927,7 @@ fn moe_more() -> Vec<Run> {
         ),
         (
             "Qwen3-30B-A3B MXFP8",
-            q30(),
+            qwen3_30b(),
             "GB200",
             GpuId::Gb200,
             true,
@@ -970,7 +943,7 @@ fn moe_more() -> Vec<Run> {
         ),
         (
             "Qwen3-30B-A3B MXFP8",
-            q30(),
+            qwen3_30b(),
             "B200",
             GpuId::B200,
             false,
@@ -986,7 +959,7 @@ fn moe_more() -> Vec<Run> {
         ),
         (
             "Qwen3-30B-A3B FP8",
-            q30(),
+            qwen3_30b(),
             "H100",
             GpuId::H100Sxm,
             false,
@@ -1002,7 +975,7 @@ fn moe_more() -> Vec<Run> {
         ),
         (
             "Qwen3-235B-A22B BF16",
-            q235(),
+            qwen3_235b(),
             "GB200",
             GpuId::Gb200,
             true,
@@ -1018,7 +991,7 @@ fn moe_more() -> Vec<Run> {
         ),
         (
             "Qwen3-235B-A22B MXFP8",
-            q235(),
+            qwen3_235b(),
             "B200",
             GpuId::B200,
             false,

@@ -178,7 +178,7 @@ struct LayerCtx {
     /// Query tokens per device.
     tok: f64,
     /// Rows of tensor-core work the dense GEMMs issue for `tok`: never
-    /// fewer than the architecture's smallest MMA tile ([`mma_rows`]).
+    /// fewer than one MMA tile where the kernels pad ([`mma_rows`]).
     mma_tok: f64,
     /// Bytes per stored linear weight.
     wb: f64,
