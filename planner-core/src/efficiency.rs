@@ -121,7 +121,7 @@ pub struct Efficiency {
 /// Engine's per-expert Python and cuBLASLt set-up. Checked on runs outside
 /// the fit: the 26.02 container's DeepSeek-V3 on 256 B200 and DeepSeek's
 /// own run (docs/validation.md, "MoE training").
-const MOE_EXPERT_HOST_US: f64 = 144.0;
+const MOE_EXPERT_HOST_US: f64 = 143.0;
 
 fn d_gemm() -> f64 {
     0.90

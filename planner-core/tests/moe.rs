@@ -358,9 +358,9 @@ fn moe_host_time_follows_experts_per_rank_not_tokens() {
     let ep8 = mixtral_training(8, 1, MoeLevers::default());
     let ep2 = mixtral_training(2, 1, MoeLevers::default());
     let one = host(&ep8);
-    // 32 MoE layers × 1 local expert × 144 µs × (1 forward + 2 backward)
+    // 32 MoE layers × 1 local expert × 143 µs × (1 forward + 2 backward)
     // × 8 micro-batches.
-    assert!((one - 32.0 * 144e-6 * 3.0 * 8.0).abs() < 1e-9, "{one}");
+    assert!((one - 32.0 * 143e-6 * 3.0 * 8.0).abs() < 1e-9, "{one}");
     assert!((host(&ep2) / one - 4.0).abs() < 1e-9, "4 experts per rank");
     assert!((host(&mixtral_training(8, 2, MoeLevers::default())) / one - 0.5).abs() < 1e-9);
     let mut long = ep8.clone();
@@ -370,7 +370,7 @@ fn moe_host_time_follows_experts_per_rank_not_tokens() {
     assert!((host(&long) / one - 1.0).abs() < 1e-9, "not the tokens");
     assert!(step(&evaluate(&ep8)) > step(&evaluate(&with(ep8.clone(), 0.0))) + 0.9 * one);
 
-    assert!((host(&with(ep8.clone(), 288.0)) / one - 2.0).abs() < 1e-9);
+    assert!((host(&with(ep8.clone(), 286.0)) / one - 2.0).abs() < 1e-9);
     let mut titan = ep8;
     titan.levers.training_stack = Some(TrainingStack::Torchtitan);
     assert_eq!(host(&titan), 0.0);

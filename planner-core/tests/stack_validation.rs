@@ -1364,7 +1364,9 @@ fn moe_table() {
     assert!(unfit.is_empty(), "{unfit:?}");
     let (median, worst) = stats(&e);
     assert!(median <= 0.05 && worst <= 0.08, "{median} {worst}");
-    // +5.3 % since the H800 takes the H100's measured FP8 ceiling (0.709;
+    // +5.8 % since the loss is charged kernel by kernel (Megatron's fused
+    // cross-entropy, 40 B a logit where 36 B were); +5.3 % before, since
+    // the H800 takes the H100's measured FP8 ceiling (0.709;
     // the 0.80 default before: +2.9 %).
     let v3 = e[e.len() - 1];
     assert!(v3.abs() <= 0.06, "DeepSeek-V3 report row {v3}");
@@ -1739,7 +1741,12 @@ fn llm_foundry_table() {
             "{name}"
         );
     }
-    // Held out, pinned (2026-12-07, with FSDP2's copies charged and the
+    // Held out, pinned (2026-12-07, the loss charged kernel by kernel,
+    // `time::work::loss_bytes_per_logit`: flash-attn's fused cross-entropy
+    // reads the 16-bit logits and writes their gradient, 6-8 B a logit
+    // where a flat 36 B was charged before, so the small MPTs came out
+    // faster): A100 median 4.0 %, worst 20.1 %; H100 6.6 %, 20.5 % (the 1B
+    // on 512 GPUs, fast); all 5.3 %. Before (2026-12-07, with FSDP2's copies charged and the
     // PyTorch GEMM fraction refitted to 0.83 on torchtitan's A100 rows):
     // A100 median 4.0 %, worst 20.3 %; H100 6.9 %, 19.0 % (the 30B at
     // 8,192 tokens, fast); all 5.2 %. Before (2026-12-05), with overlapped collectives charged
@@ -1752,7 +1759,7 @@ fn llm_foundry_table() {
     let (ma, wa) = stats(&ea);
     let (mh, wh) = stats(&eh);
     assert!(ma <= 0.057 && wa <= 0.245, "A100 {ma} {wa}");
-    assert!(mh <= 0.078 && wh <= 0.195, "H100 {mh} {wh}");
+    assert!(mh <= 0.07 && wh <= 0.21, "H100 {mh} {wh}");
     assert!(median <= 0.065, "{median}");
 }
 

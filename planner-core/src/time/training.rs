@@ -336,7 +336,7 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
     };
     let attn_f = w.sum(|l| l.attn_time);
     let attn_b = backward_attention(r, attn_f);
-    let mut ew_f = hbm_seconds(r, w.sum(|l| l.elementwise_bytes) + w.head_elementwise);
+    let mut ew_f = hbm_seconds(r, w.sum(|l| l.elementwise_bytes));
     if quantized_base {
         // Dequantizing the frozen NF4/INT weights to the compute format in
         // every pass: read the packed weights, write 16-bit ones.
@@ -347,7 +347,11 @@ fn compute(r: &Resolved, w: &StageWork, frozen_base: bool, quantized_base: bool)
     }
     // Backward also sums the input gradients of inputs several linears
     // read (`work::grad_sum_bytes`).
-    let ew_b = 2.0 * ew_f + hbm_seconds(r, w.sum(|l| l.grad_sum_bytes));
+    // The loss over the logits has its own passes each way
+    // (`work::loss_bytes_per_logit`).
+    let [loss_f, loss_b] = w.head_loss.map(|b| hbm_seconds(r, b));
+    let ew_b = 2.0 * ew_f + hbm_seconds(r, w.sum(|l| l.grad_sum_bytes)) + loss_b;
+    ew_f += loss_f;
     Compute {
         gemm_f,
         gemm_b,

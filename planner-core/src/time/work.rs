@@ -905,12 +905,72 @@ pub(crate) fn stage_of(
         // It runs through cuBLAS's 16-bit kernels, unpadded (`mma_rows`).
         let rate = peak_16bit(r) * ceiling_16bit(r);
         w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
-        // Output-layer weights (16-bit) and FP32 logits written, read by
-        // the softmax/cross-entropy and written back as gradients.
         w.head_weight_bytes = hv * r.split.weight_bytes.1;
-        w.head_elementwise = logits_tokens * f64::from(r.spec.vocab) / t * 4.0 * 3.0;
+        let logits = logits_tokens * f64::from(r.spec.vocab) / t;
+        let [f, b] = loss_bytes_per_logit(r);
+        w.head_loss = [logits * f, logits * b];
     }
     w
+}
+
+/// HBM bytes a logit costs the loss in the forward and in the backward
+/// pass, kernel by kernel, for the loss kernel in force
+/// ([`crate::software::MemorySoftware::loss_kernel`]; the memory side is
+/// `memory::training::loss_peak`). `up` is the upcast of 16-bit logits to
+/// FP32 (read 2, write 4 B) and its mirror in the backward, the FP32
+/// gradient cast back (autograd's cast of `.float()`); FP32 logits pay
+/// neither. Every full-size op is its own kernel over a tensor far larger
+/// than L2, so each reads and writes HBM:
+/// - unfused (HF `ForCausalLMLoss`, torchtitan `cross_entropy_loss`,
+///   eager `F.cross_entropy` on the upcast logits): the log-softmax of a
+///   row longer than shared memory takes three reads and a write
+///   (PyTorch `aten/src/ATen/native/cuda/SoftMax.cu` `cunn_SoftMaxForward`:
+///   the max, the sum of exponentials, the output), 16 B; the backward
+///   zero-fills `nll_loss`'s dense gradient (4 B) and runs
+///   `cunn_SoftMaxBackward` (a read for the row sum, two reads and a
+///   write, 16 B): `up` + 16 forward, 20 + `up` backward;
+/// - torchtitan under TP, DTensor's loss parallel
+///   (`torch/distributed/tensor/parallel/loss.py`): `_log_softmax`
+///   decomposed into `amax` (4), the shift (8), `exp` (8), its sum (4) and
+///   the shifted minus the log-sum (8); the fused backward
+///   `(zeros_like(x) + exp(x)) * grad` writes the zeros (4), the `exp` (8),
+///   the sum (12) and the product (8): `up` + 32 each way;
+/// - Megatron's vocabulary-parallel cross-entropy, fused
+///   (`megatron/core/fusions/fused_cross_entropy.py`, NeMo's default
+///   `cross_entropy_loss_fusion`): the upcast fused with the max (6 B with
+///   BF16), the shift and `exp` in place (8), the sum (4), the division in
+///   place (8); the backward scales the softmax in place (8) and casts it
+///   back: `up` (at least the max's 4 B read) + 20 forward, 8 + `up`
+///   backward. Megatron-LM without `--cross-entropy-loss-fusion` runs the
+///   same steps as separate eager kernels (the max and the shift apart:
+///   12 B more), which is not told apart;
+/// - compiled (Inductor): the 16-bit logits read twice, for the max and
+///   the sum of exponentials (4 B with BF16), and once more in the
+///   backward to write the 16-bit gradient (4 B);
+/// - chunked (Liger `LigerFusedLinearCrossEntropyLoss`): each chunk's
+///   logits read twice and the gradient written over them in the
+///   forward pass (`ops/cross_entropy.py` `liger_cross_entropy_kernel`:
+///   an online max and sum, then the gradient), nothing in the backward.
+pub(crate) fn loss_bytes_per_logit(r: &Resolved) -> [f64; 2] {
+    use crate::software::{LossKernel, MemoryStack};
+    // The logits are 16-bit or FP32: the output layer stays in 16 bits
+    // under FP8 recipes.
+    let cb = r
+        .levers
+        .precision
+        .activations
+        .bytes_per_element()
+        .clamp(2.0, 4.0);
+    let up = if cb < 4.0 { cb + 4.0 } else { 0.0 };
+    let memory = r.levers.memory;
+    let loss_parallel = r.tp > 1 && memory.stack() == MemoryStack::Torchtitan;
+    match memory.loss_kernel() {
+        LossKernel::Unfused | LossKernel::StackDefault if loss_parallel => [up + 32.0, 32.0 + up],
+        LossKernel::Unfused | LossKernel::StackDefault => [up + 16.0, 20.0 + up],
+        LossKernel::FusedVocabParallel => [up.max(4.0) + 20.0, 8.0 + up],
+        LossKernel::Compiled => [2.0 * cb, 2.0 * cb],
+        LossKernel::Chunked => [3.0 * cb, 0.0],
+    }
 }
 
 /// Forward work of a stage.
@@ -923,7 +983,9 @@ pub(crate) struct StageWork {
     pub head_flops: f64,
     pub head_time: f64,
     pub head_weight_bytes: f64,
-    pub head_elementwise: f64,
+    /// HBM bytes of the loss over the logits, forward and backward
+    /// ([`loss_bytes_per_logit`]).
+    pub head_loss: [f64; 2],
 }
 
 impl StageWork {
@@ -977,6 +1039,49 @@ mod tests {
             SequenceParallel::Off
         };
         crate::resolve::resolve(&p).0
+    }
+
+    #[test]
+    fn the_loss_costs_what_its_kernels_read_and_write() {
+        use crate::software::LossKernel;
+        use crate::stack::TrainingStack::{HfTrainer, MegatronCore, Torchtitan};
+        let total = |r: &Resolved| loss_bytes_per_logit(r).iter().sum::<f64>();
+        let with = |mut r: Resolved, loss| {
+            r.levers.memory.loss = loss;
+            r
+        };
+        // BF16 logits: F.cross_entropy on the FP32 upcast (6 + 16, then
+        // 4 + 16 + 6), DTensor's decomposed loss parallel under TP (6 + 32
+        // each way), Megatron's fused kernel (6 + 20, 8 + 6).
+        assert_eq!(total(&llama3_8b(HfTrainer, 1)), 48.0);
+        assert_eq!(total(&llama3_8b(Torchtitan, 1)), 48.0);
+        assert_eq!(total(&llama3_8b(Torchtitan, 8)), 76.0);
+        assert_eq!(total(&llama3_8b(MegatronCore, 8)), 40.0);
+        // Fused kernels never write an FP32 copy: the 16-bit logits read
+        // twice and the gradient written (compiled), or read twice and
+        // overwritten with the gradient in the forward pass (chunked).
+        assert_eq!(
+            loss_bytes_per_logit(&with(llama3_8b(HfTrainer, 1), LossKernel::Compiled)),
+            [4.0, 4.0]
+        );
+        assert_eq!(
+            loss_bytes_per_logit(&with(llama3_8b(HfTrainer, 1), LossKernel::Chunked)),
+            [6.0, 0.0]
+        );
+        // The stage's loss traffic is per logit on this rank: the
+        // vocabulary is split over TP.
+        let st = Stage {
+            role: crate::diagnostics::DeviceRole::OnlyStage,
+            rank: 0,
+            dense_layers: 0,
+            moe_layers: 0,
+            embedding: true,
+            head: true,
+        };
+        let r = llama3_8b(MegatronCore, 8);
+        let w = stage_of(&r, &st, [LayerWork::default(); 2], 1000.0);
+        let logits = 1000.0 * f64::from(r.spec.vocab) / 8.0;
+        assert_eq!(w.head_loss, [26.0 * logits, 14.0 * logits]);
     }
 
     /// The dense layer of `r` for 8,192 tokens of an 8,192-token sequence.
