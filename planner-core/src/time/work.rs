@@ -907,8 +907,8 @@ pub(crate) fn stage_of(
         w.head_time = f / (rate * r.eff.gemm_at(Seconds::from_secs(f / rate.max(1.0)))).max(1.0);
         w.head_weight_bytes = hv * r.split.weight_bytes.1;
         let logits = logits_tokens * f64::from(r.spec.vocab) / t;
-        let [f, b] = loss_bytes_per_logit(r);
-        w.head_loss = [logits * f, logits * b];
+        let [loss_f, loss_b] = loss_bytes_per_logit(r);
+        w.head_loss = [logits * loss_f, logits * loss_b];
     }
     w
 }
@@ -1053,9 +1053,26 @@ mod tests {
         // BF16 logits: F.cross_entropy on the FP32 upcast (6 + 16, then
         // 4 + 16 + 6), DTensor's decomposed loss parallel under TP (6 + 32
         // each way), Megatron's fused kernel (6 + 20, 8 + 6).
-        assert_eq!(total(&llama3_8b(HfTrainer, 1)), 48.0);
+        assert_eq!(loss_bytes_per_logit(&llama3_8b(HfTrainer, 1)), [22.0, 26.0]);
         assert_eq!(total(&llama3_8b(Torchtitan, 1)), 48.0);
         assert_eq!(total(&llama3_8b(Torchtitan, 8)), 76.0);
+        // Loss parallel is torchtitan's: HF under TP runs the eager loss
+        // on its vocabulary shard.
+        assert_eq!(total(&llama3_8b(HfTrainer, 8)), 48.0);
+        // FP32 logits need no upcast nor the cast back; Megatron's fused
+        // max still reads them.
+        let fp32 = |mut r: Resolved| {
+            r.levers.precision.activations = Precision::Fp32;
+            r
+        };
+        assert_eq!(
+            loss_bytes_per_logit(&fp32(llama3_8b(HfTrainer, 1))),
+            [16.0, 20.0]
+        );
+        assert_eq!(
+            loss_bytes_per_logit(&fp32(llama3_8b(MegatronCore, 8))),
+            [24.0, 8.0]
+        );
         assert_eq!(total(&llama3_8b(MegatronCore, 8)), 40.0);
         // Fused kernels never write an FP32 copy: the 16-bit logits read
         // twice and the gradient written (compiled), or read twice and
