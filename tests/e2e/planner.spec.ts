@@ -63,8 +63,19 @@ test('the training framework is a lever, and one that cannot run the sharding is
   await fw.selectOption('megatron_core');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-verdict', 'Invalid');
   await expect(page.getByText(/levers\.sharding: Megatron-Core/).first()).toBeVisible();
+  // The verdict says what is wrong, not the margin of the stand-in values,
+  // and the checklist waits for the errors to be fixed.
+  await expect(page.getByTestId('verdict-reason')).toContainText('levers.sharding');
+  await expect(page.getByTestId('hbm-margin')).toHaveCount(0);
+  await expect(page.getByTestId('checklist-invalid')).toBeVisible();
+  await expect(page.getByTestId('checklist-item')).toHaveCount(0);
+  await expect(page.getByTestId('checklist-migration')).toBeHidden();
+  await expect(page.getByTestId('summary-head')).toContainText('Invalid plan.');
+  await expect(page.getByTestId('summary-head')).not.toContainText('GiB');
   await fw.selectOption('torchtitan');
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-verdict', 'Invalid');
+  await expect(page.getByTestId('hbm-margin')).toBeVisible();
+  await expect(page.getByTestId('checklist-invalid')).toHaveCount(0);
   expect(await hashOf(page)).not.toEqual(hashBefore);
   expect(w.errors).toEqual([]);
 });

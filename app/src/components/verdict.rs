@@ -25,16 +25,47 @@ pub fn VerdictLine() -> impl IntoView {
                     Verdict::Invalid => "verdict invalid",
                 };
                 let served = stream(&r, lang());
+                // An invalid plan's margin is that of the safe stand-ins
+                // `resolve` put in for its bad values: say what is wrong
+                // instead.
+                let detail = match r.verdict {
+                    Verdict::Invalid => view! {
+                        <span class="verdict-reason" data-testid="verdict-reason">{first_error(&r, lang())}</span>
+                    }
+                    .into_any(),
+                    _ => view! {
+                        <span data-testid="hbm-margin">{crate::numfmt::gib_signed(r.hbm_margin)}</span>
+                    }
+                    .into_any(),
+                };
                 view! {
                     <div class={class} data-testid="verdict" data-verdict={format!("{:?}", r.verdict)}>
                         <strong>{r.verdict.name(lang())}</strong>
                         " "
-                        <span data-testid="hbm-margin">{crate::numfmt::gib_signed(r.hbm_margin)}</span>
+                        {detail}
                         {served}
                     </div>
                 }
             })
         }}
+    }
+}
+
+/// The first error of an invalid plan in the workspace's language, with how
+/// many more the diagnostics list.
+fn first_error(r: &Report, lang: crate::i18n::Lang) -> String {
+    let mut errors = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == planner_core::Severity::Error);
+    let Some(first) = errors.next() else {
+        return String::new();
+    };
+    let first = first.message_in(lang);
+    match (errors.count(), lang) {
+        (0, _) => first,
+        (more, crate::i18n::Lang::En) => format!("{first} (and {more} more below)"),
+        (more, crate::i18n::Lang::Zh) => format!("{first}（另有 {more} 项，见下方）"),
     }
 }
 

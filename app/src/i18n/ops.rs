@@ -111,6 +111,7 @@ strings! {
     PersonWeeks => "Assumed person-weeks", "假设工作量（人周）";
     Why => "Why:", "原因：";
     NothingToDo => "Nothing to change or verify.", "无需修改或核实。";
+    FixErrorsFirst => "The plan has errors (listed above); its checklist follows once they are fixed.", "方案有错误（见上方列表）；修正后才会给出迁移清单。";
     // The wall over time.
     WallTitle => "Memory a model needs under the active plan, against GPU memory, by year", "按当前方案所需的模型显存与 GPU 显存的逐年对比";
     Year => "year", "年份";

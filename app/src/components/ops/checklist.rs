@@ -57,6 +57,15 @@ pub fn ChecklistPanel() -> impl IntoView {
             })
         })
     });
+    // An invalid plan was evaluated with safe stand-ins for its bad values:
+    // a checklist of that stand-in would mislead.
+    let invalid = Memo::new(move |_| {
+        let i = state.ws.with(|w| w.active);
+        state.reports.with(|r| {
+            r.get(i)
+                .is_some_and(|r| r.verdict == planner_core::Verdict::Invalid)
+        })
+    });
     let against = move || {
         list.with(|c| match c {
             Some(c) if !c.plain_baseline => c.baseline.clone(),
@@ -66,6 +75,7 @@ pub fn ChecklistPanel() -> impl IntoView {
     view! {
         <details class="checklist" open data-testid="checklist">
             <summary>{move || t(lang(), K::Checklist)}</summary>
+            <Show when=move || !invalid.get()>
             <dl class="figures">
                 <div class="figure"><dt>{move || t(lang(), K::Baseline)}</dt><dd data-testid="checklist-baseline">{against}</dd></div>
                 <div class="figure">
@@ -77,8 +87,12 @@ pub fn ChecklistPanel() -> impl IntoView {
                     <dd>{move || list.with(|c| c.as_ref().map(|c| num(c.person_weeks)))}</dd>
                 </div>
             </dl>
+            </Show>
             {move || {
                 let lang = lang();
+                if invalid.get() {
+                    return view! { <p class="note" data-testid="checklist-invalid">{t(lang, K::FixErrorsFirst)}</p> }.into_any();
+                }
                 list.with(|c| match c {
                     Some(c) if !c.items.is_empty() => {
                         Category::ALL.iter().filter_map(|&cat| group(c, cat, lang)).collect_view().into_any()

@@ -109,17 +109,20 @@ pub fn FamilySummary() -> impl IntoView {
                 .count();
             let (lang, others) = (lang(), r.len() - 1);
             let base = planner_core::effort::PlanFamily::Baseline.name(lang);
-            let (verdict, margin) = (b.verdict.name(lang), gib_signed(b.margin));
+            // An invalid baseline's margin is that of `resolve`'s stand-ins.
+            let verdict = b.verdict.name(lang);
+            let verdict = match (b.verdict, lang) {
+                (planner_core::Verdict::Invalid, _) => verdict.to_string(),
+                (_, Lang::En) => format!("{verdict} ({})", gib_signed(b.margin)),
+                (_, Lang::Zh) => format!("{verdict}（{}）", gib_signed(b.margin)),
+            };
             let label = t(lang, K::OthersFit);
             Some(match lang {
                 Lang::En => format!(
-                    "Baseline “{}”: {verdict} ({margin}). {label} {fits} / {others}.",
+                    "Baseline “{}”: {verdict}. {label} {fits} / {others}.",
                     b.name
                 ),
-                Lang::Zh => format!(
-                    "{base}“{}”：{verdict}（{margin}）。{label}{fits} / {others}。",
-                    b.name
-                ),
+                Lang::Zh => format!("{base}“{}”：{verdict}。{label}{fits} / {others}。", b.name),
             })
         })
     };
