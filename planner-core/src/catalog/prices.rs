@@ -350,6 +350,20 @@ pub static PRICES: &[PriceEntry] = &[
         market: Market::Global,
     },
     PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gaudi2), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(10.40), date: "2025-02-28",
+        source: "Intel Tiber AI Cloud, bare-metal on-demand instances bm-icp-gaudi2 / bm-icx-gaudi2 / bm-spr-gaudi2, 8 Gaudi 2 cards at $10.40/h, in Intel's own instance table (intel/gaudi-reference-cloud docs/source/_static/files/df_ai_hl_225_specs.html at 07efbd0, 2025-02-28; 'prices are subject to change')",
+        provenance: Provenance::Verified,
+        market: Market::Global,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::Gaudi3), kind: PriceKind::RentalPerHour,
+        usd: per_gpu_of_8(19.92), date: "2025-02-28",
+        source: "Intel Tiber AI Cloud, bare-metal on-demand instance bm-gnr-gaudi3-smc, 8 Gaudi 3 cards at $19.92/h, in Intel's own instance table (intel/gaudi-reference-cloud docs/source/_static/files/df_ai_hl_325_specs.html at 07efbd0, 2025-02-28)",
+        provenance: Provenance::Verified,
+        market: Market::Global,
+    },
+    PriceEntry {
         item: PricedItem::Gpu(GpuId::Mi325x), kind: PriceKind::RentalPerHour,
         usd: Usd::new(1.95), date: "2026-05-18",
         source: "MI325X on demand at $1.95 per GPU-hour at TensorWave, as reported by Cliff Center, 'AMD inference economics' (cliffcenter.com/research, 2026-05-18)",
@@ -548,12 +562,10 @@ mod tests {
     /// new part cannot slip in unpriced).
     #[test]
     fn every_catalog_gpu_rents_at_a_dated_price_or_is_named_unpriced() {
-        const UNPRICED: [GpuId; 6] = [
+        const UNPRICED: [GpuId; 4] = [
             GpuId::V100Pcie32,
             GpuId::Gh200_144,
             GpuId::Mi250xGcd,
-            GpuId::Gaudi2,
-            GpuId::Gaudi3,
             GpuId::Ascend910cDie,
         ];
         for &id in GpuId::ALL {

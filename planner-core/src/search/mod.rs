@@ -779,7 +779,7 @@ fn stage_key(c: &Choice, key: Key) -> [u64; 5] {
 /// Whether the schedule lacks the micro-batches it needs: interleaving
 /// whole rounds of PP, DualPipeV two per rank (`resolve` refuses both).
 #[inline]
-fn partial_rounds(ctx: &Ctx, c: &Choice) -> bool {
+fn too_few_micro_batches(ctx: &Ctx, c: &Choice) -> bool {
     use crate::plan::PipelineSchedule;
     if !ctx.training {
         return false;
@@ -820,7 +820,7 @@ impl<O: Observe> Walker<'_, '_, O> {
         let mut stop = false;
         for (bi, &batch) in sizes.iter().enumerate() {
             let choice = Choice { batch, ..first };
-            if partial_rounds(self.ctx, &choice) {
+            if too_few_micro_batches(self.ctx, &choice) {
                 continue;
             }
             let family = self.ctx.family(self.hi, self.n, &choice);
