@@ -454,6 +454,14 @@ impl MemorySoftware {
         }
     }
 
+    /// Whether the loss runs as DTensor's loss parallel over the vocabulary
+    /// shard: torchtitan enters `loss_parallel()` whenever TP is on
+    /// (unless `training.disable_loss_parallel`); the memory and time
+    /// models both read it.
+    pub fn loss_parallel(self, tp: u32) -> bool {
+        tp > 1 && self.stack() == MemoryStack::Torchtitan
+    }
+
     /// The optimizer implementation in force: Megatron's distributed
     /// optimizer runs apex/TE FusedAdam; torchtitan's `optimizer.
     /// implementation` defaults to `"fused"`; HF Trainer's `adamw_torch`

@@ -22,7 +22,7 @@ use crate::plan::{
 use crate::precision::Precision;
 use crate::report::ItemKind;
 use crate::resolve::Resolved;
-use crate::software::{Head, LossKernel, MemoryStack, OptimizerImpl};
+use crate::software::{Head, LossKernel, OptimizerImpl};
 use crate::zero::{
     gather_schedule, model_states, sharded_states, BlockShape, Gathering, StateBytes, Zero3Fetch,
 };
@@ -961,7 +961,7 @@ fn input_gradients(r: &Resolved, c: &ActContext) -> f64 {
 ///   (s·b·h in the compute dtype) instead.
 fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
     let cb = r.levers.precision.activations.bytes_per_element();
-    let loss_parallel = r.tp > 1 && r.levers.memory.stack() == MemoryStack::Torchtitan;
+    let loss_parallel = r.levers.memory.loss_parallel(r.tp);
     match r.levers.memory.loss_kernel() {
         LossKernel::Unfused | LossKernel::StackDefault if loss_parallel => (
             (cb + 12.0).max(16.0) * sb * v,

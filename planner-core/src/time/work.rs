@@ -952,7 +952,7 @@ pub(crate) fn stage_of(
 ///   forward pass (`ops/cross_entropy.py` `liger_cross_entropy_kernel`:
 ///   an online max and sum, then the gradient), nothing in the backward.
 pub(crate) fn loss_bytes_per_logit(r: &Resolved) -> [f64; 2] {
-    use crate::software::{LossKernel, MemoryStack};
+    use crate::software::LossKernel;
     // The logits are 16-bit or FP32: the output layer stays in 16 bits
     // under FP8 recipes.
     let cb = r
@@ -963,7 +963,7 @@ pub(crate) fn loss_bytes_per_logit(r: &Resolved) -> [f64; 2] {
         .clamp(2.0, 4.0);
     let up = if cb < 4.0 { cb + 4.0 } else { 0.0 };
     let memory = r.levers.memory;
-    let loss_parallel = r.tp > 1 && memory.stack() == MemoryStack::Torchtitan;
+    let loss_parallel = memory.loss_parallel(r.tp);
     match memory.loss_kernel() {
         LossKernel::Unfused | LossKernel::StackDefault if loss_parallel => [up + 32.0, 32.0 + up],
         LossKernel::Unfused | LossKernel::StackDefault => [up + 16.0, 20.0 + up],
