@@ -599,12 +599,17 @@ fn stack_factors(
 
 /// The plan's levers with the stack in force written in: the models
 /// downstream read it, named or chosen (serving keeps a named one, to
-/// report it ignored), and the memory stack follows it unless the plan
-/// sets one.
+/// report it ignored), and the memory stack and the loss kernel follow it
+/// unless the plan sets them.
 fn levers_in_stack(plan: &Plan, stack: Option<crate::stack::TrainingStack>) -> Levers {
     let mut levers = plan.levers;
     if stack.is_some() {
         levers.training_stack = stack;
+    }
+    if levers.memory.loss == crate::software::LossKernel::StackDefault {
+        if let Some(loss) = stack.and_then(crate::stack::TrainingStack::default_loss) {
+            levers.memory.loss = loss;
+        }
     }
     if levers.memory.stack.is_none() {
         levers.memory.stack = Some(match stack {

@@ -182,6 +182,23 @@ impl TrainingStack {
         )
     }
 
+    /// The loss kernel the stack runs when the plan names none: torchtitan
+    /// with `training.compile` passes its loss through `torch.compile`
+    /// too (`torchtitan/components/loss.py`, `build_cross_entropy_loss`,
+    /// from pytorch/torchtitan#1033, 2025-04-02; from #1608, 2025-08-20,
+    /// `compile.components` names "loss", on by default), so Inductor
+    /// fuses the FP32 upcast, the log-softmax and the NLL, with or
+    /// without loss parallel under TP. Between #755 (2024-12-18) and #1033
+    /// the loss stayed eager, so runs of that time name `unfused`. Every
+    /// other stack keeps its memory stack's default
+    /// (`MemorySoftware::loss_kernel`).
+    pub fn default_loss(self) -> Option<crate::software::LossKernel> {
+        match self {
+            TrainingStack::TorchtitanCompiled => Some(crate::software::LossKernel::Compiled),
+            _ => None,
+        }
+    }
+
     /// The framework as the memory model sees it: whose layer code saves
     /// which tensors, and its loss and optimizer defaults.
     pub fn memory_stack(self) -> crate::software::MemoryStack {

@@ -154,8 +154,9 @@ impl ValidationBasis {
     ///   all-gathers in FP8; −10.0 % / +9.6 % on 2026-12-05, with
     ///   overlapped collectives charged their
     ///   contention; −12.0 % / +9.2 % before, then kept at −15 % / +10 %).
-    /// - PyTorch-native training: −12.8 % / +12.2 % over 155 runs
-    ///   (2026-12-07, the loss charged kernel by kernel: llm-foundry's
+    /// - PyTorch-native training: −13.1 % / +12.2 % over 155 runs
+    ///   (2026-12-07, torchtitan's compiled loss the default of its compiled
+    ///   stack: its 2025 rows 1.4–2.4 points faster; −12.8 % before, the loss charged kernel by kernel: llm-foundry's
     ///   fused cross-entropy costs its small MPTs less than the flat 36 B a
     ///   logit before; −11.9 % / +12.4 % before that, with FSDP2's copies on the compute stream charged and the
     ///   PyTorch GEMM fraction refitted 0.80 → 0.83; −10.0 % / +14.1 %
@@ -193,7 +194,7 @@ impl ValidationBasis {
         let b = |fast, slow, rows| Band { fast, slow, rows };
         match self {
             ValidationBasis::MegatronTraining => b(0.13, 0.05, 29),
-            ValidationBasis::PytorchTraining => b(0.13, 0.13, 155),
+            ValidationBasis::PytorchTraining => b(0.14, 0.13, 155),
             ValidationBasis::Zero3AtScale if dp >= ZERO3_FLAT_FROM => b(0.74, 0.0, 6),
             ValidationBasis::Zero3AtScale => b(0.17, 0.0, 6),
             ValidationBasis::MoeTraining => b(0.41, 0.10, 15),

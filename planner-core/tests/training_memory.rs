@@ -340,7 +340,9 @@ const TITAN: Row = Row {
     stack: MemoryStack::Torchtitan,
     training_stack: TrainingStack::Torchtitan,
     head: Head::LanguageModel,
-    loss: LossKernel::StackDefault,
+    // At 9dec370 the loss stays eager even under `training.compile`
+    // (`train.py`: the compile call commented out by #755, 2024-12-18).
+    loss: LossKernel::Unfused,
     attention: AttentionKernel::Flash,
     cuda: CudaVersion::Cuda12,
     loading: ModuleLoading::Lazy,

@@ -1252,7 +1252,14 @@ mod tests {
         let d = LossKernel::StackDefault;
         assert_eq!(per_logit(TrainingStack::Torchtitan, 1, d), 12.0);
         assert_eq!(per_logit(TrainingStack::Torchtitan, 2, d), 16.0);
-        assert_eq!(per_logit(TrainingStack::TorchtitanCompiled, 8, d), 16.0);
+        // torchtitan compiles its loss with the model (2025 on); a run of
+        // the months it stayed eager names `unfused`.
+        assert_eq!(per_logit(TrainingStack::TorchtitanCompiled, 8, d), 4.0);
+        assert_eq!(per_logit(TrainingStack::TorchtitanCompiled, 1, d), 4.0);
+        assert_eq!(
+            per_logit(TrainingStack::TorchtitanCompiled, 8, LossKernel::Unfused),
+            16.0
+        );
         assert_eq!(per_logit(TrainingStack::HfTrainer, 2, d), 12.0);
         assert_eq!(per_logit(TrainingStack::MegatronCore, 2, d), 6.0);
         assert_eq!(
