@@ -45,6 +45,24 @@ pub(crate) struct Shape<'a> {
     /// until its longest output is done ([`Shape::steady_static`]);
     /// `None` for an engine that batches continuously.
     pub outputs: Option<&'a crate::request::Lengths>,
+    /// A closed loop whose requests share one prompt and one output
+    /// length ([`aligned`]): its clients arrive in waves, not one by one
+    /// ([`Shape::closed_waves`]).
+    pub aligned: bool,
+}
+
+/// Whether a stream is a closed loop of one prompt length and one output
+/// length, as benchmark clients run fixed lengths (`vllm bench serve
+/// --max-concurrency` on random prompts of one length with `--ignore-eos`,
+/// genai-perf's and `trtllm-bench`'s fixed ISL/OSL): its requests start
+/// together, finish together and are replaced together, so their prompts
+/// reach the engine in waves ([`Shape::closed_waves`]).
+pub(crate) fn aligned(stream: &RequestStream) -> bool {
+    use crate::request::Lengths;
+    let fixed = |l: &Lengths| matches!(l, Lengths::Fixed { .. });
+    matches!(stream.arrival, Arrival::Concurrency { .. })
+        && fixed(&stream.prompt)
+        && fixed(&stream.output)
 }
 
 /// Data-parallel attention ranks whose prefills hold each other up
@@ -58,13 +76,7 @@ pub(crate) struct Shape<'a> {
 /// ([`crate::engine::DpBalance`]) lines them up too. Random arrivals or
 /// lengths put each rank's prefills at their own iterations.
 pub(crate) fn lockstep(r: &Resolved, limits: &Limits, stream: &RequestStream) -> f64 {
-    use crate::request::{Arrival, Lengths};
-    let fixed = |l: &Lengths| matches!(l, Lengths::Fixed { .. });
-    let aligned = limits.dp_balance
-        || (matches!(stream.arrival, Arrival::Concurrency { .. })
-            && fixed(&stream.prompt)
-            && fixed(&stream.output));
-    if aligned {
+    if limits.dp_balance || aligned(stream) {
         1.0
     } else {
         token_sets(r)
@@ -765,6 +777,14 @@ impl<'a> Shape<'a> {
             .min(f64::from(self.limits.max_seqs))
             .max(1.0);
         let active = clients.min(seqs);
+        // Waves where every client fits the engine; clients beyond it wait
+        // in the server's queue and enter as slots free, one by one.
+        if let Some(s) = (self.aligned && clients <= active)
+            .then(|| self.closed_waves(active))
+            .flatten()
+        {
+            return s;
+        }
         let in_engine = |rate: f64| {
             let s = self.steady(rate);
             let cycle = s.ttft[2] - s.wait + (self.output - 1.0).max(0.0) * s.tpot;
@@ -791,6 +811,103 @@ impl<'a> Shape<'a> {
         s.wait = wait;
         s.stable = true;
         s
+    }
+
+    /// A closed loop of `n` clients of one prompt and one output length
+    /// ([`aligned`]) with chunked prefill: its prompts arrive in waves.
+    /// The budget beside the others' decodes carries g prompts an
+    /// iteration (or one prompt in `slots` chunks), so a wave of n takes
+    /// G = ⌈n/g⌉ prefill services of `slots` iterations each, one group
+    /// after another. A group's requests finish one decode iteration
+    /// after the group prefilled before it (a prefill iteration advances
+    /// every decode by one token, whatever it lasts), and each client's
+    /// next request reaches the engine the front end's latency later. So
+    /// the groups that finish before the first replacement is scheduled,
+    /// m = 1 + ⌈front end / td⌉ of them, queue together and are served
+    /// 1, 2, …, m services after they arrive; every later group arrives
+    /// one service after the one before it and finds m − 1 ahead, m
+    /// services. A request sees every group's prefill once a cycle: those
+    /// ahead of it before its first token, the rest while it decodes,
+    /// each a prefill iteration where a decode iteration would have been.
+    /// The first wave, every client at once, waits longer (up to G
+    /// services); this is the steady state after it, as the simulator
+    /// (`sim`, which runs the loop request by request) settles to.
+    /// `None` where the scheduler is not chunked prefill in one pass
+    /// (prefill-first, multi-step windows, attention-DP ranks in
+    /// lockstep, static batches), where the budget holds nothing beside the
+    /// decodes, and where a request's decode is shorter than the prefills
+    /// of the groups behind it (the engine is prefill-bound and the queue
+    /// grows); [`Shape::closed`] then takes arrivals as independent.
+    fn closed_waves(&self, n: f64) -> Option<Steady> {
+        let plain = self.limits.batching == Batching::Mixed
+            && self.limits.scheduler_steps <= 1
+            && self.lockstep <= 1.0
+            && self.outputs.is_none();
+        if !plain {
+            return None;
+        }
+        let (p, y) = (self.fresh(), self.yield_());
+        // Step 1: a prefill iteration's group, beside the others' decodes.
+        let beside = self.budget() - (n - 1.0).max(0.0) * self.width();
+        if beside < 1.0 {
+            return None;
+        }
+        let g = (beside / p).floor().clamp(1.0, n);
+        let d = n - g;
+        let left = self.budget() - d * self.width();
+        let (chunk, slots) = if left >= g * p {
+            (g * p, 1.0)
+        } else {
+            (left, (p / left).ceil())
+        };
+        let tp = self.time(&self.with_prefill(d, chunk));
+        let td = self.time(&self.decode(n));
+        let service = slots * tp;
+        let groups = (n / g).ceil();
+        // Step 2: the groups that queue together.
+        let fe = self.limits.front_end;
+        let m = (1.0 + (fe / td.max(1e-12)).ceil()).min(groups);
+        // Step 3: first tokens, in services from arrival (the mean, the
+        // median group's and the last of a cluster's). A decode shorter
+        // than the prefills behind it cannot hold them (the engine is
+        // prefill-bound): not modelled here.
+        let tokens = (self.output - 1.0).max(0.0) / y;
+        let ahead = (m * (m + 1.0) / 2.0 + (groups - m) * m) / groups;
+        if slots * (groups - ahead) > tokens {
+            return None;
+        }
+        let median = (groups / 2.0).ceil().min(m);
+        // Step 4: the decode, with the prefills of the groups behind.
+        let during = (slots * (groups - ahead)).max(0.0);
+        let decode = tokens * td + during * (tp - td).max(0.0);
+        // Step 5: the cycle of one client, and what the engine holds.
+        let engine = ahead * service + decode;
+        let cycle = engine + fe;
+        let rate = n / cycle;
+        let running = n * engine / cycle;
+        let iterations = slots * groups + ((engine - slots * groups * tp) / td.max(1e-12)).max(0.0);
+        let own = p + self.kv.reused;
+        Some(Steady {
+            stable: true,
+            t: engine / iterations.max(1.0),
+            tpot: if tokens > 0.0 {
+                decode / tokens / y
+            } else {
+                td / y
+            },
+            running,
+            ttft: [
+                median * service + fe,
+                m * service + fe,
+                ahead * service + fe,
+            ],
+            rate,
+            prefill_share: (slots * groups * (tp - td).max(0.0) / engine).clamp(0.0, 1.0),
+            wait: (ahead - 1.0) * service,
+            held: running * (own + self.held_output()) + self.cached,
+            hits: self.kv.hits,
+            fetch: self.kv.fetch,
+        })
     }
 
     /// The largest rate (per replica) that is sustainable and, when given,

@@ -392,6 +392,9 @@ fn prefill_shape<T>(m: &PoolModel, f: impl FnOnce(&Shape) -> T) -> T {
         // A disaggregated prefill pool keeps no store below HBM.
         kv: Default::default(),
         lockstep: super::analytic::lockstep(&m.r, &m.limits, &m.stream),
+        // The prefill pool's prompts come from the clients through the
+        // router; the decode pool's waves are not modelled here.
+        aligned: false,
     };
     f(&shape)
 }

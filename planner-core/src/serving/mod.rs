@@ -295,6 +295,7 @@ fn shape<'a>(
         spec,
         kv: KvUse::at(tiers, cap.tokens - cached),
         lockstep: analytic::lockstep(r, &lim, stream),
+        aligned: analytic::aligned(stream),
     }
 }
 
