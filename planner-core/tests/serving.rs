@@ -442,12 +442,17 @@ fn throughput_is_non_decreasing_in_concurrency_up_to_capacity() {
 /// the steady state says so (`analytic::Shape::closed_waves`): mean TTFT,
 /// median TTFT, TPOT and output tokens/s within 5 % of the simulator's,
 /// which runs the loop request by request, wherever the first wave (every
-/// client at t = 0, which waits longer) is at most 4 % of the requests.
-/// Llama 3.1 8B on one H100 and Qwen2.5 72B in FP8 on four H20 (the
-/// compute-poor part, where a wave's prefill takes seconds), vLLM's
-/// defaults, prompts of 500 to 4,000 tokens, 1 to 32 clients. Before the
+/// client at t = 0, which waits longer) is at most 4 % of the requests
+/// and prompts fit the token budget. Prompts longer than the budget run
+/// in chunks, and the next prompt's first chunk fills the last one's
+/// iteration, which the groups of the steady state do not follow: mean
+/// TTFT and TPOT within 10 %, throughput within 5 %, the median not
+/// held (with two groups it falls between them). Llama 3.1 8B on one
+/// H100 and Qwen2.5 72B in FP8 on four H20 (the compute-poor part, where
+/// a wave's prefill takes seconds), vLLM's defaults (8,192 tokens a
+/// pass), prompts of 500 to 12,000 tokens, 1 to 16 clients. Before the
 /// waves the steady state took the clients' arrivals as independent and
-/// put TTFT 1.5-20× under the simulator's from two clients on.
+/// put TTFT 1.2-20× under the simulator's from two clients on.
 #[test]
 fn closed_loops_of_fixed_lengths_arrive_in_waves() {
     let h100 = plan(
@@ -467,19 +472,17 @@ fn closed_loops_of_fixed_lengths_arrive_in_waves() {
         128,
     ));
     h20.hardware = Hardware::new(GpuChoice::Preset(GpuId::H20), 4);
-    let mut worst = [0.0f64; 4];
+    // Whole prompts, and prompts in chunks.
+    let mut worst = [[0.0f64; 4]; 2];
     for base in [&h100, &h20] {
-        for (prompt, output) in [(500, 200), (2000, 500), (4000, 200)] {
+        for (prompt, output) in [(500, 200), (2000, 500), (4000, 200), (12_000, 300)] {
             for clients in [1, 2, 4, 8, 16] {
-                let mut p = with_stream(
+                let p = with_stream(
                     base.clone(),
                     Arrival::Concurrency { clients },
                     fixed(prompt),
                     fixed(output),
                 );
-                if let Workload::Inference(i) = &mut p.workload {
-                    i.stream.as_mut().expect("a stream").requests = 400;
-                }
                 let s = serving(&p);
                 let (sim, an) = (
                     s.simulated.expect("simulated"),
@@ -503,19 +506,25 @@ fn closed_loops_of_fixed_lengths_arrive_in_waves() {
                     an.output_tokens_per_second,
                     sim.output_tokens_per_second
                 );
-                for (w, e) in worst.iter_mut().zip(errs) {
+                let kind = usize::from(prompt > 8192);
+                for (w, e) in worst[kind].iter_mut().zip(errs) {
                     *w = w.max(e.abs());
                 }
             }
         }
     }
-    println!(
-        "worst: TTFT mean {:.3}, p50 {:.3}, TPOT {:.3}, tok/s {:.3}",
-        worst[0], worst[1], worst[2], worst[3]
-    );
-    for w in worst {
-        assert!(w <= 0.05, "{worst:?}");
+    for (kind, w) in ["whole", "chunked"].iter().zip(&worst) {
+        println!(
+            "worst, {kind} prompts: TTFT mean {:.3}, p50 {:.3}, TPOT {:.3}, tok/s {:.3}",
+            w[0], w[1], w[2], w[3]
+        );
     }
+    let [whole, chunked] = worst;
+    assert!(whole.iter().all(|&w| w <= 0.05), "{whole:?}");
+    assert!(
+        chunked[0] <= 0.10 && chunked[2] <= 0.10 && chunked[3] <= 0.05,
+        "{chunked:?}"
+    );
 }
 
 /// A request stream keeps a plan's static figures: the stream adds the

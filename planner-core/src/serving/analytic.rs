@@ -823,7 +823,8 @@ impl<'a> Shape<'a> {
     /// every decode by one token, whatever it lasts), and each client's
     /// next request reaches the engine the front end's latency later. So
     /// the groups that finish before the first replacement is scheduled,
-    /// m = 1 + ⌈front end / td⌉ of them, queue together and are served
+    /// m = 1 + ⌈front end / (slots·td)⌉ of them (groups in chunks finish
+    /// `slots` iterations apart), queue together and are served
     /// 1, 2, …, m services after they arrive; every later group arrives
     /// one service after the one before it and finds m − 1 ahead, m
     /// services. A request sees every group's prefill once a cycle: those
@@ -832,22 +833,31 @@ impl<'a> Shape<'a> {
     /// The first wave, every client at once, waits longer (up to G
     /// services); this is the steady state after it, as the simulator
     /// (`sim`, which runs the loop request by request) settles to.
-    /// `None` where the scheduler is not chunked prefill in one pass
-    /// (prefill-first, multi-step windows, attention-DP ranks in
-    /// lockstep, static batches), where the budget holds nothing beside the
+    /// Attention-DP ranks of such a loop step together as one
+    /// ([`lockstep`] gives 1). `None` where the scheduler is not chunked
+    /// prefill in one pass (prefill-first, multi-step windows, static
+    /// batches, held prompts of attention-DP balance, outputs handed over
+    /// a pass late), where requests reuse stored contexts (their hits make
+    /// prompts unequal), where the budget holds nothing beside the
     /// decodes, and where a request's decode is shorter than the prefills
     /// of the groups behind it (the engine is prefill-bound and the queue
-    /// grows); [`Shape::closed`] then takes arrivals as independent.
+    /// grows); [`Shape::closed`] then takes arrivals as independent. A
+    /// last, partial group is counted as a full one.
     fn closed_waves(&self, n: f64) -> Option<Steady> {
+        let reuses = self.kv.tiers.is_some_and(|t| t.contexts > 0.0);
         let plain = self.limits.batching == Batching::Mixed
             && self.limits.scheduler_steps <= 1
-            && self.lockstep <= 1.0
-            && self.outputs.is_none();
+            && !self.limits.dp_balance
+            && !self.limits.deferred_output
+            && self.outputs.is_none()
+            && !reuses;
         if !plain {
             return None;
         }
         let (p, y) = (self.fresh(), self.yield_());
-        // Step 1: a prefill iteration's group, beside the others' decodes.
+        // Step 1: a prefill service: g prompts in one iteration beside the
+        // others' decodes, or one prompt in chunks of what the budget
+        // leaves (the last one partial, as `latencies` counts it).
         let beside = self.budget() - (n - 1.0).max(0.0) * self.width();
         if beside < 1.0 {
             return None;
@@ -855,18 +865,25 @@ impl<'a> Shape<'a> {
         let g = (beside / p).floor().clamp(1.0, n);
         let d = n - g;
         let left = self.budget() - d * self.width();
-        let (chunk, slots) = if left >= g * p {
-            (g * p, 1.0)
-        } else {
-            (left, (p / left).ceil())
-        };
-        let tp = self.time(&self.with_prefill(d, chunk));
         let td = self.time(&self.decode(n));
-        let service = slots * tp;
+        let (slots, spacing, service) = if left >= g * p {
+            (1.0, 1.0, self.time(&self.with_prefill(d, g * p)))
+        } else {
+            let tp = self.time(&self.with_prefill(d, left));
+            let chunks = (p / left).ceil();
+            (
+                chunks,
+                p / left,
+                chunks * td + (p / left) * (tp - td).max(0.0),
+            )
+        };
+        // What a service adds over the decode iterations it stands for.
+        let extra = (service - slots * td).max(0.0);
         let groups = (n / g).ceil();
-        // Step 2: the groups that queue together.
+        // Step 2: the groups that queue together. Consecutive groups
+        // finish `slots` decode iterations apart.
         let fe = self.limits.front_end;
-        let m = (1.0 + (fe / td.max(1e-12)).ceil()).min(groups);
+        let m = (1.0 + (fe / (spacing * td).max(1e-12)).ceil()).min(groups);
         // Step 3: first tokens, in services from arrival (the mean, the
         // median group's and the last of a cluster's). A decode shorter
         // than the prefills behind it cannot hold them (the engine is
@@ -877,15 +894,15 @@ impl<'a> Shape<'a> {
             return None;
         }
         let median = (groups / 2.0).ceil().min(m);
-        // Step 4: the decode, with the prefills of the groups behind.
-        let during = (slots * (groups - ahead)).max(0.0);
-        let decode = tokens * td + during * (tp - td).max(0.0);
-        // Step 5: the cycle of one client, and what the engine holds.
+        // Step 4: the decode, with the services of the groups behind.
+        let decode = tokens * td + (groups - ahead) * extra;
+        // Step 5: one client's cycle; the engine's iterations in it (a
+        // request lives through all of them but its turnaround's); what
+        // runs (prefilling or decoding, not queued) and holds the pool.
         let engine = ahead * service + decode;
         let cycle = engine + fe;
-        let rate = n / cycle;
-        let running = n * engine / cycle;
-        let iterations = slots * groups + ((engine - slots * groups * tp) / td.max(1e-12)).max(0.0);
+        let iterations = slots * ahead + tokens;
+        let running = n * (service + decode) / cycle;
         let own = p + self.kv.reused;
         Some(Steady {
             stable: true,
@@ -901,8 +918,8 @@ impl<'a> Shape<'a> {
                 m * service + fe,
                 ahead * service + fe,
             ],
-            rate,
-            prefill_share: (slots * groups * (tp - td).max(0.0) / engine).clamp(0.0, 1.0),
+            rate: n / cycle,
+            prefill_share: (groups * extra / engine).clamp(0.0, 1.0),
             wait: (ahead - 1.0) * service,
             held: running * (own + self.held_output()) + self.cached,
             hits: self.kv.hits,
