@@ -446,6 +446,9 @@ impl MemorySoftware {
     /// cross-entropy (`tensor_parallel.vocab_parallel_cross_entropy`);
     /// torchtitan's `cross_entropy_loss` and HF's `ForCausalLMLoss` upcast
     /// the full logits and call `torch.nn.functional.cross_entropy`.
+    /// torchtitan with `torch.compile` compiles its loss too: `resolve`
+    /// writes `Compiled` for that training stack before this is read
+    /// (`TrainingStack::default_loss`).
     pub fn loss_kernel(self) -> LossKernel {
         match (self.loss, self.stack()) {
             (LossKernel::StackDefault, MemoryStack::Megatron) => LossKernel::FusedVocabParallel,

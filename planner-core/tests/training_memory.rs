@@ -1748,6 +1748,15 @@ fn the_loss_peak_depends_on_the_kernel_and_chunking_shrinks_it() {
     );
     assert!((fused - inputs - 6.0 * per_logit).abs() < 1e-6, "{fused}");
     assert!(chunked < fused / 4.0, "{chunked} vs {fused}");
+    // Liger (v0.5.3 on): one chunk of next_power_of_2(2048 / ⌈32000 /
+    // 4096⌉) = 256 tokens' 16-bit logits, the gradient written over them,
+    // and the 16-bit hidden-state gradient.
+    let chunk = 2.0 * 256.0 * 32000.0 / 1_048_576.0;
+    let hidden_grad = 2.0 * 2048.0 * 4096.0 / 1_048_576.0;
+    assert!(
+        (chunked - inputs - chunk - hidden_grad).abs() < 1e-6,
+        "{chunked}"
+    );
 }
 
 #[test]

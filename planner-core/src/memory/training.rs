@@ -957,7 +957,11 @@ fn input_gradients(r: &Resolved, c: &ActContext) -> f64 {
 ///   4 + 2 B;
 /// - chunked (Liger `LigerFusedLinearCrossEntropyLoss`: chunks of
 ///   `next_power_of_2(⌈BT / ⌈V/H⌉⌉)` tokens) holds one chunk's logits in
-///   the compute dtype and FP32 (2 + 4 B) and the hidden-state gradient
+///   the compute dtype, the kernel writing their gradient over them and
+///   upcasting in registers (Liger since v0.5.3, 2025-02-10: #420 dropped
+///   the scaled copy of the chunk's gradient, 2 B more a logit, that
+///   v0.5.0–v0.5.2 made; before v0.5.0, 2024-12-10, #406, the chunk was
+///   also copied to FP32 first, 4 B more), and the hidden-state gradient
 ///   (s·b·h in the compute dtype) instead.
 fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
     let cb = r.levers.precision.activations.bytes_per_element();
@@ -984,8 +988,9 @@ fn loss_peak(r: &Resolved, sb: f64, v: f64, h: f64) -> (f64, &'static str) {
             let inc = (v / h.max(1.0)).ceil().max(1.0);
             let chunk = (sb / inc).ceil().max(1.0).log2().ceil().exp2().min(sb);
             (
-                (4.0 + cb) * chunk * v + cb * sb * h,
-                "chunked cross-entropy (one chunk's logits + the hidden-state gradient)",
+                cb * chunk * v + cb * sb * h,
+                "chunked cross-entropy (one chunk's logits, their gradient written over them, \
+                 + the hidden-state gradient)",
             )
         }
     }
@@ -1203,9 +1208,6 @@ mod tests {
         }
     }
 
-    /// The loss peak per logit by stack: the plain kernels' 12 B, DTensor's
-    /// decomposed loss parallel 16 B under torchtitan with TP, Megatron's
-    /// fused kernel 6 B; a chosen kernel overrides the stack's.
     #[test]
     fn separate_qkv_linears_hold_their_input_gradients_at_full_width() {
         use crate::plan::{ModelChoice, SequenceParallel};
@@ -1236,6 +1238,10 @@ mod tests {
         assert_eq!(grads(TrainingStack::MegatronCore), 4096.0 + outputs);
     }
 
+    /// The loss peak per logit by stack: the plain kernels' 12 B, DTensor's
+    /// decomposed loss parallel 16 B under torchtitan with TP, Megatron's
+    /// fused kernel 6 B, torchtitan with compile its compiled loss's 4 B;
+    /// a chosen kernel overrides the stack's.
     #[test]
     fn the_loss_peak_follows_the_stack_and_tp() {
         use crate::stack::TrainingStack;
