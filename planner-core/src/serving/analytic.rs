@@ -83,6 +83,22 @@ pub(crate) fn lockstep(r: &Resolved, limits: &Limits, stream: &RequestStream) ->
     }
 }
 
+/// Seconds to prefill `tokens` prompt tokens with `left` of the budget
+/// free an iteration, from a decode-only iteration `td` and one carrying
+/// `left` (or all of `tokens`, when they fit) prompt tokens `tp`: one
+/// iteration when they fit, else ⌈tokens/left⌉ iterations, each with its
+/// decode work, whose prefill part is tokens/left full chunks' worth (the
+/// last chunk is partial; the work is continuous in the tokens, as the
+/// simulator's is).
+fn prefill_service(tokens: f64, left: f64, td: f64, tp: f64) -> f64 {
+    let chunks = (tokens / left).ceil().max(1.0);
+    if chunks > 1.0 {
+        chunks * td + (tokens / left) * (tp - td).max(0.0)
+    } else {
+        tp
+    }
+}
+
 /// A steady state at one rate (per replica).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Steady {
@@ -678,19 +694,7 @@ impl<'a> Shape<'a> {
     /// TTFT, running sequences and stability of a converged step.
     fn latencies(&self, rate: f64, st: &Step, converged: bool) -> Steady {
         let p = self.fresh();
-        // A prompt cut in chunks takes `chunks` iterations, each with its
-        // decode work, and prefills p tokens over them: its last chunk is
-        // partial, so the prefill part is p/left full chunks' worth (the
-        // work is continuous in p, as the simulator's is).
-        let service_of = |p: f64| {
-            let chunks = (p / st.left).ceil().max(1.0);
-            if chunks > 1.0 {
-                chunks * st.td + (p / st.left) * (st.tp - st.td).max(0.0)
-            } else {
-                st.tp
-            }
-        };
-        let service = service_of(p);
+        let service = prefill_service(p, st.left, st.td, st.tp);
         let classes = self.classes(st);
         let class = |q: f64| {
             let mut acc = 0.0;
@@ -823,8 +827,8 @@ impl<'a> Shape<'a> {
     /// every decode by one token, whatever it lasts), and each client's
     /// next request reaches the engine the front end's latency later. So
     /// the groups that finish before the first replacement is scheduled,
-    /// m = 1 + ⌈front end / (slots·td)⌉ of them (groups in chunks finish
-    /// `slots` iterations apart), queue together and are served
+    /// m = 1 + ⌈front end / (spacing·td)⌉ of them (groups in chunks finish
+    /// p/left iterations apart), queue together and are served
     /// 1, 2, …, m services after they arrive; every later group arrives
     /// one service after the one before it and finds m − 1 ahead, m
     /// services. A request sees every group's prefill once a cycle: those
@@ -866,22 +870,18 @@ impl<'a> Shape<'a> {
         let d = n - g;
         let left = self.budget() - d * self.width();
         let td = self.time(&self.decode(n));
-        let (slots, spacing, service) = if left >= g * p {
-            (1.0, 1.0, self.time(&self.with_prefill(d, g * p)))
-        } else {
-            let tp = self.time(&self.with_prefill(d, left));
-            let chunks = (p / left).ceil();
-            (
-                chunks,
-                p / left,
-                chunks * td + (p / left) * (tp - td).max(0.0),
-            )
-        };
+        let tp = self.time(&self.with_prefill(d, (g * p).min(left)));
+        let service = prefill_service(g * p, left, td, tp);
+        // Iterations between consecutive groups' first tokens (p/left for
+        // a prompt in chunks: the next prompt's first chunk fills the last
+        // one's iteration), and the iterations a service takes.
+        let spacing = (p / left).max(1.0);
+        let slots = spacing.ceil();
         // What a service adds over the decode iterations it stands for.
         let extra = (service - slots * td).max(0.0);
         let groups = (n / g).ceil();
         // Step 2: the groups that queue together. Consecutive groups
-        // finish `slots` decode iterations apart.
+        // finish `spacing` decode iterations apart.
         let fe = self.limits.front_end;
         let m = (1.0 + (fe / (spacing * td).max(1e-12)).ceil()).min(groups);
         // Step 3: first tokens, in services from arrival (the mean, the
