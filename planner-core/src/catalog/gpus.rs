@@ -104,6 +104,9 @@ pub enum GpuId {
     /// NVIDIA L20 48GB.
     #[serde(rename = "l20")]
     L20,
+    /// NVIDIA L4 (72 W, one slot).
+    #[serde(rename = "l4")]
+    L4,
     /// NVIDIA GeForce RTX 3090.
     #[serde(rename = "rtx-3090")]
     Rtx3090,
@@ -154,6 +157,7 @@ impl GpuId {
         GpuId::Gaudi3,
         GpuId::L40s,
         GpuId::L20,
+        GpuId::L4,
         GpuId::Rtx3090,
         GpuId::Rtx4090,
         GpuId::Rtx4090d,
@@ -446,6 +450,14 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::Recalled,
     },
     GpuEntry {
+        id: GpuId::L4,
+        name: "NVIDIA L4",
+        spec: spec(A::Ada, M::Gddr6, 24.0, Some(22559.0), 0.300, 121.0, 121.0, Some(242.0), None, 72.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA L4 Tensor Core GPU datasheet (recalled; spec pages agree: 300 GB/s over a 192-bit bus, 72 W, PCIe 4.0 x16, 485 TOPS INT8 with sparsity): 24 GB GDDR6 at 300 GB/s, 242 TFLOPS FP16/BF16 and 485 FP8 with sparsity, so 121 and 242 dense, 72 W from the slot, one slot, no NVLink, no MIG; CUDA can allocate 22.03 GiB (22,559 MiB: 'GPU 0 has a total capacity of 22.03 GiB' in L4 out-of-memory logs on Google Cloud g2 machines, 2025–26)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
         id: GpuId::Rtx3090,
         name: "NVIDIA GeForce RTX 3090",
         spec: spec(A::Ampere, M::Gddr6, 24.0, Some(24269.0), 0.936, 71.0, 71.0, None, None, 350.0,
@@ -530,6 +542,7 @@ mod tests {
             | GpuId::Gaudi3
             | GpuId::L40s
             | GpuId::L20
+            | GpuId::L4
             | GpuId::Rtx3090
             | GpuId::Rtx4090
             | GpuId::Rtx4090d
@@ -599,6 +612,7 @@ mod tests {
             ("h20", GpuId::H20),
             ("a800-sxm-80gb", GpuId::A800Sxm80),
             ("l20", GpuId::L20),
+            ("l4", GpuId::L4),
             ("rtx-4090d", GpuId::Rtx4090d),
             ("rtx-5090", GpuId::Rtx5090),
             ("ascend-910b", GpuId::Ascend910b),

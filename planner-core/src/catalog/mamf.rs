@@ -143,8 +143,10 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         GpuId::Gaudi3 => c(0.741, Some(0.769)),
         // The parts below from the crowd-sourced torch matmul table
         // (the module's second source), BF16: an H20 at 141.86 of 148; an A800
-        // at 266.48 of 312; an L40S at 269.15 of 362.05.
+        // at 266.48 of 312; an L40S at 269.15 of 362.05; an L4 (bare metal)
+        // at 70.89 of 121, its 72 W holding the clock far under boost.
         GpuId::H20 => c(0.958, None),
+        GpuId::L4 => c(0.586, None),
         GpuId::A800Sxm80 => c(0.854, None),
         GpuId::L40s => c(0.743, None),
         // RTX 4090: 162.39, 163.09, 170.06 and 173.31 (four 24 GB cards,

@@ -308,6 +308,13 @@ pub static PRICES: &[PriceEntry] = &[
         market: Market::Global,
     },
     PriceEntry {
+        item: PricedItem::Gpu(GpuId::L4), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(0.44), date: "2025",
+        source: "RunPod on-demand L4, $0.44 per GPU-hour (deploybase.ai, 'NVIDIA L4 price', 2025); Google Cloud Run bills an L4 at about $0.67 an hour of use (brandonseppa.com, 2026-04)",
+        provenance: Provenance::Secondary,
+        market: Market::Global,
+    },
+    PriceEntry {
         item: PricedItem::Gpu(GpuId::A100Pcie80), kind: PriceKind::RentalPerHour,
         usd: Usd::new((1.19 + 1.59) / 2.0), date: "2026-09-25",
         source: "RunPod on-demand A100 PCIe 80GB, $1.19 (Community Cloud) and $1.59 (Secure Cloud) per GPU-hour (runpod.io/pricing as transcribed on 2026-09-25 in tgarg01/silybench-data derived/csv/gpu_prices.csv); midpoint",
