@@ -178,6 +178,12 @@ fn analytic_lines(o: &mut String, s: &ServingReport) {
             a.output_tokens_per_second,
             a.max_rate
         );
+        if let Some(g) = a.waves {
+            let _ = writeln!(
+                o,
+                "         a closed loop of fixed lengths arrives in waves of {g} prompt group(s): these figures follow the first wave (every client at once), which the simulated ones above include"
+            );
+        }
         if let Some(x) = a.dp_stall {
             let fix = if s.profile.engine == planner_core::engine::Engine::TrtLlm {
                 "levers.engine_knobs.attention_dp_balance lines them up"

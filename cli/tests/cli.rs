@@ -788,6 +788,35 @@ fn example_serving_pipes_into_eval() {
     );
 }
 
+/// A closed loop of one prompt and one output length arrives in waves: the
+/// table says so under the steady state and that its figures follow the
+/// first wave; the JSON carries the groups. Poisson arrivals say nothing.
+#[test]
+fn a_closed_loop_of_fixed_lengths_is_labelled_as_waves() {
+    let plan = text(&memwall(&["example-serving"], None).stdout);
+    let mut v: serde_json::Value = serde_json::from_str(&plan).expect("json");
+    let stream = &mut v["workload"]["inference"]["stream"];
+    stream["arrival"] = serde_json::json!({"concurrency": {"clients": 32}});
+    stream["prompt"] = serde_json::json!({"fixed": {"tokens": 1000}});
+    stream["output"] = serde_json::json!({"fixed": {"tokens": 500}});
+    let closed = v.to_string();
+    let out = memwall(&["eval", "-", "--format", "table"], Some(&closed));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("arrives in waves of"), "{s}");
+    assert!(s.contains("follow the first wave"), "{s}");
+    let json = memwall(&["eval", "-", "--format", "json"], Some(&closed));
+    let j: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert!(
+        j["serving"]["analytic"]["waves"]
+            .as_u64()
+            .is_some_and(|g| g >= 1),
+        "{j}"
+    );
+    let poisson = memwall(&["eval", "-", "--format", "table"], Some(&plan));
+    assert!(!text(&poisson.stdout).contains("waves"));
+}
+
 /// Past its largest rate the plan still fits, and the table says under the
 /// verdict that it cannot keep up, with the rate it can.
 #[test]

@@ -1005,6 +1005,15 @@ pub struct AnalyticServing {
     /// attention DP or when the ranks already prefill together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dp_stall: Option<f64>,
+    /// Where the stream is a closed loop of one prompt length and one
+    /// output length, its clients arrive in waves (`serving::analytic`,
+    /// `Shape::closed_waves`): the prefill groups a wave takes, one after
+    /// another. The figures are then those after the first wave (every
+    /// client at once, which waits longer and sets a short run's 99th
+    /// percentile: the simulator's figures are the ones to read there).
+    /// `None` where arrivals are taken as independent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waves: Option<u32>,
 }
 
 /// Serving as an engine runs it.
@@ -1144,6 +1153,8 @@ pub enum ServingFigure {
     UsdPerMOutput,
     /// [`AnalyticServing::dp_stall`].
     DpStall,
+    /// [`AnalyticServing::waves`].
+    WaveGroups,
     /// The stream's Poisson arrival rate (setting).
     ArrivalRate,
     /// Prompt tokens of each request (setting).
@@ -1158,7 +1169,7 @@ pub enum ServingFigure {
 
 impl ServingFigure {
     /// The report's figures, in the order the views list them.
-    pub const FIGURES: [ServingFigure; 13] = [
+    pub const FIGURES: [ServingFigure; 14] = [
         ServingFigure::KvPoolTokens,
         ServingFigure::MaxConcurrency,
         ServingFigure::TtftP50,
@@ -1172,6 +1183,7 @@ impl ServingFigure {
         ServingFigure::UsdPerMInput,
         ServingFigure::UsdPerMOutput,
         ServingFigure::DpStall,
+        ServingFigure::WaveGroups,
     ];
 }
 
@@ -1189,6 +1201,7 @@ crate::lang::named!(ServingFigure {
     ServingFigure::UsdPerMInput => "usd_per_m_input", "$ per M input tokens", "每百万输入 token 美元";
     ServingFigure::UsdPerMOutput => "usd_per_m_output", "$ per M output tokens", "每百万输出 token 美元";
     ServingFigure::DpStall => "dp_stall", "time lost to attention-DP stalls (share of TPOT)", "注意力 DP 互等损失（占每输出 token 时间）";
+    ServingFigure::WaveGroups => "wave_groups", "closed loop of fixed lengths: prompt groups a wave prefills in", "定长闭环：每波提示词分几组预填充";
     ServingFigure::ArrivalRate => "arrival_rate", "arrival rate (requests/s, Poisson)", "到达速率（请求/秒，泊松）";
     ServingFigure::PromptTokens => "prompt_tokens", "prompt tokens per request", "每请求提示词 token";
     ServingFigure::OutputTokens => "output_tokens", "output tokens per request", "每请求输出 token";

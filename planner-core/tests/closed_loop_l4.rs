@@ -143,6 +143,8 @@ fn a_closed_loop_on_one_l4() {
         let sim = planner_core::serving::simulate(&p).expect("a stream");
         assert_eq!(sim.completed, PROMPTS, "every request finishes");
         let a = planner_core::serving::analytic(&p).expect("a stream");
+        // The steady state models the loop as waves, and says so.
+        assert!(a.waves.is_some(), "{} clients", row.clients);
         let e = |x: f64, m: f64| (x - m) / m;
         ttft.push(e(sim.ttft.p50.as_millis(), row.ttft_p50));
         steady.push(e(a.ttft.p50.as_millis(), row.ttft_p50));

@@ -99,6 +99,7 @@ fn as_serving(a: &AnalyticDisagg) -> AnalyticServing {
         max_rate_under_slo: a.max_rate_under_slo,
         prefill_share: 0.0,
         dp_stall: None,
+        waves: None,
     }
 }
 

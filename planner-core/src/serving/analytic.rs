@@ -125,6 +125,11 @@ pub(crate) struct Steady {
     pub hits: [f64; 2],
     /// Mean seconds a request spends fetching from the store.
     pub fetch: f64,
+    /// The prefill groups a wave of a closed loop of fixed lengths takes
+    /// where the steady state models its arrivals as waves
+    /// ([`Shape::closed_waves`]; the state after the first wave); `None`
+    /// where arrivals are taken as independent.
+    pub waves: Option<f64>,
 }
 
 /// One step of the fixed point.
@@ -766,6 +771,7 @@ impl<'a> Shape<'a> {
             held: kv,
             hits: self.kv.hits,
             fetch: self.kv.fetch,
+            waves: None,
         }
     }
 
@@ -924,6 +930,7 @@ impl<'a> Shape<'a> {
             held: running * (own + self.held_output()) + self.cached,
             hits: self.kv.hits,
             fetch: self.kv.fetch,
+            waves: Some(groups),
         })
     }
 

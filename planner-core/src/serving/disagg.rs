@@ -468,6 +468,7 @@ pub(crate) fn decode_steady(m: &PoolModel, rate: f64) -> Steady {
         held: kv,
         hits: [0.0; 2],
         fetch: 0.0,
+        waves: None,
     }
 }
 

@@ -387,6 +387,7 @@ fn analytic_figures(
         max_rate_under_slo: any_slo.then(|| shape.max_rate(Some(slo)) * n),
         prefill_share: s.prefill_share,
         dp_stall,
+        waves: s.waves.map(|g| g.round().max(1.0) as u32),
     }
 }
 

@@ -94,6 +94,7 @@ impl Shape<'_> {
             held: b * (p + self.held_output()) + self.cached,
             hits: self.kv.hits,
             fetch: self.kv.fetch,
+            waves: None,
         }
     }
 }

@@ -44,6 +44,7 @@ pub fn value(s: &ServingReport, f: F) -> Option<String> {
         F::UsdPerMInput => s.usd_per_million_input.map(usd),
         F::UsdPerMOutput => s.usd_per_million_output.map(usd),
         F::DpStall => ana.and_then(|a| a.dp_stall).map(pct),
+        F::WaveGroups => ana.and_then(|a| a.waves).map(|g| g.to_string()),
         _ => None,
     }
 }
@@ -122,9 +123,12 @@ mod tests {
         for lang in [Lang::En, Lang::Zh] {
             let shown = rows(&s, lang);
             // The example sets both p99 targets, and has a catalog price;
-            // it runs no attention DP, so it has no stall figure.
-            assert_eq!(shown.len(), F::FIGURES.len() - 1, "{shown:?}");
-            assert!(shown.iter().all(|(k, _, _)| *k != "dp_stall"));
+            // it runs no attention DP, so it has no stall figure, and its
+            // Poisson arrivals come in no waves.
+            assert_eq!(shown.len(), F::FIGURES.len() - 2, "{shown:?}");
+            assert!(shown
+                .iter()
+                .all(|(k, _, _)| *k != "dp_stall" && *k != "wave_groups"));
             assert!(shown.iter().all(|(_, n, v)| !n.is_empty() && !v.is_empty()));
         }
     }
