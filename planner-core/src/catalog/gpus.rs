@@ -119,6 +119,9 @@ pub enum GpuId {
     /// NVIDIA GeForce RTX 5090.
     #[serde(rename = "rtx-5090")]
     Rtx5090,
+    /// NVIDIA RTX PRO 6000 Blackwell (Server Edition; 96 GB).
+    #[serde(rename = "rtx-pro-6000")]
+    RtxPro6000,
     /// Huawei Ascend 910B.
     #[serde(rename = "ascend-910b")]
     Ascend910b,
@@ -162,6 +165,7 @@ impl GpuId {
         GpuId::Rtx4090,
         GpuId::Rtx4090d,
         GpuId::Rtx5090,
+        GpuId::RtxPro6000,
         GpuId::Ascend910b,
         GpuId::Ascend910cDie,
     ];
@@ -490,6 +494,14 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::Secondary,
     },
     GpuEntry {
+        id: GpuId::RtxPro6000,
+        name: "NVIDIA RTX PRO 6000 Blackwell",
+        spec: spec(A::Blackwell, M::Gddr7, 96.0, Some(97249.0), 1.792, 500.0, 500.0, Some(1000.0), Some(2000.0), 600.0,
+            None, L::Pcie5x16, 0),
+        source: "Press coverage of NVIDIA's GTC 2025 announcement (VideoCardz, Tom's Hardware as reported): GB202 with 188 SMs (24,064 CUDA cores, 752 tensor cores), 96 GB GDDR7 (3 GB chips in clamshell, 512-bit at 28 Gbps: 1,792 GB/s), 125 TFLOPS FP32 and 4,000 TOPS FP4 with sparsity, 600 W (Workstation and Server Editions; Max-Q 300 W), PCIe 5.0 x16, no NVLink; dense FP4 2,000, FP8 1,000 and BF16 500 TFLOPS derived by halving (sparsity) and halving again per format, the professional cards accumulating FP32 at full rate; CUDA can allocate 94.97 GiB (97,249 MiB: 'GPU 0 has a total capacity of 94.97 GiB' in sm120 out-of-memory logs, 2025–26). MIG (up to four instances) not modelled; NVIDIA datasheet not checked",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
         id: GpuId::Ascend910b,
         name: "Huawei Ascend 910B",
         spec: spec(A::DaVinci, M::Hbm2e, 64.0, None, 1.6, 280.0, 280.0, None, None, 400.0,
@@ -547,6 +559,7 @@ mod tests {
             | GpuId::Rtx4090
             | GpuId::Rtx4090d
             | GpuId::Rtx5090
+            | GpuId::RtxPro6000
             | GpuId::Ascend910b
             | GpuId::Ascend910cDie => GpuId::ALL.contains(&id),
         }

@@ -147,6 +147,9 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // at 70.89 of 121, its 72 W holding the clock far under boost.
         GpuId::H20 => c(0.958, None),
         GpuId::L4 => c(0.586, None),
+        // RTX PRO 6000 Blackwell Server Edition: 409.42 of 500 BF16 (a
+        // Workstation Edition card: 417.98).
+        GpuId::RtxPro6000 => c(0.819, None),
         GpuId::A800Sxm80 => c(0.854, None),
         GpuId::L40s => c(0.743, None),
         // RTX 4090: 162.39, 163.09, 170.06 and 173.31 (four 24 GB cards,

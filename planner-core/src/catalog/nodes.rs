@@ -261,6 +261,13 @@ pub static NODES: &[NodeEntry] = &[
         Provenance::Assumed,
     ),
     entry(
+        GpuId::RtxPro6000,
+        "PCIe server",
+        125.0,
+        PCIE_ASSUMED,
+        Provenance::Assumed,
+    ),
+    entry(
         GpuId::Rtx3090,
         "desktop workstation",
         64.0,

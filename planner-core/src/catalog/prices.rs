@@ -309,8 +309,15 @@ pub static PRICES: &[PriceEntry] = &[
     },
     PriceEntry {
         item: PricedItem::Gpu(GpuId::L4), kind: PriceKind::RentalPerHour,
-        usd: Usd::new(0.44), date: "2025",
-        source: "RunPod on-demand L4, $0.44 per GPU-hour (deploybase.ai, 'NVIDIA L4 price', 2025); Google Cloud Run bills an L4 at about $0.67 an hour of use (brandonseppa.com, 2026-04)",
+        usd: Usd::new(0.44), date: "2026-03-10",
+        source: "RunPod L4, $0.44 per GPU-hour (deploybase.ai, 'RunPod GPU Pricing', 2026-03-10: the column it calls spot, which carries RunPod's Community Cloud rates for the cards priced here from runpod.io; its 'on-demand' column is $0.78); Google Cloud Run bills an L4 at about $0.67 an hour of use (brandonseppa.com, 2026-04)",
+        provenance: Provenance::Secondary,
+        market: Market::Global,
+    },
+    PriceEntry {
+        item: PricedItem::Gpu(GpuId::RtxPro6000), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(0.89), date: "2026-03-10",
+        source: "RunPod RTX PRO 6000 (96 GB), $0.89 per GPU-hour (deploybase.ai, 'RunPod GPU Pricing', 2026-03-10: the column it calls spot, which carries RunPod's Community Cloud rates for the cards priced here from runpod.io; its 'on-demand' column is $1.57)",
         provenance: Provenance::Secondary,
         market: Market::Global,
     },
