@@ -780,7 +780,8 @@ impl<'a> Shape<'a> {
     /// open queue's wait plus the remaining decode), found by bisection
     /// (λ × cycle grows with λ); past the largest sustainable rate the
     /// engine is saturated and runs at it. Clients beyond what the pool
-    /// and the running limit hold wait their turn.
+    /// and the running limit hold wait their turn, and so do those a
+    /// saturated engine's rate leaves waiting.
     pub fn closed(&self, clients: f64) -> Steady {
         let own = self.fresh() + self.kv.reused;
         let seqs = ((self.cap.tokens - self.cached) / (own + self.held_output()))
@@ -801,21 +802,27 @@ impl<'a> Shape<'a> {
             (rate * cycle, s)
         };
         let hi = self.max_rate(None);
-        let (mut rate, mut s) = (hi, self.steady(hi));
-        if in_engine(hi).0 > active {
+        let (n_hi, s_hi) = in_engine(hi);
+        let (mut rate, mut s, mut served) = (hi, s_hi, n_hi);
+        if n_hi > active {
             let (mut lo, mut up) = (0.0, hi);
             for _ in 0..40 {
                 let mid = 0.5 * (lo + up);
                 let (n, st) = in_engine(mid);
                 if n <= active {
                     lo = mid;
-                    (rate, s) = (mid, st);
+                    (rate, s, served) = (mid, st, n);
                 } else {
                     up = mid;
                 }
             }
         }
-        let queued = (clients - active).max(0.0);
+        // Little's law over the loop: the clients not being served wait in
+        // the server's queue. They are those past the pool and the running
+        // limit and, where the engine runs at its largest rate and still
+        // serves fewer than it holds (a loop of short outputs keeps it
+        // prefilling), those that rate leaves waiting.
+        let queued = (clients - served.min(active)).max(0.0);
         let wait = if rate > 0.0 { queued / rate } else { 0.0 };
         s.ttft = s.ttft.map(|x| x + wait - s.wait);
         s.wait = wait;
