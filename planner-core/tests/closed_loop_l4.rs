@@ -21,6 +21,9 @@
 //! --nocapture` prints the table (docs/validation.md, "A closed loop on
 //! one L4").
 
+#[path = "common/errors.rs"]
+mod errors;
+use errors::median_and_worst;
 use planner_core::catalog::GpuId;
 use planner_core::engine::{Engine, EngineKnobs};
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -118,13 +121,6 @@ fn plan(clients: u32) -> Plan {
         economics: Default::default(),
         distillation: None,
     }
-}
-
-/// Median (upper middle) and worst of the |errors|.
-fn median_and_worst(errors: &[f64]) -> (f64, f64) {
-    let mut abs: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
-    abs.sort_by(f64::total_cmp);
-    (abs[abs.len() / 2], abs[abs.len() - 1])
 }
 
 /// Every row against the simulator and the steady state. Prints the

@@ -28,6 +28,9 @@
 //! `cargo test --release -p planner-core --test vllm_v1 -- --nocapture`
 //! prints the table (docs/validation.md, "vLLM V1 (GPUStack)").
 
+#[path = "common/errors.rs"]
+mod errors;
+use errors::median_and_worst;
 use planner_core::catalog::GpuId;
 use planner_core::engine::{Engine, EngineKnobs, HostOverlap};
 use planner_core::hardware::{GpuChoice, Hardware};
@@ -254,13 +257,6 @@ fn rows() -> Vec<Row> {
     out
 }
 
-/// Median and worst |error|.
-fn summary(errors: &[f64]) -> (f64, f64) {
-    let mut a: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
-    a.sort_by(f64::total_cmp);
-    (a[a.len() / 2], a.last().copied().unwrap_or(0.0))
-}
-
 #[test]
 fn vllm_v1_on_one_gpu() {
     let rows = rows();
@@ -302,7 +298,7 @@ fn vllm_v1_on_one_gpu() {
     // 7.9 GiB); the page does not say which, so the row is not predicted.
     assert_eq!(refused, ["G11 32B H100 32000/100"]);
     for (metric, errors) in &by_metric {
-        let (median, worst) = summary(errors);
+        let (median, worst) = median_and_worst(errors);
         println!(
             "{metric:?}: {} rows, median |error| {:.1} %, worst {:.1} %",
             errors.len(),

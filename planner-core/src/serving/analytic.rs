@@ -803,7 +803,7 @@ impl<'a> Shape<'a> {
         };
         let hi = self.max_rate(None);
         let (n_hi, s_hi) = in_engine(hi);
-        let (mut rate, mut s, mut served) = (hi, s_hi, n_hi);
+        let (mut rate, mut s) = (hi, s_hi);
         if n_hi > active {
             let (mut lo, mut up) = (0.0, hi);
             for _ in 0..40 {
@@ -811,7 +811,7 @@ impl<'a> Shape<'a> {
                 let (n, st) = in_engine(mid);
                 if n <= active {
                     lo = mid;
-                    (rate, s, served) = (mid, st, n);
+                    (rate, s) = (mid, st);
                 } else {
                     up = mid;
                 }
@@ -822,7 +822,7 @@ impl<'a> Shape<'a> {
         // limit and, where the engine runs at its largest rate and still
         // serves fewer than it holds (a loop of short outputs keeps it
         // prefilling), those that rate leaves waiting.
-        let queued = (clients - served.min(active)).max(0.0);
+        let queued = (clients - n_hi.min(active)).max(0.0);
         let wait = if rate > 0.0 { queued / rate } else { 0.0 };
         s.ttft = s.ttft.map(|x| x + wait - s.wait);
         s.wait = wait;
@@ -857,9 +857,10 @@ impl<'a> Shape<'a> {
     /// a pass late), where requests reuse stored contexts (their hits make
     /// prompts unequal), where the budget holds nothing beside the
     /// decodes, and where a request's decode is shorter than the prefills
-    /// of the groups behind it (the engine is prefill-bound and the queue
-    /// grows); [`Shape::closed`] then takes arrivals as independent. A
-    /// last, partial group is counted as a full one.
+    /// of the groups behind it (the engine is prefill-bound); [`Shape::closed`]
+    /// then takes arrivals as independent, and a prefill-bound loop queues
+    /// at the engine's largest rate. A last, partial group is counted as a
+    /// full one.
     fn closed_waves(&self, n: f64) -> Option<Steady> {
         let reuses = self.kv.tiers.is_some_and(|t| t.contexts > 0.0);
         let plain = self.limits.batching == Batching::Mixed
@@ -900,7 +901,7 @@ impl<'a> Shape<'a> {
         // Step 3: first tokens, in services from arrival (the mean, the
         // median group's and the last of a cluster's). A decode shorter
         // than the prefills behind it cannot hold them (the engine is
-        // prefill-bound): not modelled here.
+        // prefill-bound): `closed` queues such a loop instead.
         let tokens = (self.output - 1.0).max(0.0) / y;
         let ahead = (m * (m + 1.0) / 2.0 + (groups - m) * m) / groups;
         if slots * (groups - ahead) > tokens {
