@@ -336,6 +336,22 @@ pub enum DiagnosticKind {
         /// The GPU.
         gpu: String,
     },
+    /// BF16 compute on a part with no BF16 tensor cores (Volta, Turing):
+    /// PyTorch emulates its matmuls on the CUDA cores, and they are priced
+    /// so (`catalog::emulated_bf16`).
+    EmulatedBf16 {
+        /// The GPU.
+        gpu: String,
+        /// The emulated matmul rate, % of the part's FP16 tensor rate.
+        percent: f64,
+    },
+    /// vLLM refuses to start in BF16 on a part below compute capability
+    /// 8.0 and asks for FP16 (`_check_if_gpu_supports_dtype` in its GPU
+    /// worker).
+    Bf16Refused {
+        /// The GPU.
+        gpu: String,
+    },
     /// The GPUs run under a board power limit below their TDP: the tensor
     /// rates keep the clock fraction the part sustains there.
     PowerLimited {
@@ -680,6 +696,12 @@ fn message(d: &DiagnosticKind) -> String {
         K::UnsupportedCompute { precision, gpu } => {
             format!("{gpu} has no {precision} tensor cores: its GEMMs are priced at the 16-bit rate")
         }
+        K::EmulatedBf16 { gpu, percent } => format!(
+            "the {gpu} has no BF16 tensor cores: PyTorch emulates BF16 matmuls at about {percent:.0} % of its FP16 rate (crowd-sourced torch.mm runs), priced so; FP16 (levers.precision.compute and activations: fp16) runs at the full rate"
+        ),
+        K::Bf16Refused { gpu } => format!(
+            "vLLM refuses BF16 on the {gpu} (compute capability below 8.0) and asks for --dtype half: set levers.precision.compute and activations to fp16"
+        ),
         K::PowerLimited { limit_w, tdp_w, clock } => format!(
             "power limit {limit_w:.0} W of the {tdp_w:.0} W TDP: compute-bound kernels run at about {:.0} % of their clock (measured H100 caps, arXiv 2604.11391), memory-bound ones at full speed; a denser GEMM may lose a few points more",
             clock * 100.0
@@ -905,6 +927,12 @@ fn message_zh(d: &DiagnosticKind) -> String {
         K::UnsupportedCompute { precision, gpu } => {
             format!("{gpu} 没有 {precision} 张量核心：矩阵乘按 16 位速率计算")
         }
+        K::EmulatedBf16 { gpu, percent } => format!(
+            "{gpu} 没有 BF16 张量核心：PyTorch 在 CUDA 核心上模拟 BF16 矩阵乘，约为其 FP16 速率的 {percent:.0} %（众包 torch.mm 实测），按此计价；改用 FP16（levers.precision.compute 与 activations 设为 fp16）可达全速"
+        ),
+        K::Bf16Refused { gpu } => format!(
+            "vLLM 在 {gpu} 上拒绝 BF16（计算能力低于 8.0），要求 --dtype half：请把 levers.precision.compute 与 activations 设为 fp16"
+        ),
         K::PowerLimited { limit_w, tdp_w, clock } => format!(
             "功耗上限 {limit_w:.0} W（TDP {tdp_w:.0} W）：计算受限的内核约以 {:.0} % 的频率运行（H100 限功耗实测，arXiv 2604.11391），访存受限的内核不受影响；更密集的矩阵乘可能再低几个百分点",
             clock * 100.0

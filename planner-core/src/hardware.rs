@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 pub enum GpuArch {
     /// NVIDIA Volta (V100).
     Volta,
+    /// NVIDIA Turing (T4): FP16 tensor cores, no BF16, no TF32, no FP8;
+    /// like Volta, only the memory-efficient attention backend.
+    Turing,
     /// NVIDIA Ampere (A100).
     Ampere,
     /// NVIDIA Ada Lovelace (L40S, RTX 4090).
@@ -318,7 +321,9 @@ pub struct Hardware {
 /// Huawei Ascend 400 Gb/s RoCE (the CloudMatrix384 paper's RDMA plane).
 pub fn default_scale_out(arch: GpuArch) -> LinkId {
     match arch {
-        GpuArch::Volta => LinkId::InfinibandEdr,
+        // Turing's T4 servers have no DGX; a 100 Gb/s-class fabric is
+        // taken, as for Volta.
+        GpuArch::Volta | GpuArch::Turing => LinkId::InfinibandEdr,
         GpuArch::Ampere => LinkId::InfinibandHdr,
         GpuArch::Blackwell => LinkId::InfinibandXdr,
         GpuArch::Gaudi | GpuArch::DaVinci => LinkId::Roce400,

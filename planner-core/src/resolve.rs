@@ -530,6 +530,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     drop_dense_expert_levers(&mut c, &mut levers, &spec);
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
+    check_bf16_units(&mut c, &plan.workload, &levers, &gpu, &gpu_name);
     check_experts_kernel(&mut c, &mut levers, &spec, &work, gpu.arch);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let factors = stack_factors(plan, stack, &levers, &spec, gpu.arch);
@@ -1497,6 +1498,31 @@ fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
                 c.push(Diagnostic::error(K::MissingTier { tier: t.tier }));
             }
         }
+    }
+}
+
+/// BF16 compute on a part with no BF16 units (Volta, Turing): vLLM will
+/// not serve (an error); anything else runs it emulated, priced so (a
+/// warning naming the rate).
+fn check_bf16_units(
+    c: &mut Checker,
+    workload: &Workload,
+    levers: &Levers,
+    gpu: &GpuSpec,
+    gpu_name: &str,
+) {
+    if levers.precision.compute != Precision::Bf16 || gpu.bf16.base() > 0.0 {
+        return;
+    }
+    let percent = 100.0 * catalog::emulated_bf16(gpu.arch);
+    let gpu = gpu_name.to_string();
+    let vllm = matches!(
+        levers.engine,
+        crate::engine::Engine::Vllm | crate::engine::Engine::VllmV0
+    );
+    match workload {
+        Workload::Inference(_) if vllm => c.push(Diagnostic::error(K::Bf16Refused { gpu })),
+        _ => c.push(Diagnostic::warning(K::EmulatedBf16 { gpu, percent })),
     }
 }
 

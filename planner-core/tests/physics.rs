@@ -625,3 +625,63 @@ fn fp4_compute_without_fp4_units_runs_at_the_16_bit_rate() {
     assert!(!named);
     assert!(b200_fp4 < 0.8 * b200_bf16, "{b200_fp4} vs {b200_bf16}");
 }
+
+/// A part with no BF16 tensor cores (Turing's T4, Volta's V100) runs a
+/// BF16 plan's matmuls emulated on the CUDA cores: about 5 % of the FP16
+/// rate on a T4 (crowd-sourced `torch.mm`, `catalog::emulated_bf16`), so
+/// a compute-bound prefill is many times slower than in FP16, and the
+/// report says why. vLLM will not serve BF16 there at all (its GPU worker
+/// raises "Bfloat16 is only supported on GPUs with compute capability of
+/// at least 8.0"): the plan is invalid with that reason. A part with BF16
+/// units (the A10) runs both formats alike.
+#[test]
+fn bf16_without_bf16_units_is_emulated_or_refused() {
+    use planner_core::diagnostics::DiagnosticKind;
+    use planner_core::engine::Engine;
+    use planner_core::precision::Precision;
+    use planner_core::report::Verdict;
+    let eval = |gpu: GpuId, half: Precision, engine: Engine| {
+        let mut p = llama70b_on_one_h100(Offload::default());
+        p.model = ModelChoice::Preset(ModelId::Llama2_7b);
+        p.hardware.gpu = GpuChoice::Preset(gpu);
+        p.levers.precision.weights = half;
+        p.levers.precision.kv_cache = half;
+        p.levers.precision.activations = half;
+        p.levers.precision.compute = half;
+        p.levers.engine = engine;
+        if let Workload::Inference(i) = &mut p.workload {
+            i.prompt_tokens = 2048;
+            i.output_tokens = 16;
+        }
+        evaluate(&p)
+    };
+    let emulated = |r: &Report| {
+        r.diagnostics
+            .iter()
+            .any(|d| matches!(d.detail, DiagnosticKind::EmulatedBf16 { .. }))
+    };
+    let ttft = |r: &Report| serving(r).0;
+    for gpu in [GpuId::T4, GpuId::V100Sxm2_32] {
+        let bf16 = eval(gpu, Precision::Bf16, Engine::Static);
+        let fp16 = eval(gpu, Precision::Fp16, Engine::Static);
+        assert_eq!(fp16.verdict, Verdict::Fits, "{gpu:?}");
+        assert!(emulated(&bf16) && !emulated(&fp16), "{gpu:?}");
+        // Prefill of 2,048 tokens is compute-bound: the emulated rate is
+        // a tenth of FP16's or less, attention and the rest unchanged.
+        let slower = ttft(&bf16) / ttft(&fp16);
+        assert!(slower > 4.0, "{gpu:?}: {slower}");
+        let vllm = eval(gpu, Precision::Bf16, Engine::Vllm);
+        assert_eq!(vllm.verdict, Verdict::Invalid, "{gpu:?}");
+        assert!(vllm
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.detail, DiagnosticKind::Bf16Refused { .. })));
+        let vllm = eval(gpu, Precision::Fp16, Engine::Vllm);
+        assert_ne!(vllm.verdict, Verdict::Invalid, "{gpu:?}");
+    }
+    let bf16 = eval(GpuId::A10, Precision::Bf16, Engine::Vllm);
+    let fp16 = eval(GpuId::A10, Precision::Fp16, Engine::Vllm);
+    assert_eq!(bf16.verdict, Verdict::Fits);
+    assert!(!emulated(&bf16));
+    assert!((ttft(&bf16) - ttft(&fp16)).abs() <= 1e-9 * ttft(&fp16));
+}

@@ -101,6 +101,12 @@ pub enum GpuId {
     /// NVIDIA L40S.
     #[serde(rename = "l40s")]
     L40s,
+    /// NVIDIA A10 (24 GB GDDR6, PCIe).
+    #[serde(rename = "a10")]
+    A10,
+    /// NVIDIA T4 (16 GB GDDR6, PCIe; Turing).
+    #[serde(rename = "t4")]
+    T4,
     /// NVIDIA L20 48GB.
     #[serde(rename = "l20")]
     L20,
@@ -159,6 +165,8 @@ impl GpuId {
         GpuId::Gaudi2,
         GpuId::Gaudi3,
         GpuId::L40s,
+        GpuId::A10,
+        GpuId::T4,
         GpuId::L20,
         GpuId::L4,
         GpuId::Rtx3090,
@@ -462,6 +470,22 @@ pub static GPUS: &[GpuEntry] = &[
         provenance: Provenance::Recalled,
     },
     GpuEntry {
+        id: GpuId::A10,
+        name: "NVIDIA A10",
+        spec: spec(A::Ampere, M::Gddr6, 24.0, Some(22589.0), 0.600, 125.0, 125.0, None, None, 150.0,
+            None, L::Pcie4x16, 0),
+        source: "NVIDIA A10 Tensor Core GPU datasheet (recalled): GA102 at 72 SMs, 24 GB GDDR6 at 600 GB/s, 125 TFLOPS BF16/FP16 tensor dense with FP32 accumulate (250 with sparsity; a data-centre card, full rate), 62.5 TF32, 31.2 FP32, no FP8, 150 W, one slot, PCIe 4.0 x16, no NVLink, no MIG; nvidia-smi prints 23,028 MiB for the A10 and for AWS's A10G alike (public logs of both), and CUDA allocates 22.06 GiB (22,589 MiB) of an A10G's ('GPU 0 has a total capacity of 22.06 GiB', a 2026 vLLM out-of-memory log on AWS): taken for the A10, not seen on one",
+        provenance: Provenance::Secondary,
+    },
+    GpuEntry {
+        id: GpuId::T4,
+        name: "NVIDIA T4",
+        spec: spec(A::Turing, M::Gddr6, 16.0, Some(15104.0), 0.320, 0.0, 65.0, None, None, 70.0,
+            None, L::Pcie3x16, 0),
+        source: "NVIDIA T4 Tensor Core GPU datasheet (recalled; spec pages agree): TU104 at 40 SMs, 16 GB GDDR6 at 320 GB/s, 65 TFLOPS FP16 tensor with FP32 accumulate, 8.1 FP32, 130 TOPS INT8, no BF16 (PyTorch emulates it at 2-4 TFLOPS, crowd-sourced torch table), no TF32, no FP8, 70 W from the slot, PCIe 3.0 x16, no NVLink, no MIG; nvidia-smi prints 15,360 MiB and CUDA allocates 14.75 GiB (15,104 MiB: 'GPU 0; 14.75 GiB total capacity' in many Colab and Kaggle T4 out-of-memory logs, 2022-24)",
+        provenance: Provenance::Recalled,
+    },
+    GpuEntry {
         id: GpuId::Rtx3090,
         name: "NVIDIA GeForce RTX 3090",
         spec: spec(A::Ampere, M::Gddr6, 24.0, Some(24269.0), 0.936, 71.0, 71.0, None, None, 350.0,
@@ -553,6 +577,8 @@ mod tests {
             | GpuId::Gaudi2
             | GpuId::Gaudi3
             | GpuId::L40s
+            | GpuId::A10
+            | GpuId::T4
             | GpuId::L20
             | GpuId::L4
             | GpuId::Rtx3090
@@ -585,8 +611,8 @@ mod tests {
             assert!(pos(s.memory_bandwidth.as_gb_per_s()), "{}", e.name);
             assert!(pos(s.fp16.as_tflops()), "{}", e.name);
             assert!(pos(s.tdp.as_watts()), "{}", e.name);
-            // BF16 is 0 only where the part lacks it (Volta).
-            if s.arch == GpuArch::Volta {
+            // BF16 is 0 only where the part lacks it (Volta, Turing).
+            if matches!(s.arch, GpuArch::Volta | GpuArch::Turing) {
                 assert_eq!(s.bf16.as_tflops(), 0.0, "{}", e.name);
             } else {
                 assert!(pos(s.bf16.as_tflops()), "{}", e.name);
@@ -613,6 +639,28 @@ mod tests {
             if let (Some(fp4), Some(fp8)) = (s.fp4, s.fp8) {
                 assert!(fp4.as_tflops() >= fp8.as_tflops(), "{}", e.name);
             }
+        }
+    }
+
+    /// The inference cards of the public clouds parse from their names;
+    /// the T4 (Turing) has no BF16 units and a sixth of the A10's 16-bit
+    /// rate at about half its bandwidth, and CUDA allocates less of each
+    /// than the board carries.
+    #[test]
+    fn inference_cards_parse_and_compare_sanely() {
+        for (name, id) in [("t4", GpuId::T4), ("a10", GpuId::A10)] {
+            let parsed: GpuId = serde_json::from_str(&format!("\"{name}\"")).expect(name);
+            assert_eq!(parsed, id);
+        }
+        let (t4, a10) = (gpu(GpuId::T4).spec, gpu(GpuId::A10).spec);
+        assert_eq!(t4.arch, GpuArch::Turing);
+        assert_eq!(t4.bf16.as_tflops(), 0.0);
+        assert!(t4.fp8.is_none() && a10.fp8.is_none());
+        assert!(a10.bf16.as_tflops() > 1.9 * t4.fp16.as_tflops());
+        let bw = t4.memory_bandwidth.as_gb_per_s() / a10.memory_bandwidth.as_gb_per_s();
+        assert!((0.5..0.6).contains(&bw), "{bw}");
+        for s in [t4, a10] {
+            assert!(s.device_memory().as_bytes() < s.capacity.as_bytes());
         }
     }
 

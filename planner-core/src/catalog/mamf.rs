@@ -152,6 +152,11 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         GpuId::RtxPro6000 => c(0.819, None),
         GpuId::A800Sxm80 => c(0.854, None),
         GpuId::L40s => c(0.743, None),
+        // T4, FP16 (it has no BF16 units): 41.91 (Colab), 41.93 and 42.71
+        // (Kaggle) of 65, median 41.93; its 70 W holds the clock under
+        // boost as the L4's 72 W does. The A10 is not in the table (an
+        // A10G, a different AWS part, is).
+        GpuId::T4 => c(0.645, None),
         // RTX 4090: 162.39, 163.09, 170.06 and 173.31 (four 24 GB cards,
         // median 166.6) of 165.2; RTX 4090 D: 148.91 of 147.1. GeForce
         // cards run above the boost clock their datasheet figure is
@@ -160,6 +165,20 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // 242.18 of 209.5.
         GpuId::Rtx4090 | GpuId::Rtx4090d | GpuId::Rtx3090 | GpuId::Rtx5090 => c(1.0, None),
         _ => None,
+    }
+}
+
+/// BF16 matmuls on a part with no BF16 tensor cores, as a fraction of its
+/// FP16 tensor rate: PyTorch runs them emulated, on the CUDA cores. The
+/// crowd-sourced torch matmul table (this module's second source) measures
+/// both formats in one harness: a T4 at 2.46 / 41.91, 2.27 / 42.71 and
+/// 2.01 / 41.93 TFLOPS (BF16 / FP16; median ratio 0.053), a V100 SXM2 16GB
+/// at 10.34 / 94.84 and a V100S at 9.85 / 88.92 (0.11). A part of another
+/// architecture with no BF16 rate (a user's own) takes the lower figure.
+pub fn emulated_bf16(arch: GpuArch) -> f64 {
+    match arch {
+        GpuArch::Volta => 0.11,
+        _ => 0.053,
     }
 }
 

@@ -24,8 +24,8 @@ pub use cxl::{CxlEntry, CxlId, CXL_DEVICES};
 pub use gpus::{GpuEntry, GpuId, GPUS};
 pub use links::{LinkEntry, LinkId, LinkRole, DMA_COPY_OVERHEAD_S, LINKS, NVME_READ_LATENCY_S};
 pub use mamf::{
-    attention_ceiling, kernel_attention_ceiling, matmul_ceiling, AttentionImpl, DEFAULT_CEILING,
-    TRITON_FLASH_SLOWDOWN,
+    attention_ceiling, emulated_bf16, kernel_attention_ceiling, matmul_ceiling, AttentionImpl,
+    DEFAULT_CEILING, TRITON_FLASH_SLOWDOWN,
 };
 pub use mig::{mig_profiles, placements, MigEntry, MigProfile, COMPUTE_SLICES, MEMORY_SLICES, MIG};
 pub use models::{ModelEntry, ModelId, MODELS};

@@ -261,6 +261,20 @@ pub static NODES: &[NodeEntry] = &[
         Provenance::Assumed,
     ),
     entry(
+        GpuId::A10,
+        "PCIe server",
+        125.0,
+        PCIE_ASSUMED,
+        Provenance::Assumed,
+    ),
+    entry(
+        GpuId::T4,
+        "PCIe server",
+        125.0,
+        PCIE_ASSUMED,
+        Provenance::Assumed,
+    ),
+    entry(
         GpuId::RtxPro6000,
         "PCIe server",
         125.0,

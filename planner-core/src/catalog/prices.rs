@@ -315,6 +315,13 @@ pub static PRICES: &[PriceEntry] = &[
         market: Market::Global,
     },
     PriceEntry {
+        item: PricedItem::Gpu(GpuId::T4), kind: PriceKind::RentalPerHour,
+        usd: Usd::new(0.35), date: "2026-03-31",
+        source: "Google Cloud T4, $0.35 per GPU-hour on demand, the GPU alone (an N1 machine's vCPUs and memory are billed apart), as computeprices.com tabulated it on 2026-03-31 (its cheapest T4 listing; AWS's g4dn.xlarge, one T4 with its host, $0.53 on 2026-04-08)",
+        provenance: Provenance::Secondary,
+        market: Market::Global,
+    },
+    PriceEntry {
         item: PricedItem::Gpu(GpuId::RtxPro6000), kind: PriceKind::RentalPerHour,
         usd: Usd::new(0.89), date: "2026-03-10",
         source: "RunPod RTX PRO 6000 (96 GB), $0.89 per GPU-hour (deploybase.ai, 'RunPod GPU Pricing', 2026-03-10: the column it calls spot, which carries RunPod's Community Cloud rates for the cards priced here from runpod.io; its 'on-demand' column is $1.57)",
@@ -576,8 +583,11 @@ mod tests {
     /// new part cannot slip in unpriced).
     #[test]
     fn every_catalog_gpu_rents_at_a_dated_price_or_is_named_unpriced() {
-        const UNPRICED: [GpuId; 4] = [
+        const UNPRICED: [GpuId; 5] = [
             GpuId::V100Pcie32,
+            // Lambda's one-A10 instance appears at $0.60 and $0.75 an hour
+            // in public code, undated: no dated figure was found.
+            GpuId::A10,
             GpuId::Gh200_144,
             GpuId::Mi250xGcd,
             GpuId::Ascend910cDie,

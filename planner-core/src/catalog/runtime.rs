@@ -186,7 +186,7 @@ pub fn te_workspace(
     use crate::hardware::GpuArch;
     const MIB: f64 = 1024.0 * 1024.0;
     let (one, how) = match arch {
-        GpuArch::Volta | GpuArch::Ampere | GpuArch::Ada => {
+        GpuArch::Volta | GpuArch::Turing | GpuArch::Ampere | GpuArch::Ada => {
             (4.0 * MIB, "Transformer Engine's 4 MiB")
         }
         GpuArch::Hopper | GpuArch::Blackwell | GpuArch::Cdna2 | GpuArch::Cdna3 | GpuArch::Cdna4 => {

@@ -15,24 +15,25 @@ use crate::units::Seconds;
 /// FP32 GEMMs run as TF32 on Ampere and later, at half the BF16 rate
 /// (NVIDIA A100/H100 datasheets: 156/312 and 495/989 TFLOPS); Volta has no
 /// TF32 and runs FP32 at one eighth of its FP16 tensor rate (V100
-/// datasheet: 15.7 vs 125 TFLOPS). FP8 falls back to BF16 where the part
+/// datasheet: 15.7 vs 125 TFLOPS), and so does Turing (T4 datasheet: 8.1
+/// vs 65). FP8 falls back to BF16 where the part
 /// has no FP8 units, and FP4 too where it has no FP4 units: engines run an
 /// FP4 checkpoint there weight-only, dequantizing in the kernel and
 /// multiplying in 16 bits (vLLM's Marlin FP4 and its Triton `w4a16` MoE
 /// path on Ampere and Hopper; TensorRT-LLM's WFP4A16). Quantized weights
-/// (INT8/INT4/NF4) are dequantized to the compute format.
+/// (INT8/INT4/NF4) are dequantized to the compute format. BF16 on a part
+/// with no BF16 units (Volta, Turing) runs emulated
+/// ([`crate::catalog::emulated_bf16`]).
 pub(crate) fn peak(r: &Resolved) -> f64 {
     let g = &r.gpu;
-    let half = if g.bf16.base() > 0.0 {
-        g.bf16.base()
-    } else {
-        g.fp16.base()
-    };
+    let half = peak_16bit(r);
     match r.levers.precision.compute {
         Precision::Fp16 => g.fp16.base().max(0.0),
         Precision::Fp8 => g.fp8.map_or(half, |f| f.base()),
         Precision::Fp32 => match g.arch {
-            crate::hardware::GpuArch::Volta => g.fp16.base() / 8.0,
+            crate::hardware::GpuArch::Volta | crate::hardware::GpuArch::Turing => {
+                g.fp16.base() / 8.0
+            }
             _ => half / 2.0,
         },
         Precision::Mxfp4 | Precision::Nvfp4 => g.fp4.map_or(half, |f| f.base()),
@@ -95,11 +96,15 @@ pub(crate) struct Pass {
 /// Peak dense rate of the 16-bit tensor path, which the attention core and
 /// the output layer use even when the block GEMMs run in FP8 (Transformer
 /// Engine quantizes the transformer layers' linear GEMMs only; fused
-/// attention in training stays in BF16).
+/// attention in training stays in BF16). A part with no BF16 units runs
+/// FP16, or BF16 emulated when the plan computes in BF16.
 pub(crate) fn peak_16bit(r: &Resolved) -> f64 {
     let g = &r.gpu;
     if g.bf16.base() > 0.0 {
         g.bf16.base()
+    } else if r.levers.precision.compute == Precision::Bf16 {
+        // No BF16 units: PyTorch emulates BF16 matmuls on the CUDA cores.
+        g.fp16.base().max(0.0) * crate::catalog::emulated_bf16(g.arch)
     } else {
         g.fp16.base().max(0.0)
     }
@@ -604,8 +609,12 @@ fn attention_core(r: &Resolved, c: &LayerCtx, pass: Pass) -> AttentionCore {
             // scores at 4 B, and the causal mask it builds added in one
             // more read-modify-write pass.
             let fp32 = r.factors.fp32_math_attention;
-            // (Volta has no TF32: FP32 at one eighth of its FP16 rate.)
-            let fp32_rate = if r.gpu.arch == crate::hardware::GpuArch::Volta {
+            // (Volta and Turing have no TF32: FP32 at one eighth of their
+            // FP16 rate.)
+            let fp32_rate = if matches!(
+                r.gpu.arch,
+                crate::hardware::GpuArch::Volta | crate::hardware::GpuArch::Turing
+            ) {
                 0.125
             } else {
                 0.5
