@@ -157,6 +157,10 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
         // boost as the L4's 72 W does. The A10 is not in the table (an
         // A10G, a different AWS part, is).
         GpuId::T4 => c(0.645, None),
+        // V100 SXM2 16GB, FP16 (no BF16 units): 94.84 of 125 (bare metal,
+        // PyTorch 2.7.1); the 32 GB board is the same chip and clock. The
+        // PCIe card (112 at a lower clock) is unmeasured.
+        GpuId::V100Sxm2_16 | GpuId::V100Sxm2_32 => c(0.759, None),
         // RTX 4090: 162.39, 163.09, 170.06 and 173.31 (four 24 GB cards,
         // median 166.6) of 165.2; RTX 4090 D: 148.91 of 147.1. GeForce
         // cards run above the boost clock their datasheet figure is
