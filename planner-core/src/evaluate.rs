@@ -244,6 +244,7 @@ fn validation_basis(r: &Resolved) -> ValidationBasis {
                 r.levers.precision.compute,
                 crate::precision::Precision::Mxfp4 | crate::precision::Precision::Nvfp4
             ),
+            r.gpu.tdp,
         ),
     }
 }

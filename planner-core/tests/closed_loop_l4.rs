@@ -214,4 +214,10 @@ fn a_closed_loop_on_one_l4() {
         out.iter().all(|e| *e > 0.0),
         "every row predicted fast: {out:?}"
     );
+    // Inside the band of serving on 75 W cards (`uncertainty.rs`): each
+    // step's shortfall in time, 1 - predicted / measured.
+    let band = planner_core::uncertainty::ValidationBasis::LowPowerServing.band(1);
+    for e in &itl {
+        assert!(-e <= band.fast, "{e}");
+    }
 }

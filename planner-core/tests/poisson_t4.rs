@@ -198,6 +198,25 @@ fn a_poisson_stream_on_one_t4() {
     );
     assert!((20.0..42.0).contains(&largest), "{largest}");
     assert!(t16 < 0.45 * 42.0 && t20 < 0.3 * 65.0, "{t16} {t20}");
+    // The band of serving on 75 W cards (`uncertainty.rs`) is the worst
+    // shortfall in time, rounded up; the plan reports it.
+    let shortfall = [(t1, 14.6), (t16, 42.0), (t20, 65.0)]
+        .iter()
+        .map(|(p, m)| 1.0 - p / m)
+        .fold(0.0, f64::max);
+    let basis = planner_core::uncertainty::ValidationBasis::LowPowerServing;
+    let band = basis.band(1);
+    assert!(
+        band.fast >= shortfall && band.fast <= shortfall + 0.01,
+        "{} vs {shortfall}",
+        band.fast
+    );
+    let r = planner_core::evaluate(&plan(Some(16.47), OUTPUT));
+    let reported = match r.time {
+        planner_core::report::TimeReport::Inference(t) => Some(t.range_basis),
+        planner_core::report::TimeReport::Training(_) => None,
+    };
+    assert_eq!(reported, Some(basis));
 }
 
 /// Qwen/Qwen2.5-3B-Instruct's `config.json` (36 layers, hidden 2,048, 16
@@ -274,4 +293,10 @@ fn a_closed_loop_of_a_3b_model_on_one_t4() {
     assert!(errors[2] < errors[0], "{errors:?}");
     let (median, worst) = median_and_worst(&errors);
     assert!(median <= 0.40 && worst <= 0.50, "{median} {worst}");
+    // Inside the band of serving on 75 W cards: a shortfall in time of
+    // 1 - predicted / measured.
+    let band = planner_core::uncertainty::ValidationBasis::LowPowerServing.band(1);
+    for e in &errors {
+        assert!(1.0 - (1.0 + e) <= band.fast, "{e}");
+    }
 }
