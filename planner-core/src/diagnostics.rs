@@ -928,10 +928,10 @@ fn message_zh(d: &DiagnosticKind) -> String {
             format!("{gpu} 没有 {precision} 张量核心：矩阵乘按 16 位速率计算")
         }
         K::EmulatedBf16 { gpu, percent } => format!(
-            "{gpu} 没有 BF16 张量核心：PyTorch 在 CUDA 核心上模拟 BF16 矩阵乘，约为其 FP16 速率的 {percent:.0} %（众包 torch.mm 实测），按此计价；改用 FP16（levers.precision.compute 与 activations 设为 fp16）可达全速"
+            "{gpu} 没有 BF16 张量核心：PyTorch 在 CUDA 核心上模拟 BF16 矩阵乘，约为其 FP16 速率的 {percent:.0} %（众包 torch.mm 实测），按此速率计算；改用 FP16（levers.precision.compute 与 activations 设为 fp16）可达全速"
         ),
         K::Bf16Refused { gpu } => format!(
-            "vLLM 在 {gpu} 上拒绝 BF16（计算能力低于 8.0），要求 --dtype half：请把 levers.precision.compute 与 activations 设为 fp16"
+            "vLLM 不支持在 {gpu} 上以 BF16 运行（计算能力低于 8.0），提示改用 --dtype half：请把 levers.precision.compute 与 activations 设为 fp16"
         ),
         K::PowerLimited { limit_w, tdp_w, clock } => format!(
             "功耗上限 {limit_w:.0} W（TDP {tdp_w:.0} W）：计算受限的内核约以 {:.0} % 的频率运行（H100 限功耗实测，arXiv 2604.11391），访存受限的内核不受影响；更密集的矩阵乘可能再低几个百分点",

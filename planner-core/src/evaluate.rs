@@ -240,13 +240,26 @@ fn validation_basis(r: &Resolved) -> ValidationBasis {
         }
         Work::Infer { .. } => ValidationBasis::serving(
             moe && r.ep > 1,
-            matches!(
-                r.levers.precision.compute,
-                crate::precision::Precision::Mxfp4 | crate::precision::Precision::Nvfp4
-            ),
-            r.gpu.tdp,
+            r.gpu.fp4.is_some()
+                && matches!(
+                    r.levers.precision.compute,
+                    crate::precision::Precision::Mxfp4 | crate::precision::Precision::Nvfp4
+                ),
+            low_power(r),
         ),
     }
+}
+
+/// A card the PCIe slot powers: GDDR memory and a board power of 75 W or
+/// less (`uncertainty::SLOT_POWER_W`), as the T4 and the L4 the low-power
+/// serving band was measured on; a GDDR card held there by a power limit
+/// counts too. A MIG slice of an HBM part does not.
+fn low_power(r: &Resolved) -> bool {
+    use crate::hardware::MemoryTech;
+    let tdp = r.gpu.tdp.as_watts();
+    matches!(r.gpu.memory, MemoryTech::Gddr6 | MemoryTech::Gddr7)
+        && tdp > 0.0
+        && tdp <= crate::uncertainty::SLOT_POWER_W
 }
 
 /// The time model at the plan's efficiencies and at both ends of their
@@ -283,7 +296,7 @@ fn time_report(r: &Resolved, devices: &[DeviceMemory]) -> TimeReport {
                 .total();
             // Against the rated peak, as MFU is quoted, under a power
             // limit too.
-            let peak = time::work::peak(r) / r.power_clock * f64::from(r.net.gpus);
+            let peak = time::work::rated_peak(r) / r.power_clock * f64::from(r.net.gpus);
             let util = |f: f64| {
                 if step > 0.0 && peak > 0.0 {
                     f / (step * peak)

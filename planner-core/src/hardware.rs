@@ -40,6 +40,14 @@ pub enum GpuArch {
 }
 
 impl GpuArch {
+    /// Whether the part has BF16 tensor cores: every NVIDIA architecture
+    /// from Ampere on and the other vendors' catalog parts; not Volta or
+    /// Turing (compute capability below 8.0), where PyTorch emulates BF16
+    /// and vLLM refuses it.
+    pub fn has_bf16_units(self) -> bool {
+        !matches!(self, GpuArch::Volta | GpuArch::Turing)
+    }
+
     /// Whether a FlashAttention-2-class fused kernel runs here: PyTorch
     /// SDPA's flash backend on NVIDIA sm80 to sm121, Ampere to Blackwell
     /// (`check_flash_attention_hardware_support` in

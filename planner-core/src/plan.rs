@@ -546,6 +546,26 @@ impl Precisions {
     pub fn expert_weights(&self) -> Precision {
         self.experts.unwrap_or(self.weights)
     }
+
+    /// The same formats with every BF16 one in FP16, as a team runs them
+    /// on a part with no BF16 units (vLLM's `--dtype half` casts the
+    /// weights, activations and KV cache alike).
+    pub fn in_fp16(self) -> Self {
+        let half = |p: Precision| match p {
+            Precision::Bf16 => Precision::Fp16,
+            other => other,
+        };
+        Self {
+            weights: half(self.weights),
+            master: self.master.map(half),
+            gradients: half(self.gradients),
+            optimizer: half(self.optimizer),
+            activations: half(self.activations),
+            kv_cache: half(self.kv_cache),
+            compute: half(self.compute),
+            experts: self.experts.map(half),
+        }
+    }
 }
 
 fn bf16() -> Precision {

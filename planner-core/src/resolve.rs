@@ -1501,9 +1501,10 @@ fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
     }
 }
 
-/// BF16 compute on a part with no BF16 units (Volta, Turing): vLLM will
-/// not serve (an error); anything else runs it emulated, priced so (a
-/// warning naming the rate).
+/// BF16 on a part with no BF16 units (Volta, Turing): vLLM will not
+/// serve a model in BF16 there, whether its GEMMs or its activations are
+/// (`--dtype` sets both; an error); anything else runs BF16 GEMMs
+/// emulated, priced so (a warning naming the rate).
 fn check_bf16_units(
     c: &mut Checker,
     workload: &Workload,
@@ -1511,18 +1512,22 @@ fn check_bf16_units(
     gpu: &GpuSpec,
     gpu_name: &str,
 ) {
-    if levers.precision.compute != Precision::Bf16 || gpu.bf16.base() > 0.0 {
+    if gpu.arch.has_bf16_units() {
         return;
     }
-    let percent = 100.0 * catalog::emulated_bf16(gpu.arch);
-    let gpu = gpu_name.to_string();
+    let p = &levers.precision;
     let vllm = matches!(
         levers.engine,
         crate::engine::Engine::Vllm | crate::engine::Engine::VllmV0
-    );
-    match workload {
-        Workload::Inference(_) if vllm => c.push(Diagnostic::error(K::Bf16Refused { gpu })),
-        _ => c.push(Diagnostic::warning(K::EmulatedBf16 { gpu, percent })),
+    ) && matches!(workload, Workload::Inference(_));
+    let gpu_name = gpu_name.to_string();
+    if vllm && (p.compute == Precision::Bf16 || p.activations == Precision::Bf16) {
+        c.push(Diagnostic::error(K::Bf16Refused { gpu: gpu_name }));
+    } else if p.compute == Precision::Bf16 {
+        c.push(Diagnostic::warning(K::EmulatedBf16 {
+            gpu: gpu_name,
+            percent: 100.0 * catalog::emulated_bf16(gpu.arch),
+        }));
     }
 }
 

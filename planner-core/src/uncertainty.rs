@@ -14,7 +14,6 @@
 
 use crate::plan::Sharding;
 use crate::stack::TrainingStack;
-use crate::units::Watts;
 use serde::{Deserialize, Serialize};
 
 /// The measured runs a plan's range is read from.
@@ -56,11 +55,12 @@ pub enum ValidationBasis {
     /// on one B200; `tests/mlperf.rs`, NVIDIA's four MLPerf FP4 runs):
     /// every row predicted faster than measured.
     Fp4Serving,
-    /// Serving on a card the PCIe slot powers (75 W or less: the T4, the
-    /// L4) under continuous batching (`tests/poisson_t4.rs`, two T4
-    /// deployments; `tests/closed_loop_l4.rs`, one L4; 12 decode-step
-    /// figures): one request agrees, but the measured steps grow with the
-    /// running sequences several times faster than modelled, every figure
+    /// Serving on a card the PCIe slot powers (GDDR memory, 75 W or less:
+    /// the T4, the L4), static batches and streams alike; measured under
+    /// continuous batching (`tests/poisson_t4.rs`, two T4 deployments;
+    /// `tests/closed_loop_l4.rs`, one L4; 12 decode-step figures): one
+    /// request agrees, but the measured steps grow with the running
+    /// sequences several times faster than modelled, every figure
     /// predicted short.
     LowPowerServing,
 }
@@ -87,7 +87,7 @@ crate::lang::named!(ValidationBasis {
     ValidationBasis::DenseServing => "dense_serving", "dense serving runs", "稠密模型推理服务";
     ValidationBasis::MoeServing => "moe_serving", "MoE serving runs with expert parallelism", "专家并行的 MoE 推理服务";
     ValidationBasis::Fp4Serving => "fp4_serving", "serving runs with FP4 GEMMs on Blackwell", "Blackwell 上 FP4 矩阵乘的推理服务";
-    ValidationBasis::LowPowerServing => "low_power_serving", "serving runs on 75 W cards (T4, L4)", "75 W 小功率卡（T4、L4）上的推理服务";
+    ValidationBasis::LowPowerServing => "low_power_serving", "serving runs on cards of 75 W or less (T4, L4)", "75 W 及以下小功率卡（T4、L4）上的推理服务";
 });
 
 /// How much faster and slower than measured the model ran on a basis's
@@ -107,7 +107,7 @@ pub struct Band {
 
 /// The most a PCIe x16 slot delivers to a card without auxiliary power
 /// (PCI Express Card Electromechanical Specification: 75 W).
-const SLOT_POWER_W: f64 = 75.0;
+pub const SLOT_POWER_W: f64 = 75.0;
 
 /// The data-parallel degree from which DeepSpeed ZeRO-3's step stops
 /// shrinking in the measured runs (Narayanan et al. 2021, Table 2: GPT-3
@@ -146,14 +146,15 @@ impl ValidationBasis {
     }
 
     /// The basis of a serving plan: MoE with expert parallelism first,
-    /// then 4-bit floating-point GEMMs, then a card the PCIe slot powers
-    /// (a board power of 75 W or less, `tdp`), then dense serving.
-    pub fn serving(moe_with_ep: bool, fp4: bool, tdp: Watts) -> Self {
+    /// then 4-bit floating-point GEMMs on FP4 units, then a card the PCIe
+    /// slot powers (`low_power`: GDDR memory at 75 W or less), then dense
+    /// serving. Static batches and streams alike.
+    pub fn serving(moe_with_ep: bool, fp4: bool, low_power: bool) -> Self {
         if moe_with_ep {
             ValidationBasis::MoeServing
         } else if fp4 {
             ValidationBasis::Fp4Serving
-        } else if tdp.as_watts() <= SLOT_POWER_W {
+        } else if low_power {
             ValidationBasis::LowPowerServing
         } else {
             ValidationBasis::DenseServing
@@ -272,12 +273,14 @@ mod tests {
             true,
         );
         assert_eq!(offload, V::MegatronTraining);
-        let (big, slot) = (Watts::new(700.0), Watts::new(70.0));
-        assert_eq!(ValidationBasis::serving(true, true, big), V::MoeServing);
-        assert_eq!(ValidationBasis::serving(false, true, big), V::Fp4Serving);
-        assert_eq!(ValidationBasis::serving(false, false, big), V::DenseServing);
+        assert_eq!(ValidationBasis::serving(true, true, false), V::MoeServing);
+        assert_eq!(ValidationBasis::serving(false, true, false), V::Fp4Serving);
         assert_eq!(
-            ValidationBasis::serving(false, false, slot),
+            ValidationBasis::serving(false, false, false),
+            V::DenseServing
+        );
+        assert_eq!(
+            ValidationBasis::serving(false, false, true),
             V::LowPowerServing
         );
         // Wider where the model missed by more.

@@ -684,4 +684,45 @@ fn bf16_without_bf16_units_is_emulated_or_refused() {
     assert_eq!(bf16.verdict, Verdict::Fits);
     assert!(!emulated(&bf16));
     assert!((ttft(&bf16) - ttft(&fp16)).abs() <= 1e-9 * ttft(&fp16));
+    let refused = |r: &Report| {
+        r.diagnostics
+            .iter()
+            .any(|d| matches!(d.detail, DiagnosticKind::Bf16Refused { .. }))
+    };
+    // vLLM's V0 engine refuses too, and so does `--dtype` with BF16
+    // activations under FP16 GEMMs.
+    assert!(refused(&eval(GpuId::T4, Precision::Bf16, Engine::VllmV0)));
+    let mut mixed = llama70b_on_one_h100(Offload::default());
+    mixed.model = ModelChoice::Preset(ModelId::Llama2_7b);
+    mixed.hardware.gpu = GpuChoice::Preset(GpuId::T4);
+    mixed.levers.engine = Engine::Vllm;
+    mixed.levers.precision.compute = Precision::Fp16;
+    assert!(refused(&evaluate(&mixed)));
+    // Training in BF16 there runs emulated: a warning, not an invalid plan.
+    let mut train = mixed.clone();
+    train.levers.engine = Engine::Static;
+    train.levers.precision.compute = Precision::Bf16;
+    train.workload = Workload::Training(planner_core::plan::Training {
+        kind: planner_core::plan::TrainingKind::FullFineTune,
+        seq_len: 512,
+        global_batch: 8,
+        tokens: 0.0,
+    });
+    let r = evaluate(&train);
+    assert!(emulated(&r) && !refused(&r));
+    assert_ne!(r.verdict, Verdict::Invalid);
+    // A user's part of another architecture with no BF16 figure keeps its
+    // FP16 rate, as before: nothing emulated, nothing refused.
+    let mut p = llama70b_on_one_h100(Offload::default());
+    p.model = ModelChoice::Preset(ModelId::Llama2_7b);
+    let mut spec = catalog::gpu(GpuId::T4).spec;
+    spec.arch = planner_core::hardware::GpuArch::Other;
+    p.hardware.gpu = GpuChoice::Custom(planner_core::hardware::CustomGpu {
+        name: "my part".into(),
+        spec,
+    });
+    p.levers.engine = Engine::Vllm;
+    let own = evaluate(&p);
+    assert!(!emulated(&own) && !refused(&own));
+    assert_ne!(own.verdict, Verdict::Invalid);
 }

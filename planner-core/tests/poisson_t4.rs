@@ -16,8 +16,8 @@
 //! request alone (TTFT 26 ms, TPOT 14.6 ms, 64 output tokens, prompt length
 //! not stated). The phase-4 TTFT p99 at 16.47 requests/s (593 ms) was
 //! inflated by the client's own connection cap (phase 5: 153 ms without
-//! it); the rows up to 12.47 requests/s stand as published. Nothing in the
-//! model was fitted to these figures.
+//! it); the rows up to 12.47 requests/s stand as published, and only they
+//! are compared. Nothing in the model was fitted to these figures.
 //!
 //! `cargo test --release -p planner-core --test poisson_t4 -- --nocapture`
 //! prints the tables (docs/validation.md, "A Poisson stream on one T4").
@@ -116,14 +116,10 @@ fn plan(rate: Option<f64>, output: u32) -> Plan {
     }
 }
 
-/// The published TTFT medians (ms) by offered rate (phase 4).
-const TTFT_P50: [(f64, f64); 5] = [
-    (0.86, 50.0),
-    (3.99, 57.0),
-    (8.25, 78.0),
-    (12.47, 95.0),
-    (16.47, 120.0),
-];
+/// The published TTFT medians (ms) by offered rate (phase 4), the rows
+/// phase 5 says stand; at 16.47 requests/s (120 ms) the client's own
+/// connection cap may have held requests, so it is printed, not compared.
+const TTFT_P50: [(f64, f64); 4] = [(0.86, 50.0), (3.99, 57.0), (8.25, 78.0), (12.47, 95.0)];
 
 /// The first token follows the load; the engine carries 16.47 requests a
 /// second within the SLO and not 20; the decode step at the sustainable
@@ -154,6 +150,11 @@ fn a_poisson_stream_on_one_t4() {
         );
         ttft.push(e(s));
     }
+    let sim = planner_core::serving::simulate(&plan(Some(16.47), OUTPUT)).expect("a stream");
+    println!(
+        " 16.47        120  {:>9.1}  (not compared: the client's cap)",
+        sim.ttft.p50.as_millis()
+    );
     let (median, worst) = median_and_worst(&ttft);
     println!(
         "TTFT p50 (simulator): median |error| {:.1} %, worst {:.1} %",
@@ -191,7 +192,7 @@ fn a_poisson_stream_on_one_t4() {
     // Poisson stream on one T4"); the L4's closed loop misses the same
     // way, less.
     assert!((t1 - 14.6).abs() / 14.6 < 0.15, "alone: {t1} ms");
-    assert!(median <= 0.34 && worst <= 0.55, "{median} {worst}");
+    assert!(median <= 0.35 && worst <= 0.44, "{median} {worst}");
     assert!(
         ttft.iter().skip(1).all(|e| *e < 0.0),
         "every loaded row's first token predicted short: {ttft:?}"

@@ -165,10 +165,10 @@ impl GpuId {
         GpuId::Gaudi2,
         GpuId::Gaudi3,
         GpuId::L40s,
-        GpuId::A10,
-        GpuId::T4,
         GpuId::L20,
         GpuId::L4,
+        GpuId::A10,
+        GpuId::T4,
         GpuId::Rtx3090,
         GpuId::Rtx4090,
         GpuId::Rtx4090d,
@@ -482,7 +482,7 @@ pub static GPUS: &[GpuEntry] = &[
         name: "NVIDIA T4",
         spec: spec(A::Turing, M::Gddr6, 16.0, Some(15104.0), 0.320, 0.0, 65.0, None, None, 70.0,
             None, L::Pcie3x16, 0),
-        source: "NVIDIA T4 Tensor Core GPU datasheet (recalled; spec pages agree): TU104 at 40 SMs, 16 GB GDDR6 at 320 GB/s, 65 TFLOPS FP16 tensor with FP32 accumulate, 8.1 FP32, 130 TOPS INT8, no BF16 (PyTorch emulates it at 2-4 TFLOPS, crowd-sourced torch table), no TF32, no FP8, 70 W from the slot, PCIe 3.0 x16, no NVLink, no MIG; nvidia-smi prints 15,360 MiB and CUDA allocates 14.75 GiB (15,104 MiB: 'GPU 0; 14.75 GiB total capacity' in many Colab and Kaggle T4 out-of-memory logs, 2022-24)",
+        source: "NVIDIA T4 Tensor Core GPU datasheet (recalled; spec pages agree): TU104 at 40 SMs, 16 GB GDDR6 at 320 GB/s, 65 TFLOPS FP16 tensor with FP32 accumulate, 8.1 FP32, 130 TOPS INT8, no BF16 (PyTorch emulates it at about 2-2.5 TFLOPS, crowd-sourced torch table), no TF32, no FP8, 70 W from the slot, PCIe 3.0 x16, no NVLink, no MIG; nvidia-smi prints 15,360 MiB and CUDA allocates 14.75 GiB (15,104 MiB: 'GPU 0; 14.75 GiB total capacity' in many Colab and Kaggle T4 out-of-memory logs, 2022-24)",
         provenance: Provenance::Recalled,
     },
     GpuEntry {
@@ -643,9 +643,9 @@ mod tests {
     }
 
     /// The inference cards of the public clouds parse from their names;
-    /// the T4 (Turing) has no BF16 units and a sixth of the A10's 16-bit
-    /// rate at about half its bandwidth, and CUDA allocates less of each
-    /// than the board carries.
+    /// the T4 (Turing) has no BF16 units and about half the A10's 16-bit
+    /// rate and bandwidth, and CUDA allocates less of each than the board
+    /// carries.
     #[test]
     fn inference_cards_parse_and_compare_sanely() {
         for (name, id) in [("t4", GpuId::T4), ("a10", GpuId::A10)] {

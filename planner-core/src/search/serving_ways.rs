@@ -59,15 +59,34 @@ pub fn serving_ways(
     }
     if kinds == Permission::Allowed {
         for other in on_each_gpu_kind(s).into_iter().skip(1) {
+            // A part with no BF16 units serves in FP16 (vLLM's `--dtype
+            // half`, as its diagnostic asks): the move changes the formats
+            // too, so it is a hybrid, and its FP8 way keeps FP16 beside.
+            let half = no_bf16_units(&other.base);
+            let fit = |p: Precisions| if half { p.in_fp16() } else { p };
             let both = formats
                 .then(|| fp8(&other.base))
                 .flatten()
-                .map(|p| with_formats(&other, p));
-            out.push(way(PlanFamily::Hardware, other));
+                .map(|p| with_formats(&other, fit(p)));
+            let moved = fit(other.base.levers.precision);
+            if moved == other.base.levers.precision {
+                out.push(way(PlanFamily::Hardware, other));
+            } else {
+                out.push(way(PlanFamily::Hybrid, with_formats(&other, moved)));
+            }
             out.extend(both.map(|b| way(PlanFamily::Hybrid, b)));
         }
     }
     out
+}
+
+/// Whether the plan's GPU has no BF16 tensor cores (Volta, Turing).
+fn no_bf16_units(plan: &Plan) -> bool {
+    let arch = match &plan.hardware.gpu {
+        GpuChoice::Preset(id) => crate::catalog::gpu(*id).spec.arch,
+        GpuChoice::Custom(c) => c.spec.arch,
+    };
+    !arch.has_bf16_units()
 }
 
 /// One scenario per GPU kind: the base plan's own first, then every
@@ -138,9 +157,15 @@ pub fn software_formats(plan: &Plan) -> Vec<Precisions> {
     };
     let mut out = vec![kv8];
     out.extend(fp8(plan));
+    // Weight-only INT4 dequantizes to the 16-bit format the part has.
+    let half = if r.gpu.arch.has_bf16_units() {
+        Precision::Bf16
+    } else {
+        Precision::Fp16
+    };
     out.push(Precisions {
         weights: Precision::Int4 { group_size: 128 },
-        compute: Precision::Bf16,
+        compute: half,
         ..kv8
     });
     if r.gpu.fp4.is_some() {
@@ -405,7 +430,9 @@ mod tests {
         let fam = |f| ways.iter().filter(|w| w.family == f).count();
         assert!(fam(PlanFamily::Algorithmic) >= 3, "{ways:?}");
         assert!(fam(PlanFamily::Hardware) >= 3);
-        assert_eq!(fam(PlanFamily::Hybrid), fam(PlanFamily::Hardware));
+        // Each kind's FP8 way is a hybrid, and so is a move onto a part
+        // with no BF16 units, which serves in FP16 there.
+        assert!(fam(PlanFamily::Hybrid) > fam(PlanFamily::Hardware));
         for w in &ways[1..] {
             let b = &w.scenario.base;
             let gpu = b.hardware.gpu != s.base.hardware.gpu;
@@ -446,6 +473,42 @@ mod tests {
         assert!(software_formats(&plan)
             .iter()
             .all(|p| *p != plan.levers.precision));
+    }
+
+    /// A BF16 plan moved onto a part with no BF16 units serves in FP16
+    /// there (vLLM refuses BF16 on it), and its INT4 way dequantizes to
+    /// FP16: every way on a T4 is a plan vLLM runs.
+    #[test]
+    fn ways_on_a_part_without_bf16_serve_in_fp16() {
+        use crate::catalog::GpuId;
+        let s = example_serving_scenario();
+        let on_t4: Vec<ServingWay> = serving_ways(&s, Permission::Allowed, Permission::Allowed)
+            .into_iter()
+            .filter(|w| w.scenario.base.hardware.gpu == GpuChoice::Preset(GpuId::T4))
+            .collect();
+        assert_eq!(on_t4.len(), 2, "in FP16, and in FP8 weights beside FP16");
+        for w in &on_t4 {
+            assert_eq!(w.family, PlanFamily::Hybrid);
+            let p = w.scenario.base.levers.precision;
+            assert_ne!(p.compute, Precision::Bf16, "{p:?}");
+            assert_ne!(p.activations, Precision::Bf16, "{p:?}");
+            let r = crate::evaluate::evaluate(&w.scenario.base);
+            assert_ne!(r.verdict, crate::report::Verdict::Invalid, "{p:?}");
+        }
+        let t4 = &on_t4[0].scenario.base;
+        let p = t4.levers.precision;
+        assert_eq!(
+            (p.weights, p.compute, p.activations, p.kv_cache),
+            (
+                Precision::Fp16,
+                Precision::Fp16,
+                Precision::Fp16,
+                Precision::Fp16
+            )
+        );
+        for f in software_formats(t4) {
+            assert_ne!(f.compute, Precision::Bf16, "{f:?}");
+        }
     }
 
     #[test]

@@ -41,6 +41,17 @@ pub(crate) fn peak(r: &Resolved) -> f64 {
     }
 }
 
+/// The rated dense rate MFU is quoted against: [`peak`], but a part's
+/// FP16 rate where it emulates BF16, so an emulated plan's MFU reads low.
+pub(crate) fn rated_peak(r: &Resolved) -> f64 {
+    let g = &r.gpu;
+    if r.levers.precision.compute == Precision::Bf16 && !g.arch.has_bf16_units() {
+        g.fp16.base().max(0.0)
+    } else {
+        peak(r)
+    }
+}
+
 /// Forward work of one layer for `tokens` query tokens per device, each
 /// attending to `keys` keys on average.
 #[derive(Debug, Clone, Copy, Default)]
@@ -102,8 +113,10 @@ pub(crate) fn peak_16bit(r: &Resolved) -> f64 {
     let g = &r.gpu;
     if g.bf16.base() > 0.0 {
         g.bf16.base()
-    } else if r.levers.precision.compute == Precision::Bf16 {
+    } else if r.levers.precision.compute == Precision::Bf16 && !g.arch.has_bf16_units() {
         // No BF16 units: PyTorch emulates BF16 matmuls on the CUDA cores.
+        // (A user's part with no BF16 figure and another architecture
+        // runs at its FP16 rate, as before.)
         g.fp16.base().max(0.0) * crate::catalog::emulated_bf16(g.arch)
     } else {
         g.fp16.base().max(0.0)
