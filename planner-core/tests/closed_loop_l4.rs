@@ -23,6 +23,8 @@
 
 #[path = "common/errors.rs"]
 mod errors;
+#[path = "common/qwen2.rs"]
+mod qwen2;
 use errors::median_and_worst;
 use planner_core::catalog::GpuId;
 use planner_core::engine::{Engine, EngineKnobs};
@@ -30,22 +32,19 @@ use planner_core::hardware::{GpuChoice, Hardware};
 use planner_core::plan::{Inference, Levers, LogitsScope, ModelChoice, Plan, Precisions, Workload};
 use planner_core::precision::Precision;
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
+use qwen2::{qwen2, Qwen2};
 
 /// Qwen/Qwen2.5-0.5B-Instruct's `config.json` (24 layers, hidden 896, 14
 /// heads, 2 KV heads, intermediate 4,864, vocabulary 151,936, tied
 /// embeddings), imported as a user would.
 fn qwen25_05b() -> ModelChoice {
-    let json = r#"{"architectures": ["Qwen2ForCausalLM"], "hidden_act": "silu",
-        "hidden_size": 896, "intermediate_size": 4864, "max_position_embeddings": 32768,
-        "max_window_layers": 21, "model_type": "qwen2", "num_attention_heads": 14,
-        "num_hidden_layers": 24, "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
-        "rope_theta": 1000000.0, "sliding_window": 32768, "tie_word_embeddings": true,
-        "torch_dtype": "bfloat16", "use_sliding_window": false, "vocab_size": 151936}"#;
-    let m = planner_core::hf::import_hf_config(json).expect("a Qwen2.5 config imports");
-    ModelChoice::Custom(planner_core::plan::CustomModel {
-        shipped: None,
-        name: "Qwen2.5-0.5B-Instruct".into(),
-        spec: m.spec,
+    qwen2(Qwen2 {
+        name: "Qwen2.5-0.5B-Instruct",
+        layers: 24,
+        hidden: 896,
+        heads: 14,
+        kv_heads: 2,
+        intermediate: 4864,
     })
 }
 

@@ -24,6 +24,8 @@
 
 #[path = "common/errors.rs"]
 mod errors;
+#[path = "common/qwen2.rs"]
+mod qwen2;
 use errors::median_and_worst;
 use planner_core::catalog::GpuId;
 use planner_core::engine::Engine;
@@ -32,22 +34,19 @@ use planner_core::plan::{Inference, Levers, LogitsScope, ModelChoice, Plan, Prec
 use planner_core::precision::Precision;
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::{Frequency, Seconds};
+use qwen2::{qwen2, Qwen2};
 
 /// Qwen/Qwen2.5-1.5B-Instruct's `config.json` (28 layers, hidden 1,536,
 /// 12 heads, 2 KV heads, intermediate 8,960, vocabulary 151,936, tied
 /// embeddings), imported as a user would.
 fn qwen25_15b() -> ModelChoice {
-    let json = r#"{"architectures": ["Qwen2ForCausalLM"], "hidden_act": "silu",
-        "hidden_size": 1536, "intermediate_size": 8960, "max_position_embeddings": 32768,
-        "max_window_layers": 21, "model_type": "qwen2", "num_attention_heads": 12,
-        "num_hidden_layers": 28, "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
-        "rope_theta": 1000000.0, "sliding_window": 32768, "tie_word_embeddings": true,
-        "torch_dtype": "bfloat16", "use_sliding_window": false, "vocab_size": 151936}"#;
-    let m = planner_core::hf::import_hf_config(json).expect("a Qwen2.5 config imports");
-    ModelChoice::Custom(planner_core::plan::CustomModel {
-        shipped: None,
-        name: "Qwen2.5-1.5B-Instruct".into(),
-        spec: m.spec,
+    qwen2(Qwen2 {
+        name: "Qwen2.5-1.5B-Instruct",
+        layers: 28,
+        hidden: 1536,
+        heads: 12,
+        kv_heads: 2,
+        intermediate: 8960,
     })
 }
 
@@ -150,10 +149,10 @@ fn a_poisson_stream_on_one_t4() {
         );
         ttft.push(e(s));
     }
-    let sim = planner_core::serving::simulate(&plan(Some(16.47), OUTPUT)).expect("a stream");
+    let at16 = planner_core::serving::simulate(&plan(Some(16.47), OUTPUT)).expect("a stream");
     println!(
         " 16.47        120  {:>9.1}  (not compared: the client's cap)",
-        sim.ttft.p50.as_millis()
+        at16.ttft.p50.as_millis()
     );
     let (median, worst) = median_and_worst(&ttft);
     println!(
@@ -166,11 +165,8 @@ fn a_poisson_stream_on_one_t4() {
     let a = planner_core::serving::analytic(&plan(Some(16.47), OUTPUT)).expect("a stream");
     let largest = a.max_rate_under_slo.expect("an SLO is set");
     println!("largest rate within the SLO (steady state): {largest:.1} requests/s; measured between 16.47 and 20");
-    let tpot = |rate: f64| {
-        let sim = planner_core::serving::simulate(&plan(Some(rate), OUTPUT)).expect("a stream");
-        sim.tpot.p99.as_millis()
-    };
-    let (t16, t20) = (tpot(16.47), tpot(20.0));
+    let at20 = planner_core::serving::simulate(&plan(Some(20.0), OUTPUT)).expect("a stream");
+    let (t16, t20) = (at16.tpot.p99.as_millis(), at20.tpot.p99.as_millis());
     println!("TPOT p99 (simulator): {t16:.1} ms at 16.47 requests/s (measured 42), {t20:.1} ms at 20 (measured 65)");
 
     // One request alone, 64 output tokens.
@@ -224,17 +220,13 @@ fn a_poisson_stream_on_one_t4() {
 /// heads, 2 KV heads, intermediate 11,008, vocabulary 151,936, tied
 /// embeddings): 3.09 B parameters, the 5.79 GiB vLLM's log reports below.
 fn qwen25_3b() -> ModelChoice {
-    let json = r#"{"architectures": ["Qwen2ForCausalLM"], "hidden_act": "silu",
-        "hidden_size": 2048, "intermediate_size": 11008, "max_position_embeddings": 32768,
-        "max_window_layers": 70, "model_type": "qwen2", "num_attention_heads": 16,
-        "num_hidden_layers": 36, "num_key_value_heads": 2, "rms_norm_eps": 1e-06,
-        "rope_theta": 1000000.0, "sliding_window": 32768, "tie_word_embeddings": true,
-        "torch_dtype": "bfloat16", "use_sliding_window": false, "vocab_size": 151936}"#;
-    let m = planner_core::hf::import_hf_config(json).expect("a Qwen2.5 config imports");
-    ModelChoice::Custom(planner_core::plan::CustomModel {
-        shipped: None,
-        name: "Qwen2.5-3B-Instruct".into(),
-        spec: m.spec,
+    qwen2(Qwen2 {
+        name: "Qwen2.5-3B-Instruct",
+        layers: 36,
+        hidden: 2048,
+        heads: 16,
+        kv_heads: 2,
+        intermediate: 11008,
     })
 }
 

@@ -12,7 +12,7 @@ use planner_core::plan::{
     Inference, Levers, LogitsScope, ModelChoice, Parallelism, Plan, Precisions, Workload,
 };
 use planner_core::precision::Precision;
-use planner_core::report::{ServingReport, TimeReport};
+use planner_core::report::{AnalyticServing, ServingReport, SimulatedServing, TimeReport};
 use planner_core::request::{Arrival, Lengths, RequestStream, Slo};
 use planner_core::units::Frequency;
 
@@ -58,6 +58,15 @@ fn serving(p: &Plan) -> ServingReport {
     evaluate(p)
         .serving
         .expect("a serving plan has a serving section")
+}
+
+/// A stream's simulated figures and its steady state, side by side.
+fn simulated_and_steady(p: &Plan) -> (SimulatedServing, AnalyticServing) {
+    let s = serving(p);
+    (
+        s.simulated.expect("simulated"),
+        s.analytic.expect("analytic"),
+    )
 }
 
 fn with_stream(mut p: Plan, arrival: Arrival, prompt: Lengths, output: Lengths) -> Plan {
@@ -164,11 +173,7 @@ fn at_rate(
     if let Workload::Inference(i) = &mut p.workload {
         i.stream.as_mut().expect("stream").requests = 1500;
     }
-    let s = serving(&p);
-    let (sim, an) = (
-        s.simulated.expect("simulated"),
-        s.analytic.expect("analytic"),
-    );
+    let (sim, an) = simulated_and_steady(&p);
     let e = [
         rel(an.tpot.as_secs(), sim.tpot.mean.as_secs()),
         rel(an.ttft.p50.as_secs(), sim.ttft.p50.as_secs()),
@@ -409,11 +414,7 @@ fn throughput_is_non_decreasing_in_concurrency_up_to_capacity() {
             fixed(1024),
             fixed(256),
         );
-        let s = serving(&p);
-        let (sim, an) = (
-            s.simulated.expect("simulated"),
-            s.analytic.expect("analytic"),
-        );
+        let (sim, an) = simulated_and_steady(&p);
         assert!(
             sim.output_tokens_per_second >= last.0 * 0.999,
             "{clients}: {} < {}",
@@ -483,11 +484,7 @@ fn closed_loops_of_fixed_lengths_arrive_in_waves() {
                     fixed(prompt),
                     fixed(output),
                 );
-                let s = serving(&p);
-                let (sim, an) = (
-                    s.simulated.expect("simulated"),
-                    s.analytic.expect("analytic"),
-                );
+                let (sim, an) = simulated_and_steady(&p);
                 let errs = [
                     rel(an.ttft.mean.as_secs(), sim.ttft.mean.as_secs()),
                     rel(an.ttft.p50.as_secs(), sim.ttft.p50.as_secs()),
@@ -555,11 +552,7 @@ fn prefill_bound_closed_loops_queue_for_the_engine() {
                 fixed(prompt),
                 fixed(output),
             );
-            let s = serving(&p);
-            let (sim, an) = (
-                s.simulated.expect("simulated"),
-                s.analytic.expect("analytic"),
-            );
+            let (sim, an) = simulated_and_steady(&p);
             let errs = [
                 rel(an.ttft.mean.as_secs(), sim.ttft.mean.as_secs()),
                 rel(an.output_tokens_per_second, sim.output_tokens_per_second),
@@ -620,11 +613,7 @@ fn a_longer_cached_prefix_never_raises_ttft() {
         if let Workload::Inference(i) = &mut p.workload {
             i.stream.as_mut().expect("stream").shared_prefix = shared;
         }
-        let s = serving(&p);
-        let (sim, an) = (
-            s.simulated.expect("simulated"),
-            s.analytic.expect("analytic"),
-        );
+        let (sim, an) = simulated_and_steady(&p);
         let now = (
             sim.ttft.p50.as_secs(),
             sim.ttft.mean.as_secs(),

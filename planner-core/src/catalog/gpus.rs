@@ -612,7 +612,7 @@ mod tests {
             assert!(pos(s.fp16.as_tflops()), "{}", e.name);
             assert!(pos(s.tdp.as_watts()), "{}", e.name);
             // BF16 is 0 only where the part lacks it (Volta, Turing).
-            if matches!(s.arch, GpuArch::Volta | GpuArch::Turing) {
+            if !s.arch.has_bf16_units() {
                 assert_eq!(s.bf16.as_tflops(), 0.0, "{}", e.name);
             } else {
                 assert!(pos(s.bf16.as_tflops()), "{}", e.name);

@@ -177,8 +177,8 @@ pub fn matmul_ceiling(id: GpuId) -> Option<MatmulCeiling> {
 /// crowd-sourced torch matmul table (this module's second source) measures
 /// both formats in one harness: a T4 at 2.46 / 41.91, 2.27 / 42.71 and
 /// 2.01 / 41.93 TFLOPS (BF16 / FP16; median ratio 0.053), a V100 SXM2 16GB
-/// at 10.34 / 94.84 and a V100S at 9.85 / 88.92 (0.11). A part of another
-/// architecture with no BF16 rate (a user's own) takes the lower figure.
+/// at 10.34 / 94.84 and a V100S at 9.85 / 88.92 (0.11). Read only for
+/// the architectures without BF16 units (`GpuArch::has_bf16_units`).
 pub fn emulated_bf16(arch: GpuArch) -> f64 {
     match arch {
         GpuArch::Volta => 0.11,
