@@ -273,7 +273,12 @@ pub fn changes(base: &Plan, plan: &Plan) -> Vec<Change> {
     let mut out = Vec::new();
     hardware_changes(&base.hardware, &plan.hardware, &mut out);
     parallel_changes(&base.levers, &plan.levers, &mut out);
-    format_changes(&base.levers.precision, &plan.levers.precision, &mut out);
+    format_changes(
+        &base.levers.precision,
+        &plan.levers.precision,
+        &plan.workload,
+        &mut out,
+    );
     lever_changes(&base.levers, &plan.levers, &mut out);
     workload_changes(&base.workload, &plan.workload, &mut out);
     out
@@ -384,8 +389,9 @@ fn parallel_changes(a: &Levers, b: &Levers, out: &mut Vec<Change>) {
 }
 
 /// Number formats: weights, compute and KV cache each on their own line
-/// (they change what the model computes), the rest together.
-fn format_changes(a: &Precisions, b: &Precisions, out: &mut Vec<Change>) {
+/// (they change what the model computes), the rest together. A training
+/// plan keeps no KV cache, so its format is not listed there.
+fn format_changes(a: &Precisions, b: &Precisions, w: &Workload, out: &mut Vec<Change>) {
     let q = Impact::Quality;
     let l = |p: Precision| p.label();
     push(out, Setting::Weights, l(a.weights), l(b.weights), q);
@@ -401,7 +407,9 @@ fn format_changes(a: &Precisions, b: &Precisions, out: &mut Vec<Change>) {
         );
     }
     push(out, Setting::Compute, l(a.compute), l(b.compute), q);
-    push(out, Setting::KvCache, l(a.kv_cache), l(b.kv_cache), q);
+    if matches!(w, Workload::Inference(_)) {
+        push(out, Setting::KvCache, l(a.kv_cache), l(b.kv_cache), q);
+    }
     let rest = |p: &Precisions| {
         format!(
             "master {}, gradients {}, optimizer {}, activations {}",

@@ -43,13 +43,20 @@ pub(crate) struct HwOption {
 impl HwOption {
     /// Writes the software the option moves a plan to (its framework, its
     /// attention kernel) into the plan's levers; the base plan's own where
-    /// it names none.
+    /// it names none. On a GPU without BF16 units (Volta, Turing) the
+    /// plan's BF16 tensors become FP16, as those parts run it (mixed
+    /// precision with loss scaling, Micikevicius et al. 2018; vLLM's
+    /// `--dtype half`): BF16 there is emulated at a few per cent of the
+    /// FP16 rate (`catalog::emulated_bf16`) or refused (vLLM).
     pub(crate) fn apply(&self, l: &mut Levers) {
         if let Some(st) = self.stack {
             l.training_stack = Some(st);
         }
         if let Some(kernel) = self.attention {
             l.attention = kernel;
+        }
+        if !self.hardware.gpu.spec().arch.has_bf16_units() {
+            l.precision = l.precision.in_fp16();
         }
     }
 }

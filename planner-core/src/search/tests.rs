@@ -856,3 +856,55 @@ fn dual_pipe_v_is_searched_where_the_stack_runs_it() {
         }
     }
 }
+
+/// A part without BF16 units (Volta, Turing) computes a BF16 plan in
+/// emulation at a few per cent of its FP16 rate, and vLLM refuses it: the
+/// search moves such a plan there in FP16, as users of those parts run it
+/// (loss scaling in training, `--dtype half` in vLLM), listed and flagged
+/// as a change of number format. Before, a plan moved to a V100 or a T4
+/// kept BF16 at 11 % or 5 % of the FP16 rate, and a vLLM serving plan
+/// could not be placed on a T4 at all.
+#[test]
+fn a_part_without_bf16_units_is_searched_in_fp16() {
+    use crate::diff::Impact;
+    use crate::precision::Precision;
+    let mut vllm = small_serving();
+    vllm.base.levers.engine = crate::engine::Engine::Vllm;
+    let cases = [
+        (small_training(), GpuId::V100Sxm2_32),
+        (small_serving(), GpuId::T4),
+        (vllm, GpuId::T4),
+    ];
+    for (mut s, old) in cases {
+        let own = s.constraints.gpu_kinds.as_ref().map(|k| k[0]);
+        s.constraints.gpu_kinds = own.map(|k| vec![k, old]);
+        let out = search(&s);
+        let on_old: Vec<&Found> = out
+            .by_gpu_kind
+            .iter()
+            .chain(&out.frontier)
+            .filter(|f| f.plan.hardware.gpu == GpuChoice::Preset(old))
+            .collect();
+        assert!(!on_old.is_empty(), "{old:?}: no plan placed");
+        for f in on_old {
+            let p = f.plan.levers.precision;
+            assert_eq!(p.compute, Precision::Fp16, "{old:?}: {p:?}");
+            assert_ne!(p.activations, Precision::Bf16, "{old:?}: {p:?}");
+            assert_ne!(p.weights, Precision::Bf16, "{old:?}: {p:?}");
+            assert_eq!(f.family, PlanFamily::Hybrid, "{old:?}");
+            assert!(
+                f.changes.iter().any(|c| c.impact == Impact::Quality),
+                "{old:?}: the format change is not flagged: {:?}",
+                f.changes
+            );
+            let r = evaluate(&f.plan);
+            assert!(
+                !r.diagnostics
+                    .iter()
+                    .any(|d| matches!(d.detail, DiagnosticKind::EmulatedBf16 { .. })),
+                "{old:?}: {:?}",
+                r.diagnostics
+            );
+        }
+    }
+}
