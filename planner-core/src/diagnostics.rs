@@ -345,6 +345,14 @@ pub enum DiagnosticKind {
         /// The emulated matmul rate, % of the part's FP16 tensor rate.
         percent: f64,
     },
+    /// FlashAttention-2 named on an NVIDIA part it does not run on (Volta,
+    /// Turing: it needs Ampere or later); frameworks fall back to a
+    /// memory-efficient fused kernel there, which holds no score matrix
+    /// either.
+    FlashUnavailable {
+        /// The GPU.
+        gpu: String,
+    },
     /// vLLM refuses to start in BF16 on a part below compute capability
     /// 8.0 and asks for FP16 (`_check_if_gpu_supports_dtype` in its GPU
     /// worker).
@@ -699,6 +707,9 @@ fn message(d: &DiagnosticKind) -> String {
         K::EmulatedBf16 { gpu, percent } => format!(
             "the {gpu} has no BF16 tensor cores: PyTorch emulates BF16 matmuls at about {percent:.0} % of its FP16 rate (crowd-sourced torch.mm runs), priced so; FP16 (levers.precision.compute and activations: fp16) runs at the full rate"
         ),
+        K::FlashUnavailable { gpu } => format!(
+            "FlashAttention-2 does not run on the {gpu} (it needs an Ampere or later GPU): frameworks fall back to a memory-efficient fused kernel (PyTorch SDPA's, xformers', vLLM's Triton one), which keeps no score matrix either; its speed there is unmeasured and priced at the 60 % ceiling assumed for parts without a measured attention kernel"
+        ),
         K::Bf16Refused { gpu } => format!(
             "vLLM refuses BF16 on the {gpu} (compute capability below 8.0) and asks for --dtype half: set levers.precision.compute and activations to fp16"
         ),
@@ -929,6 +940,9 @@ fn message_zh(d: &DiagnosticKind) -> String {
         }
         K::EmulatedBf16 { gpu, percent } => format!(
             "{gpu} 没有 BF16 张量核心：PyTorch 在 CUDA 核心上模拟 BF16 矩阵乘，约为其 FP16 速率的 {percent:.0} %（众包 torch.mm 实测），按此速率计算；改用 FP16（levers.precision.compute 与 activations 设为 fp16）可达全速"
+        ),
+        K::FlashUnavailable { gpu } => format!(
+            "FlashAttention-2 不支持 {gpu}（需要 Ampere 或更新的 GPU）：框架会改用节省显存的融合内核（PyTorch SDPA、xformers 或 vLLM 的 Triton 内核），同样不保存注意力分数矩阵；该内核在此卡上的速度没有实测，按未实测注意力内核的显卡假定的 60 % 上限计算"
         ),
         K::Bf16Refused { gpu } => format!(
             "vLLM 不支持在 {gpu} 上以 BF16 运行（计算能力低于 8.0），提示改用 --dtype half：请把 levers.precision.compute 与 activations 设为 fp16"

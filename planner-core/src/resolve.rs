@@ -531,6 +531,15 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_bf16_units(&mut c, &plan.workload, &levers, &gpu, &gpu_name);
+    // FlashAttention-2 needs sm80 or later (flash-attn README); the other
+    // vendors' parts run their own fused kernels.
+    if levers.attention == crate::plan::AttentionKernel::Flash
+        && matches!(gpu.arch, GpuArch::Volta | GpuArch::Turing)
+    {
+        c.push(Diagnostic::info(K::FlashUnavailable {
+            gpu: gpu_name.clone(),
+        }));
+    }
     check_experts_kernel(&mut c, &mut levers, &spec, &work, gpu.arch);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let factors = stack_factors(plan, stack, &levers, &spec, gpu.arch);
