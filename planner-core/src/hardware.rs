@@ -45,7 +45,14 @@ impl GpuArch {
     /// Turing (compute capability below 8.0), where PyTorch emulates BF16
     /// and vLLM refuses it.
     pub fn has_bf16_units(self) -> bool {
-        !matches!(self, GpuArch::Volta | GpuArch::Turing)
+        !self.before_ampere()
+    }
+
+    /// NVIDIA's architectures older than Ampere (compute capability below
+    /// 8.0): no BF16 tensor cores, and no FlashAttention-2 (its README:
+    /// Ampere, Ada or Hopper).
+    pub fn before_ampere(self) -> bool {
+        matches!(self, GpuArch::Volta | GpuArch::Turing)
     }
 
     /// Whether a FlashAttention-2-class fused kernel runs here: PyTorch

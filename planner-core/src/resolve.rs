@@ -531,15 +531,7 @@ pub(crate) fn resolve(plan: &Plan) -> (Resolved, Names, Vec<Diagnostic>) {
     check_kv_tier(&mut c, &mut levers, &caps);
     check_other_levers(&mut c, &mut levers, &gpu, &gpu_name);
     check_bf16_units(&mut c, &plan.workload, &levers, &gpu, &gpu_name);
-    // FlashAttention-2 needs sm80 or later (flash-attn README); the other
-    // vendors' parts run their own fused kernels.
-    if levers.attention == crate::plan::AttentionKernel::Flash
-        && matches!(gpu.arch, GpuArch::Volta | GpuArch::Turing)
-    {
-        c.push(Diagnostic::info(K::FlashUnavailable {
-            gpu: gpu_name.clone(),
-        }));
-    }
+    check_flash_units(&mut c, &levers, &gpu, &gpu_name);
     check_experts_kernel(&mut c, &mut levers, &spec, &work, gpu.arch);
     check_disaggregation(&mut c, plan, &levers, &gpu, cluster.net);
     let factors = stack_factors(plan, stack, &levers, &spec, gpu.arch);
@@ -1507,6 +1499,18 @@ fn check_offload(c: &mut Checker, levers: &mut Levers, caps: &[Bytes; 4]) {
                 c.push(Diagnostic::error(K::MissingTier { tier: t.tier }));
             }
         }
+    }
+}
+
+/// FlashAttention-2 named on an NVIDIA part older than Ampere (flash-attn
+/// README: Ampere, Ada or Hopper; FlashAttention 1.x for Turing): a note
+/// that a memory-efficient fallback runs there at an assumed ceiling. The
+/// other vendors' parts run their own fused kernels.
+fn check_flash_units(c: &mut Checker, levers: &Levers, gpu: &GpuSpec, gpu_name: &str) {
+    if levers.attention == crate::plan::AttentionKernel::Flash && gpu.arch.before_ampere() {
+        c.push(Diagnostic::info(K::FlashUnavailable {
+            gpu: gpu_name.to_string(),
+        }));
     }
 }
 

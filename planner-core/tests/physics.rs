@@ -730,27 +730,29 @@ fn bf16_without_bf16_units_is_emulated_or_refused() {
 /// FlashAttention-2 runs on Ampere and later only (flash-attn README): a
 /// plan naming it on a V100 or a T4 gets a note that a memory-efficient
 /// kernel runs there instead, priced at an assumed ceiling; on an A100,
-/// or on another vendor's part with its own fused kernel, no note.
+/// on another vendor's part with its own fused kernel, or with eager
+/// attention, no note.
 #[test]
 fn flash_attention_on_a_part_it_does_not_run_on_is_noted() {
     use planner_core::diagnostics::{DiagnosticKind, Severity};
     use planner_core::plan::AttentionKernel;
-    for (gpu, noted) in [
-        (GpuId::V100Sxm2_32, true),
-        (GpuId::T4, true),
-        (GpuId::A100Sxm80, false),
-        (GpuId::Mi300x, false),
+    for (gpu, kernel, noted) in [
+        (GpuId::V100Sxm2_32, AttentionKernel::Flash, true),
+        (GpuId::T4, AttentionKernel::Flash, true),
+        (GpuId::V100Sxm2_32, AttentionKernel::Eager, false),
+        (GpuId::A100Sxm80, AttentionKernel::Flash, false),
+        (GpuId::Mi300x, AttentionKernel::Flash, false),
     ] {
         let mut p = llama70b_on_one_h100(Offload::default());
         p.model = ModelChoice::Preset(ModelId::Llama2_7b);
         p.hardware.gpu = GpuChoice::Preset(gpu);
-        p.levers.attention = AttentionKernel::Flash;
+        p.levers.attention = kernel;
         let r = evaluate(&p);
         let note = r
             .diagnostics
             .iter()
             .find(|d| matches!(d.detail, DiagnosticKind::FlashUnavailable { .. }));
-        assert_eq!(note.is_some(), noted, "{gpu:?}");
+        assert_eq!(note.is_some(), noted, "{gpu:?} {kernel:?}");
         assert!(note.is_none_or(|d| d.severity == Severity::Info), "{gpu:?}");
     }
 }

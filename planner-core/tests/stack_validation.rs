@@ -2393,7 +2393,7 @@ fn megatron_readme_weak_scaling_table() {
 /// BF16, FlashAttention through Transformer Engine, the distributed
 /// optimizer; 3,698.7 tokens per second per GPU. The script sets no
 /// recompute flag (the README lists recompute among its optimisations),
-/// so the least recompute that fits is taken: none fits.
+/// so the least recompute that fits is taken: no recompute is needed.
 ///
 /// Left out (docs/validation.md): FlagPerf's Llama 2 7B on Megatron-DeepSpeed
 /// (its launcher comments out part of its own command line, so which

@@ -44,7 +44,9 @@ impl HwOption {
     /// Writes the software the option moves a plan to (its framework, its
     /// attention kernel) into the plan's levers; the base plan's own where
     /// it names none. On a GPU without BF16 units (Volta, Turing) the
-    /// plan's BF16 tensors become FP16, as those parts run it (mixed
+    /// plan's BF16 tensors become FP16, the base plan's own option too (its
+    /// BF16 levers stay the baseline, evaluated apart), as those parts run
+    /// it (mixed
     /// precision with loss scaling, Micikevicius et al. 2018; vLLM's
     /// `--dtype half`): BF16 there is emulated at a few per cent of the
     /// FP16 rate (`catalog::emulated_bf16`) or refused (vLLM).
@@ -602,6 +604,15 @@ pub(crate) fn precisions(
                 out = with_both_caches(out, base.kv_cache, experts);
             }
         }
+    }
+    // A part without BF16 units runs FP16 in its place (`HwOption::apply`
+    // writes the same into the found plan), so a BF16 format named above
+    // is priced as the FP16 it becomes.
+    if !r.gpu.arch.has_bf16_units() {
+        out = out
+            .into_iter()
+            .map(Precisions::in_fp16)
+            .fold(Vec::new(), with);
     }
     out
 }

@@ -893,8 +893,23 @@ fn a_part_without_bf16_units_is_searched_in_fp16() {
             assert_ne!(p.weights, Precision::Bf16, "{old:?}: {p:?}");
             assert_eq!(f.family, PlanFamily::Hybrid, "{old:?}");
             assert!(
-                f.changes.iter().any(|c| c.impact == Impact::Quality),
-                "{old:?}: the format change is not flagged: {:?}",
+                f.changes
+                    .iter()
+                    .any(|c| c.setting == crate::diff::Setting::Compute
+                        && c.from == "bf16"
+                        && c.to == "fp16"
+                        && c.impact == Impact::Quality),
+                "{old:?}: the format change is not listed and flagged: {:?}",
+                f.changes
+            );
+            // A training plan holds no KV cache: its format is not listed.
+            let training = matches!(f.plan.workload, Workload::Training(_));
+            assert!(
+                !(training
+                    && f.changes
+                        .iter()
+                        .any(|c| c.setting == crate::diff::Setting::KvCache)),
+                "{old:?}: {:?}",
                 f.changes
             );
             let r = evaluate(&f.plan);
